@@ -1,0 +1,1 @@
+fn main() { println!("restartscope {}", restartscope_sim::version()); }

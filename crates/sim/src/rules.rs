@@ -1,0 +1,159 @@
+//! Rule ids: every trace event names the rule that produced it. Ids follow SPEC §4; finer ids
+//! (a letter suffix) are ours and are listed in docs/MODEL.md.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Rule {
+    /// Ground truth of the scenario (not a Kubernetes rule).
+    #[serde(rename = "TRUTH")]
+    Truth,
+    K1,
+    K2,
+    /// Lease renewal every 0.25 × lease duration.
+    K2r,
+    K3,
+    /// Exited container restarted by SyncPod (restart policy, crash-loop back-off).
+    K3r,
+    /// Kubelet terminates a pod that has a deletion timestamp.
+    K4,
+    P1,
+    /// KEP: initial value not written for a container that predates this kubelet.
+    P1k,
+    P2,
+    P4,
+    P5,
+    P6,
+    S1,
+    S2,
+    S3,
+    N1,
+    /// NoSchedule `unreachable` taint follows the node's Ready condition.
+    N1t,
+    N2,
+    N3,
+    E1,
+    /// Eviction cancelled because the NoExecute taint was removed.
+    E1c,
+    /// Pod object removed once its containers are gone.
+    E1d,
+    ES1,
+}
+
+impl Rule {
+    pub fn id(self) -> &'static str {
+        match self {
+            Rule::Truth => "TRUTH",
+            Rule::K1 => "K1",
+            Rule::K2 => "K2",
+            Rule::K2r => "K2r",
+            Rule::K3 => "K3",
+            Rule::K3r => "K3r",
+            Rule::K4 => "K4",
+            Rule::P1 => "P1",
+            Rule::P1k => "P1k",
+            Rule::P2 => "P2",
+            Rule::P4 => "P4",
+            Rule::P5 => "P5",
+            Rule::P6 => "P6",
+            Rule::S1 => "S1",
+            Rule::S2 => "S2",
+            Rule::S3 => "S3",
+            Rule::N1 => "N1",
+            Rule::N1t => "N1t",
+            Rule::N2 => "N2",
+            Rule::N3 => "N3",
+            Rule::E1 => "E1",
+            Rule::E1c => "E1c",
+            Rule::E1d => "E1d",
+            Rule::ES1 => "ES1",
+        }
+    }
+
+    /// One line: what the rule says.
+    pub fn title(self) -> &'static str {
+        match self {
+            Rule::Truth => "Scenario ground truth: what the container really does",
+            Rule::K1 => "Kubelet stops: no lease, no probes, no status writes; its memory is lost",
+            Rule::K2 => "Kubelet starts: renews the lease and posts node Ready=True",
+            Rule::K2r => "Kubelet renews its node lease every 0.25 × lease duration",
+            Rule::K3 => "First SyncPod: status generated before the probe workers exist",
+            Rule::K3r => "SyncPod restarts an exited container (new container, new StartedAt)",
+            Rule::K4 => "Kubelet kills the containers of a deleted pod (termination grace)",
+            Rule::P1 => "A new probe worker writes its initial result (readiness Failure)",
+            Rule::P1k => "KEP-4781: initial result not written for a container older than this kubelet",
+            Rule::P2 => "Probe worker ticks every period (first tick jittered after a kubelet start)",
+            Rule::P4 => "Probe result for a container that is not running is Failure",
+            Rule::P5 => "Result cached after successThreshold / failureThreshold in a row",
+            Rule::P6 => "Liveness failure kills the container",
+            Rule::S1 => "Started computed by isContainerStarted",
+            Rule::S2 => "Ready computed by UpdatePodStatus",
+            Rule::S3 => "KEP-4781: Ready of an old container follows the API pod's Ready condition until a probe result exists",
+            Rule::N1 => "Lease older than the grace period: node Unknown, pods marked NotReady",
+            Rule::N1t => "NoSchedule unreachable taint follows node Ready",
+            Rule::N2 => "NoExecute unreachable taint added on the following pass",
+            Rule::N3 => "Lease moving and node Ready again: taints removed (pods left as they are)",
+            Rule::E1 => "NoExecute taint: pod deleted after its toleration",
+            Rule::E1c => "Taint removed before the toleration ran out: eviction cancelled",
+            Rule::E1d => "Pod object removed once its containers are gone",
+            Rule::ES1 => "EndpointSlice: serving = PodReady, terminating = deleting, ready = serving ∧ ¬terminating",
+        }
+    }
+
+    /// The Kubernetes source the rule follows.
+    pub fn source(self) -> &'static str {
+        match self {
+            Rule::Truth => "scenario",
+            Rule::K1 => "pkg/kubelet/kubelet.go (process exit)",
+            Rule::K2 => "pkg/kubelet/nodelease, kubelet_node_status.go syncNodeStatus",
+            Rule::K2r => "pkg/kubelet/nodelease controller (renewInterval)",
+            Rule::K3 => "pkg/kubelet/kubelet.go SyncPod: generateAPIPodStatus before probeManager.AddPod",
+            Rule::K3r => "pkg/kubelet/kuberuntime computePodActions (restartPolicy, CrashLoopBackOff)",
+            Rule::K4 => "pkg/kubelet/kubelet.go SyncTerminatingPod",
+            Rule::P1 => "pkg/kubelet/prober/worker.go newWorker, doProbe",
+            Rule::P1k => "pkg/kubelet/prober/worker.go doProbe (isRestart), kubeletRestartGracePeriod",
+            Rule::P2 => "pkg/kubelet/prober/worker.go run",
+            Rule::P4 => "pkg/kubelet/prober/worker.go doProbe (non-running container)",
+            Rule::P5 => "pkg/kubelet/prober/worker.go doProbe (resultRun), results_manager.go Set",
+            Rule::P6 => "pkg/kubelet/kubelet.go syncLoopIteration (livenessManager), kuberuntime computePodActions",
+            Rule::S1 => "pkg/kubelet/prober/prober_manager.go isContainerStarted",
+            Rule::S2 => "pkg/kubelet/prober/prober_manager.go UpdatePodStatus",
+            Rule::S3 => "pkg/kubelet/prober/prober_manager.go setReadyStateOnKubeletRestart",
+            Rule::N1 => "pkg/controller/nodelifecycle monitorNodeHealth, tryUpdateNodeHealth; controller_utils.go MarkPodsNotReady",
+            Rule::N1t => "pkg/controller/nodelifecycle doNoScheduleTaintingPass",
+            Rule::N2 => "pkg/controller/nodelifecycle processTaintBaseEviction, doNoExecuteTaintingPass",
+            Rule::N3 => "pkg/controller/nodelifecycle markNodeAsReachable, doNoScheduleTaintingPass",
+            Rule::E1 => "pkg/controller/tainteviction handleNodeUpdate, processPodOnNode",
+            Rule::E1c => "pkg/controller/tainteviction handleNodeUpdate (no NoExecute taints: cancel)",
+            Rule::E1d => "pkg/kubelet/status/status_manager.go (pod deletion once terminated)",
+            Rule::ES1 => "staging/src/k8s.io/endpointslice/utils.go podToEndpoint",
+        }
+    }
+
+    pub const ALL: [Rule; 24] = [
+        Rule::Truth,
+        Rule::K1,
+        Rule::K2,
+        Rule::K2r,
+        Rule::K3,
+        Rule::K3r,
+        Rule::K4,
+        Rule::P1,
+        Rule::P1k,
+        Rule::P2,
+        Rule::P4,
+        Rule::P5,
+        Rule::P6,
+        Rule::S1,
+        Rule::S2,
+        Rule::S3,
+        Rule::N1,
+        Rule::N1t,
+        Rule::N2,
+        Rule::N3,
+        Rule::E1,
+        Rule::E1c,
+        Rule::E1d,
+        Rule::ES1,
+    ];
+}
