@@ -5,7 +5,12 @@ fn main() {
     for tr in compare(&sc).unwrap() {
         println!("== {:?} {:?}", tr.policy, tr.metrics);
         for e in tr.notable() {
-            println!("{:>8.3} {:<4} {}", e.t as f64 / 1000.0, e.rule.id(), tr.describe(e));
+            println!(
+                "{:>8.3} {:<4} {}",
+                e.t as f64 / 1000.0,
+                e.rule.id(),
+                tr.describe(e)
+            );
         }
     }
 }

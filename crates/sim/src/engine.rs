@@ -50,17 +50,48 @@ const PURPOSE_JITTER: u64 = 4;
 enum Ev {
     KubeletStop,
     KubeletStart,
-    LeaseRenew { gen: u32 },
+    LeaseRenew {
+        gen: u32,
+    },
     NlcPass,
-    FirstSync { gen: u32, pod: u16 },
-    ProbeTick { gen: u32, pod: u16, c: u8, kind: u8, seq: u32 },
-    ProbeDone { gen: u32, pod: u16, c: u8, kind: u8, success: bool },
-    Truth { pod: u16, c: u8, idx: u16 },
+    FirstSync {
+        gen: u32,
+        pod: u16,
+    },
+    ProbeTick {
+        gen: u32,
+        pod: u16,
+        c: u8,
+        kind: u8,
+        seq: u32,
+    },
+    ProbeDone {
+        gen: u32,
+        pod: u16,
+        c: u8,
+        kind: u8,
+        success: bool,
+    },
+    Truth {
+        pod: u16,
+        c: u8,
+        idx: u16,
+    },
     /// A boundary for the metrics: the container's warm-up ends.
     Warm,
-    ContainerRestart { gen: u32, pod: u16, c: u8 },
-    Eviction { pod: u16, seq: u32 },
-    TerminationDone { gen: u32, pod: u16 },
+    ContainerRestart {
+        gen: u32,
+        pod: u16,
+        c: u8,
+    },
+    Eviction {
+        pod: u16,
+        seq: u32,
+    },
+    TerminationDone {
+        gen: u32,
+        pod: u16,
+    },
 }
 
 /// The container runtime's view: survives kubelet restarts.
@@ -322,10 +353,9 @@ impl<'a> Sim<'a> {
                 for kind in ProbeKind::ALL {
                     if let Some(pr) = probe_spec(c, kind) {
                         let period = pr.period_s as Ms * 1000;
-                        let phase = (draw(
-                            sc.seed,
-                            [PURPOSE_PHASE, pi as u64, ci as u64, kind as u64],
-                        ) * period as f64) as Ms;
+                        let phase =
+                            (draw(sc.seed, [PURPOSE_PHASE, pi as u64, ci as u64, kind as u64])
+                                * period as f64) as Ms;
                         sim.at(
                             phase,
                             Ev::ProbeTick {
@@ -515,7 +545,14 @@ impl<'a> Sim<'a> {
         for kp in &mut self.kpods {
             *kp = KPod::default();
         }
-        self.emit(Kind::KubeletStop, None, None, Value::None, Rule::K1, Actor::Kubelet);
+        self.emit(
+            Kind::KubeletStop,
+            None,
+            None,
+            Value::None,
+            Rule::K1,
+            Actor::Kubelet,
+        );
     }
 
     /// K2: the kubelet starts, renews its lease and posts node Ready=True; each pod's first
@@ -526,7 +563,14 @@ impl<'a> Sim<'a> {
         }
         self.up = true;
         self.kubelet_start = self.now;
-        self.emit(Kind::KubeletStart, None, None, Value::None, Rule::K2, Actor::Kubelet);
+        self.emit(
+            Kind::KubeletStart,
+            None,
+            None,
+            Value::None,
+            Rule::K2,
+            Actor::Kubelet,
+        );
         for (p, sp) in self.sc.pods.iter().enumerate() {
             let n = sp.containers.len();
             self.kpods[p] = KPod {
@@ -566,7 +610,14 @@ impl<'a> Sim<'a> {
 
     fn renew_lease(&mut self, rule: Rule) {
         self.lease_renew = self.now;
-        self.emit(Kind::LeaseRenew, None, None, Value::None, rule, Actor::Kubelet);
+        self.emit(
+            Kind::LeaseRenew,
+            None,
+            None,
+            Value::None,
+            rule,
+            Actor::Kubelet,
+        );
         let gen = self.gen;
         self.at(self.now + self.renew_interval, Ev::LeaseRenew { gen });
     }
@@ -579,7 +630,14 @@ impl<'a> Sim<'a> {
             return;
         }
         self.kpods[p].synced = true;
-        self.emit(Kind::PodSync, Some(p), None, Value::None, Rule::K3, Actor::Kubelet);
+        self.emit(
+            Kind::PodSync,
+            Some(p),
+            None,
+            Value::None,
+            Rule::K3,
+            Actor::Kubelet,
+        );
         self.sync_pod(p, Rule::K3);
         if self.api[p].deleted_at.is_some() {
             self.start_termination(p);
@@ -689,13 +747,7 @@ impl<'a> Sim<'a> {
         self.kpods[p].terminating = true;
         let gen = self.gen;
         let grace = ms(self.sc.pods[p].termination_grace_s);
-        self.at(
-            self.now + grace,
-            Ev::TerminationDone {
-                gen,
-                pod: p as u16,
-            },
-        );
+        self.at(self.now + grace, Ev::TerminationDone { gen, pod: p as u16 });
     }
 
     fn termination_done(&mut self, p: usize) {
@@ -798,8 +850,11 @@ impl<'a> Sim<'a> {
         };
         let period = pr.period_s as Ms * 1000;
         let (exec, timeout) = (ms(pr.exec_s), pr.timeout_s as Ms * 1000);
-        let (initial_delay, fail_t, succ_t) =
-            (pr.initial_delay_s as Ms, pr.failure_threshold, pr.success_threshold);
+        let (initial_delay, fail_t, succ_t) = (
+            pr.initial_delay_s as Ms,
+            pr.failure_threshold,
+            pr.success_threshold,
+        );
         {
             let Some(w) = self.kpods[p].workers[c][kind.index()].as_mut() else {
                 return;
@@ -836,11 +891,7 @@ impl<'a> Sim<'a> {
             },
         );
         // doProbe reads the status manager's cached status.
-        let Some(cs) = self.kpods[p]
-            .cache
-            .as_ref()
-            .map(|s| s.cs[c].clone())
-        else {
+        let Some(cs) = self.kpods[p].cache.as_ref().map(|s| s.cs[c].clone()) else {
             return;
         };
         let kep = self.policy == Policy::Kep;
@@ -987,7 +1038,15 @@ impl<'a> Sim<'a> {
 
     /// `results_manager.Set` (only changes are reported), then `syncLoopIteration` handles the
     /// update: readiness/startup → status manager + pod sync; liveness Failure → kill (P6).
-    fn set_result(&mut self, p: usize, c: usize, kind: ProbeKind, cid: u32, r: Outcome, rule: Rule) {
+    fn set_result(
+        &mut self,
+        p: usize,
+        c: usize,
+        kind: ProbeKind,
+        cid: u32,
+        r: Outcome,
+        rule: Rule,
+    ) {
         let slot = &mut self.kpods[p].results[c][kind.index()];
         if *slot == Some((cid, r)) {
             return;
@@ -1079,10 +1138,7 @@ impl<'a> Sim<'a> {
                 }
                 let mut ready = !exists;
                 // S3 setReadyStateOnKubeletRestart.
-                if kep
-                    && r.running
-                    && r.started_at < self.kubelet_start - KUBELET_RESTART_GRACE
-                {
+                if kep && r.running && r.started_at < self.kubelet_start - KUBELET_RESTART_GRACE {
                     if !ready && res(ProbeKind::Readiness).is_none() {
                         ready = true;
                         rule = Rule::S3;
@@ -1166,7 +1222,11 @@ impl<'a> Sim<'a> {
                     Some(p),
                     Some(c),
                     Value::Bool(st.cs[c].started == Some(true)),
-                    if matches!(cause, Rule::K3) { Rule::S1 } else { cause },
+                    if matches!(cause, Rule::K3) {
+                        Rule::S1
+                    } else {
+                        cause
+                    },
                     Actor::Kubelet,
                 );
             }
@@ -1182,10 +1242,16 @@ impl<'a> Sim<'a> {
             }
         }
         self.metrics.kubelet_status_writes += 1;
-        let ready_rule = (0..st.cs.len())
-            .find(|&c| old.cs[c].ready != st.cs[c].ready)
-            .map(pick)
-            .unwrap_or(cause);
+        let ready_rule = if matches!(cause, Rule::K3) {
+            // First SyncPod: S3 when the KEP restart rule decided a container, else S2.
+            if rules.contains(&Rule::S3) {
+                Rule::S3
+            } else {
+                Rule::S2
+            }
+        } else {
+            cause
+        };
         self.emit(
             Kind::StatusWrite,
             Some(p),

@@ -31,7 +31,10 @@ pub fn simulate_policy(sc: &Scenario, policy: Policy) -> Result<Trace, Vec<Field
 /// the two runs is the policy; random draws are keyed by object, not by order.
 pub fn compare(sc: &Scenario) -> Result<[Trace; 2], Vec<FieldError>> {
     sc.validate()?;
-    Ok([engine::run(sc, Policy::Legacy), engine::run(sc, Policy::Kep)])
+    Ok([
+        engine::run(sc, Policy::Legacy),
+        engine::run(sc, Policy::Kep),
+    ])
 }
 
 /// Seconds as a short human duration: `45s`, `1m30s`, `1h`, `1.5s`.
@@ -131,7 +134,13 @@ mod util_tests {
     use super::*;
     #[test]
     fn durations_round_trip() {
-        for (s, v) in [("45s", 45.0), ("6m30s", 390.0), ("1h", 3600.0), ("90", 90.0), ("1.5s", 1.5)] {
+        for (s, v) in [
+            ("45s", 45.0),
+            ("6m30s", 390.0),
+            ("1h", 3600.0),
+            ("90", 90.0),
+            ("1.5s", 1.5),
+        ] {
             assert_eq!(parse_duration(s).unwrap(), v, "{s}");
         }
         for bad in ["", "-3s", "5x", "s", "1s1m", "1m1m", "abc"] {

@@ -90,7 +90,9 @@ fn pod(name: &str, service: Option<&str>, containers: Vec<Container>) -> Pod {
 fn base(name: &str, at: f64, downtime: f64, horizon: f64, pods: Vec<Pod>) -> Scenario {
     Scenario {
         name: name.into(),
-        description: find(name).map(|p| p.teaches.to_string()).unwrap_or_default(),
+        description: find(name)
+            .map(|p| p.teaches.to_string())
+            .unwrap_or_default(),
         cluster: Cluster::default(),
         kubelet: Kubelet {
             policy: Policy::Kep,
@@ -132,14 +134,10 @@ pub fn startup_probe() -> Scenario {
     });
     c.liveness_probe = Some(Probe::default());
     let mut pods = vec![pod("api-0", Some("api"), vec![c])];
-    pods.extend(
-        web_pods(1)
-            .into_iter()
-            .map(|mut p| {
-                p.name = "web-0".into();
-                p
-            }),
-    );
+    pods.extend(web_pods(1).into_iter().map(|mut p| {
+        p.name = "web-0".into();
+        p
+    }));
     base("startup-probe", 30.0, 20.0, 120.0, pods)
 }
 

@@ -351,7 +351,12 @@ impl Scenario {
             MONITOR_PERIOD_S,
             " s",
         );
-        v.f("cluster.lease_duration_s", c.lease_duration_s, LEASE_S, " s");
+        v.f(
+            "cluster.lease_duration_s",
+            c.lease_duration_s,
+            LEASE_S,
+            " s",
+        );
         v.f("cluster.toleration_s", c.toleration_s, TOLERATION_S, " s");
         let k = &self.kubelet;
         v.f(
@@ -420,16 +425,16 @@ impl Scenario {
                     ),
                 );
             } else if !names.insert(p.name.as_str()) {
-                v.err(&format!("{pf}.name"), format!("duplicate pod name {:?}", p.name));
+                v.err(
+                    &format!("{pf}.name"),
+                    format!("duplicate pod name {:?}", p.name),
+                );
             }
             if let Some(s) = &p.service {
                 if !dns_label_ok(s) {
                     v.err(
                         &format!("{pf}.service"),
-                        format!(
-                            "must be 1-63 lowercase letters, digits or '-', got {:?}",
-                            s
-                        ),
+                        format!("must be 1-63 lowercase letters, digits or '-', got {:?}", s),
                     );
                 }
             }
@@ -494,7 +499,10 @@ impl Scenario {
                         // ValidateProbe: liveness and startup probes must have successThreshold 1.
                         v.err(
                             &format!("{f}.success_threshold"),
-                            format!("must be 1 for {kind} (Kubernetes validation), got {}", pr.success_threshold),
+                            format!(
+                                "must be 1 for {kind} (Kubernetes validation), got {}",
+                                pr.success_threshold
+                            ),
                         );
                     }
                     let run = pr.exec_s.min(pr.timeout_s as f64);

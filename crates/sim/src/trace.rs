@@ -81,7 +81,11 @@ pub enum ProbeKind {
 }
 
 impl ProbeKind {
-    pub const ALL: [ProbeKind; 3] = [ProbeKind::Startup, ProbeKind::Readiness, ProbeKind::Liveness];
+    pub const ALL: [ProbeKind; 3] = [
+        ProbeKind::Startup,
+        ProbeKind::Readiness,
+        ProbeKind::Liveness,
+    ];
     pub fn as_str(self) -> &'static str {
         match self {
             ProbeKind::Startup => "startup",
