@@ -1,0 +1,286 @@
+use super::*;
+use restartscope_sim::{compare, presets};
+
+fn traces(name: &str) -> [Trace; 2] {
+    let sc = (presets::find(name).unwrap().build)();
+    compare(&sc).unwrap()
+}
+
+fn parse(svg: &str) -> roxmltree::Document<'_> {
+    roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("invalid XML: {e}\n{svg}"))
+}
+
+#[test]
+fn every_preset_gives_well_formed_svg() {
+    for p in presets::PRESETS {
+        let tr = traces(p.name);
+        let fig = layout(&tr, &LayoutOpts::default());
+        let svg = fig.to_svg();
+        let doc = parse(&svg);
+        let root = doc.root_element();
+        assert_eq!(root.tag_name().name(), "svg", "{}", p.name);
+        assert_eq!(
+            root.tag_name().namespace(),
+            Some("http://www.w3.org/2000/svg")
+        );
+        assert!(root.attribute("viewBox").is_some());
+        assert!(root.descendants().any(|n| n.has_tag_name("style")));
+        // The inner part alone is also well formed once wrapped.
+        let inner = format!("<g>{}</g>", fig.to_svg_inner());
+        parse(&inner);
+    }
+}
+
+#[test]
+fn no_external_references() {
+    for p in presets::PRESETS {
+        let svg = layout(&traces(p.name), &LayoutOpts::default()).to_svg();
+        let without_ns = svg.replacen("http://www.w3.org/2000/svg", "", 1);
+        assert!(!without_ns.contains("http"), "{}", p.name);
+        assert!(!without_ns.contains("href"), "{}", p.name);
+        assert!(!svg.contains("@import"));
+    }
+}
+
+#[test]
+fn x_and_t_are_inverse() {
+    let tr = traces("long-restart");
+    for opts in [
+        LayoutOpts::default(),
+        LayoutOpts {
+            width: 1234.0,
+            t0_ms: 25_000,
+            t1_ms: 130_000,
+            ..LayoutOpts::default()
+        },
+    ] {
+        let fig = layout(&tr, &opts);
+        assert_eq!(fig.x_of(fig.t0_ms), fig.x0);
+        assert!((fig.x_of(fig.t1_ms) - fig.x1).abs() < 1e-9);
+        for t in (fig.t0_ms..=fig.t1_ms).step_by(997) {
+            assert_eq!(fig.t_of(fig.x_of(t)), t);
+        }
+        for x in [fig.x0, fig.x0 + 0.5, (fig.x0 + fig.x1) / 2.0, fig.x1] {
+            let t = fig.t_of(x);
+            let span_per_px = (fig.t1_ms - fig.t0_ms) as f64 / (fig.x1 - fig.x0);
+            assert!((fig.x_of(t) - x).abs() <= 0.5 / span_per_px + 1e-9);
+        }
+    }
+}
+
+#[test]
+fn both_groups_present_legacy_first() {
+    let [legacy, kep] = traces("short-restart");
+    // Order of the input does not matter.
+    let fig = layout(&[kep.clone(), legacy.clone()], &LayoutOpts::default());
+    assert_eq!(fig.groups.len(), 2);
+    assert_eq!(fig.groups[0].policy, Policy::Legacy);
+    assert_eq!(fig.groups[1].policy, Policy::Kep);
+    assert!(fig.groups[0].y + fig.groups[0].h <= fig.groups[1].y);
+    assert!(fig.groups[1].y + fig.groups[1].h <= fig.height);
+    let svg = fig.to_svg();
+    assert!(svg.contains("Legacy kubelet") && svg.contains("KEP-4781 kubelet"));
+    // The same pods give groups of the same height.
+    assert!((fig.groups[0].h - fig.groups[1].h).abs() < 1e-9);
+    let one = layout(&[kep], &LayoutOpts::default());
+    assert_eq!(one.groups.len(), 1);
+    assert!(one.height < fig.height);
+}
+
+#[test]
+fn width_is_honoured() {
+    let tr = traces("eviction");
+    for w in [400.0, 800.0, 1400.0] {
+        let fig = layout(
+            &tr,
+            &LayoutOpts {
+                width: w,
+                ..LayoutOpts::default()
+            },
+        );
+        assert_eq!(fig.width, w);
+        assert!(fig.x1 <= w && fig.x0 > 0.0 && fig.x0 < fig.x1);
+        let svg = fig.to_svg();
+        let doc = parse(&svg);
+        let root = doc.root_element();
+        assert_eq!(root.attribute("width"), Some(n(w).as_str()));
+        assert_eq!(
+            root.attribute("viewBox"),
+            Some(format!("0 0 {} {}", n(w), n(fig.height)).as_str())
+        );
+        // Nothing is positioned outside the figure.
+        for sh in &fig.shapes {
+            match sh {
+                Shape::Rect { x, w: rw, .. } => {
+                    assert!(*x >= -0.01 && x + rw <= w + 0.01, "{sh:?}")
+                }
+                Shape::Line { x1, x2, .. } => assert!(*x1 >= 0.0 && *x2 <= w, "{sh:?}"),
+                Shape::Text { x, .. } => assert!(*x >= 0.0 && *x <= w, "{sh:?}"),
+                Shape::Path { .. } => {}
+            }
+        }
+    }
+}
+
+#[test]
+fn text_is_escaped() {
+    let sc = (presets::find("short-restart").unwrap().build)();
+    let mut tr = compare(&sc).unwrap();
+    for t in tr.iter_mut() {
+        t.pods[0].name = "a<b>&\"c'".into();
+    }
+    let fig = layout(
+        &tr,
+        &LayoutOpts {
+            title: Some("x < y & \"z\"".into()),
+            ..LayoutOpts::default()
+        },
+    );
+    let svg = fig.to_svg();
+    let doc = parse(&svg);
+    assert!(doc
+        .descendants()
+        .any(|n| n.has_tag_name("text") && n.text() == Some("x < y & \"z\"")));
+    assert!(!svg.contains("a<b>"));
+}
+
+#[test]
+fn states_come_from_the_events() {
+    let [legacy, kep] = traces("long-restart");
+    let fig = layout(&[legacy, kep], &LayoutOpts::default());
+    let svg = fig.to_svg();
+    let texts: Vec<String> = parse(&svg)
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text().map(str::to_string))
+        .collect();
+    for want in [
+        "Unknown",
+        "NoSchedule",
+        "NoExecute",
+        "False",
+        "True",
+        "lease expired",
+        "down 1m30s",
+        "N",
+        "K",
+    ] {
+        assert!(texts.iter().any(|t| t == want), "missing text {want:?}");
+    }
+    // Writer badges: the NLC marks 3 pods NotReady in each group.
+    let n_badges = fig
+        .shapes
+        .iter()
+        .filter(|s| {
+            matches!(
+                s,
+                Shape::Rect {
+                    class: "rs-badge-n",
+                    title: Some(_),
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(n_badges, 6);
+    // Short restart under KEP: no pod ever leaves Ready.
+    let [_, kep] = traces("short-restart");
+    let fig = layout(&[kep], &LayoutOpts::default());
+    assert!(!fig.shapes.iter().any(|s| matches!(
+        s,
+        Shape::Rect {
+            class: "rs-ready-false",
+            title: Some(_),
+            ..
+        }
+    )));
+}
+
+#[test]
+fn window_clips_and_probes_optional() {
+    let tr = traces("eviction");
+    let opts = LayoutOpts {
+        t0_ms: 60_000,
+        t1_ms: 120_000,
+        show_probes: false,
+        ..LayoutOpts::default()
+    };
+    let fig = layout(&tr, &opts);
+    assert_eq!((fig.t0_ms, fig.t1_ms), (60_000, 120_000));
+    assert!(!fig.shapes.iter().any(|s| matches!(
+        s,
+        Shape::Path {
+            class: "rs-probe-ok" | "rs-probe-fail",
+            title: Some(_),
+            ..
+        }
+    )));
+    for sh in &fig.shapes {
+        if let Shape::Rect {
+            x,
+            w,
+            title: Some(_),
+            ..
+        } = sh
+        {
+            assert!(*x >= fig.x0 - 0.01 && x + w <= fig.x1 + 0.01, "{sh:?}");
+        }
+    }
+    // Default window is the horizon.
+    let fig = layout(&tr, &LayoutOpts::default());
+    assert_eq!((fig.t0_ms, fig.t1_ms), (0, tr[0].horizon));
+}
+
+#[test]
+fn many_pods_are_capped() {
+    let mut sc = (presets::find("short-restart").unwrap().build)();
+    let pod = sc.pods[0].clone();
+    sc.pods = (0..40)
+        .map(|i| {
+            let mut p = pod.clone();
+            p.name = format!("web-{i}");
+            p
+        })
+        .collect();
+    let tr = compare(&sc).unwrap();
+    let fig = layout(&tr, &LayoutOpts::default());
+    let svg = fig.to_svg();
+    assert!(svg.contains("16 more pods not drawn"));
+    parse(&svg);
+}
+
+#[test]
+fn css_defines_every_class_used() {
+    let fig = layout(&traces("daemonset-long-outage"), &LayoutOpts::default());
+    let css = Figure::css();
+    for sh in &fig.shapes {
+        let class = match sh {
+            Shape::Rect { class, .. }
+            | Shape::Line { class, .. }
+            | Shape::Text { class, .. }
+            | Shape::Path { class, .. } => *class,
+        };
+        assert!(
+            css.contains(&format!(".{class} ")),
+            "class {class} has no rule"
+        );
+    }
+}
+
+#[test]
+fn segments_merge_and_clip() {
+    let s = segments(
+        true,
+        &[
+            (10, false),
+            (10, true),
+            (20, false),
+            (30, false),
+            (40, true),
+        ],
+        0,
+        35,
+    );
+    assert_eq!(s, vec![(0, 20, true), (20, 35, false)]);
+    assert_eq!(segments(1, &[], 5, 9), vec![(5, 9, 1)]);
+}
