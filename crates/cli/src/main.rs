@@ -1,1 +1,436 @@
-fn main() { println!("restartscope {}", restartscope_sim::version()); }
+//! `restartscope`: run RestartScope presets and scenario files from the command line.
+//!
+//! Errors in what the user gave (flags, durations, presets, scenario files) exit with status 2
+//! and one message on stderr; a failure to write the output exits with status 1.
+
+mod json;
+mod table;
+
+use restartscope_figure::{layout, LayoutOpts};
+use restartscope_sim::{
+    fmt_secs, limits, parse_duration, presets, simulate_policy, FieldError, KubeVersion, Policy,
+    Scenario, Trace,
+};
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+restartscope — what a kubelet restart does to a node's pods (legacy kubelet vs KEP-4781)
+
+Usage:
+  restartscope presets
+  restartscope simulate (--preset NAME | --scenario FILE) [options]
+  restartscope --help | --version
+
+Options of simulate:
+  --preset NAME         a built-in scenario (see `restartscope presets`)
+  --scenario FILE       a scenario file, .toml or .json
+  --policy P            legacy | kep | both (default both)
+  --downtime DUR        downtime of the first kubelet restart, e.g. 45s, 6m30s, 1h
+  --grace DUR           node monitor grace period (cluster.node_monitor_grace_s)
+  --version V           Kubernetes version: 1.31 | 1.34 | 1.35 (cluster.version)
+  --seed N              random seed (a non-negative integer)
+  --format F            table | json | svg (default table)
+  --out FILE            write to FILE instead of standard output
+  -h, --help            this help
+
+Exit status: 0 ok, 2 bad input (flag, duration, preset, scenario), 1 output not writable.
+";
+
+/// A user error: printed as one line, exit status 2.
+struct UserError(String);
+
+impl<T: Into<String>> From<T> for UserError {
+    fn from(s: T) -> Self {
+        UserError(s.into())
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Table,
+    Json,
+    Svg,
+}
+
+struct SimArgs {
+    preset: Option<String>,
+    scenario: Option<String>,
+    policy: Option<Policy>,
+    downtime_s: Option<f64>,
+    grace_s: Option<f64>,
+    version: Option<KubeVersion>,
+    seed: Option<u64>,
+    format: Format,
+    out: Option<String>,
+}
+
+enum Command {
+    Help,
+    Version,
+    Presets,
+    Simulate(Box<SimArgs>),
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let cmd = match parse_args(&args) {
+        Ok(c) => c,
+        Err(UserError(m)) => return fail(&m),
+    };
+    let (text, out) = match cmd {
+        Command::Help => (USAGE.to_string(), None),
+        Command::Version => (
+            format!("restartscope {}\n", env!("CARGO_PKG_VERSION")),
+            None,
+        ),
+        Command::Presets => (presets_text(), None),
+        Command::Simulate(a) => match run(&a) {
+            Ok(t) => (t, a.out.clone()),
+            Err(UserError(m)) => return fail(&m),
+        },
+    };
+    match out {
+        Some(path) => {
+            if let Err(e) = std::fs::write(&path, text) {
+                eprintln!("restartscope: error: cannot write {path}: {e}");
+                return ExitCode::from(1);
+            }
+        }
+        None => {
+            let mut so = std::io::stdout().lock();
+            if let Err(e) = so.write_all(text.as_bytes()).and_then(|_| so.flush()) {
+                if e.kind() != std::io::ErrorKind::BrokenPipe {
+                    eprintln!("restartscope: error: cannot write to standard output: {e}");
+                    return ExitCode::from(1);
+                }
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn fail(msg: &str) -> ExitCode {
+    eprintln!("restartscope: error: {msg}");
+    ExitCode::from(2)
+}
+
+fn presets_text() -> String {
+    let w = presets::PRESETS
+        .iter()
+        .map(|p| p.name.len())
+        .max()
+        .unwrap_or(0);
+    presets::PRESETS
+        .iter()
+        .map(|p| format!("{:<w$}  {}\n", p.name, p.teaches))
+        .collect()
+}
+
+fn preset_list() -> String {
+    presets::names().join(", ")
+}
+
+fn parse_args(args: &[String]) -> Result<Command, UserError> {
+    let Some(first) = args.first() else {
+        return Err(
+            "no command given; use `restartscope presets`, `restartscope simulate --preset NAME` or `restartscope --help`".into(),
+        );
+    };
+    match first.as_str() {
+        "-h" | "--help" | "help" => Ok(Command::Help),
+        "-V" | "--version" => Ok(Command::Version),
+        "presets" => match args.get(1).map(String::as_str) {
+            None => Ok(Command::Presets),
+            Some("-h" | "--help") => Ok(Command::Help),
+            Some(x) => Err(format!("`presets` takes no arguments, got {x:?}").into()),
+        },
+        "simulate" => parse_simulate(&args[1..]),
+        other if other.starts_with('-') => Err(format!(
+            "unknown option {other:?} before the command; accepted commands: presets, simulate (or --help, --version)"
+        )
+        .into()),
+        other => Err(format!(
+            "unknown command {other:?}; accepted commands: presets, simulate (or --help, --version)"
+        )
+        .into()),
+    }
+}
+
+const FLAGS: &str = "--preset, --scenario, --policy, --downtime, --grace, --version, --seed, --format, --out, --help";
+
+fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
+    let mut a = SimArgs {
+        preset: None,
+        scenario: None,
+        policy: None,
+        downtime_s: None,
+        grace_s: None,
+        version: None,
+        seed: None,
+        format: Format::Table,
+        out: None,
+    };
+    let mut seen: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let arg = &args[i];
+        i += 1;
+        if arg == "-h" || arg == "--help" {
+            return Ok(Command::Help);
+        }
+        if !arg.starts_with("--") {
+            return Err(format!(
+                "unexpected argument {arg:?}; simulate takes only options: {FLAGS}"
+            )
+            .into());
+        }
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) => (f.to_string(), Some(v.to_string())),
+            None => (arg.clone(), None),
+        };
+        const KNOWN: [&str; 9] = [
+            "--preset",
+            "--scenario",
+            "--policy",
+            "--downtime",
+            "--grace",
+            "--version",
+            "--seed",
+            "--format",
+            "--out",
+        ];
+        if !KNOWN.contains(&flag.as_str()) {
+            return Err(format!("unknown option {flag:?}; accepted options: {FLAGS}").into());
+        }
+        if seen.contains(&flag) {
+            return Err(format!("option {flag} given more than once").into());
+        }
+        seen.push(flag.clone());
+        let value = match inline {
+            Some(v) => v,
+            None => {
+                let v = args
+                    .get(i)
+                    .ok_or_else(|| format!("option {flag} needs a value"))?;
+                i += 1;
+                v.clone()
+            }
+        };
+        match flag.as_str() {
+            "--preset" => a.preset = Some(value),
+            "--scenario" => a.scenario = Some(value),
+            "--policy" => {
+                a.policy = match value.as_str() {
+                    "legacy" => Some(Policy::Legacy),
+                    "kep" => Some(Policy::Kep),
+                    "both" => None,
+                    _ => {
+                        return Err(format!(
+                            "invalid --policy {value:?}; accepted values: legacy, kep, both"
+                        )
+                        .into())
+                    }
+                }
+            }
+            "--downtime" => {
+                let v = duration("--downtime", &value)?;
+                in_range("--downtime", &value, v, limits::DOWNTIME_S)?;
+                a.downtime_s = Some(v);
+            }
+            "--grace" => {
+                let v = duration("--grace", &value)?;
+                in_range("--grace", &value, v, limits::GRACE_S)?;
+                a.grace_s = Some(v);
+            }
+            "--version" => {
+                a.version = Some(KubeVersion::parse(&value).ok_or_else(|| {
+                    let ok: Vec<&str> = KubeVersion::ALL.iter().map(|v| v.as_str()).collect();
+                    format!(
+                        "invalid --version {value:?}; accepted values: {}",
+                        ok.join(", ")
+                    )
+                })?)
+            }
+            "--seed" => {
+                a.seed = Some(value.parse::<u64>().map_err(|_| {
+                    format!(
+                        "invalid --seed {value:?}; use a non-negative integer up to {}",
+                        u64::MAX
+                    )
+                })?)
+            }
+            "--format" => {
+                a.format = match value.as_str() {
+                    "table" => Format::Table,
+                    "json" => Format::Json,
+                    "svg" => Format::Svg,
+                    _ => {
+                        return Err(format!(
+                            "invalid --format {value:?}; accepted values: table, json, svg"
+                        )
+                        .into())
+                    }
+                }
+            }
+            "--out" => {
+                if value.is_empty() {
+                    return Err("option --out needs a file name".into());
+                }
+                a.out = Some(value)
+            }
+            _ => unreachable!("flag checked above"),
+        }
+    }
+    match (&a.preset, &a.scenario) {
+        (None, None) => {
+            return Err(format!(
+                "simulate needs --preset NAME or --scenario FILE; presets: {}",
+                preset_list()
+            )
+            .into())
+        }
+        (Some(_), Some(_)) => return Err("give either --preset or --scenario, not both".into()),
+        _ => {}
+    }
+    Ok(Command::Simulate(Box::new(a)))
+}
+
+fn duration(flag: &str, value: &str) -> Result<f64, UserError> {
+    parse_duration(value).map_err(|e| UserError(format!("{flag}: {e}")))
+}
+
+fn in_range(flag: &str, value: &str, v: f64, (lo, hi): (f64, f64)) -> Result<(), UserError> {
+    if v < lo || v > hi {
+        return Err(format!(
+            "{flag} {value} is out of range: accepted {} to {}",
+            fmt_secs(lo),
+            fmt_secs(hi)
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// Reads a scenario file: TOML or JSON by extension, else whichever parses.
+fn load_scenario(path: &str) -> Result<Scenario, UserError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read scenario file {path}: {e}"))?;
+    let ext = Path::new(path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("json") => from_json(&text).map_err(|e| format!("invalid scenario file {path}: {e}").into()),
+        Some("toml") => from_toml(&text).map_err(|e| format!("invalid scenario file {path}: {e}").into()),
+        _ => match (from_json(&text), from_toml(&text)) {
+            (Ok(s), _) | (_, Ok(s)) => Ok(s),
+            (Err(j), Err(t)) => Err(format!(
+                "invalid scenario file {path}: not valid JSON ({j}) nor TOML ({t}); name it .json or .toml for a precise message"
+            )
+            .into()),
+        },
+    }
+}
+
+fn from_json(text: &str) -> Result<Scenario, String> {
+    serde_json::from_str(text).map_err(|e| e.to_string())
+}
+
+fn from_toml(text: &str) -> Result<Scenario, String> {
+    toml::from_str(text).map_err(|e: toml::de::Error| {
+        let msg = e.message().trim().replace('\n', " ");
+        match e.span() {
+            Some(span) if span.start > 0 || span.end < text.trim_end().len() => {
+                let before = &text[..span.start.min(text.len())];
+                let line = before.matches('\n').count() + 1;
+                let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+                format!("{msg} at line {line} column {col}")
+            }
+            _ => msg,
+        }
+    })
+}
+
+fn invalid(origin: &str, errs: &[FieldError]) -> UserError {
+    let list: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+    UserError(format!("invalid scenario {origin}: {}", list.join("; ")))
+}
+
+/// The scenario after the flags are applied.
+fn resolve(a: &SimArgs) -> Result<(Scenario, String), UserError> {
+    let (mut sc, origin) = match (&a.preset, &a.scenario) {
+        (Some(name), _) => {
+            let p = presets::find(name).ok_or_else(|| {
+                format!(
+                    "unknown preset {name:?}; accepted presets: {}",
+                    preset_list()
+                )
+            })?;
+            ((p.build)(), format!("(preset {name})"))
+        }
+        (_, Some(path)) => (load_scenario(path)?, path.clone()),
+        _ => unreachable!("checked while parsing"),
+    };
+    if let Some(d) = a.downtime_s {
+        match sc.kubelet.restarts.first_mut() {
+            Some(r) => r.downtime_s = d,
+            None => {
+                return Err(format!(
+                    "--downtime: scenario {origin} has no kubelet restart to change (kubelet.restarts is empty)"
+                )
+                .into())
+            }
+        }
+    }
+    if let Some(g) = a.grace_s {
+        sc.cluster.node_monitor_grace_s = Some(g);
+    }
+    if let Some(v) = a.version {
+        sc.cluster.version = v;
+    }
+    if let Some(s) = a.seed {
+        sc.seed = s;
+    }
+    if let Some(p) = a.policy {
+        sc.kubelet.policy = p;
+    }
+    sc.validate().map_err(|e| invalid(&origin, &e))?;
+    Ok((sc, origin))
+}
+
+fn run(a: &SimArgs) -> Result<String, UserError> {
+    let (sc, _origin) = resolve(a)?;
+    let policies: Vec<Policy> = match a.policy {
+        Some(p) => vec![p],
+        None => Policy::BOTH.to_vec(),
+    };
+    let traces: Vec<Trace> = policies
+        .iter()
+        .map(|p| simulate_policy(&sc, *p).map_err(|e| invalid("", &e)))
+        .collect::<Result<_, _>>()?;
+    Ok(match a.format {
+        Format::Table => table::render(&sc, &traces),
+        Format::Json => json::render(&sc, &traces),
+        Format::Svg => {
+            let first = sc.first_restart();
+            let title = match first {
+                Some(r) => format!(
+                    "{}: kubelet down {} at {} · grace {} · v{}",
+                    sc.name,
+                    fmt_secs(r.downtime_s),
+                    fmt_secs(r.at_s),
+                    fmt_secs(sc.cluster.grace_s()),
+                    sc.cluster.version.as_str()
+                ),
+                None => sc.name.clone(),
+            };
+            let opts = LayoutOpts {
+                title: Some(title),
+                ..LayoutOpts::default()
+            };
+            layout(&traces, &opts).to_svg()
+        }
+    })
+}

@@ -1,0 +1,109 @@
+//! `--format json`: the resolved scenario and, per policy, metrics and events (docs/CLI.md).
+//! Structs (not maps) so the keys keep a readable order.
+
+use restartscope_sim::{Event, Metrics, Outcome, Scenario, Trace, Value};
+use serde::Serialize;
+use serde_json::Value as J;
+
+#[derive(Serialize)]
+pub struct Document<'a> {
+    pub scenario: &'a Scenario,
+    pub runs: Vec<Run<'a>>,
+}
+
+#[derive(Serialize)]
+pub struct Run<'a> {
+    pub policy: &'static str,
+    pub metrics: &'a Metrics,
+    pub events: Vec<JsonEvent<'a>>,
+}
+
+/// One event: names instead of indices, seconds instead of milliseconds.
+#[derive(Serialize)]
+pub struct JsonEvent<'a> {
+    pub t: f64,
+    pub kind: &'static str,
+    pub pod: Option<&'a str>,
+    pub container: Option<&'a str>,
+    pub value: J,
+    pub rule: &'static str,
+    pub by: &'static str,
+}
+
+#[derive(Serialize)]
+struct ProbeJson {
+    probe: &'static str,
+    result: &'static str,
+    run: u32,
+    threshold: u32,
+}
+
+#[derive(Serialize)]
+struct EndpointJson {
+    ready: bool,
+    serving: bool,
+    terminating: bool,
+}
+
+pub fn event<'a>(tr: &'a Trace, e: &Event) -> JsonEvent<'a> {
+    let pod = e.pod.and_then(|p| tr.pods.get(p as usize));
+    let container = match (pod, e.container) {
+        (Some(p), Some(c)) => p.containers.get(c as usize).map(|c| c.name.as_str()),
+        _ => None,
+    };
+    JsonEvent {
+        t: e.t as f64 / 1000.0,
+        kind: e.kind.as_str(),
+        pod: pod.map(|p| p.name.as_str()),
+        container,
+        value: value(&e.value),
+        rule: e.rule.id(),
+        by: e.by.as_str(),
+    }
+}
+
+/// `null`, a bool, a string, a number, or an object for probe and endpoint values.
+pub fn value(v: &Value) -> J {
+    match v {
+        Value::None => J::Null,
+        Value::Bool(b) => J::Bool(*b),
+        Value::Text(s) => J::from(s.clone()),
+        Value::Seconds(s) => serde_json::Number::from_f64(*s).map_or(J::Null, J::Number),
+        Value::Probe(p) => obj(ProbeJson {
+            probe: p.probe.as_str(),
+            result: match p.result {
+                Outcome::Unknown => "unknown",
+                Outcome::Success => "success",
+                Outcome::Failure => "failure",
+            },
+            run: p.run,
+            threshold: p.threshold,
+        }),
+        Value::Endpoint(ep) => obj(EndpointJson {
+            ready: ep.ready,
+            serving: ep.serving,
+            terminating: ep.terminating,
+        }),
+    }
+}
+
+fn obj(x: impl Serialize) -> J {
+    serde_json::to_value(x).unwrap_or(J::Null)
+}
+
+pub fn render(sc: &Scenario, traces: &[Trace]) -> String {
+    let doc = Document {
+        scenario: sc,
+        runs: traces
+            .iter()
+            .map(|tr| Run {
+                policy: tr.policy.as_str(),
+                metrics: &tr.metrics,
+                events: tr.events.iter().map(|e| event(tr, e)).collect(),
+            })
+            .collect(),
+    };
+    let mut s = serde_json::to_string_pretty(&doc).expect("plain data serializes");
+    s.push('\n');
+    s
+}

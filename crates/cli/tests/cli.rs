@@ -1,0 +1,455 @@
+//! Runs the built `restartscope` binary.
+
+use serde_json::Value as J;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_restartscope");
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stderr.is_empty(), "{args:?} wrote to stderr");
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+fn json(args: &[&str]) -> J {
+    serde_json::from_str(&ok(args)).expect("valid JSON")
+}
+
+/// Exit status 2, one line on stderr that contains every `wants`, nothing on stdout, no panic.
+fn fails(args: &[&str], wants: &[&str]) -> String {
+    let out = run(args);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
+    assert!(
+        !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
+        "{err}"
+    );
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: not one line: {err}"
+    );
+    assert!(err.starts_with("restartscope: error: "), "{err}");
+    for w in wants {
+        assert!(err.contains(w), "{args:?}: {err:?} lacks {w:?}");
+    }
+    err
+}
+
+struct Tmp(PathBuf);
+
+impl Tmp {
+    fn new(name: &str) -> Tmp {
+        let dir = std::env::temp_dir().join(format!(
+            "restartscope-cli-test-{}-{name}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        Tmp(dir)
+    }
+    fn file(&self, name: &str, text: &str) -> String {
+        let p = self.0.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+const PRESETS: [&str; 8] = [
+    "short-restart",
+    "long-restart",
+    "eviction",
+    "startup-probe",
+    "unhealthy-during-downtime",
+    "not-ready-before-restart",
+    "crash-during-downtime",
+    "daemonset-long-outage",
+];
+
+#[test]
+fn presets_lists_all_eight_with_descriptions() {
+    let out = ok(&["presets"]);
+    assert_eq!(out.lines().count(), 8, "{out}");
+    for (line, name) in out.lines().zip(PRESETS) {
+        assert!(line.starts_with(name), "{line}");
+        assert!(line.len() > name.len() + 20, "no description: {line}");
+    }
+}
+
+#[test]
+fn help_and_version() {
+    for args in [&["--help"][..], &["-h"], &["help"], &["simulate", "--help"]] {
+        let out = ok(args);
+        assert!(out.contains("Usage:") && out.contains("--preset"), "{out}");
+    }
+    let v = ok(&["--version"]);
+    assert_eq!(
+        v.trim(),
+        format!("restartscope {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn table_for_a_preset() {
+    let out = ok(&["simulate", "--preset", "short-restart"]);
+    for want in [
+        "short-restart",
+        "Legacy kubelet",
+        "KEP-4781 kubelet",
+        "KEP − legacy",
+        "Ready transitions",
+        "EndpointSlice updates",
+        "unjustified NotReady",
+        "P1    A new probe worker writes its initial result",
+        "Kubelet stops; containers keep running [K1]",
+        "(no pod Ready changes",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in\n{out}");
+    }
+    // One policy: no difference column.
+    let out = ok(&["simulate", "--preset", "long-restart", "--policy", "kep"]);
+    assert!(out.contains("KEP-4781 kubelet") && !out.contains("Legacy kubelet"));
+    assert!(!out.contains("KEP − legacy"));
+    assert!(out.contains("node-lifecycle-controller  N1"));
+}
+
+#[test]
+fn every_preset_in_every_format() {
+    for p in PRESETS {
+        for f in ["table", "json", "svg"] {
+            let out = ok(&["simulate", "--preset", p, "--format", f]);
+            assert!(!out.is_empty(), "{p} {f}");
+        }
+    }
+}
+
+#[test]
+fn json_shape() {
+    let doc = json(&["simulate", "--preset", "long-restart", "--format", "json"]);
+    assert_eq!(doc["scenario"]["name"], "long-restart");
+    let runs = doc["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[0]["policy"], "legacy");
+    assert_eq!(runs[1]["policy"], "kep");
+    for run in runs {
+        let m = &run["metrics"];
+        for k in [
+            "ready_transitions",
+            "kubelet_status_writes",
+            "nlc_status_writes",
+            "endpointslice_updates",
+            "unjustified_not_ready_s",
+            "unjustified_ready_s",
+            "evictions",
+        ] {
+            assert!(m[k].is_number(), "metric {k}");
+        }
+        let events = run["events"].as_array().unwrap();
+        assert!(!events.is_empty());
+        let mut last_t = f64::NEG_INFINITY;
+        for e in events {
+            let t = e["t"].as_f64().unwrap();
+            assert!(t >= last_t);
+            last_t = t;
+            assert!(e["kind"].is_string() && e["rule"].is_string() && e["by"].is_string());
+            assert!(e["pod"].is_string() || e["pod"].is_null());
+            assert!(e["container"].is_string() || e["container"].is_null());
+            assert!(e.as_object().unwrap().contains_key("value"));
+        }
+        let ready: Vec<&J> = events.iter().filter(|e| e["kind"] == "pod_ready").collect();
+        assert_eq!(ready.len() as u64, m["ready_transitions"].as_u64().unwrap());
+        assert!(ready
+            .iter()
+            .all(|e| e["value"].is_boolean() && e["pod"].is_string()));
+        let nlc = ready
+            .iter()
+            .filter(|e| e["by"] == "node-lifecycle-controller")
+            .count();
+        assert_eq!(nlc, 3);
+        let probe = events.iter().find(|e| e["kind"] == "probe").unwrap();
+        assert_eq!(probe["container"], "app");
+        assert_eq!(probe["value"]["probe"], "readiness");
+        assert!(probe["value"]["result"] == "success" || probe["value"]["result"] == "failure");
+        let ep = events.iter().find(|e| e["kind"] == "endpoint").unwrap();
+        assert!(ep["value"]["serving"].is_boolean());
+        let stop = events.iter().find(|e| e["kind"] == "kubelet_stop").unwrap();
+        assert_eq!(stop["t"], 30.0);
+        assert!(stop["pod"].is_null() && stop["value"].is_null());
+        assert_eq!(stop["rule"], "K1");
+    }
+    let one = json(&[
+        "simulate",
+        "--preset",
+        "short-restart",
+        "--format",
+        "json",
+        "--policy",
+        "legacy",
+    ]);
+    assert_eq!(one["runs"].as_array().unwrap().len(), 1);
+    assert_eq!(one["scenario"]["kubelet"]["policy"], "legacy");
+}
+
+#[test]
+fn svg_output_and_out_file() {
+    let out = ok(&["simulate", "--preset", "eviction", "--format", "svg"]);
+    assert!(out.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(out.trim_end().ends_with("</svg>"));
+    let legacy = out.find("Legacy kubelet").unwrap();
+    let kep = out.find("KEP-4781 kubelet").unwrap();
+    assert!(legacy < kep);
+    let tmp = Tmp::new("svg");
+    let path = tmp.0.join("x.svg").to_string_lossy().into_owned();
+    let printed = ok(&[
+        "simulate", "--preset", "eviction", "--format", "svg", "--out", &path,
+    ]);
+    assert!(printed.is_empty());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), out);
+}
+
+#[test]
+fn flags_change_the_scenario() {
+    let doc = json(&[
+        "simulate",
+        "--preset",
+        "short-restart",
+        "--format=json",
+        "--downtime",
+        "1m30s",
+        "--grace",
+        "40s",
+        "--version",
+        "1.31",
+        "--seed",
+        "7",
+    ]);
+    let sc = &doc["scenario"];
+    assert_eq!(sc["kubelet"]["restarts"][0]["downtime_s"], 90.0);
+    assert_eq!(sc["cluster"]["node_monitor_grace_s"], 40.0);
+    assert_eq!(sc["cluster"]["version"], "1.31");
+    assert_eq!(sc["seed"], 7);
+    // A 90 s outage against a 40 s grace: the NLC marks the pods NotReady.
+    assert_eq!(doc["runs"][0]["metrics"]["nlc_status_writes"], 3);
+}
+
+#[test]
+fn output_is_deterministic() {
+    let a = ok(&[
+        "simulate",
+        "--preset",
+        "daemonset-long-outage",
+        "--format",
+        "json",
+    ]);
+    let b = ok(&[
+        "simulate",
+        "--preset",
+        "daemonset-long-outage",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn scenario_round_trips_through_json_and_toml() {
+    let tmp = Tmp::new("roundtrip");
+    for p in PRESETS {
+        let doc = json(&[
+            "simulate",
+            "--preset",
+            p,
+            "--format",
+            "json",
+            "--downtime",
+            "45s",
+        ]);
+        let sc = &doc["scenario"];
+        let as_json = tmp.file(
+            &format!("{p}.json"),
+            &serde_json::to_string_pretty(sc).unwrap(),
+        );
+        let as_toml = tmp.file(&format!("{p}.toml"), &toml::to_string(sc).unwrap());
+        let no_ext = tmp.file(&format!("{p}-scenario"), &toml::to_string(sc).unwrap());
+        for file in [&as_json, &as_toml, &no_ext] {
+            let again = json(&["simulate", "--scenario", file, "--format", "json"]);
+            assert_eq!(&again["scenario"], sc, "{file}");
+            assert_eq!(again["runs"], doc["runs"], "{file}");
+        }
+    }
+}
+
+#[test]
+fn usage_errors() {
+    fails(&[], &["no command", "presets", "simulate"]);
+    fails(
+        &["frobnicate"],
+        &["unknown command \"frobnicate\"", "presets, simulate"],
+    );
+    fails(&["--frob"], &["unknown option"]);
+    fails(&["presets", "extra"], &["takes no arguments"]);
+    fails(
+        &["simulate"],
+        &["--preset NAME or --scenario FILE", "short-restart"],
+    );
+    fails(
+        &[
+            "simulate",
+            "--preset",
+            "short-restart",
+            "--scenario",
+            "x.toml",
+        ],
+        &["not both"],
+    );
+    fails(
+        &["simulate", "--preset", "short-restart", "--colour"],
+        &["unknown option \"--colour\"", "--downtime"],
+    );
+    fails(&["simulate", "--preset"], &["--preset needs a value"]);
+    fails(
+        &["simulate", "--preset", "short-restart", "stray"],
+        &["unexpected argument \"stray\""],
+    );
+    fails(
+        &["simulate", "--preset", "a", "--preset", "b"],
+        &["--preset given more than once"],
+    );
+}
+
+#[test]
+fn value_errors() {
+    fails(
+        &["simulate", "--preset", "nope"],
+        &[
+            "unknown preset \"nope\"",
+            "short-restart",
+            "daemonset-long-outage",
+        ],
+    );
+    fails(
+        &["simulate", "--preset", "short-restart", "--downtime", "5x"],
+        &["--downtime", "invalid duration \"5x\"", "6m30s"],
+    );
+    fails(
+        &["simulate", "--preset", "short-restart", "--downtime", "2h"],
+        &["--downtime 2h is out of range", "0s to 1h"],
+    );
+    fails(
+        &["simulate", "--preset", "short-restart", "--grace", "1s"],
+        &["--grace 1s is out of range", "5s to 10m"],
+    );
+    fails(
+        &["simulate", "--preset", "short-restart", "--grace", "-3s"],
+        &["--grace", "invalid duration"],
+    );
+    fails(
+        &["simulate", "--preset", "short-restart", "--policy", "new"],
+        &["invalid --policy \"new\"", "legacy, kep, both"],
+    );
+    fails(
+        &["simulate", "--preset", "short-restart", "--format", "xml"],
+        &["invalid --format \"xml\"", "table, json, svg"],
+    );
+    fails(
+        &["simulate", "--preset", "short-restart", "--version", "1.29"],
+        &["invalid --version \"1.29\"", "1.31, 1.34, 1.35"],
+    );
+    fails(
+        &["simulate", "--preset", "short-restart", "--seed", "-1"],
+        &["invalid --seed \"-1\"", "non-negative integer"],
+    );
+}
+
+#[test]
+fn scenario_file_errors() {
+    let tmp = Tmp::new("errors");
+    let missing = tmp.0.join("missing.toml").to_string_lossy().into_owned();
+    fails(
+        &["simulate", "--scenario", &missing],
+        &["cannot read scenario file", "missing.toml"],
+    );
+
+    let bad_json = tmp.file("bad.json", "{\"name\": \"x\",");
+    fails(
+        &["simulate", "--scenario", &bad_json],
+        &["invalid scenario file", "bad.json", "line 1"],
+    );
+
+    let bad_toml = tmp.file("bad.toml", "name = \"x\"\nhorizon_s = 100\ncolour = 3\n");
+    fails(
+        &["simulate", "--scenario", &bad_toml],
+        &["invalid scenario file", "bad.toml", "line"],
+    );
+
+    let garbage = tmp.file("scenario.txt", "not a scenario");
+    fails(
+        &["simulate", "--scenario", &garbage],
+        &["not valid JSON", "nor TOML"],
+    );
+
+    // Parses, but fails validation: every field named with its range, on one line.
+    let doc = json(&["simulate", "--preset", "short-restart", "--format", "json"]);
+    let mut sc = doc["scenario"].clone();
+    sc["horizon_s"] = J::from(5.0);
+    sc["pods"][0]["name"] = J::from("Web_0");
+    sc["pods"][1]["containers"][0]["readiness_probe"]["failure_threshold"] = J::from(0);
+    let invalid = tmp.file("invalid.json", &sc.to_string());
+    fails(
+        &["simulate", "--scenario", &invalid],
+        &[
+            "invalid scenario",
+            "horizon_s: must be between 10 and 21600 s, got 5",
+            "pods[0].name: must be 1-63 lowercase letters",
+            "pods[1].containers[0].readiness_probe.failure_threshold: must be between 1 and 100",
+        ],
+    );
+    let invalid_toml = tmp.file("invalid.toml", &toml::to_string(&sc).unwrap());
+    fails(
+        &["simulate", "--scenario", &invalid_toml],
+        &["horizon_s: must be between 10 and 21600 s"],
+    );
+
+    // No restart to apply --downtime to.
+    let mut sc = doc["scenario"].clone();
+    sc["kubelet"]["restarts"] = J::Array(vec![]);
+    let none = tmp.file("none.json", &sc.to_string());
+    fails(
+        &["simulate", "--scenario", &none, "--downtime", "30s"],
+        &["--downtime", "no kubelet restart"],
+    );
+    fails(
+        &["simulate", "--scenario", &none],
+        &["kubelet.restarts: needs between 1 and 20 restarts, got 0"],
+    );
+}
+
+#[test]
+fn unwritable_output_is_not_a_panic() {
+    let out = run(&[
+        "simulate",
+        "--preset",
+        "short-restart",
+        "--out",
+        "/nonexistent-dir/x.txt",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot write /nonexistent-dir/x.txt") && !err.contains("panicked"));
+}
