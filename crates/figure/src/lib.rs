@@ -1151,8 +1151,17 @@ fn draw_eviction(b: &mut Builder, ev: &[&Event], y: f64, end: Ms) {
                     Some(title),
                 );
             }
-            let label = format!("evict after {}", fmt_secs(secs(due - e.t)));
-            if e.t >= t0 && text_w(&label, 9.5) + 6.0 <= xz - xa {
+            // The label must end before the cancel/evict mark (which has its own label).
+            let room = match outcome {
+                Some(o) if o.t >= t0 && o.t <= t1 => b.x(o.t).min(xz) - xa,
+                _ => xz - xa,
+            };
+            let left = fmt_secs(secs(due - e.t));
+            let long = format!("evict after {left}");
+            let label = [long, left]
+                .into_iter()
+                .find(|l| text_w(l, 9.5) + 6.0 <= room);
+            if let (true, Some(label)) = (e.t >= t0, label) {
                 b.text(xa + 3.0, y + EVICT_H / 2.0 + 3.3, label, "rs-in", "start");
             }
         }
