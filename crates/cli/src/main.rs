@@ -416,14 +416,21 @@ fn run(a: &SimArgs) -> Result<String, UserError> {
         Format::Svg => {
             let first = sc.first_restart();
             let title = match first {
-                Some(r) => format!(
-                    "{}: kubelet down {} at {} · grace {} · v{}",
-                    sc.name,
-                    fmt_secs(r.downtime_s),
-                    fmt_secs(r.at_s),
-                    fmt_secs(sc.cluster.grace_s()),
-                    sc.cluster.version.as_str()
-                ),
+                Some(r) => {
+                    let more = match sc.kubelet.restarts.len() {
+                        0 | 1 => String::new(),
+                        2 => " (+1 more restart)".to_string(),
+                        n => format!(" (+{} more restarts)", n - 1),
+                    };
+                    format!(
+                        "{}: kubelet down {} at {}{more} · grace {} · v{}",
+                        sc.name,
+                        fmt_secs(r.downtime_s),
+                        fmt_secs(r.at_s),
+                        fmt_secs(sc.cluster.grace_s()),
+                        sc.cluster.version.as_str()
+                    )
+                }
                 None => sc.name.clone(),
             };
             let opts = LayoutOpts {
