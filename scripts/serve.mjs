@@ -1,0 +1,25 @@
+// Minimal static file server for dist/ on loopback (no dependencies). Usage: node scripts/serve.mjs DIR PORT
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve } from 'node:path';
+
+const root = resolve(process.argv[2] || 'dist');
+const port = Number(process.argv[3] || 4173);
+const types = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
+  '.css': 'text/css', '.wasm': 'application/wasm', '.svg': 'image/svg+xml', '.png': 'image/png',
+  '.json': 'application/json', '.ico': 'image/x-icon', '.txt': 'text/plain',
+};
+createServer(async (req, res) => {
+  try {
+    const url = new URL(req.url, 'http://localhost');
+    let path = normalize(join(root, decodeURIComponent(url.pathname)));
+    if (!path.startsWith(root)) { res.writeHead(403).end(); return; }
+    if ((await stat(path).catch(() => null))?.isDirectory()) path = join(path, 'index.html');
+    const body = await readFile(path);
+    res.writeHead(200, { 'content-type': types[extname(path)] || 'application/octet-stream', 'cache-control': 'no-store' });
+    res.end(body);
+  } catch {
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+  }
+}).listen(port, '127.0.0.1', () => console.log(`serving ${root} at http://127.0.0.1:${port}/`));

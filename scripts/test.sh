@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Every test of RestartScope, in order. Called by `make test` and .ci/run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
+step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+
+step "cargo fmt --check"
+cargo fmt --all --check
+
+step "cargo clippy (native, all targets)"
+cargo clippy --workspace --all-targets -- -D warnings
+
+step "cargo clippy (web app, wasm32)"
+cargo clippy -p restartscope --target wasm32-unknown-unknown --all-targets -- -D warnings
+
+mkdir -p artifacts
+step "native tests"
+cargo test --workspace 2>&1 | tee artifacts/cargo-test.log
+grep -E '^test result:' artifacts/cargo-test.log | awk '{p+=$4; f+=$6} END {printf "cargo test summary: %d passed, %d failed\n", p, f}'
+
+step "wasm-bindgen-test in headless chromium"
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  cargo test -p restartscope --target wasm32-unknown-unknown --test web
+
+step "release build (trunk, offline)"
+trunk build --release
+
+step "size budget"
+scripts/size-budget.sh
+
+step "Playwright against dist/ on loopback"
+npx playwright test

@@ -1,0 +1,463 @@
+//! The page: controls, the two policies' lanes on one clock, kubectl panels, event log, metrics.
+
+use crate::form::{downtime_pos, downtime_steps, fmt_num, Field, Settings, MAX_RESTART_AT_S};
+use crate::kubectl;
+use leptos::prelude::*;
+use restartscope_figure::{layout, Figure, LayoutOpts};
+use restartscope_sim::{
+    compare, fmt_secs, presets, words_secs, Kind, Metrics, Outcome, Policy, ProbeKind, Trace, Value,
+};
+use std::sync::Arc;
+
+pub const SPEEDS: [f64; 9] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
+const DEFAULT_SPEED: usize = 4; // 4×
+
+/// Both runs of the current settings, with their figure.
+#[derive(Clone)]
+pub struct Runs {
+    pub traces: Arc<[Trace; 2]>,
+    pub figure: Arc<Figure>,
+    pub svg: Arc<String>,
+    /// Notable events of both runs, in time order: (policy index, event index).
+    pub log: Arc<Vec<(usize, usize)>>,
+    pub horizon: i64,
+    pub grace_s: f64,
+    pub toleration_s: f64,
+}
+
+/// Is this event worth a line in the log?
+pub fn notable(tr: &Trace, i: usize) -> bool {
+    let e = &tr.events[i];
+    match e.kind {
+        Kind::LeaseRenew | Kind::Probe | Kind::StatusWrite | Kind::Endpoint | Kind::PodSync => false,
+        Kind::ProbeResult => match e.value {
+            Value::Probe(p) => !(p.probe == ProbeKind::Liveness && p.result == Outcome::Success),
+            _ => true,
+        },
+        Kind::ContainerStarted | Kind::ContainerReady => false,
+        _ => true,
+    }
+}
+
+pub fn compute(settings: &Settings) -> Result<Runs, Vec<(Field, String)>> {
+    let sc = settings.scenario()?;
+    let traces = compare(&sc).map_err(|es| {
+        es.into_iter()
+            .map(|e| (crate::form::field_of_path(&e.field), e.to_string()))
+            .collect::<Vec<_>>()
+    })?;
+    let figure = layout(
+        &traces,
+        &LayoutOpts {
+            width: 1200.0,
+            ..LayoutOpts::default()
+        },
+    );
+    let svg = figure.to_svg();
+    let mut log: Vec<(usize, usize)> = (0..2)
+        .flat_map(|p| {
+            let tr = &traces[p];
+            (0..tr.events.len())
+                .filter(move |&i| notable(tr, i))
+                .map(move |i| (p, i))
+        })
+        .collect();
+    log.sort_by_key(|&(p, i)| (traces[p].events[i].t, p, i));
+    Ok(Runs {
+        horizon: traces[0].horizon,
+        grace_s: sc.cluster.grace_s(),
+        toleration_s: sc.cluster.toleration_s,
+        traces: Arc::new(traces),
+        figure: Arc::new(figure),
+        svg: Arc::new(svg),
+        log: Arc::new(log),
+    })
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    let settings = RwSignal::new(Settings::default());
+    let errors = RwSignal::new(Vec::<(Field, String)>::new());
+    let runs = RwSignal::new(None::<Runs>);
+    let playhead = RwSignal::new(0i64);
+    let playing = RwSignal::new(true);
+    let speed = RwSignal::new(DEFAULT_SPEED);
+    let compute_ms = RwSignal::new(0.0f64);
+
+    // Recompute both runs whenever a setting changes; keep the last valid run on error.
+    Effect::new(move |_| {
+        let s = settings.get();
+        let t0 = now_ms();
+        match compute(&s) {
+            Ok(r) => {
+                let h = r.horizon;
+                runs.set(Some(r));
+                errors.set(Vec::new());
+                playhead.update(|p| *p = (*p).min(h));
+            }
+            Err(e) => errors.set(e),
+        }
+        let dt = now_ms() - t0;
+        compute_ms.set(dt);
+        if let Some(el) = document().document_element() {
+            let _ = el.set_attribute("data-compute-ms", &format!("{dt:.3}"));
+        }
+    });
+
+    crate::playback::start(playhead, playing, speed, runs);
+
+    let horizon = move || runs.with(|r| r.as_ref().map(|r| r.horizon).unwrap_or(1));
+    let err_for = move |f: Field| {
+        errors.with(|es| {
+            es.iter()
+                .filter(|(g, _)| *g == f)
+                .map(|(_, m)| m.clone())
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+    };
+
+    let step_event = move |forward: bool| {
+        runs.with_untracked(|r| {
+            let Some(r) = r else { return };
+            let now = playhead.get_untracked();
+            let times = r.log.iter().map(|&(p, i)| r.traces[p].events[i].t);
+            let target = if forward {
+                times.filter(|&t| t > now).min()
+            } else {
+                times.filter(|&t| t < now).max()
+            };
+            if let Some(t) = target {
+                playing.set(false);
+                playhead.set(t);
+            }
+        });
+    };
+
+    view! {
+        <header class="top">
+            <h1>"RestartScope"</h1>
+            <p class="tagline">"What a kubelet restart does to a node's pods — the legacy kubelet and "
+                <a href="https://github.com/kubernetes/enhancements/tree/master/keps/sig-node/4781-kublet-restart-pod-status">"KEP-4781"</a>
+                " side by side, on one clock."</p>
+        </header>
+        <main>
+            <section class="controls" aria-label="Scenario">
+                <div class="control preset">
+                    <label for="preset">"Scenario"</label>
+                    <select id="preset"
+                        prop:value=move || settings.with(|s| s.preset.clone())
+                        on:change=move |ev| {
+                            let name = event_target_value(&ev);
+                            settings.set(Settings::for_preset(&name));
+                            playhead.set(0);
+                            playing.set(true);
+                        }>
+                        {presets::PRESETS.iter().map(|p| view! { <option value=p.name>{p.name}</option> }).collect_view()}
+                    </select>
+                    <p class="teaches" id="teaches">{move || settings.with(|s| presets::find(&s.preset).map(|p| p.teaches).unwrap_or(""))}</p>
+                </div>
+                <div class="control downtime">
+                    <label for="downtime">"Kubelet downtime "
+                        <output id="downtime-value" for="downtime">{move || fmt_secs(settings.with(|s| s.downtime_s))}</output>
+                    </label>
+                    <input id="downtime" type="range" min="0" max=downtime_steps().len() - 1 step="1"
+                        list="downtime-marks"
+                        prop:value=move || downtime_pos(settings.with(|s| s.downtime_s)).to_string()
+                        aria-valuetext=move || words_secs(settings.with(|s| s.downtime_s))
+                        on:input=move |ev| {
+                            let pos: usize = event_target_value(&ev).parse().unwrap_or(0);
+                            let v = downtime_steps().get(pos).copied().unwrap_or(0.0);
+                            settings.update(|s| s.downtime_s = v);
+                            playing.set(true);
+                        } />
+                    <div class="marks" aria-hidden="true">
+                        {move || runs.with(|r| r.as_ref().map(|r| {
+                            let n = (downtime_steps().len() - 1) as f64;
+                            let g = downtime_pos(r.grace_s) as f64 / n * 100.0;
+                            let ev_s = r.grace_s + 5.0 + r.toleration_s;
+                            let e = downtime_pos(ev_s) as f64 / n * 100.0;
+                            view! {
+                                <span class="mark grace" style=format!("left:{g:.2}%")>{format!("grace {}", fmt_secs(r.grace_s))}</span>
+                                <span class="mark evict" style=format!("left:{e:.2}%")>{format!("eviction ≈ {}", fmt_secs(ev_s))}</span>
+                            }
+                        }))}
+                    </div>
+                    <p class="field-error" id="downtime-error" role="alert">{move || err_for(Field::Downtime)}</p>
+                </div>
+                <div class="control restart-at">
+                    <label for="restart-at">"Restart at "
+                        <output for="restart-at">{move || fmt_secs(settings.with(|s| s.restart_at_s))}</output>
+                    </label>
+                    <input id="restart-at" type="range" min="0" max=MAX_RESTART_AT_S step="5"
+                        prop:value=move || settings.with(|s| s.restart_at_s).to_string()
+                        aria-valuetext=move || words_secs(settings.with(|s| s.restart_at_s))
+                        on:input=move |ev| {
+                            let v: f64 = event_target_value(&ev).parse().unwrap_or(0.0);
+                            settings.update(|s| s.restart_at_s = v);
+                        } />
+                    <p class="field-error" role="alert">{move || err_for(Field::RestartAt)}</p>
+                </div>
+            </section>
+
+            <details class="params">
+                <summary>"Parameters"</summary>
+                <div class="param-grid">
+                    <div class="control">
+                        <label for="version">"Kubernetes version"</label>
+                        <select id="version" prop:value=move || settings.with(|s| s.version.clone())
+                            on:change=move |ev| {
+                                let v = event_target_value(&ev);
+                                settings.update(|s| {
+                                    if let Some(k) = restartscope_sim::KubeVersion::parse(&v) {
+                                        s.grace_s = fmt_num(k.default_grace_s());
+                                    }
+                                    s.version = v;
+                                });
+                            }>
+                            <option value="1.31">"1.31 (grace 40 s)"</option>
+                            <option value="1.34">"1.34 (grace 50 s)"</option>
+                            <option value="1.35">"1.35 (grace 50 s)"</option>
+                        </select>
+                    </div>
+                    {[
+                        (Field::Grace, "s", "5–600"),
+                        (Field::Toleration, "s", "0–86400"),
+                        (Field::FirstSync, "s", "0–120"),
+                        (Field::Seed, "", "0–4294967295"),
+                        (Field::Period, "s", "1–300"),
+                        (Field::FailureThreshold, "", "1–100"),
+                        (Field::SuccessThreshold, "", "1–100"),
+                        (Field::Exec, "s", "0–60"),
+                    ].into_iter().map(|(f, _unit, range)| {
+                        let get = move |s: &Settings| match f {
+                            Field::Grace => s.grace_s.clone(),
+                            Field::Toleration => s.toleration_s.clone(),
+                            Field::FirstSync => s.first_sync_s.clone(),
+                            Field::Seed => s.seed.clone(),
+                            Field::Period => s.period_s.clone(),
+                            Field::FailureThreshold => s.failure_threshold.clone(),
+                            Field::SuccessThreshold => s.success_threshold.clone(),
+                            _ => s.exec_s.clone(),
+                        };
+                        let err_id = format!("{}-error", f.id());
+                        view! {
+                            <div class="control" class:invalid=move || !err_for(f).is_empty()>
+                                <label for=f.id()>{f.label()}</label>
+                                <input id=f.id() type="text" inputmode="decimal" aria-describedby=err_id.clone()
+                                    prop:value=move || settings.with(get)
+                                    aria-invalid=move || (!err_for(f).is_empty()).to_string()
+                                    on:change=move |ev| {
+                                        let v = event_target_value(&ev);
+                                        settings.update(|s| match f {
+                                            Field::Grace => s.grace_s = v,
+                                            Field::Toleration => s.toleration_s = v,
+                                            Field::FirstSync => s.first_sync_s = v,
+                                            Field::Seed => s.seed = v,
+                                            Field::Period => s.period_s = v,
+                                            Field::FailureThreshold => s.failure_threshold = v,
+                                            Field::SuccessThreshold => s.success_threshold = v,
+                                            _ => s.exec_s = v,
+                                        });
+                                    } />
+                                <small class="range">{range}</small>
+                                <p class="field-error" id=err_id role="alert">{move || err_for(f)}</p>
+                            </div>
+                        }
+                    }).collect_view()}
+                </div>
+                <p class="field-error" role="alert">{move || { let a = err_for(Field::Preset); let b = err_for(Field::Version); format!("{a}{b}") }}</p>
+            </details>
+
+            <section class="playback" aria-label="Playback">
+                <button id="play" class="primary" on:click=move |_| {
+                    if playhead.get_untracked() >= horizon() { playhead.set(0); }
+                    playing.update(|p| *p = !*p);
+                }>{move || if playing.get() { "❚❚ Pause" } else { "▶ Play" }}</button>
+                <button id="prev-event" title="Previous event" on:click=move |_| step_event(false)>"⏮ Prev event"</button>
+                <button id="next-event" title="Next event" on:click=move |_| step_event(true)>"Next event ⏭"</button>
+                <button id="restart" title="Back to 0 s" on:click=move |_| { playhead.set(0); playing.set(true); }>"↺ From 0"</button>
+                <label for="speed">"Speed"</label>
+                <select id="speed" prop:value=move || speed.get().to_string()
+                    on:change=move |ev| speed.set(event_target_value(&ev).parse().unwrap_or(DEFAULT_SPEED))>
+                    {SPEEDS.iter().enumerate().map(|(i, s)| view! { <option value=i.to_string()>{format!("{s}×")}</option> }).collect_view()}
+                </select>
+                <label for="scrub" class="scrub-label">"Time " <output id="clock">{move || fmt_secs((playhead.get() as f64 / 1000.0).floor())}</output></label>
+                <input id="scrub" type="range" min="0" max=move || horizon().to_string() step="100"
+                    prop:value=move || playhead.get().to_string()
+                    aria-valuetext=move || words_secs(playhead.get() as f64 / 1000.0)
+                    on:input=move |ev| {
+                        playing.set(false);
+                        playhead.set(event_target_value(&ev).parse().unwrap_or(0));
+                    } />
+            </section>
+
+            <Metrics runs=runs />
+
+            <section class="lanes" aria-label="Timeline: legacy above, KEP-4781 below">
+                <div class="figure" id="figure"
+                    on:click=move |ev: web_sys::MouseEvent| {
+                        let Some(target) = ev.current_target() else { return };
+                        use wasm_bindgen::JsCast;
+                        let Ok(el) = target.dyn_into::<web_sys::Element>() else { return };
+                        let rect = el.get_bounding_client_rect();
+                        runs.with_untracked(|r| if let Some(r) = r {
+                            let x = (ev.client_x() as f64 - rect.left()) / rect.width() * r.figure.width;
+                            let t = r.figure.t_of(x).clamp(0, r.horizon);
+                            playing.set(false);
+                            playhead.set(t);
+                        });
+                    }>
+                    <div class="svg-host" inner_html=move || runs.with(|r| r.as_ref().map(|r| (*r.svg).clone()).unwrap_or_default())></div>
+                    <div class="playhead" aria-hidden="true"
+                        style:left=move || runs.with(|r| r.as_ref().map(|r| format!("{:.3}%", r.figure.x_of(playhead.get()) / r.figure.width * 100.0)).unwrap_or_default())></div>
+                </div>
+            </section>
+
+            <div class="below">
+                <EventLog runs=runs playhead=playhead playing=playing />
+                <div class="kubectl-pair">
+                    {[0usize, 1].into_iter().map(|p| view! { <KubectlPanel runs=runs playhead=playhead policy=p /> }).collect_view()}
+                </div>
+            </div>
+        </main>
+        <footer>
+            <span>"Model: "<a href="https://github.com/kubernetes/kubernetes/blob/master/pkg/kubelet/prober/prober_manager.go">"prober_manager.go"</a>", node lifecycle controller, taint eviction, EndpointSlices — every change names its rule."</span>
+            <span class="perf">{move || format!("recomputed both runs in {:.1} ms", compute_ms.get())}</span>
+        </footer>
+    }
+}
+
+struct MetricRow {
+    label: &'static str,
+    id: &'static str,
+    get: fn(&Metrics) -> f64,
+    unit: &'static str,
+    better_lower: bool,
+}
+
+const METRICS: [MetricRow; 7] = [
+    MetricRow { label: "Pod Ready transitions", id: "ready_transitions", get: |m| m.ready_transitions as f64, unit: "", better_lower: true },
+    MetricRow { label: "Kubelet pod status writes", id: "kubelet_status_writes", get: |m| m.kubelet_status_writes as f64, unit: "", better_lower: true },
+    MetricRow { label: "EndpointSlice updates", id: "endpointslice_updates", get: |m| m.endpointslice_updates as f64, unit: "", better_lower: true },
+    MetricRow { label: "Unjustified NotReady", id: "unjustified_not_ready_s", get: |m| m.unjustified_not_ready_s, unit: " pod·s", better_lower: true },
+    MetricRow { label: "Unjustified Ready (risk)", id: "unjustified_ready_s", get: |m| m.unjustified_ready_s, unit: " pod·s", better_lower: true },
+    MetricRow { label: "Node lifecycle controller writes", id: "nlc_status_writes", get: |m| m.nlc_status_writes as f64, unit: "", better_lower: true },
+    MetricRow { label: "Evictions", id: "evictions", get: |m| m.evictions as f64, unit: "", better_lower: true },
+];
+
+fn fmt_metric(v: f64, unit: &str) -> String {
+    if v.fract() == 0.0 {
+        format!("{}{unit}", v as i64)
+    } else {
+        format!("{v:.1}{unit}")
+    }
+}
+
+#[component]
+fn Metrics(runs: RwSignal<Option<Runs>>) -> impl IntoView {
+    view! {
+        <section class="metrics" aria-label="Metrics, legacy versus KEP-4781">
+            {METRICS.iter().map(|m| {
+                let vals = move || runs.with(|r| r.as_ref().map(|r| ((m.get)(&r.traces[0].metrics), (m.get)(&r.traces[1].metrics))).unwrap_or((0.0, 0.0)));
+                view! {
+                    <div class="card" id=format!("metric-{}", m.id)
+                        class:differs=move || { let (a, b) = vals(); (a - b).abs() > 1e-9 }>
+                        <h3>{m.label}</h3>
+                        <div class="vals">
+                            <span class="legacy" data-policy="legacy"><small>"legacy "</small>{move || fmt_metric(vals().0, m.unit)}</span>
+                            <span class="kep" data-policy="kep"><small>"KEP "</small>{move || fmt_metric(vals().1, m.unit)}</span>
+                        </div>
+                        <div class="delta">{move || {
+                            let (a, b) = vals();
+                            let d = b - a;
+                            if d.abs() < 1e-9 { "same".to_string() }
+                            else {
+                                let better = (d < 0.0) == m.better_lower;
+                                format!("KEP {}{} {}", if d > 0.0 { "+" } else { "−" }, fmt_metric(d.abs(), m.unit), if better { "▼ better" } else { "▲ worse" })
+                            }
+                        }}</div>
+                    </div>
+                }
+            }).collect_view()}
+        </section>
+    }
+}
+
+#[component]
+fn EventLog(runs: RwSignal<Option<Runs>>, playhead: RwSignal<i64>, playing: RwSignal<bool>) -> impl IntoView {
+    let items = move || {
+        runs.with(|r| {
+            let Some(r) = r else { return Vec::new() };
+            let now = playhead.get();
+            let split = r.log.partition_point(|&(p, i)| r.traces[p].events[i].t <= now);
+            let from = split.saturating_sub(7);
+            let to = (split + 4).min(r.log.len());
+            r.log[from..to]
+                .iter()
+                .enumerate()
+                .map(|(k, &(p, i))| {
+                    let tr = &r.traces[p];
+                    let e = &tr.events[i];
+                    (e.t, p, tr.describe(e), e.rule, from + k < split, from + k + 1 == split)
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <section class="log" aria-label="Event log at the playhead">
+            <h2>"Events"</h2>
+            <ol>
+                {move || items().into_iter().map(|(t, p, text, rule, past, current)| {
+                    let pol = if p == 0 { Policy::Legacy } else { Policy::Kep };
+                    view! {
+                        <li class:past=past class:current=current class:future=!past>
+                            <button class="event" on:click=move |_| { playing.set(false); playhead.set(t); }
+                                title=format!("{} — {}", rule.title(), rule.source())>
+                                <span class="t">{kubectl::clock(t)}</span>
+                                <span class=format!("badge {}", pol.as_str())>{if p == 0 { "legacy" } else { "KEP" }}</span>
+                                <span class="text">{text}</span>
+                                <span class="rule"><b>{rule.id()}</b>" "{rule.source()}</span>
+                            </button>
+                        </li>
+                    }
+                }).collect_view()}
+            </ol>
+        </section>
+    }
+}
+
+#[component]
+fn KubectlPanel(runs: RwSignal<Option<Runs>>, playhead: RwSignal<i64>, policy: usize) -> impl IntoView {
+    let title = if policy == 0 { "legacy" } else { "KEP-4781" };
+    let rows = move || {
+        runs.with(|r| {
+            r.as_ref()
+                .map(|r| kubectl::rows(&r.traces[policy], playhead.get()))
+                .unwrap_or_default()
+        })
+    };
+    view! {
+        <section class="kubectl" aria-label=format!("kubectl get pods -w, {title}")>
+            <h2><code>"$ kubectl get pods -w"</code>" "<span class=format!("badge {}", if policy == 0 { "legacy" } else { "kep" })>{title}</span></h2>
+            <pre>
+                <span class="hdr">{format!("{:<7}{:<13}{:<6}{:<12}{:<9}{}\n", "TIME", "NAME", "READY", "STATUS", "RESTARTS", "# Ready condition")}</span>
+                {move || {
+                    let rows = rows();
+                    let skip = rows.len().saturating_sub(14);
+                    rows.into_iter().skip(skip).map(|r| {
+                        let line = format!("{:<7}{:<13}{:<6}{:<12}{:<9}", kubectl::clock(r.t_ms), r.name, r.ready, r.status, r.restarts);
+                        view! { <span class:notready=!r.condition_ready>{line}<span class="cond">{format!("# {}\n", r.condition)}</span></span> }
+                    }).collect_view()
+                }}
+            </pre>
+        </section>
+    }
+}

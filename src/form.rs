@@ -1,0 +1,306 @@
+//! The settings a person edits, turned into a model scenario. No Kubernetes logic here: the
+//! model validates; this module only parses text and maps the model's field paths back to the
+//! form fields so each message shows next to its input.
+
+use restartscope_sim::{presets, KubeVersion, Scenario};
+
+/// Every editable setting, as the text in its input (so a half-typed value can be shown with an
+/// error while the last valid run stays on screen).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    pub preset: String,
+    pub downtime_s: f64,
+    pub restart_at_s: f64,
+    pub version: String,
+    pub grace_s: String,
+    pub toleration_s: String,
+    pub first_sync_s: String,
+    pub seed: String,
+    pub period_s: String,
+    pub failure_threshold: String,
+    pub success_threshold: String,
+    pub exec_s: String,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings::for_preset("short-restart")
+    }
+}
+
+/// The form fields, with their labels and accepted ranges (shown in messages).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Field {
+    Preset,
+    Downtime,
+    RestartAt,
+    Version,
+    Grace,
+    Toleration,
+    FirstSync,
+    Seed,
+    Period,
+    FailureThreshold,
+    SuccessThreshold,
+    Exec,
+}
+
+impl Field {
+    pub fn id(self) -> &'static str {
+        match self {
+            Field::Preset => "preset",
+            Field::Downtime => "downtime",
+            Field::RestartAt => "restart-at",
+            Field::Version => "version",
+            Field::Grace => "grace",
+            Field::Toleration => "toleration",
+            Field::FirstSync => "first-sync",
+            Field::Seed => "seed",
+            Field::Period => "period",
+            Field::FailureThreshold => "failure-threshold",
+            Field::SuccessThreshold => "success-threshold",
+            Field::Exec => "exec",
+        }
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            Field::Preset => "Scenario",
+            Field::Downtime => "Kubelet downtime",
+            Field::RestartAt => "Restart at",
+            Field::Version => "Kubernetes version",
+            Field::Grace => "Node monitor grace period (s)",
+            Field::Toleration => "Unreachable toleration (s)",
+            Field::FirstSync => "First SyncPod delay (s)",
+            Field::Seed => "Seed",
+            Field::Period => "Readiness periodSeconds",
+            Field::FailureThreshold => "Readiness failureThreshold",
+            Field::SuccessThreshold => "Readiness successThreshold",
+            Field::Exec => "Probe run time (s)",
+        }
+    }
+}
+
+pub const MAX_DOWNTIME_S: f64 = 600.0;
+pub const MAX_RESTART_AT_S: f64 = 300.0;
+
+impl Settings {
+    /// The preset's own values in every field.
+    pub fn for_preset(name: &str) -> Settings {
+        let p = presets::find(name).unwrap_or(&presets::PRESETS[0]);
+        let sc = (p.build)();
+        let r = sc.kubelet.restarts[0].clone();
+        let probe = sc
+            .pods
+            .iter()
+            .flat_map(|p| &p.containers)
+            .find_map(|c| c.readiness_probe.clone())
+            .unwrap_or_default();
+        Settings {
+            preset: p.name.to_string(),
+            downtime_s: r.downtime_s,
+            restart_at_s: r.at_s,
+            version: sc.cluster.version.as_str().to_string(),
+            grace_s: fmt_num(sc.cluster.grace_s()),
+            toleration_s: fmt_num(sc.cluster.toleration_s),
+            first_sync_s: fmt_num(sc.kubelet.first_sync_delay_s),
+            seed: sc.seed.to_string(),
+            period_s: probe.period_s.to_string(),
+            failure_threshold: probe.failure_threshold.to_string(),
+            success_threshold: probe.success_threshold.to_string(),
+            exec_s: fmt_num(probe.exec_s),
+        }
+    }
+
+    /// The scenario these settings describe, or a message per invalid field.
+    pub fn scenario(&self) -> Result<Scenario, Vec<(Field, String)>> {
+        let mut errs = Vec::new();
+        let Some(preset) = presets::find(&self.preset) else {
+            return Err(vec![(
+                Field::Preset,
+                format!(
+                    "unknown scenario {:?}; choose one of: {}",
+                    self.preset,
+                    presets::names().join(", ")
+                ),
+            )]);
+        };
+        let mut sc = (preset.build)();
+        let num = |errs: &mut Vec<(Field, String)>, f: Field, s: &str, lo: f64, hi: f64| -> f64 {
+            match s.trim().parse::<f64>() {
+                Ok(v) if v.is_finite() && v >= lo && v <= hi => v,
+                _ => {
+                    errs.push((f, format!("{} must be a number from {lo} to {hi}", f.label())));
+                    f64::NAN
+                }
+            }
+        };
+        let int = |errs: &mut Vec<(Field, String)>, f: Field, s: &str, lo: u64, hi: u64| -> u64 {
+            match s.trim().parse::<u64>() {
+                Ok(v) if v >= lo && v <= hi => v,
+                _ => {
+                    errs.push((f, format!("{} must be a whole number from {lo} to {hi}", f.label())));
+                    lo
+                }
+            }
+        };
+        use restartscope_sim::limits;
+        let downtime = self.downtime_s;
+        if !(0.0..=MAX_DOWNTIME_S).contains(&downtime) {
+            errs.push((Field::Downtime, format!("Kubelet downtime must be 0 to {MAX_DOWNTIME_S} s")));
+        }
+        let at = self.restart_at_s;
+        if !(0.0..=MAX_RESTART_AT_S).contains(&at) {
+            errs.push((Field::RestartAt, format!("Restart at must be 0 to {MAX_RESTART_AT_S} s")));
+        }
+        match KubeVersion::parse(&self.version) {
+            Some(v) => sc.cluster.version = v,
+            None => errs.push((Field::Version, "Kubernetes version must be 1.31, 1.34 or 1.35".into())),
+        }
+        let grace = num(&mut errs, Field::Grace, &self.grace_s, limits::GRACE_S.0, limits::GRACE_S.1);
+        let tol = num(&mut errs, Field::Toleration, &self.toleration_s, limits::TOLERATION_S.0, limits::TOLERATION_S.1);
+        let sync = num(&mut errs, Field::FirstSync, &self.first_sync_s, limits::FIRST_SYNC_S.0, 120.0);
+        let seed = int(&mut errs, Field::Seed, &self.seed, 0, u32::MAX as u64);
+        let period = int(&mut errs, Field::Period, &self.period_s, 1, 300) as u32;
+        let fail = int(&mut errs, Field::FailureThreshold, &self.failure_threshold, 1, 100) as u32;
+        let succ = int(&mut errs, Field::SuccessThreshold, &self.success_threshold, 1, 100) as u32;
+        let exec = num(&mut errs, Field::Exec, &self.exec_s, 0.0, 60.0);
+        if !errs.is_empty() {
+            return Err(errs);
+        }
+        // The version picks the default grace; an explicit different value overrides it.
+        sc.cluster.node_monitor_grace_s =
+            (grace != sc.cluster.version.default_grace_s()).then_some(grace);
+        sc.cluster.toleration_s = tol;
+        sc.kubelet.first_sync_delay_s = sync;
+        sc.seed = seed;
+        sc.kubelet.restarts[0].at_s = at;
+        sc.kubelet.restarts[0].downtime_s = downtime;
+        for r in sc.kubelet.restarts.iter_mut().skip(1) {
+            r.at_s = r.at_s.max(at + downtime);
+        }
+        for c in sc.pods.iter_mut().flat_map(|p| p.containers.iter_mut()) {
+            if let Some(p) = c.readiness_probe.as_mut() {
+                p.period_s = period;
+                p.failure_threshold = fail;
+                p.success_threshold = succ;
+                p.exec_s = exec;
+            }
+            // Keep the preset's story relative to the restart time.
+            for t in c.truth.iter_mut() {
+                if t.at_s > 0.0 {
+                    t.at_s += at - preset_restart_at(preset);
+                    t.at_s = t.at_s.max(0.0);
+                }
+            }
+        }
+        let tail = (sc.horizon_s - preset_restart_end(preset)).max(90.0);
+        sc.horizon_s = at + downtime + tail;
+        sc.validate().map_err(|es| {
+            es.into_iter()
+                .map(|e| (field_of_path(&e.field), e.to_string()))
+                .collect::<Vec<_>>()
+        })?;
+        Ok(sc)
+    }
+}
+
+fn preset_restart_at(p: &presets::Preset) -> f64 {
+    (p.build)().kubelet.restarts[0].at_s
+}
+
+fn preset_restart_end(p: &presets::Preset) -> f64 {
+    let sc = (p.build)();
+    sc.kubelet.restarts[0].at_s + sc.kubelet.restarts[0].downtime_s
+}
+
+/// The form field a model validation path belongs to.
+pub fn field_of_path(path: &str) -> Field {
+    if path.contains("readiness_probe.period") {
+        Field::Period
+    } else if path.contains("failure_threshold") {
+        Field::FailureThreshold
+    } else if path.contains("success_threshold") {
+        Field::SuccessThreshold
+    } else if path.contains("exec_s") {
+        Field::Exec
+    } else if path.contains("node_monitor_grace") {
+        Field::Grace
+    } else if path.contains("toleration") {
+        Field::Toleration
+    } else if path.contains("first_sync") {
+        Field::FirstSync
+    } else if path.contains("downtime") {
+        Field::Downtime
+    } else if path.contains("restarts") {
+        Field::RestartAt
+    } else {
+        Field::Preset
+    }
+}
+
+pub fn fmt_num(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
+}
+
+/// Slider positions → downtime seconds: 1 s steps to 1 min, 5 s to 3 min, 10 s to 10 min.
+pub fn downtime_steps() -> Vec<f64> {
+    let mut v: Vec<f64> = (0..=60).map(f64::from).collect();
+    v.extend((13..=36).map(|i| f64::from(i * 5)));
+    v.extend((19..=60).map(|i| f64::from(i * 10)));
+    v
+}
+
+/// The slider position closest to a downtime.
+pub fn downtime_pos(s: f64) -> usize {
+    let steps = downtime_steps();
+    steps
+        .iter()
+        .enumerate()
+        .min_by(|a, b| (a.1 - s).abs().total_cmp(&(b.1 - s).abs()))
+        .map(|(i, _)| i)
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_builds_from_its_own_settings() {
+        for p in presets::PRESETS {
+            let s = Settings::for_preset(p.name);
+            let sc = s.scenario().unwrap_or_else(|e| panic!("{}: {e:?}", p.name));
+            assert_eq!(sc.kubelet.restarts[0], (p.build)().kubelet.restarts[0]);
+        }
+    }
+
+    #[test]
+    fn bad_fields_are_named_with_their_range() {
+        let mut s = Settings::default();
+        s.grace_s = "abc".into();
+        s.period_s = "0".into();
+        let errs = s.scenario().unwrap_err();
+        assert!(errs.iter().any(|(f, m)| *f == Field::Grace && m.contains("5 to 600")));
+        assert!(errs.iter().any(|(f, m)| *f == Field::Period && m.contains("1 to 300")));
+        // Model validation is mapped back to the form field.
+        let mut s = Settings::default();
+        s.exec_s = "20".into();
+        let errs = s.scenario().unwrap_err();
+        assert!(errs.iter().all(|(f, _)| *f == Field::Exec), "{errs:?}");
+    }
+
+    #[test]
+    fn slider_steps_are_fine_at_short_durations() {
+        let st = downtime_steps();
+        assert_eq!(st[0], 0.0);
+        assert_eq!(st[20], 20.0);
+        assert_eq!(*st.last().unwrap(), 600.0);
+        assert!(st.windows(2).all(|w| w[1] > w[0]));
+        assert_eq!(st[downtime_pos(90.0)], 90.0);
+        assert_eq!(st[downtime_pos(93.0)], 95.0);
+    }
+}

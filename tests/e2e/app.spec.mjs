@@ -1,0 +1,152 @@
+// What a person does with the page: load, drag the slider, play, click an event, switch preset.
+import { test, expect } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+
+const shots = 'artifacts/screenshots';
+mkdirSync(shots, { recursive: true });
+
+/** Fails the test on any console error or page error, and on any request off our origin. */
+async function open(page, path = '') {
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  await page.route('**/*', (route) => {
+    const u = new URL(route.request().url());
+    if (u.hostname !== '127.0.0.1') { problems.push(`off-origin request: ${u}`); return route.abort(); }
+    return route.continue();
+  });
+  await page.goto(path);
+  await expect(page.locator('#downtime')).toBeVisible();
+  await expect(page.locator('#figure svg')).toBeVisible();
+  return problems;
+}
+
+async function setDowntime(page, seconds) {
+  // The slider's positions are non-linear; ask the page which position holds `seconds`.
+  await page.locator('#downtime').evaluate((el, s) => {
+    const steps = [];
+    for (let i = 0; i <= 60; i++) steps.push(i);
+    for (let i = 13; i <= 36; i++) steps.push(i * 5);
+    for (let i = 19; i <= 60; i++) steps.push(i * 10);
+    el.value = String(steps.indexOf(s));
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, seconds);
+}
+
+test('loads without console errors and moving the slider changes the text', async ({ page }) => {
+  const problems = await open(page);
+  await expect(page.locator('h1')).toHaveText('RestartScope');
+  await setDowntime(page, 45);
+  await expect(page.locator('#downtime-value')).toHaveText('45s');
+  await expect(page.locator('#downtime')).toHaveAttribute('aria-valuetext', '45 seconds');
+  expect(problems).toEqual([]);
+});
+
+test('dragging the downtime past the grace period changes legacy metrics and lanes', async ({ page }) => {
+  const problems = await open(page);
+  await setDowntime(page, 20);
+  await page.locator('#play').click(); // pause
+  const legacy = page.locator('#metric-ready_transitions .legacy');
+  await expect(legacy).toContainText('6');
+  await expect(page.locator('#metric-ready_transitions .kep')).toContainText('0');
+  const svg20 = await page.locator('#figure svg').innerHTML();
+  await page.screenshot({ path: `${shots}/downtime-20s.png`, fullPage: true });
+
+  // Drag with the mouse: from the 20 s position to the 90 s one.
+  const box = await page.locator('#downtime').boundingBox();
+  const n = 127;
+  const x = (pos) => box.x + 8 + (box.width - 16) * pos / n;
+  await page.mouse.move(x(20), box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(x(66), box.y + box.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await expect(page.locator('#downtime-value')).toHaveText(/^1m[23]\ds$/);
+  await setDowntime(page, 90);
+  await expect(page.locator('#downtime-value')).toHaveText('1m30s');
+  await expect(legacy).toContainText('12');
+  await expect(page.locator('#metric-nlc_status_writes .legacy')).toContainText('3');
+  const svg90 = await page.locator('#figure svg').innerHTML();
+  expect(svg90).not.toEqual(svg20);
+  await expect(page.locator('#figure svg')).toContainText('Unknown');
+  await page.screenshot({ path: `${shots}/downtime-90s.png`, fullPage: true });
+  expect(problems).toEqual([]);
+});
+
+test('play advances the playhead; clicking an event seeks', async ({ page }) => {
+  const problems = await open(page);
+  const clock = page.locator('#clock');
+  await page.locator('#restart').click();
+  await page.waitForTimeout(1200);
+  const t1 = await page.locator('#scrub').inputValue();
+  expect(Number(t1)).toBeGreaterThan(0);
+  await page.locator('#play').click(); // pause
+  await expect(page.locator('#play')).toContainText('Play');
+  // Seek by clicking an event in the log.
+  await page.locator('#scrub').evaluate((el) => { el.value = '0'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+  await expect(clock).toHaveText('0s');
+  const first = page.locator('.log .event').first();
+  const t = await first.locator('.t').innerText();
+  await first.click();
+  await expect(clock).toHaveText(t);
+  // Next / previous event buttons.
+  await page.locator('#next-event').click();
+  expect(await clock.innerText()).not.toEqual(t);
+  await page.locator('#prev-event').click();
+  await expect(clock).toHaveText(t);
+  expect(problems).toEqual([]);
+});
+
+test('preset switch works and shows what it teaches', async ({ page }) => {
+  const problems = await open(page);
+  await page.locator('#preset').selectOption('eviction');
+  await expect(page.locator('#teaches')).toContainText('300 s toleration');
+  await expect(page.locator('#downtime-value')).toHaveText('6m');
+  await expect(page.locator('#metric-evictions .legacy')).toContainText('3');
+  for (const name of ['startup-probe', 'unhealthy-during-downtime', 'not-ready-before-restart',
+    'crash-during-downtime', 'daemonset-long-outage', 'long-restart', 'short-restart']) {
+    await page.locator('#preset').selectOption(name);
+    await expect(page.locator('#figure svg')).toBeVisible();
+  }
+  expect(problems).toEqual([]);
+});
+
+test('an invalid parameter shows a message by its field and keeps the last run', async ({ page }) => {
+  const problems = await open(page);
+  await page.locator('details.params summary').click();
+  const before = await page.locator('#metric-ready_transitions .legacy').innerText();
+  await page.locator('#period').fill('0');
+  await page.locator('#period').press('Enter');
+  await page.locator('#period').blur();
+  await expect(page.locator('#period-error')).toContainText('from 1 to 300');
+  await expect(page.locator('#period')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.locator('#metric-ready_transitions .legacy')).toHaveText(before);
+  await page.locator('#period').fill('5');
+  await page.locator('#period').blur();
+  await expect(page.locator('#period-error')).toBeEmpty();
+  expect(problems).toEqual([]);
+});
+
+test('a panic shows an error panel with a reload button, not a blank page', async ({ page }) => {
+  await page.goto('?debug-panic=1');
+  await expect(page.locator('#fatal')).toBeVisible();
+  await expect(page.locator('#fatal-reload')).toBeVisible();
+});
+
+test('recompute on slider drag stays within one frame for every preset', async ({ page }) => {
+  const problems = await open(page);
+  const results = {};
+  for (const name of ['short-restart', 'long-restart', 'eviction', 'startup-probe', 'unhealthy-during-downtime',
+    'not-ready-before-restart', 'crash-during-downtime', 'daemonset-long-outage']) {
+    await page.locator('#preset').selectOption(name);
+    const times = [];
+    for (const s of [20, 45, 90, 150, 360]) {
+      await setDowntime(page, s);
+      await page.waitForFunction(() => document.documentElement.dataset.computeMs !== undefined);
+      times.push(Number(await page.evaluate(() => document.documentElement.dataset.computeMs)));
+    }
+    results[name] = Math.max(...times);
+  }
+  console.log('recompute ms (max over 5 slider positions):', JSON.stringify(results));
+  for (const [name, ms] of Object.entries(results)) expect(ms, name).toBeLessThanOrEqual(16);
+  expect(problems).toEqual([]);
+});
