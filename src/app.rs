@@ -5,7 +5,8 @@ use crate::kubectl;
 use leptos::prelude::*;
 use restartscope_figure::{layout, Figure, LayoutOpts};
 use restartscope_sim::{
-    compare, fmt_secs, presets, words_secs, Kind, Metrics, Outcome, Policy, ProbeKind, Trace, Value,
+    compare, fmt_secs, presets, words_secs, Kind, Metrics, Outcome, Policy, ProbeKind, Rule, Trace,
+    Value,
 };
 use std::sync::Arc;
 
@@ -29,7 +30,9 @@ pub struct Runs {
 pub fn notable(tr: &Trace, i: usize) -> bool {
     let e = &tr.events[i];
     match e.kind {
-        Kind::LeaseRenew | Kind::Probe | Kind::StatusWrite | Kind::Endpoint | Kind::PodSync => false,
+        Kind::LeaseRenew | Kind::Probe | Kind::StatusWrite | Kind::Endpoint | Kind::PodSync => {
+            false
+        }
         Kind::ProbeResult => match e.value {
             Value::Probe(p) => !(p.probe == ProbeKind::Liveness && p.result == Outcome::Success),
             _ => true,
@@ -281,8 +284,8 @@ pub fn App() -> impl IntoView {
                     if playhead.get_untracked() >= horizon() { playhead.set(0); }
                     playing.update(|p| *p = !*p);
                 }>{move || if playing.get() { "❚❚ Pause" } else { "▶ Play" }}</button>
-                <button id="prev-event" title="Previous event" on:click=move |_| step_event(false)>"⏮ Prev event"</button>
-                <button id="next-event" title="Next event" on:click=move |_| step_event(true)>"Next event ⏭"</button>
+                <button id="prev-event" title="Previous event" on:click=move |_| step_event(false)>"◂ Prev event"</button>
+                <button id="next-event" title="Next event" on:click=move |_| step_event(true)>"Next event ▸"</button>
                 <button id="restart" title="Back to 0 s" on:click=move |_| { playhead.set(0); playing.set(true); }>"↺ From 0"</button>
                 <label for="speed">"Speed"</label>
                 <select id="speed" prop:value=move || speed.get().to_string()
@@ -299,6 +302,7 @@ pub fn App() -> impl IntoView {
                     } />
             </section>
 
+            <Why runs=runs />
             <Metrics runs=runs />
 
             <section class="lanes" aria-label="Timeline: legacy above, KEP-4781 below">
@@ -344,13 +348,55 @@ struct MetricRow {
 }
 
 const METRICS: [MetricRow; 7] = [
-    MetricRow { label: "Pod Ready transitions", id: "ready_transitions", get: |m| m.ready_transitions as f64, unit: "", better_lower: true },
-    MetricRow { label: "Kubelet pod status writes", id: "kubelet_status_writes", get: |m| m.kubelet_status_writes as f64, unit: "", better_lower: true },
-    MetricRow { label: "EndpointSlice updates", id: "endpointslice_updates", get: |m| m.endpointslice_updates as f64, unit: "", better_lower: true },
-    MetricRow { label: "Unjustified NotReady", id: "unjustified_not_ready_s", get: |m| m.unjustified_not_ready_s, unit: " pod·s", better_lower: true },
-    MetricRow { label: "Unjustified Ready (risk)", id: "unjustified_ready_s", get: |m| m.unjustified_ready_s, unit: " pod·s", better_lower: true },
-    MetricRow { label: "Node lifecycle controller writes", id: "nlc_status_writes", get: |m| m.nlc_status_writes as f64, unit: "", better_lower: true },
-    MetricRow { label: "Evictions", id: "evictions", get: |m| m.evictions as f64, unit: "", better_lower: true },
+    MetricRow {
+        label: "Pod Ready transitions",
+        id: "ready_transitions",
+        get: |m| m.ready_transitions as f64,
+        unit: "",
+        better_lower: true,
+    },
+    MetricRow {
+        label: "Kubelet pod status writes",
+        id: "kubelet_status_writes",
+        get: |m| m.kubelet_status_writes as f64,
+        unit: "",
+        better_lower: true,
+    },
+    MetricRow {
+        label: "EndpointSlice updates",
+        id: "endpointslice_updates",
+        get: |m| m.endpointslice_updates as f64,
+        unit: "",
+        better_lower: true,
+    },
+    MetricRow {
+        label: "Unjustified NotReady",
+        id: "unjustified_not_ready_s",
+        get: |m| m.unjustified_not_ready_s,
+        unit: " pod·s",
+        better_lower: true,
+    },
+    MetricRow {
+        label: "Unjustified Ready (risk)",
+        id: "unjustified_ready_s",
+        get: |m| m.unjustified_ready_s,
+        unit: " pod·s",
+        better_lower: true,
+    },
+    MetricRow {
+        label: "Node lifecycle controller writes",
+        id: "nlc_status_writes",
+        get: |m| m.nlc_status_writes as f64,
+        unit: "",
+        better_lower: true,
+    },
+    MetricRow {
+        label: "Evictions",
+        id: "evictions",
+        get: |m| m.evictions as f64,
+        unit: "",
+        better_lower: true,
+    },
 ];
 
 fn fmt_metric(v: f64, unit: &str) -> String {
@@ -372,8 +418,8 @@ fn Metrics(runs: RwSignal<Option<Runs>>) -> impl IntoView {
                         class:differs=move || { let (a, b) = vals(); (a - b).abs() > 1e-9 }>
                         <h3>{m.label}</h3>
                         <div class="vals">
-                            <span class="legacy" data-policy="legacy"><small>"legacy "</small>{move || fmt_metric(vals().0, m.unit)}</span>
-                            <span class="kep" data-policy="kep"><small>"KEP "</small>{move || fmt_metric(vals().1, m.unit)}</span>
+                            <span class="legacy" data-policy="legacy"><small>"legacy "</small>{move || fmt_metric(vals().0, "")}<small>{m.unit}</small></span>
+                            <span class="kep" data-policy="kep"><small>"KEP "</small>{move || fmt_metric(vals().1, "")}<small>{m.unit}</small></span>
                         </div>
                         <div class="delta">{move || {
                             let (a, b) = vals();
@@ -392,12 +438,18 @@ fn Metrics(runs: RwSignal<Option<Runs>>) -> impl IntoView {
 }
 
 #[component]
-fn EventLog(runs: RwSignal<Option<Runs>>, playhead: RwSignal<i64>, playing: RwSignal<bool>) -> impl IntoView {
+fn EventLog(
+    runs: RwSignal<Option<Runs>>,
+    playhead: RwSignal<i64>,
+    playing: RwSignal<bool>,
+) -> impl IntoView {
     let items = move || {
         runs.with(|r| {
             let Some(r) = r else { return Vec::new() };
             let now = playhead.get();
-            let split = r.log.partition_point(|&(p, i)| r.traces[p].events[i].t <= now);
+            let split = r
+                .log
+                .partition_point(|&(p, i)| r.traces[p].events[i].t <= now);
             let from = split.saturating_sub(7);
             let to = (split + 4).min(r.log.len());
             r.log[from..to]
@@ -406,7 +458,14 @@ fn EventLog(runs: RwSignal<Option<Runs>>, playhead: RwSignal<i64>, playing: RwSi
                 .map(|(k, &(p, i))| {
                     let tr = &r.traces[p];
                     let e = &tr.events[i];
-                    (e.t, p, tr.describe(e), e.rule, from + k < split, from + k + 1 == split)
+                    (
+                        e.t,
+                        p,
+                        tr.describe(e),
+                        e.rule,
+                        from + k < split,
+                        from + k + 1 == split,
+                    )
                 })
                 .collect::<Vec<_>>()
         })
@@ -435,7 +494,11 @@ fn EventLog(runs: RwSignal<Option<Runs>>, playhead: RwSignal<i64>, playing: RwSi
 }
 
 #[component]
-fn KubectlPanel(runs: RwSignal<Option<Runs>>, playhead: RwSignal<i64>, policy: usize) -> impl IntoView {
+fn KubectlPanel(
+    runs: RwSignal<Option<Runs>>,
+    playhead: RwSignal<i64>,
+    policy: usize,
+) -> impl IntoView {
     let title = if policy == 0 { "legacy" } else { "KEP-4781" };
     let rows = move || {
         runs.with(|r| {
@@ -458,6 +521,69 @@ fn KubectlPanel(runs: RwSignal<Option<Runs>>, playhead: RwSignal<i64>, policy: u
                     }).collect_view()
                 }}
             </pre>
+        </section>
+    }
+}
+
+/// Why the API-visible Ready changed, grouped by the rule that changed it.
+pub fn why_lines(tr: &Trace) -> Vec<(Rule, bool, usize, &'static str)> {
+    let mut out: Vec<(Rule, bool, usize, &'static str)> = Vec::new();
+    for e in tr.events.iter().filter(|e| e.kind == Kind::PodReady) {
+        let v = e.value == Value::Bool(true);
+        if let Some(x) = out.iter_mut().find(|x| x.0 == e.rule && x.1 == v) {
+            x.2 += 1;
+            continue;
+        }
+        let text = match (e.rule, v) {
+            (Rule::N1, _) => "The lease went unrenewed past the grace period: the node lifecycle controller marked the pod NotReady.",
+            (Rule::S2, true) => "First SyncPod after the restart: no readiness worker existed yet, so the kubelet reported Ready before any probe ran.",
+            (Rule::S2, false) => "The kubelet's regenerated status had the container not started or not ready.",
+            (Rule::P1, false) => "The restarted kubelet's new readiness worker began from its initial Failure: NotReady until the next probe.",
+            (Rule::P1, true) => "A new worker's initial result changed the container's state.",
+            (Rule::P5, true) => "A readiness probe succeeded: Ready again.",
+            (Rule::P5, false) => "failureThreshold probes in a row failed: NotReady.",
+            (Rule::S3, _) => "KEP-4781: the container predates this kubelet, so Ready followed the API's Ready condition until a probe result existed.",
+            (Rule::P4, _) => "The container was not running, so its probes fail.",
+            (Rule::P6, _) => "The liveness probe failed: the kubelet killed the container.",
+            (Rule::K4, _) => "The pod was deleted: the kubelet stopped its containers.",
+            (Rule::Truth, _) => "The container exited.",
+            (Rule::K3r, _) => "The exited container was restarted.",
+            (r, _) => r.title(),
+        };
+        out.push((e.rule, v, 1, text));
+    }
+    out
+}
+
+#[component]
+fn Why(runs: RwSignal<Option<Runs>>) -> impl IntoView {
+    view! {
+        <section class="why" aria-label="Why Ready changed">
+            {[0usize, 1].into_iter().map(|p| {
+                let lines = move || runs.with(|r| r.as_ref().map(|r| why_lines(&r.traces[p])).unwrap_or_default());
+                view! {
+                    <div class=format!("why-col {}", if p == 0 { "legacy" } else { "kep" }) id=format!("why-{}", if p == 0 { "legacy" } else { "kep" })>
+                        <h2><span class=format!("badge {}", if p == 0 { "legacy" } else { "kep" })>{if p == 0 { "Legacy kubelet" } else { "KEP-4781 kubelet" }}</span>" why pod Ready changed"</h2>
+                        <ul>
+                            {move || {
+                                let l = lines();
+                                if l.is_empty() {
+                                    view! { <li class="none">"Never: the restart was invisible to the API server and to Services."</li> }.into_any()
+                                } else {
+                                    l.into_iter().map(|(rule, v, n, text)| view! {
+                                        <li>
+                                            <span class=if v { "to true" } else { "to false" }>{if v { "→ Ready" } else { "→ NotReady" }}</span>
+                                            <span class="n">{format!("×{n}")}</span>
+                                            <span class="text">{text}</span>
+                                            <span class="rule" title=rule.source()>{rule.id()}</span>
+                                        </li>
+                                    }).collect_view().into_any()
+                                }
+                            }}
+                        </ul>
+                    </div>
+                }
+            }).collect_view()}
         </section>
     }
 }

@@ -129,7 +129,10 @@ impl Settings {
             match s.trim().parse::<f64>() {
                 Ok(v) if v.is_finite() && v >= lo && v <= hi => v,
                 _ => {
-                    errs.push((f, format!("{} must be a number from {lo} to {hi}", f.label())));
+                    errs.push((
+                        f,
+                        format!("{} must be a number from {lo} to {hi}", f.label()),
+                    ));
                     f64::NAN
                 }
             }
@@ -138,7 +141,10 @@ impl Settings {
             match s.trim().parse::<u64>() {
                 Ok(v) if v >= lo && v <= hi => v,
                 _ => {
-                    errs.push((f, format!("{} must be a whole number from {lo} to {hi}", f.label())));
+                    errs.push((
+                        f,
+                        format!("{} must be a whole number from {lo} to {hi}", f.label()),
+                    ));
                     lo
                 }
             }
@@ -146,23 +152,62 @@ impl Settings {
         use restartscope_sim::limits;
         let downtime = self.downtime_s;
         if !(0.0..=MAX_DOWNTIME_S).contains(&downtime) {
-            errs.push((Field::Downtime, format!("Kubelet downtime must be 0 to {MAX_DOWNTIME_S} s")));
+            errs.push((
+                Field::Downtime,
+                format!("Kubelet downtime must be 0 to {MAX_DOWNTIME_S} s"),
+            ));
         }
         let at = self.restart_at_s;
         if !(0.0..=MAX_RESTART_AT_S).contains(&at) {
-            errs.push((Field::RestartAt, format!("Restart at must be 0 to {MAX_RESTART_AT_S} s")));
+            errs.push((
+                Field::RestartAt,
+                format!("Restart at must be 0 to {MAX_RESTART_AT_S} s"),
+            ));
         }
         match KubeVersion::parse(&self.version) {
             Some(v) => sc.cluster.version = v,
-            None => errs.push((Field::Version, "Kubernetes version must be 1.31, 1.34 or 1.35".into())),
+            None => errs.push((
+                Field::Version,
+                "Kubernetes version must be 1.31, 1.34 or 1.35".into(),
+            )),
         }
-        let grace = num(&mut errs, Field::Grace, &self.grace_s, limits::GRACE_S.0, limits::GRACE_S.1);
-        let tol = num(&mut errs, Field::Toleration, &self.toleration_s, limits::TOLERATION_S.0, limits::TOLERATION_S.1);
-        let sync = num(&mut errs, Field::FirstSync, &self.first_sync_s, limits::FIRST_SYNC_S.0, 120.0);
+        let grace = num(
+            &mut errs,
+            Field::Grace,
+            &self.grace_s,
+            limits::GRACE_S.0,
+            limits::GRACE_S.1,
+        );
+        let tol = num(
+            &mut errs,
+            Field::Toleration,
+            &self.toleration_s,
+            limits::TOLERATION_S.0,
+            limits::TOLERATION_S.1,
+        );
+        let sync = num(
+            &mut errs,
+            Field::FirstSync,
+            &self.first_sync_s,
+            limits::FIRST_SYNC_S.0,
+            120.0,
+        );
         let seed = int(&mut errs, Field::Seed, &self.seed, 0, u32::MAX as u64);
         let period = int(&mut errs, Field::Period, &self.period_s, 1, 300) as u32;
-        let fail = int(&mut errs, Field::FailureThreshold, &self.failure_threshold, 1, 100) as u32;
-        let succ = int(&mut errs, Field::SuccessThreshold, &self.success_threshold, 1, 100) as u32;
+        let fail = int(
+            &mut errs,
+            Field::FailureThreshold,
+            &self.failure_threshold,
+            1,
+            100,
+        ) as u32;
+        let succ = int(
+            &mut errs,
+            Field::SuccessThreshold,
+            &self.success_threshold,
+            1,
+            100,
+        ) as u32;
         let exec = num(&mut errs, Field::Exec, &self.exec_s, 0.0, 60.0);
         if !errs.is_empty() {
             return Err(errs);
@@ -280,15 +325,24 @@ mod tests {
 
     #[test]
     fn bad_fields_are_named_with_their_range() {
-        let mut s = Settings::default();
-        s.grace_s = "abc".into();
-        s.period_s = "0".into();
+        let s = Settings {
+            grace_s: "abc".into(),
+            period_s: "0".into(),
+            ..Settings::default()
+        };
         let errs = s.scenario().unwrap_err();
-        assert!(errs.iter().any(|(f, m)| *f == Field::Grace && m.contains("5 to 600")));
-        assert!(errs.iter().any(|(f, m)| *f == Field::Period && m.contains("1 to 300")));
+        assert!(errs
+            .iter()
+            .any(|(f, m)| *f == Field::Grace && m.contains("5 to 600")));
+        assert!(errs
+            .iter()
+            .any(|(f, m)| *f == Field::Period && m.contains("1 to 300")));
         // Model validation is mapped back to the form field.
-        let mut s = Settings::default();
-        s.exec_s = "20".into();
+        let s = Settings {
+            period_s: "1".into(),
+            exec_s: "1".into(),
+            ..Settings::default()
+        };
         let errs = s.scenario().unwrap_err();
         assert!(errs.iter().all(|(f, _)| *f == Field::Exec), "{errs:?}");
     }

@@ -93,7 +93,7 @@ pub fn rows(tr: &Trace, until_ms: i64) -> Vec<Row> {
             (Kind::PodReady, _) => {
                 v.condition = e.value == Value::Bool(true);
                 v.writer = e.by;
-                e.by == Actor::NodeLifecycleController
+                true
             }
             (Kind::ContainerExit, Some(c)) => {
                 v.running[c] = false;
@@ -118,9 +118,17 @@ pub fn rows(tr: &Trace, until_ms: i64) -> Vec<Row> {
             let row = v.row(e.t, &tr.pods[p].name);
             // One row per visible change (a status write and its PodReady at one instant).
             if let Some(last) = out.iter().rev().find(|r| r.name == row.name) {
-                if (last.ready.as_str(), last.status, last.restarts, last.condition.as_str())
-                    == (row.ready.as_str(), row.status, row.restarts, row.condition.as_str())
-                {
+                if (
+                    last.ready.as_str(),
+                    last.status,
+                    last.restarts,
+                    last.condition.as_str(),
+                ) == (
+                    row.ready.as_str(),
+                    row.status,
+                    row.restarts,
+                    row.condition.as_str(),
+                ) {
                     continue;
                 }
             }
@@ -151,7 +159,9 @@ mod tests {
         let rows = rows(&legacy, legacy.horizon);
         // 3 initial rows + a False and a True row per pod.
         assert_eq!(rows.len(), 9, "{rows:#?}");
-        assert!(rows.iter().any(|r| r.ready == "0/1" && r.condition == "Ready=False by kubelet"));
+        assert!(rows
+            .iter()
+            .any(|r| r.ready == "0/1" && r.condition == "Ready=False by kubelet"));
         assert_eq!(super::rows(&kep, kep.horizon).len(), 3);
         // Nothing after the playhead.
         assert_eq!(super::rows(&legacy, 40_000).len(), 3);
@@ -161,8 +171,10 @@ mod tests {
     fn node_lifecycle_controller_writes_are_attributed() {
         let [_, kep] = compare(&presets::long_restart()).unwrap();
         let rows = rows(&kep, kep.horizon);
-        assert!(rows
-            .iter()
-            .any(|r| r.ready == "1/1" && r.condition == "Ready=False by node-lifecycle-controller"));
+        assert!(
+            rows.iter()
+                .any(|r| r.ready == "1/1"
+                    && r.condition == "Ready=False by node-lifecycle-controller")
+        );
     }
 }

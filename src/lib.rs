@@ -16,7 +16,11 @@ pub fn start() {
     }));
     leptos::mount::mount_to_body(app::App);
     if let Some(w) = web_sys::window() {
-        if w.location().search().unwrap_or_default().contains("debug-panic=1") {
+        if w.location()
+            .search()
+            .unwrap_or_default()
+            .contains("debug-panic=1")
+        {
             panic!("debug-panic=1 asked for a test panic");
         }
     }

@@ -6,6 +6,8 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
+type FrameCallback = Closure<dyn FnMut(f64)>;
+
 pub fn start(
     playhead: RwSignal<i64>,
     playing: RwSignal<bool>,
@@ -14,7 +16,7 @@ pub fn start(
 ) {
     let Some(win) = web_sys::window() else { return };
     let last: Rc<Cell<Option<f64>>> = Rc::new(Cell::new(None));
-    let cb: Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>> = Rc::new(RefCell::new(None));
+    let cb: Rc<RefCell<Option<FrameCallback>>> = Rc::new(RefCell::new(None));
     let cb2 = cb.clone();
     let win2 = win.clone();
     *cb.borrow_mut() = Some(Closure::new(move |ts: f64| {

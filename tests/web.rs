@@ -19,8 +19,10 @@ fn every_preset_computes_in_the_browser() {
 
 #[wasm_bindgen_test]
 fn invalid_field_reports_its_name_and_range() {
-    let mut s = form::Settings::default();
-    s.failure_threshold = "0".into();
+    let s = form::Settings {
+        failure_threshold: "0".into(),
+        ..form::Settings::default()
+    };
     let errs = app::compute(&s).err().expect("rejected");
     assert_eq!(errs[0].0, form::Field::FailureThreshold);
     assert!(errs[0].1.contains("1 to 100"));
@@ -31,7 +33,9 @@ fn kubectl_panel_shows_the_legacy_flap() {
     let runs = app::compute(&form::Settings::default()).unwrap();
     let rows = kubectl::rows(&runs.traces[0], runs.horizon);
     assert!(rows.iter().any(|r| !r.condition_ready));
-    assert!(kubectl::rows(&runs.traces[1], runs.horizon).iter().all(|r| r.condition_ready));
+    assert!(kubectl::rows(&runs.traces[1], runs.horizon)
+        .iter()
+        .all(|r| r.condition_ready));
 }
 
 #[wasm_bindgen_test]
@@ -49,5 +53,8 @@ async fn slider_moves_the_downtime_text() {
     gloo_timers::future::TimeoutFuture::new(50).await;
     let out = doc.get_element_by_id("downtime-value").unwrap();
     assert_eq!(out.text_content().unwrap(), "1m30s");
-    assert_eq!(slider.get_attribute("aria-valuetext").unwrap(), "1 minute 30 seconds");
+    assert_eq!(
+        slider.get_attribute("aria-valuetext").unwrap(),
+        "1 minute 30 seconds"
+    );
 }

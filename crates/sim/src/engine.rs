@@ -1068,7 +1068,8 @@ impl<'a> Sim<'a> {
             Value::Probe(ProbeValue {
                 probe: kind,
                 result: r,
-                run: threshold,
+                // Only a threshold crossing (P5) comes from a run of probes.
+                run: if rule == Rule::P5 { threshold } else { 0 },
                 threshold,
             }),
             rule,
