@@ -2,6 +2,7 @@
 
 use crate::form::{downtime_pos, downtime_steps, fmt_num, Field, Settings, MAX_RESTART_AT_S};
 use crate::kubectl;
+use crate::url::{self, Theme};
 use leptos::prelude::*;
 use restartscope_figure::{layout, Figure, LayoutOpts};
 use restartscope_sim::{
@@ -9,6 +10,7 @@ use restartscope_sim::{
     Value,
 };
 use std::sync::Arc;
+use wasm_bindgen::JsCast;
 
 pub const SPEEDS: [f64; 9] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
 const DEFAULT_SPEED: usize = 4; // 4×
@@ -16,6 +18,7 @@ const DEFAULT_SPEED: usize = 4; // 4×
 /// Both runs of the current settings, with their figure.
 #[derive(Clone)]
 pub struct Runs {
+    pub scenario: Arc<restartscope_sim::Scenario>,
     pub traces: Arc<[Trace; 2]>,
     pub figure: Arc<Figure>,
     pub svg: Arc<String>,
@@ -66,10 +69,12 @@ pub fn compute(settings: &Settings) -> Result<Runs, Vec<(Field, String)>> {
         })
         .collect();
     log.sort_by_key(|&(p, i)| (traces[p].events[i].t, p, i));
+    let (grace_s, toleration_s) = (sc.cluster.grace_s(), sc.cluster.toleration_s);
     Ok(Runs {
+        scenario: Arc::new(sc),
         horizon: traces[0].horizon,
-        grace_s: sc.cluster.grace_s(),
-        toleration_s: sc.cluster.toleration_s,
+        grace_s,
+        toleration_s,
         traces: Arc::new(traces),
         figure: Arc::new(figure),
         svg: Arc::new(svg),
@@ -86,19 +91,81 @@ fn now_ms() -> f64 {
 
 #[component]
 pub fn App() -> impl IntoView {
-    let settings = RwSignal::new(Settings::default());
+    let search = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default();
+    let (initial, url_notes) = url::parse(&search);
+    let reduced = crate::env::prefers_reduced_motion();
+    let settings = RwSignal::new(initial.settings.clone());
     let errors = RwSignal::new(Vec::<(Field, String)>::new());
     let runs = RwSignal::new(None::<Runs>);
-    let playhead = RwSignal::new(0i64);
-    let playing = RwSignal::new(true);
-    let speed = RwSignal::new(DEFAULT_SPEED);
+    let playhead = RwSignal::new(initial.t_ms.unwrap_or(0));
+    // Autoplay unless the link pins a time or the reader prefers reduced motion.
+    let playing = RwSignal::new(initial.t_ms.is_none() && !reduced);
+    let speed = RwSignal::new(initial.speed.unwrap_or(DEFAULT_SPEED));
     let compute_ms = RwSignal::new(0.0f64);
+    let notices = RwSignal::new(url_notes);
+    let theme = RwSignal::new(initial.theme);
+    let system_dark = RwSignal::new(crate::env::prefers_dark());
+    let embed = initial.embed;
+    let present = RwSignal::new(initial.present);
+    let help = RwSignal::new(false);
+    let visible = RwSignal::new(true);
+    let copied = RwSignal::new(false);
+    let effective_theme = move || {
+        theme.get().unwrap_or(if system_dark.get() {
+            Theme::Dark
+        } else {
+            Theme::Light
+        })
+    };
+    Effect::new(move |_| {
+        let t = effective_theme();
+        let p = present.get();
+        if let Some(el) = document().document_element() {
+            let _ = el.set_attribute("data-theme", t.as_str());
+            let _ = el.set_attribute("data-embed", if embed { "1" } else { "0" });
+            let _ = el.set_attribute("data-present", if p { "1" } else { "0" });
+        }
+    });
+    crate::env::watch_system_dark(system_dark);
+    crate::env::watch_visibility(visible);
+    // The query string follows the screen (the playhead only when paused, not every frame).
+    let url_state = move || url::UrlState {
+        settings: settings.get(),
+        t_ms: Some(if playing.get() {
+            playhead.get_untracked()
+        } else {
+            playhead.get()
+        }),
+        speed: Some(speed.get()),
+        theme: theme.get(),
+        embed,
+        present: present.get(),
+    };
+    Effect::new(move |_| {
+        let q = url::to_query(&url_state());
+        if let Some(w) = web_sys::window() {
+            if let Ok(h) = w.history() {
+                let _ = h.replace_state_with_url(
+                    &wasm_bindgen::JsValue::NULL,
+                    "",
+                    Some(&format!("?{q}")),
+                );
+            }
+        }
+    });
 
     // Recompute both runs whenever a setting changes; keep the last valid run on error.
     Effect::new(move |_| {
         let s = settings.get();
         let t0 = now_ms();
-        match compute(&s) {
+        let result = compute(&s);
+        let pure = now_ms() - t0;
+        if let Some(el) = document().document_element() {
+            let _ = el.set_attribute("data-model-ms", &format!("{pure:.3}"));
+        }
+        match result {
             Ok(r) => {
                 let h = r.horizon;
                 runs.set(Some(r));
@@ -114,7 +181,8 @@ pub fn App() -> impl IntoView {
         }
     });
 
-    crate::playback::start(playhead, playing, speed, runs);
+    crate::playback::start(playhead, playing, speed, runs, visible, reduced);
+    expose_event_times(runs);
 
     let horizon = move || runs.with(|r| r.as_ref().map(|r| r.horizon).unwrap_or(1));
     let err_for = move |f: Field| {
@@ -144,12 +212,126 @@ pub fn App() -> impl IntoView {
         });
     };
 
+    let toggle_play = move || {
+        if !playing.get_untracked() && playhead.get_untracked() >= horizon() {
+            playhead.set(0);
+        }
+        playing.update(|p| *p = !*p);
+    };
+    let pick_preset = move |name: &str| {
+        settings.set(Settings::for_preset(name));
+        playhead.set(0);
+        playing.set(!reduced);
+    };
+    let _keys = window_event_listener(leptos::ev::keydown, move |ev: web_sys::KeyboardEvent| {
+        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+            return;
+        }
+        let tag = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .map(|e| e.tag_name().to_ascii_lowercase())
+            .unwrap_or_default();
+        let typing = matches!(tag.as_str(), "input" | "select" | "textarea");
+        let key = ev.key();
+        if typing && key != "Escape" {
+            return;
+        }
+        let handled = match key.as_str() {
+            " " if tag != "button" => {
+                toggle_play();
+                true
+            }
+            "ArrowLeft" => {
+                step_event(false);
+                true
+            }
+            "ArrowRight" => {
+                step_event(true);
+                true
+            }
+            "+" | "=" => {
+                speed.update(|s| *s = (*s + 1).min(SPEEDS.len() - 1));
+                true
+            }
+            "-" | "_" => {
+                speed.update(|s| *s = s.saturating_sub(1));
+                true
+            }
+            "r" | "R" => {
+                playhead.set(0);
+                playing.set(true);
+                true
+            }
+            "p" | "P" => {
+                present.update(|p| *p = !*p);
+                true
+            }
+            "?" => {
+                help.update(|h| *h = !*h);
+                true
+            }
+            "Escape" => {
+                help.set(false);
+                true
+            }
+            d if d.len() == 1 && d.as_bytes()[0].is_ascii_digit() => {
+                let i = (d.as_bytes()[0] - b'0') as usize;
+                if (1..=presets::PRESETS.len()).contains(&i) {
+                    pick_preset(presets::PRESETS[i - 1].name);
+                    true
+                } else {
+                    false
+                }
+            }
+            _ => false,
+        };
+        if handled {
+            ev.prevent_default();
+        }
+    });
+    let link = move || {
+        let q = url::to_query(&url::UrlState {
+            t_ms: Some(playhead.get_untracked()),
+            ..url_state()
+        });
+        let base = web_sys::window()
+            .and_then(|w| w.location().href().ok())
+            .map(|h| h.split(['?', '#']).next().unwrap_or("").to_string())
+            .unwrap_or_default();
+        format!("{base}?{q}")
+    };
+    let file_stem = move || {
+        runs.with_untracked(|r| {
+            r.as_ref()
+                .map(|r| {
+                    format!(
+                        "restartscope-{}-{}s",
+                        r.scenario.name, r.scenario.kubelet.restarts[0].downtime_s
+                    )
+                })
+                .unwrap_or_else(|| "restartscope".into())
+        })
+    };
+
     view! {
+        <Notices notices=notices />
+        <Help open=help />
         <header class="top">
             <h1>"RestartScope"</h1>
             <p class="tagline">"What a kubelet restart does to a node's pods — the legacy kubelet and "
                 <a href="https://github.com/kubernetes/enhancements/tree/master/keps/sig-node/4781-kublet-restart-pod-status">"KEP-4781"</a>
                 " side by side, on one clock."</p>
+            <div class="tools">
+                <button id="theme-toggle" type="button" aria-label="Toggle dark theme"
+                    aria-pressed=move || (effective_theme() == Theme::Dark).to_string()
+                    on:click=move |_| theme.set(Some(if effective_theme() == Theme::Dark { Theme::Light } else { Theme::Dark }))>
+                    {move || if effective_theme() == Theme::Dark { "☀ Light" } else { "☾ Dark" }}
+                </button>
+                <button id="present-toggle" type="button" aria-keyshortcuts="P" aria-pressed=move || present.get().to_string()
+                    on:click=move |_| present.update(|p| *p = !*p)>"Presentation view"</button>
+                <button id="help-open" type="button" aria-keyshortcuts="?" on:click=move |_| help.set(true)>"Keys ?"</button>
+            </div>
         </header>
         <main>
             <section class="controls" aria-label="Scenario">
@@ -157,13 +339,8 @@ pub fn App() -> impl IntoView {
                     <label for="preset">"Scenario"</label>
                     <select id="preset"
                         prop:value=move || settings.with(|s| s.preset.clone())
-                        on:change=move |ev| {
-                            let name = event_target_value(&ev);
-                            settings.set(Settings::for_preset(&name));
-                            playhead.set(0);
-                            playing.set(true);
-                        }>
-                        {presets::PRESETS.iter().map(|p| view! { <option value=p.name>{p.name}</option> }).collect_view()}
+                        on:change=move |ev| pick_preset(&event_target_value(&ev))>
+                        {presets::PRESETS.iter().enumerate().map(|(i, p)| view! { <option value=p.name>{format!("{} · {}", i + 1, p.name)}</option> }).collect_view()}
                     </select>
                     <p class="teaches" id="teaches">{move || settings.with(|s| presets::find(&s.preset).map(|p| p.teaches).unwrap_or(""))}</p>
                 </div>
@@ -280,10 +457,7 @@ pub fn App() -> impl IntoView {
             </details>
 
             <section class="playback" aria-label="Playback">
-                <button id="play" class="primary" on:click=move |_| {
-                    if playhead.get_untracked() >= horizon() { playhead.set(0); }
-                    playing.update(|p| *p = !*p);
-                }>{move || if playing.get() { "❚❚ Pause" } else { "▶ Play" }}</button>
+                <button id="play" class="primary" aria-keyshortcuts="Space" on:click=move |_| toggle_play()>{move || if playing.get() { "❚❚ Pause" } else { "▶ Play" }}</button>
                 <button id="prev-event" title="Previous event" on:click=move |_| step_event(false)>"◂ Prev event"</button>
                 <button id="next-event" title="Next event" on:click=move |_| step_event(true)>"Next event ▸"</button>
                 <button id="restart" title="Back to 0 s" on:click=move |_| { playhead.set(0); playing.set(true); }>"↺ From 0"</button>
@@ -306,7 +480,7 @@ pub fn App() -> impl IntoView {
             <Metrics runs=runs />
 
             <section class="lanes" aria-label="Timeline: legacy above, KEP-4781 below">
-                <div class="figure" id="figure"
+                <div class="figure" id="figure" data-playhead=move || playhead.get().to_string()
                     on:click=move |ev: web_sys::MouseEvent| {
                         let Some(target) = ev.current_target() else { return };
                         use wasm_bindgen::JsCast;
@@ -331,6 +505,23 @@ pub fn App() -> impl IntoView {
                     {[0usize, 1].into_iter().map(|p| view! { <KubectlPanel runs=runs playhead=playhead policy=p /> }).collect_view()}
                 </div>
             </div>
+            <section class="export" aria-label="Share and export">
+                <button id="copy-link" type="button" on:click=move |_| {
+                    crate::export::copy_text(&link());
+                    copied.set(true);
+                }>{move || if copied.get() { "✓ Link copied" } else { "Copy link" }}</button>
+                <button id="download-svg" type="button" on:click=move |_| runs.with_untracked(|r| if let Some(r) = r {
+                    let _ = crate::export::download_text(&format!("{}.svg", file_stem()), "image/svg+xml", &r.svg);
+                })>"Download SVG"</button>
+                <button id="download-png" type="button" on:click=move |_| runs.with_untracked(|r| if let Some(r) = r {
+                    let _ = crate::export::download_png(&format!("{}.png", file_stem()), &r.svg, r.figure.width, r.figure.height);
+                })>"Download PNG"</button>
+                <button id="download-json" type="button" on:click=move |_| runs.with_untracked(|r| if let Some(r) = r {
+                    let json = restartscope_figure::json::render(&r.scenario, &r.traces[..]);
+                    let _ = crate::export::download_text(&format!("{}.json", file_stem()), "application/json", &json);
+                })>"Download JSON trace"</button>
+                <span class="hint">"Same SVG and JSON as the "<code>"restartscope"</code>" command line."</span>
+            </section>
         </main>
         <footer>
             <span>"Model: "<a href="https://github.com/kubernetes/kubernetes/blob/master/pkg/kubelet/prober/prober_manager.go">"prober_manager.go"</a>", node lifecycle controller, taint eviction, EndpointSlices — every change names its rule."</span>
@@ -586,4 +777,72 @@ fn Why(runs: RwSignal<Option<Runs>>) -> impl IntoView {
             }).collect_view()}
         </section>
     }
+}
+
+#[component]
+fn Notices(notices: RwSignal<Vec<String>>) -> impl IntoView {
+    view! {
+        <Show when=move || notices.with(|n| !n.is_empty())>
+            <div class="notice" role="status" id="url-notice">
+                <p>"Some link parameters were ignored, defaults used instead:"</p>
+                <ul>{move || notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                <button type="button" id="notice-dismiss" on:click=move |_| notices.set(Vec::new())>"Dismiss"</button>
+            </div>
+        </Show>
+    }
+}
+
+pub const SHORTCUTS: [(&str, &str); 9] = [
+    ("Space", "Play / pause"),
+    ("← / →", "Previous / next event"),
+    ("+ / −", "Faster / slower"),
+    ("R", "Restart from 0 s"),
+    ("1 … 8", "Pick a scenario"),
+    ("P", "Presentation view (large type)"),
+    ("?", "Show or hide this help"),
+    ("Esc", "Close this help"),
+    ("Tab", "Move between controls"),
+];
+
+#[component]
+fn Help(open: RwSignal<bool>) -> impl IntoView {
+    view! {
+        <Show when=move || open.get()>
+            <div class="overlay" on:click=move |_| open.set(false)>
+                <div class="help" id="help" role="dialog" aria-modal="true" aria-labelledby="help-title"
+                    on:click=|ev| ev.stop_propagation()>
+                    <h2 id="help-title">"Keyboard shortcuts"</h2>
+                    <table>
+                        {SHORTCUTS.iter().map(|(k, what)| view! { <tr><th><kbd>{*k}</kbd></th><td>{*what}</td></tr> }).collect_view()}
+                    </table>
+                    <ol class="preset-keys">
+                        {presets::PRESETS.iter().map(|p| view! { <li><b>{p.name}</b>" — "{p.teaches}</li> }).collect_view()}
+                    </ol>
+                    <button type="button" id="help-close" on:click=move |_| open.set(false)>"Close"</button>
+                </div>
+            </div>
+        </Show>
+    }
+}
+
+/// `window.__restartscopeEventTimes()`: the times (ms) of the event log, for browser tests.
+fn expose_event_times(runs: RwSignal<Option<Runs>>) {
+    let f = wasm_bindgen::closure::Closure::<dyn Fn() -> js_sys::Array>::new(move || {
+        runs.with_untracked(|r| {
+            r.as_ref()
+                .map(|r| {
+                    r.log
+                        .iter()
+                        .map(|&(p, i)| {
+                            wasm_bindgen::JsValue::from_f64(r.traces[p].events[i].t as f64)
+                        })
+                        .collect::<js_sys::Array>()
+                })
+                .unwrap_or_default()
+        })
+    });
+    if let Some(w) = web_sys::window() {
+        let _ = js_sys::Reflect::set(&w, &"__restartscopeEventTimes".into(), f.as_ref());
+    }
+    f.forget();
 }

@@ -2,9 +2,12 @@
 //! It holds no Kubernetes logic of its own.
 
 pub mod app;
+pub mod env;
+pub mod export;
 pub mod form;
 pub mod kubectl;
 pub mod playback;
+pub mod url;
 
 use wasm_bindgen::JsCast;
 

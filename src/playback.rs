@@ -1,4 +1,5 @@
-//! The playback clock: one requestAnimationFrame loop advancing the playhead while playing.
+//! The playback clock: one requestAnimationFrame loop advancing the playhead while playing and
+//! visible. Under reduced motion the playhead jumps from event to event instead of gliding.
 
 use crate::app::{Runs, SPEEDS};
 use leptos::prelude::*;
@@ -13,27 +14,51 @@ pub fn start(
     playing: RwSignal<bool>,
     speed: RwSignal<usize>,
     runs: RwSignal<Option<Runs>>,
+    visible: RwSignal<bool>,
+    reduced: bool,
 ) {
     let Some(win) = web_sys::window() else { return };
     let last: Rc<Cell<Option<f64>>> = Rc::new(Cell::new(None));
+    // Virtual clock for reduced motion (the playhead shows the last event before it).
+    let virt: Rc<Cell<Option<i64>>> = Rc::new(Cell::new(None));
     let cb: Rc<RefCell<Option<FrameCallback>>> = Rc::new(RefCell::new(None));
     let cb2 = cb.clone();
     let win2 = win.clone();
     *cb.borrow_mut() = Some(Closure::new(move |ts: f64| {
         let prev = last.replace(Some(ts));
-        if playing.get_untracked() {
+        if playing.get_untracked() && visible.get_untracked() {
             if let Some(prev) = prev {
                 let dt = (ts - prev).clamp(0.0, 100.0);
                 let factor = SPEEDS[speed.get_untracked().min(SPEEDS.len() - 1)];
-                let horizon = runs.with_untracked(|r| r.as_ref().map(|r| r.horizon).unwrap_or(0));
-                let next = playhead.get_untracked() + (dt * factor).round() as i64;
-                if next >= horizon {
-                    playhead.set(horizon);
-                    playing.set(false);
-                } else {
-                    playhead.set(next);
-                }
+                let step = (dt * factor).round() as i64;
+                let now = playhead.get_untracked();
+                runs.with_untracked(|r| {
+                    let Some(r) = r else { return };
+                    if reduced {
+                        let v = virt.get().filter(|v| *v >= now).unwrap_or(now) + step;
+                        virt.set(Some(v));
+                        let jump = r
+                            .log
+                            .iter()
+                            .map(|&(p, i)| r.traces[p].events[i].t)
+                            .filter(|&t| t > now && t <= v)
+                            .max();
+                        if v >= r.horizon {
+                            playhead.set(r.horizon);
+                            playing.set(false);
+                        } else if let Some(t) = jump {
+                            playhead.set(t);
+                        }
+                    } else if now + step >= r.horizon {
+                        playhead.set(r.horizon);
+                        playing.set(false);
+                    } else {
+                        playhead.set(now + step);
+                    }
+                });
             }
+        } else {
+            virt.set(None);
         }
         if let Some(f) = cb2.borrow().as_ref() {
             let _ = win2.request_animation_frame(f.as_ref().unchecked_ref());

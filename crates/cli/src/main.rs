@@ -3,7 +3,7 @@
 //! Errors in what the user gave (flags, durations, presets, scenario files) exit with status 2
 //! and one message on stderr; a failure to write the output exits with status 1.
 
-mod json;
+use restartscope_figure::json;
 mod table;
 
 use restartscope_figure::{layout, LayoutOpts};

@@ -138,6 +138,8 @@ struct Worker {
     on_hold: bool,
     busy: bool,
     first_done: bool,
+    /// A buffered immediate-probe request (`manualTriggerCh` has room for one).
+    pending_trigger: bool,
     seq: u32,
 }
 
@@ -150,6 +152,7 @@ impl Worker {
             on_hold: false,
             busy: false,
             first_done: false,
+            pending_trigger: false,
             seq: 0,
         }
     }
@@ -594,7 +597,7 @@ impl<'a> Sim<'a> {
                 Rule::K2,
                 Actor::Kubelet,
             );
-            self.update_noschedule_taint(Rule::N3);
+            self.update_noschedule_taint(Rule::N1t);
         }
         let gen = self.gen;
         for p in 0..self.api.len() {
@@ -802,7 +805,7 @@ impl<'a> Sim<'a> {
             );
             // PLEG notices the exit; SyncPod reports it and restarts the container.
             if self.up && self.kpods[p].synced {
-                self.sync_pod(p, Rule::Truth);
+                self.sync_pod(p, Rule::K5);
                 if !self.kpods[p].terminating {
                     self.schedule_restart(p, c);
                 }
@@ -840,7 +843,7 @@ impl<'a> Sim<'a> {
 
     // ---------------------------------------------------------------- prober
 
-    /// P2 `worker.run` + the checks at the top of `doProbe`.
+    /// P2 `worker.run`: a tick of the worker's ticker (or an immediate-probe request).
     fn probe_tick(&mut self, gen: u32, p: usize, c: usize, kind: ProbeKind, seq: u32) {
         if gen != self.gen || !self.up || self.api[p].removed {
             return;
@@ -849,12 +852,6 @@ impl<'a> Sim<'a> {
             return;
         };
         let period = pr.period_s as Ms * 1000;
-        let (exec, timeout) = (ms(pr.exec_s), pr.timeout_s as Ms * 1000);
-        let (initial_delay, fail_t, succ_t) = (
-            pr.initial_delay_s as Ms,
-            pr.failure_threshold,
-            pr.success_threshold,
-        );
         {
             let Some(w) = self.kpods[p].workers[c][kind.index()].as_mut() else {
                 return;
@@ -862,12 +859,50 @@ impl<'a> Sim<'a> {
             if w.seq != seq {
                 return;
             }
+            let busy = w.busy;
             w.first_done = true;
-            if w.busy {
+            let gen = self.gen;
+            self.at(
+                self.now + period,
+                Ev::ProbeTick {
+                    gen,
+                    pod: p as u16,
+                    c: c as u8,
+                    kind: kind as u8,
+                    seq,
+                },
+            );
+            if busy {
                 // time.Ticker drops ticks while doProbe is still running.
-                let gen = self.gen;
+                return;
+            }
+        }
+        self.set_busy(p, c, kind, true);
+        let executing = self.do_probe(p, c, kind);
+        if !executing {
+            self.set_busy(p, c, kind, false);
+            self.consume_trigger(p, c, kind);
+        }
+    }
+
+    fn set_busy(&mut self, p: usize, c: usize, kind: ProbeKind, busy: bool) {
+        if let Some(w) = self.kpods[p].workers[c][kind.index()].as_mut() {
+            w.busy = busy;
+        }
+    }
+
+    /// After `doProbe` returns, the worker's `select` takes a buffered manual trigger first:
+    /// probe again now and reset the ticker.
+    fn consume_trigger(&mut self, p: usize, c: usize, kind: ProbeKind) {
+        let gen = self.gen;
+        let now = self.now;
+        if let Some(w) = self.kpods[p].workers[c][kind.index()].as_mut() {
+            if w.pending_trigger {
+                w.pending_trigger = false;
+                w.seq += 1;
+                let seq = w.seq;
                 self.at(
-                    self.now + period,
+                    now,
                     Ev::ProbeTick {
                         gen,
                         pod: p as u16,
@@ -876,35 +911,31 @@ impl<'a> Sim<'a> {
                         seq,
                     },
                 );
-                return;
             }
         }
-        let gen_now = self.gen;
-        self.at(
-            self.now + period,
-            Ev::ProbeTick {
-                gen: gen_now,
-                pod: p as u16,
-                c: c as u8,
-                kind: kind as u8,
-                seq,
-            },
-        );
+    }
+
+    /// `doProbe` (P1, P1k, P3, P4): returns whether a probe is now executing.
+    fn do_probe(&mut self, p: usize, c: usize, kind: ProbeKind) -> bool {
+        let Some(pr) = probe_spec(&self.sc.pods[p].containers[c], kind) else {
+            return false;
+        };
+        let (exec, timeout) = (ms(pr.exec_s), pr.timeout_s as Ms * 1000);
+        let initial_delay = pr.initial_delay_s as Ms;
         // doProbe reads the status manager's cached status.
         let Some(cs) = self.kpods[p].cache.as_ref().map(|s| s.cs[c].clone()) else {
-            return;
+            return false;
         };
         let kep = self.policy == Policy::Kep;
         let predates = self.rt[p][c].started_at < self.kubelet_start - KUBELET_RESTART_GRACE;
-        let new_container = {
-            let w = self.kpods[p].workers[c][kind.index()].as_mut().unwrap();
-            if w.container_id != Some(cs.instance) {
+        let new_container = match self.kpods[p].workers[c][kind.index()].as_mut() {
+            Some(w) if w.container_id != Some(cs.instance) => {
                 w.container_id = Some(cs.instance);
                 w.on_hold = false;
                 true
-            } else {
-                false
             }
+            Some(_) => false,
+            None => return false,
         };
         if new_container {
             // P1: newWorker's initial value; KEP (isRestart): not for a container older than
@@ -915,6 +946,7 @@ impl<'a> Sim<'a> {
                 ProbeKind::Startup => Outcome::Unknown,
             };
             if kep && cs.running && predates {
+                // The event says what was *not* written (threshold 0).
                 self.emit(
                     Kind::ProbeResult,
                     Some(p),
@@ -928,7 +960,6 @@ impl<'a> Sim<'a> {
                     Rule::P1k,
                     Actor::Kubelet,
                 );
-                // The event says what was *not* written: mark it by threshold 0.
             } else {
                 self.set_result(p, c, kind, cs.instance, initial, Rule::P1);
             }
@@ -937,37 +968,33 @@ impl<'a> Sim<'a> {
             .as_ref()
             .is_none_or(|w| w.on_hold)
         {
-            return;
+            return false;
         }
         if !cs.running {
             // doProbe: a non-running container is a Failure.
             self.set_result(p, c, kind, cs.instance, Outcome::Failure, Rule::P4);
-            return;
+            return false;
         }
         if self.api[p].deleted_at.is_some() && kind != ProbeKind::Readiness {
             // Graceful deletion: liveness and startup report Success.
-            self.set_result(p, c, kind, cs.instance, Outcome::Success, Rule::P5);
-            return;
+            self.set_result(p, c, kind, cs.instance, Outcome::Success, Rule::P7);
+            return false;
         }
         // P3: initialDelaySeconds counted from StartedAt (whole seconds).
         if (self.now - self.rt[p][c].started_at) / 1000 < initial_delay {
-            return;
+            return false;
         }
         // P4: readiness/liveness wait for Started; startup stops once Started.
         let started = cs.started == Some(true);
         if (kind == ProbeKind::Startup) == started {
-            return;
+            return false;
         }
-        let _ = (fail_t, succ_t);
         let answer = self.probe_answer(p, c, kind);
         let (dur, success) = if exec > timeout {
             (timeout, false)
         } else {
             (exec, answer)
         };
-        if let Some(w) = self.kpods[p].workers[c][kind.index()].as_mut() {
-            w.busy = true;
-        }
         let gen = self.gen;
         self.at(
             self.now + dur,
@@ -979,6 +1006,7 @@ impl<'a> Sim<'a> {
                 success,
             },
         );
+        true
     }
 
     /// P5: consecutive results counted in the worker; cached once the threshold is reached.
@@ -997,7 +1025,6 @@ impl<'a> Sim<'a> {
         let Some(w) = self.kpods[p].workers[c][kind.index()].as_mut() else {
             return;
         };
-        w.busy = false;
         if w.last == result {
             w.run = w.run.saturating_add(1);
         } else {
@@ -1024,16 +1051,19 @@ impl<'a> Sim<'a> {
             Rule::P2,
             Actor::Kubelet,
         );
-        if run < threshold {
-            return;
+        if run >= threshold {
+            if (kind == ProbeKind::Liveness && result == Outcome::Failure)
+                || kind == ProbeKind::Startup
+            {
+                let w = self.kpods[p].workers[c][kind.index()].as_mut().unwrap();
+                w.on_hold = true;
+                w.run = 0;
+            }
+            self.set_result(p, c, kind, cid, result, Rule::P5);
         }
-        if (kind == ProbeKind::Liveness && result == Outcome::Failure) || kind == ProbeKind::Startup
-        {
-            let w = self.kpods[p].workers[c][kind.index()].as_mut().unwrap();
-            w.on_hold = true;
-            w.run = 0;
-        }
-        self.set_result(p, c, kind, cid, result, Rule::P5);
+        // doProbe returns; the worker's select takes a buffered trigger first.
+        self.set_busy(p, c, kind, false);
+        self.consume_trigger(p, c, kind);
     }
 
     /// `results_manager.Set` (only changes are reported), then `syncLoopIteration` handles the
@@ -1076,25 +1106,30 @@ impl<'a> Sim<'a> {
             Actor::Kubelet,
         );
         match kind {
-            ProbeKind::Readiness | ProbeKind::Startup => self.sync_pod(p, rule),
-            ProbeKind::Liveness => {
-                if r == Outcome::Failure && self.rt[p][c].running && self.rt[p][c].instance == cid {
-                    // P6: kill; a new container replaces it after the back-off.
-                    self.rt[p][c].running = false;
-                    self.emit(
-                        Kind::ContainerExit,
-                        Some(p),
-                        Some(c),
-                        Value::Text("killed: liveness probe failed".into()),
-                        Rule::P6,
-                        Actor::Kubelet,
-                    );
-                    self.sync_pod(p, Rule::P6);
-                    if !self.kpods[p].terminating {
-                        self.schedule_restart(p, c);
-                    }
+            ProbeKind::Liveness | ProbeKind::Startup
+                if r == Outcome::Failure
+                    && rule == Rule::P5
+                    && self.rt[p][c].running
+                    && self.rt[p][c].instance == cid =>
+            {
+                // P6: a liveness or startup failure kills the container (computePodActions);
+                // a new container replaces it after the back-off.
+                self.rt[p][c].running = false;
+                self.emit(
+                    Kind::ContainerExit,
+                    Some(p),
+                    Some(c),
+                    Value::Text(format!("killed: {} probe failed", kind.as_str())),
+                    Rule::P6,
+                    Actor::Kubelet,
+                );
+                self.sync_pod(p, Rule::P6);
+                if !self.kpods[p].terminating {
+                    self.schedule_restart(p, c);
                 }
             }
+            ProbeKind::Readiness | ProbeKind::Startup => self.sync_pod(p, rule),
+            ProbeKind::Liveness => {}
         }
     }
 
@@ -1134,7 +1169,7 @@ impl<'a> Sim<'a> {
                 true
             } else {
                 let exists = worker(ProbeKind::Readiness);
-                if exists && res(ProbeKind::Readiness).is_none() {
+                if exists {
                     triggers.push(c);
                 }
                 let mut ready = !exists;
@@ -1187,22 +1222,17 @@ impl<'a> Sim<'a> {
         }
         // UpdatePodStatus asks a readiness worker with no result for an immediate probe.
         for c in triggers {
-            let gen = self.gen;
-            if let Some(w) = self.kpods[p].workers[c][ProbeKind::Readiness.index()].as_mut() {
-                if w.first_done && !w.busy {
-                    w.seq += 1;
-                    let seq = w.seq;
-                    self.at(
-                        self.now,
-                        Ev::ProbeTick {
-                            gen,
-                            pod: p as u16,
-                            c: c as u8,
-                            kind: ProbeKind::Readiness as u8,
-                            seq,
-                        },
-                    );
+            let idle = match self.kpods[p].workers[c][ProbeKind::Readiness.index()].as_mut() {
+                // Non-blocking send into a channel with room for one.
+                Some(w) if !w.pending_trigger => {
+                    w.pending_trigger = true;
+                    w.first_done && !w.busy
                 }
+                _ => false,
+            };
+            if idle {
+                // The worker is blocked in its select: it takes the request at once.
+                self.consume_trigger(p, c, ProbeKind::Readiness);
             }
         }
     }

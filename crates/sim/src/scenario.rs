@@ -297,6 +297,9 @@ pub mod limits {
     pub const PODS: (usize, usize) = (1, 1000);
     pub const CONTAINERS: (usize, usize) = (1, 16);
     pub const RESTARTS: (usize, usize) = (1, 20);
+    pub const TRUTH_ENTRIES: usize = 1000;
+    /// Probe executions a scenario may ask for (pods × probes × horizon ÷ period).
+    pub const PROBE_EXECUTIONS: f64 = 5_000_000.0;
 }
 
 struct V(Vec<FieldError>);
@@ -401,6 +404,36 @@ impl Scenario {
                 );
             }
             prev_end = r.at_s + r.downtime_s;
+        }
+        // The node must stay Ready while the kubelet is up: a renewal plus one NLC pass must
+        // fit in the grace period, or the model (which posts node status only at start) would
+        // show a healthy node going Unknown.
+        let renew = c.lease_duration_s / 4.0;
+        if renew + c.node_monitor_period_s >= c.grace_s() {
+            v.err(
+                "cluster.lease_duration_s",
+                format!(
+                    "lease_duration_s / 4 + node_monitor_period_s ({} s) must be below the node monitor grace period ({} s)",
+                    renew + c.node_monitor_period_s,
+                    c.grace_s()
+                ),
+            );
+        }
+        let work: f64 = self
+            .pods
+            .iter()
+            .flat_map(|p| &p.containers)
+            .flat_map(|c| [&c.startup_probe, &c.readiness_probe, &c.liveness_probe])
+            .flatten()
+            .map(|p| self.horizon_s.max(0.0) / p.period_s.max(1) as f64)
+            .sum();
+        if work > PROBE_EXECUTIONS {
+            v.err(
+                "pods",
+                format!(
+                    "too much to simulate: about {work:.0} probe executions over the horizon (limit {PROBE_EXECUTIONS:.0}); use fewer pods, longer periods or a shorter horizon"
+                ),
+            );
         }
         if self.pods.len() < PODS.0 || self.pods.len() > PODS.1 {
             v.err(
@@ -515,6 +548,12 @@ impl Scenario {
                             ),
                         );
                     }
+                }
+                if ct.truth.len() > TRUTH_ENTRIES {
+                    v.err(
+                        &format!("{cf}.truth"),
+                        format!("at most {TRUTH_ENTRIES} entries, got {}", ct.truth.len()),
+                    );
                 }
                 let mut last = f64::NEG_INFINITY;
                 for (k2, t) in ct.truth.iter().enumerate() {

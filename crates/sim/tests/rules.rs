@@ -375,3 +375,71 @@ fn validation_names_field_and_range() {
     assert!(text.iter().any(|t| t.starts_with("pods[0].name")));
     assert!(simulate(&sc).is_err());
 }
+
+#[test]
+fn p6_startup_failure_kills_and_restarts() {
+    // A container that exits, comes back slow (warm-up 60 s) and fails its startup probe
+    // three times is killed and restarted (computePodActions), not left NotReady forever.
+    let mut sc = canonical(20.0, 3);
+    let c = &mut sc.pods[0].containers[0];
+    c.startup_probe = Some(Probe {
+        failure_threshold: 3,
+        ..Probe::default()
+    });
+    c.warmup_s = 60.0;
+    c.truth = vec![Truth {
+        at_s: 20.0,
+        state: Health::Exited,
+    }];
+    sc.horizon_s = 400.0;
+    for tr in run(&sc) {
+        let kill = tr
+            .events
+            .iter()
+            .find(|e| e.kind == Kind::ContainerExit && e.rule == Rule::P6)
+            .expect("startup failure kills");
+        assert!(secs(kill) > 20.0 && secs(kill) < 60.0, "{}", secs(kill));
+        assert!(events(&tr, Kind::ContainerRestart).len() >= 2);
+    }
+}
+
+#[test]
+fn s2_immediate_probe_request_is_buffered_while_probing() {
+    // successThreshold 3: the initial Failure's pod sync asks for an immediate probe while the
+    // first probe runs; it runs right after, so Ready returns one period earlier than ticks alone.
+    let mut sc = canonical(20.0, 5);
+    sc.pods[0].containers[0].readiness_probe = Some(Probe {
+        success_threshold: 3,
+        ..Probe::default()
+    });
+    let [legacy, _] = run(&sc);
+    let ch = ready_changes(&legacy);
+    assert_eq!(ch.len(), 2);
+    let (t_false, t_true) = (ch[0].0, ch[1].0);
+    // Successes at +1 s (first probe), +2 s (triggered), +12 s (next tick after the reset).
+    assert!(
+        (t_true - t_false - 12.0).abs() < 1e-9,
+        "{t_false} → {t_true}"
+    );
+}
+
+#[test]
+fn validation_keeps_the_node_alive_while_the_kubelet_is_up() {
+    let mut sc = canonical(20.0, 1);
+    sc.cluster.lease_duration_s = 200.0;
+    let errs = sc.validate().unwrap_err();
+    assert!(errs[0].to_string().starts_with("cluster.lease_duration_s: lease_duration_s / 4 + node_monitor_period_s (55 s) must be below"));
+}
+
+#[test]
+fn n1t_noschedule_taint_leaves_when_the_kubelet_posts_ready() {
+    let sc = canonical(90.0, 4);
+    for tr in run(&sc) {
+        let removed = tr
+            .events
+            .iter()
+            .find(|e| e.kind == Kind::TaintRemoved && e.value == Value::Text("NoSchedule".into()))
+            .unwrap();
+        assert_eq!((secs(removed), removed.rule), (190.0, Rule::N1t));
+    }
+}

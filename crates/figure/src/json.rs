@@ -1,4 +1,4 @@
-//! `--format json`: the resolved scenario and, per policy, metrics and events (docs/CLI.md).
+//! The JSON trace format (CLI `--format json`, the web app's "download JSON"): the resolved scenario and, per policy, metrics and events (docs/CLI.md).
 //! Structs (not maps) so the keys keep a readable order.
 
 use restartscope_sim::{Event, Metrics, Outcome, Scenario, Trace, Value};
