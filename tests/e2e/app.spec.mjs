@@ -21,6 +21,10 @@ async function open(page, path = '') {
   return problems;
 }
 
+async function seekEnd(page) {
+  await page.locator('#scrub').evaluate((el) => { el.value = el.max; el.dispatchEvent(new Event('input', { bubbles: true })); });
+}
+
 async function setDowntime(page, seconds) {
   // The slider's positions are non-linear; ask the page which position holds `seconds`.
   await page.locator('#downtime').evaluate((el, s) => {
@@ -50,6 +54,7 @@ test('dragging the downtime past the grace period changes legacy metrics and lan
   await expect(legacy).toContainText('6');
   await expect(page.locator('#metric-ready_transitions .kep')).toContainText('0');
   const svg20 = await page.locator('#figure svg').innerHTML();
+  await seekEnd(page);
   await page.screenshot({ path: `${shots}/downtime-20s.png`, fullPage: true });
 
   // Drag with the mouse: from the 20 s position to the 90 s one.
@@ -68,6 +73,7 @@ test('dragging the downtime past the grace period changes legacy metrics and lan
   const svg90 = await page.locator('#figure svg').innerHTML();
   expect(svg90).not.toEqual(svg20);
   await expect(page.locator('#figure svg')).toContainText('Unknown');
+  await seekEnd(page);
   await page.screenshot({ path: `${shots}/downtime-90s.png`, fullPage: true });
   expect(problems).toEqual([]);
 });
