@@ -46,6 +46,12 @@ pub fn notable(tr: &Trace, i: usize) -> bool {
 }
 
 pub fn compute(settings: &Settings) -> Result<Runs, Vec<(Field, String)>> {
+    compute_at_width(settings, 1200.0)
+}
+
+/// `width` is the figure's layout width: narrower means larger text once scaled to the page
+/// (presentation view uses 860).
+pub fn compute_at_width(settings: &Settings, width: f64) -> Result<Runs, Vec<(Field, String)>> {
     let sc = settings.scenario()?;
     let traces = compare(&sc).map_err(|es| {
         es.into_iter()
@@ -55,7 +61,7 @@ pub fn compute(settings: &Settings) -> Result<Runs, Vec<(Field, String)>> {
     let figure = layout(
         &traces,
         &LayoutOpts {
-            width: 1200.0,
+            width,
             ..LayoutOpts::default()
         },
     );
@@ -159,8 +165,9 @@ pub fn App() -> impl IntoView {
     // Recompute both runs whenever a setting changes; keep the last valid run on error.
     Effect::new(move |_| {
         let s = settings.get();
+        let width = if present.get() { 860.0 } else { 1200.0 };
         let t0 = now_ms();
-        let result = compute(&s);
+        let result = compute_at_width(&s, width);
         let pure = now_ms() - t0;
         if let Some(el) = document().document_element() {
             let _ = el.set_attribute("data-model-ms", &format!("{pure:.3}"));
@@ -561,17 +568,17 @@ const METRICS: [MetricRow; 7] = [
         better_lower: true,
     },
     MetricRow {
-        label: "Unjustified NotReady",
+        label: "Unjustified NotReady (pod·s)",
         id: "unjustified_not_ready_s",
         get: |m| m.unjustified_not_ready_s,
-        unit: " pod·s",
+        unit: "",
         better_lower: true,
     },
     MetricRow {
-        label: "Unjustified Ready (risk)",
+        label: "Unjustified Ready, the risk (pod·s)",
         id: "unjustified_ready_s",
         get: |m| m.unjustified_ready_s,
-        unit: " pod·s",
+        unit: "",
         better_lower: true,
     },
     MetricRow {
