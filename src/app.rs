@@ -46,12 +46,17 @@ pub fn notable(tr: &Trace, i: usize) -> bool {
 }
 
 pub fn compute(settings: &Settings) -> Result<Runs, Vec<(Field, String)>> {
-    compute_at_width(settings, 1200.0)
+    compute_at_width(settings, 1200.0, false)
 }
 
 /// `width` is the figure's layout width: narrower means larger text once scaled to the page
 /// (presentation view uses 860).
-pub fn compute_at_width(settings: &Settings, width: f64) -> Result<Runs, Vec<(Field, String)>> {
+/// `zoom` narrows the figure to the restart: from 10 s before the stop to 45 s after the return.
+pub fn compute_at_width(
+    settings: &Settings,
+    width: f64,
+    zoom: bool,
+) -> Result<Runs, Vec<(Field, String)>> {
     let sc = settings.scenario()?;
     let traces = compare(&sc).map_err(|es| {
         es.into_iter()
@@ -62,6 +67,16 @@ pub fn compute_at_width(settings: &Settings, width: f64) -> Result<Runs, Vec<(Fi
         &traces,
         &LayoutOpts {
             width,
+            t0_ms: if zoom {
+                (ms_of(sc.kubelet.restarts[0].at_s) - 10_000).max(0)
+            } else {
+                0
+            },
+            t1_ms: if zoom {
+                ms_of(sc.kubelet.restarts[0].at_s + sc.kubelet.restarts[0].downtime_s) + 45_000
+            } else {
+                0
+            },
             ..LayoutOpts::default()
         },
     );
@@ -86,6 +101,10 @@ pub fn compute_at_width(settings: &Settings, width: f64) -> Result<Runs, Vec<(Fi
         svg: Arc::new(svg),
         log: Arc::new(log),
     })
+}
+
+fn ms_of(s: f64) -> i64 {
+    (s * 1000.0).round() as i64
 }
 
 fn now_ms() -> f64 {
@@ -115,6 +134,7 @@ pub fn App() -> impl IntoView {
     let system_dark = RwSignal::new(crate::env::prefers_dark());
     let embed = initial.embed;
     let present = RwSignal::new(initial.present);
+    let zoom = RwSignal::new(initial.zoom);
     let help = RwSignal::new(false);
     let visible = RwSignal::new(true);
     let copied = RwSignal::new(false);
@@ -148,6 +168,7 @@ pub fn App() -> impl IntoView {
         theme: theme.get(),
         embed,
         present: present.get(),
+        zoom: zoom.get(),
     };
     Effect::new(move |_| {
         let q = url::to_query(&url_state());
@@ -167,7 +188,7 @@ pub fn App() -> impl IntoView {
         let s = settings.get();
         let width = if present.get() { 860.0 } else { 1200.0 };
         let t0 = now_ms();
-        let result = compute_at_width(&s, width);
+        let result = compute_at_width(&s, width, zoom.get());
         let pure = now_ms() - t0;
         if let Some(el) = document().document_element() {
             let _ = el.set_attribute("data-model-ms", &format!("{pure:.3}"));
@@ -272,6 +293,10 @@ pub fn App() -> impl IntoView {
             }
             "p" | "P" => {
                 present.update(|p| *p = !*p);
+                true
+            }
+            "z" | "Z" => {
+                zoom.update(|z| *z = !*z);
                 true
             }
             "?" => {
@@ -467,7 +492,9 @@ pub fn App() -> impl IntoView {
                 <button id="play" class="primary" aria-keyshortcuts="Space" on:click=move |_| toggle_play()>{move || if playing.get() { "❚❚ Pause" } else { "▶ Play" }}</button>
                 <button id="prev-event" title="Previous event" on:click=move |_| step_event(false)>"◂ Prev event"</button>
                 <button id="next-event" title="Next event" on:click=move |_| step_event(true)>"Next event ▸"</button>
-                <button id="restart" title="Back to 0 s" on:click=move |_| { playhead.set(0); playing.set(true); }>"↺ From 0"</button>
+                <button id="restart" title="Back to 0 s" aria-keyshortcuts="R" on:click=move |_| { playhead.set(0); playing.set(true); }>"↺ From 0"</button>
+                <button id="zoom" title="Zoom the lanes to the restart" aria-keyshortcuts="Z" aria-pressed=move || zoom.get().to_string()
+                    on:click=move |_| zoom.update(|z| *z = !*z)>{move || if zoom.get() { "Whole run" } else { "Zoom to restart" }}</button>
                 <label for="speed">"Speed"</label>
                 <select id="speed" prop:value=move || speed.get().to_string()
                     on:change=move |ev| speed.set(event_target_value(&ev).parse().unwrap_or(DEFAULT_SPEED))>
@@ -502,7 +529,11 @@ pub fn App() -> impl IntoView {
                     }>
                     <div class="svg-host" inner_html=move || runs.with(|r| r.as_ref().map(|r| (*r.svg).clone()).unwrap_or_default())></div>
                     <div class="playhead" aria-hidden="true"
-                        style:left=move || runs.with(|r| r.as_ref().map(|r| format!("{:.3}%", r.figure.x_of(playhead.get()) / r.figure.width * 100.0)).unwrap_or_default())></div>
+                        style:left=move || runs.with(|r| r.as_ref().map(|r| format!("{:.3}%", r.figure.x_of(playhead.get()) / r.figure.width * 100.0)).unwrap_or_default())
+                        style:display=move || runs.with(|r| r.as_ref().map(|r| {
+                            let t = playhead.get();
+                            if t < r.figure.t0_ms || t > r.figure.t1_ms { "none" } else { "block" }
+                        }).unwrap_or("none"))></div>
                 </div>
             </section>
 
@@ -799,13 +830,14 @@ fn Notices(notices: RwSignal<Vec<String>>) -> impl IntoView {
     }
 }
 
-pub const SHORTCUTS: [(&str, &str); 9] = [
+pub const SHORTCUTS: [(&str, &str); 10] = [
     ("Space", "Play / pause"),
     ("← / →", "Previous / next event"),
     ("+ / −", "Faster / slower"),
     ("R", "Restart from 0 s"),
     ("1 … 8", "Pick a scenario"),
     ("P", "Presentation view (large type)"),
+    ("Z", "Zoom the lanes to the restart / whole run"),
     ("?", "Show or hide this help"),
     ("Esc", "Close this help"),
     ("Tab", "Move between controls"),

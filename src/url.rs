@@ -30,6 +30,8 @@ pub struct UrlState {
     pub theme: Option<Theme>,
     pub embed: bool,
     pub present: bool,
+    /// Lanes zoomed to the restart.
+    pub zoom: bool,
 }
 
 pub const PARAMS: [&str; 17] = [
@@ -195,12 +197,12 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
                 }
                 _ => false,
             },
-            "embed" | "present" => match v.as_str() {
+            "embed" | "present" | "zoom" => match v.as_str() {
                 "1" | "true" | "" => {
-                    if k == "embed" {
-                        st.embed = true
-                    } else {
-                        st.present = true
+                    match k.as_str() {
+                        "embed" => st.embed = true,
+                        "present" => st.present = true,
+                        _ => st.zoom = true,
                     }
                     true
                 }
@@ -235,7 +237,7 @@ pub fn accepted(k: &str) -> &'static str {
         "t" => "seconds from 0",
         "speed" => "one of 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64",
         "theme" => "light or dark",
-        "embed" | "present" => "1 or 0",
+        "embed" | "present" | "zoom" => "1 or 0",
         _ => "",
     }
 }
@@ -272,6 +274,9 @@ pub fn to_query(st: &UrlState) -> String {
     if st.present {
         parts.push(("present", "1".into()));
     }
+    if st.zoom {
+        parts.push(("zoom", "1".into()));
+    }
     parts
         .into_iter()
         .map(|(k, v)| format!("{k}={}", encode(&v)))
@@ -290,6 +295,7 @@ mod tests {
             speed: Some(2),
             theme: Some(Theme::Dark),
             embed: true,
+            zoom: true,
             ..UrlState::default()
         };
         st.settings = Settings::for_preset("long-restart");

@@ -145,6 +145,14 @@ test('every keyboard shortcut', async ({ page }) => {
   await expect(page.locator('#help')).toContainText('Previous / next event');
   await page.keyboard.press('Escape');
   await expect(page.locator('#help')).toHaveCount(0);
+  // Z: zoom the lanes to the restart.
+  const before = await page.locator('#figure svg').innerHTML();
+  await page.keyboard.press('z');
+  await expect(page.locator('#zoom')).toHaveAttribute('aria-pressed', 'true');
+  expect(await page.locator('#figure svg').innerHTML()).not.toEqual(before);
+  await page.screenshot({ path: `${shots}/zoom.png` });
+  await page.keyboard.press('z');
+  await expect(page.locator('#zoom')).toHaveAttribute('aria-pressed', 'false');
   // P: presentation view.
   await page.keyboard.press('p');
   await expect(page.locator('html')).toHaveAttribute('data-present', '1');
