@@ -15,3 +15,22 @@ fn cli_doc_lists_every_rule_id() {
         );
     }
 }
+
+/// The figures committed under docs/ are what the CLI draws today. Regenerate with
+/// `cargo run -p restartscope-cli -- simulate --preset NAME --format svg --out docs/NAME.svg`.
+#[test]
+fn committed_figures_are_current() {
+    for name in ["short-restart", "long-restart"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_restartscope"))
+            .args(["simulate", "--preset", name, "--format", "svg"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let path = format!("{}/../../docs/{name}.svg", env!("CARGO_MANIFEST_DIR"));
+        let committed = std::fs::read(&path).unwrap();
+        assert!(
+            committed == out.stdout,
+            "docs/{name}.svg is stale: regenerate it with the CLI"
+        );
+    }
+}
