@@ -845,6 +845,18 @@ pub const SHORTCUTS: [(&str, &str); 10] = [
 
 #[component]
 fn Help(open: RwSignal<bool>) -> impl IntoView {
+    // Move focus into the dialog when it opens, so Tab and Esc work from there.
+    Effect::new(move |_| {
+        if open.get() {
+            request_animation_frame(|| {
+                if let Some(el) = document().get_element_by_id("help-close") {
+                    if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
+                        let _ = el.focus();
+                    }
+                }
+            });
+        }
+    });
     view! {
         <Show when=move || open.get()>
             <div class="overlay" on:click=move |_| open.set(false)>

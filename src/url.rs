@@ -262,8 +262,8 @@ pub fn to_query(st: &UrlState) -> String {
     if let Some(t) = st.t_ms {
         parts.push(("t", fmt_num(t as f64 / 1000.0)));
     }
-    if let Some(i) = st.speed {
-        parts.push(("speed", fmt_num(crate::app::SPEEDS[i])));
+    if let Some(v) = st.speed.and_then(|i| crate::app::SPEEDS.get(i)) {
+        parts.push(("speed", fmt_num(*v)));
     }
     if let Some(th) = st.theme {
         parts.push(("theme", th.as_str().into()));

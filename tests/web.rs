@@ -1,7 +1,7 @@
 //! wasm-bindgen-test in headless Chromium: the app's own logic, run as wasm in a real page.
 #![cfg(target_arch = "wasm32")]
 
-use restartscope::{app, form, kubectl};
+use restartscope::{app, form, kubectl, url};
 use restartscope_sim::presets;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -57,4 +57,15 @@ async fn slider_moves_the_downtime_text() {
         slider.get_attribute("aria-valuetext").unwrap(),
         "1 minute 30 seconds"
     );
+}
+
+#[wasm_bindgen_test]
+fn url_state_round_trips_and_names_bad_parameters() {
+    let (st, notes) = url::parse("?preset=eviction&downtime=7m&grace=abc&x=%3Cb%3E");
+    assert_eq!(st.settings.preset, "eviction");
+    assert_eq!(st.settings.downtime_s, 420.0);
+    assert_eq!(notes.len(), 2);
+    let (back, none) = url::parse(&url::to_query(&st));
+    assert!(none.is_empty());
+    assert_eq!(back, st);
 }

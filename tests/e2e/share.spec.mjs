@@ -100,6 +100,23 @@ test('embed pauses while its iframe is scrolled offscreen', async ({ page }) => 
   expect(Number(await f().locator('#scrub').inputValue())).toBeGreaterThan(Number(t2));
 });
 
+test('a hidden tab pauses playback and resumes when visible', async ({ page }) => {
+  const problems = await open(page);
+  const setHidden = (hidden) => page.evaluate((h) => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (h ? 'hidden' : 'visible') });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, hidden);
+  await setHidden(true);
+  await page.waitForTimeout(200);
+  const t1 = await page.locator('#figure').getAttribute('data-playhead');
+  await page.waitForTimeout(600);
+  expect(await page.locator('#figure').getAttribute('data-playhead')).toEqual(t1);
+  await setHidden(false);
+  await page.waitForTimeout(600);
+  expect(Number(await page.locator('#figure').getAttribute('data-playhead'))).toBeGreaterThan(Number(t1));
+  expect(problems).toEqual([]);
+});
+
 test('every keyboard shortcut', async ({ page }) => {
   const problems = await open(page);
   await page.locator('body').click({ position: { x: 5, y: 5 } });
@@ -142,6 +159,7 @@ test('every keyboard shortcut', async ({ page }) => {
   // ? help overlay, Esc closes.
   await page.keyboard.press('?');
   await expect(page.locator('#help')).toBeVisible();
+  await expect(page.locator('#help-close')).toBeFocused();
   await expect(page.locator('#help')).toContainText('Previous / next event');
   await page.keyboard.press('Escape');
   await expect(page.locator('#help')).toHaveCount(0);
