@@ -175,3 +175,13 @@ test('playback of the largest preset keeps up with 60 fps', async ({ page }) => 
   expect(dropped / gaps.length).toBeLessThan(0.05);
   expect(problems).toEqual([]);
 });
+
+for (const width of [360, 1400]) {
+  test(`no horizontal overflow at ${width} px, even with long kubectl lines`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    const problems = await open(page, '?preset=eviction&t=480');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(1);
+    expect(problems).toEqual([]);
+  });
+}
