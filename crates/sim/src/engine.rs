@@ -633,12 +633,19 @@ impl<'a> Sim<'a> {
             return;
         }
         self.kpods[p].synced = true;
+        // A deleted pod goes through SyncTerminatingPod, which also generates and sets the
+        // status (with no workers yet) before it kills the containers.
+        let path = if self.api[p].deleted_at.is_some() {
+            Rule::K4
+        } else {
+            Rule::K3
+        };
         self.emit(
             Kind::PodSync,
             Some(p),
             None,
             Value::None,
-            Rule::K3,
+            path,
             Actor::Kubelet,
         );
         self.sync_pod(p, Rule::K3);

@@ -296,6 +296,9 @@ impl Trace {
                 ),
                 _ => "probe result".into(),
             },
+            Kind::PodSync if e.rule == Rule::K4 => {
+                format!("{pod}: SyncTerminatingPod after the kubelet started (the pod is being deleted)")
+            }
             Kind::PodSync => format!("{pod}: first SyncPod after the kubelet started"),
             Kind::ContainerStarted => format!("{pod}/{ctr} Started={}", b(&e.value)),
             Kind::ContainerReady => format!("{pod}/{ctr} Ready={}", b(&e.value)),
