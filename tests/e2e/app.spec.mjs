@@ -1,25 +1,6 @@
 // What a person does with the page: load, drag the slider, play, click an event, switch preset.
 import { test, expect } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
-
-const shots = 'artifacts/screenshots';
-mkdirSync(shots, { recursive: true });
-
-/** Fails the test on any console error or page error, and on any request off our origin. */
-async function open(page, path = '') {
-  const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  await page.route('**/*', (route) => {
-    const u = new URL(route.request().url());
-    if (u.hostname !== '127.0.0.1') { problems.push(`off-origin request: ${u}`); return route.abort(); }
-    return route.continue();
-  });
-  await page.goto(path);
-  await expect(page.locator('#downtime')).toBeVisible();
-  await expect(page.locator('#figure svg')).toBeVisible();
-  return problems;
-}
+import { open, shots } from './helpers.mjs';
 
 async function seekEnd(page) {
   await page.locator('#scrub').evaluate((el) => { el.value = el.max; el.dispatchEvent(new Event('input', { bubbles: true })); });

@@ -1,28 +1,8 @@
 // Issue 6: URL state, embed mode, keyboard, themes, reduced motion, accessibility, export, offline.
 import { test, expect } from '@playwright/test';
+import { open, shots } from './helpers.mjs';
 import AxeBuilder from '@axe-core/playwright';
-import { mkdirSync, readFileSync } from 'node:fs';
-
-const shots = 'artifacts/screenshots';
-mkdirSync(shots, { recursive: true });
-
-async function open(page, path = '') {
-  const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('dialog', (d) => { problems.push(`dialog: ${d.message()}`); d.dismiss(); });
-  await page.context().route('**/*', (route) => {
-    const u = new URL(route.request().url());
-    if (u.protocol !== 'data:' && u.protocol !== 'blob:' && u.hostname !== '127.0.0.1') {
-      problems.push(`off-origin request: ${u}`);
-      return route.abort();
-    }
-    return route.continue();
-  });
-  await page.goto(path);
-  await expect(page.locator('#figure svg').first()).toBeVisible();
-  return problems;
-}
+import { readFileSync } from 'node:fs';
 
 const clock = (page) => page.locator('#clock');
 

@@ -588,16 +588,7 @@ impl<'a> Sim<'a> {
         self.renew_lease(Rule::K2);
         if !self.node_ready {
             // kubelet_node_status.go syncNodeStatus: Ready=True.
-            self.node_ready = true;
-            self.emit(
-                Kind::NodeReady,
-                None,
-                None,
-                Value::Text("True".into()),
-                Rule::K2,
-                Actor::Kubelet,
-            );
-            self.update_noschedule_taint(Rule::N1t);
+            self.set_node_ready(true, Rule::K2, Actor::Kubelet);
         }
         let gen = self.gen;
         for p in 0..self.api.len() {
@@ -1326,16 +1317,7 @@ impl<'a> Sim<'a> {
         if self.node_ready && self.now > self.nlc_probe_ts + self.grace {
             // N1: Ready (and the pressure conditions) → Unknown; MarkPodsNotReady in the same
             // pass because the observed condition was True.
-            self.node_ready = false;
-            self.emit(
-                Kind::NodeReady,
-                None,
-                None,
-                Value::Text("Unknown".into()),
-                Rule::N1,
-                Actor::NodeLifecycleController,
-            );
-            self.update_noschedule_taint(Rule::N1t);
+            self.set_node_ready(false, Rule::N1, Actor::NodeLifecycleController);
             for p in 0..self.api.len() {
                 let a = &mut self.api[p];
                 if a.removed || !a.status.ready {
@@ -1387,6 +1369,15 @@ impl<'a> Sim<'a> {
             );
             self.cancel_evictions();
         }
+    }
+
+    /// The node's Ready condition in the API (True, or Unknown when the NLC gives up on it);
+    /// the NoSchedule taint follows it at once (N1t).
+    fn set_node_ready(&mut self, ready: bool, rule: Rule, by: Actor) {
+        self.node_ready = ready;
+        let v = if ready { "True" } else { "Unknown" };
+        self.emit(Kind::NodeReady, None, None, Value::Text(v.into()), rule, by);
+        self.update_noschedule_taint(Rule::N1t);
     }
 
     fn update_noschedule_taint(&mut self, rule: Rule) {
