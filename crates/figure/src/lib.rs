@@ -853,6 +853,13 @@ fn draw_group(
         if show_probes {
             b.lane_label(y + PROBE_H / 2.0, "probes", "rs-label");
             let yc = y + PROBE_H / 2.0;
+            // x of every probe execution in this lane, to keep counters from overlapping ticks.
+            let probe_xs: Vec<f64> = ev
+                .iter()
+                .filter(|e| e.kind == Kind::Probe && e.t >= t0 && e.t <= end)
+                .map(|e| b.x(e.t))
+                .collect();
+            let mut label_end = f64::NEG_INFINITY;
             for e in ev.iter().filter(|e| e.t >= t0 && e.t <= end) {
                 let x = b.x(e.t);
                 let title = Some(format!("{}: {}", ts(e.t), tr.describe(e)));
@@ -872,7 +879,24 @@ fn draw_group(
                             title,
                         );
                     }
-                    (Kind::Probe, Value::Probe(_)) => {
+                    (Kind::Probe, Value::Probe(pv)) => {
+                        // The failure count toward failureThreshold, where one failure is not
+                        // enough and there is room before the next tick.
+                        let next = probe_xs
+                            .iter()
+                            .copied()
+                            .find(|&px| px > x + 0.5)
+                            .unwrap_or(f64::INFINITY);
+                        if pv.threshold > 1 && next - x >= 22.0 && x > label_end {
+                            label_end = x + 20.0;
+                            b.text(
+                                x + 4.5,
+                                yc + 3.2,
+                                format!("{}/{}", pv.run.min(pv.threshold), pv.threshold),
+                                "rs-small",
+                                "start",
+                            );
+                        }
                         b.path(
                             format!(
                                 "M{} {}L{} {}M{} {}L{} {}",
