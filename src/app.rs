@@ -26,7 +26,8 @@ pub struct Runs {
     pub log: Arc<Vec<(usize, usize)>>,
     pub horizon: i64,
     pub grace_s: f64,
-    pub toleration_s: f64,
+    /// Downtime from which pods get evicted (the model's estimate), for the slider mark.
+    pub eviction_s: f64,
 }
 
 /// Is this event worth a line in the log?
@@ -90,12 +91,15 @@ pub fn compute_at_width(
         })
         .collect();
     log.sort_by_key(|&(p, i)| (traces[p].events[i].t, p, i));
-    let (grace_s, toleration_s) = (sc.cluster.grace_s(), sc.cluster.toleration_s);
+    let (grace_s, eviction_s) = (
+        sc.cluster.grace_s(),
+        sc.cluster.eviction_downtime_estimate_s(),
+    );
     Ok(Runs {
         scenario: Arc::new(sc),
         horizon: traces[0].horizon,
         grace_s,
-        toleration_s,
+        eviction_s,
         traces: Arc::new(traces),
         figure: Arc::new(figure),
         svg: Arc::new(svg),
@@ -394,7 +398,7 @@ pub fn App() -> impl IntoView {
                         {move || runs.with(|r| r.as_ref().map(|r| {
                             let n = (downtime_steps().len() - 1) as f64;
                             let g = downtime_pos(r.grace_s) as f64 / n * 100.0;
-                            let ev_s = r.grace_s + 5.0 + r.toleration_s;
+                            let ev_s = r.eviction_s;
                             let e = downtime_pos(ev_s) as f64 / n * 100.0;
                             view! {
                                 <span class="mark grace" style=format!("left:{g:.2}%")>{format!("grace {}", fmt_secs(r.grace_s))}</span>

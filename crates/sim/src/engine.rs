@@ -669,16 +669,7 @@ impl<'a> Sim<'a> {
                 } else {
                     0
                 };
-                self.at(
-                    self.now + jitter,
-                    Ev::ProbeTick {
-                        gen,
-                        pod: p as u16,
-                        c: c as u8,
-                        kind: kind as u8,
-                        seq: 0,
-                    },
-                );
+                self.schedule_tick(self.now + jitter, p, c, kind, 0);
             }
         }
         // Runtime sync: a container that exited while nobody watched is restarted now; the
@@ -859,17 +850,7 @@ impl<'a> Sim<'a> {
             }
             let busy = w.busy;
             w.first_done = true;
-            let gen = self.gen;
-            self.at(
-                self.now + period,
-                Ev::ProbeTick {
-                    gen,
-                    pod: p as u16,
-                    c: c as u8,
-                    kind: kind as u8,
-                    seq,
-                },
-            );
+            self.schedule_tick(self.now + period, p, c, kind, seq);
             if busy {
                 // time.Ticker drops ticks while doProbe is still running.
                 return;
@@ -883,6 +864,21 @@ impl<'a> Sim<'a> {
         }
     }
 
+    /// The next run of a worker's loop; `seq` identifies its current ticker.
+    fn schedule_tick(&mut self, t: Ms, p: usize, c: usize, kind: ProbeKind, seq: u32) {
+        let gen = self.gen;
+        self.at(
+            t,
+            Ev::ProbeTick {
+                gen,
+                pod: p as u16,
+                c: c as u8,
+                kind: kind as u8,
+                seq,
+            },
+        );
+    }
+
     fn set_busy(&mut self, p: usize, c: usize, kind: ProbeKind, busy: bool) {
         if let Some(w) = self.kpods[p].workers[c][kind.index()].as_mut() {
             w.busy = busy;
@@ -892,23 +888,13 @@ impl<'a> Sim<'a> {
     /// After `doProbe` returns, the worker's `select` takes a buffered manual trigger first:
     /// probe again now and reset the ticker.
     fn consume_trigger(&mut self, p: usize, c: usize, kind: ProbeKind) {
-        let gen = self.gen;
         let now = self.now;
         if let Some(w) = self.kpods[p].workers[c][kind.index()].as_mut() {
             if w.pending_trigger {
                 w.pending_trigger = false;
                 w.seq += 1;
                 let seq = w.seq;
-                self.at(
-                    now,
-                    Ev::ProbeTick {
-                        gen,
-                        pod: p as u16,
-                        c: c as u8,
-                        kind: kind as u8,
-                        seq,
-                    },
-                );
+                self.schedule_tick(now, p, c, kind, seq);
             }
         }
     }

@@ -95,6 +95,13 @@ impl Cluster {
         self.node_monitor_grace_s
             .unwrap_or_else(|| self.version.default_grace_s())
     }
+
+    /// Roughly the kubelet downtime from which pods get evicted: the node goes Unknown about one
+    /// grace period after the last renewal (N1), the NoExecute taint lands one NLC pass later
+    /// (N2), and the toleration runs from there (E1). Within ± one renew interval and one pass.
+    pub fn eviction_downtime_estimate_s(&self) -> f64 {
+        self.grace_s() + self.node_monitor_period_s + self.toleration_s
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

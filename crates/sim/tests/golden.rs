@@ -113,6 +113,9 @@ fn six_minute_restart_evicts_in_both_policies() {
                 tr.policy
             );
             assert_eq!(ev.by, Actor::TaintEvictionController);
+            // The estimate the app marks on its slider holds within one renew interval.
+            let est = sc.cluster.eviction_downtime_estimate_s();
+            assert!((t - T0 - est).abs() <= 10.0, "seed {seed}: {t} vs {est}");
             assert_eq!(tr.metrics.evictions, 1);
             // Terminating from the eviction on (and so when the kubelet returns, if it was
             // evicted before).
