@@ -25,9 +25,6 @@ pub struct Runs {
     /// Notable events of both runs, in time order: (policy index, event index).
     pub log: Arc<Vec<(usize, usize)>>,
     pub horizon: i64,
-    pub grace_s: f64,
-    /// Downtime from which pods get evicted (the model's estimate), for the slider mark.
-    pub eviction_s: f64,
 }
 
 /// Is this event worth a line in the log?
@@ -91,15 +88,9 @@ pub fn compute_at_width(
         })
         .collect();
     log.sort_by_key(|&(p, i)| (traces[p].events[i].t, p, i));
-    let (grace_s, eviction_s) = (
-        sc.cluster.grace_s(),
-        sc.cluster.eviction_downtime_estimate_s(),
-    );
     Ok(Runs {
         scenario: Arc::new(sc),
         horizon: traces[0].horizon,
-        grace_s,
-        eviction_s,
         traces: Arc::new(traces),
         figure: Arc::new(figure),
         svg: Arc::new(svg),
@@ -397,11 +388,12 @@ pub fn App() -> impl IntoView {
                     <div class="marks" aria-hidden="true">
                         {move || runs.with(|r| r.as_ref().map(|r| {
                             let n = (downtime_steps().len() - 1) as f64;
-                            let g = downtime_pos(r.grace_s) as f64 / n * 100.0;
-                            let ev_s = r.eviction_s;
+                            let grace_s = r.scenario.cluster.grace_s();
+                            let g = downtime_pos(grace_s) as f64 / n * 100.0;
+                            let ev_s = r.scenario.cluster.eviction_downtime_estimate_s();
                             let e = downtime_pos(ev_s) as f64 / n * 100.0;
                             view! {
-                                <span class="mark grace" style=format!("left:{g:.2}%")>{format!("grace {}", fmt_secs(r.grace_s))}</span>
+                                <span class="mark grace" style=format!("left:{g:.2}%")>{format!("grace {}", fmt_secs(grace_s))}</span>
                                 <span class="mark evict" style=format!("left:{e:.2}%")>{format!("eviction ≈ {}", fmt_secs(ev_s))}</span>
                             }
                         }))}

@@ -34,26 +34,6 @@ pub struct UrlState {
     pub zoom: bool,
 }
 
-pub const PARAMS: [&str; 17] = [
-    "preset",
-    "downtime",
-    "at",
-    "version",
-    "grace",
-    "toleration",
-    "sync",
-    "seed",
-    "period",
-    "failure",
-    "success",
-    "exec",
-    "t",
-    "speed",
-    "theme",
-    "embed",
-    "present",
-];
-
 /// Decodes `%XX` and `+` of one query component.
 pub fn decode(s: &str) -> String {
     let b = s.as_bytes();

@@ -1,9 +1,10 @@
 //! One timeline layout for RestartScope traces, two renderers.
 //!
 //! [`layout`] turns traces (legacy and/or KEP-4781) into a [`Figure`]: plain positioned shapes.
-//! The CLI writes [`Figure::to_svg`] to a file; the web app inserts [`Figure::to_svg_inner`] into
-//! its own `<svg class="rs-figure">` styled with [`Figure::css`] and draws a playhead with
-//! [`Figure::x_of`] / [`Figure::t_of`].
+//! The CLI writes [`Figure::to_svg`] to a file; the web app inserts the same [`Figure::to_svg`]
+//! string into the page (overriding the `rs-` classes for its dark theme) and draws a playhead
+//! with [`Figure::x_of`] / [`Figure::t_of`]. [`Figure::to_svg_inner`] and [`Figure::css`] are the
+//! two halves of that string, for a host that supplies its own `<svg class="rs-figure">`.
 //!
 //! Every state drawn is derived from the trace events; at t = 0 the model is in steady state
 //! (kubelet up, node Ready, pods Ready, endpoints ready). Nothing relies on colour alone: states
