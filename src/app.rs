@@ -436,15 +436,16 @@ pub fn App() -> impl IntoView {
                         </select>
                     </div>
                     {[
-                        (Field::Grace, "s", "5–600"),
-                        (Field::Toleration, "s", "0–86400"),
-                        (Field::FirstSync, "s", "0–120"),
-                        (Field::Seed, "", "0–4294967295"),
-                        (Field::Period, "s", "1–300"),
-                        (Field::FailureThreshold, "", "1–100"),
-                        (Field::SuccessThreshold, "", "1–100"),
-                        (Field::Exec, "s", "0–60"),
-                    ].into_iter().map(|(f, _unit, range)| {
+                        Field::Grace,
+                        Field::Toleration,
+                        Field::FirstSync,
+                        Field::Seed,
+                        Field::Period,
+                        Field::FailureThreshold,
+                        Field::SuccessThreshold,
+                        Field::Exec,
+                    ].into_iter().map(|f| {
+                        let range = f.range_text();
                         let get = move |s: &Settings| match f {
                             Field::Grace => s.grace_s.clone(),
                             Field::Toleration => s.toleration_s.clone(),

@@ -80,6 +80,32 @@ impl Field {
     }
 }
 
+impl Field {
+    /// What the field accepts (inclusive). The one place the form, the URL parser and the
+    /// parameters panel take their ranges from; model limits where the model has one.
+    pub fn range(self) -> (f64, f64) {
+        use restartscope_sim::limits;
+        match self {
+            Field::Downtime => (0.0, MAX_DOWNTIME_S),
+            Field::RestartAt => (0.0, MAX_RESTART_AT_S),
+            Field::Grace => limits::GRACE_S,
+            Field::Toleration => limits::TOLERATION_S,
+            Field::FirstSync => (limits::FIRST_SYNC_S.0, 120.0),
+            Field::Seed => (0.0, u32::MAX as f64),
+            Field::Period => (1.0, 300.0),
+            Field::FailureThreshold | Field::SuccessThreshold => (1.0, 100.0),
+            Field::Exec => (0.0, 60.0),
+            Field::Preset | Field::Version => (0.0, 0.0),
+        }
+    }
+
+    /// The range as the parameters panel shows it: `5–600`.
+    pub fn range_text(self) -> String {
+        let (lo, hi) = self.range();
+        format!("{}–{}", fmt_num(lo), fmt_num(hi))
+    }
+}
+
 pub const MAX_DOWNTIME_S: f64 = 600.0;
 pub const MAX_RESTART_AT_S: f64 = 300.0;
 
@@ -149,19 +175,20 @@ impl Settings {
                 }
             }
         };
-        use restartscope_sim::limits;
         let downtime = self.downtime_s;
-        if !(0.0..=MAX_DOWNTIME_S).contains(&downtime) {
+        let (lo, hi) = Field::Downtime.range();
+        if !(lo..=hi).contains(&downtime) {
             errs.push((
                 Field::Downtime,
-                format!("Kubelet downtime must be 0 to {MAX_DOWNTIME_S} s"),
+                format!("Kubelet downtime must be {lo} to {hi} s"),
             ));
         }
         let at = self.restart_at_s;
-        if !(0.0..=MAX_RESTART_AT_S).contains(&at) {
+        let (lo, hi) = Field::RestartAt.range();
+        if !(lo..=hi).contains(&at) {
             errs.push((
                 Field::RestartAt,
-                format!("Restart at must be 0 to {MAX_RESTART_AT_S} s"),
+                format!("Restart at must be {lo} to {hi} s"),
             ));
         }
         match KubeVersion::parse(&self.version) {
@@ -171,44 +198,22 @@ impl Settings {
                 "Kubernetes version must be 1.31, 1.34 or 1.35".into(),
             )),
         }
-        let grace = num(
-            &mut errs,
-            Field::Grace,
-            &self.grace_s,
-            limits::GRACE_S.0,
-            limits::GRACE_S.1,
-        );
-        let tol = num(
-            &mut errs,
-            Field::Toleration,
-            &self.toleration_s,
-            limits::TOLERATION_S.0,
-            limits::TOLERATION_S.1,
-        );
-        let sync = num(
-            &mut errs,
-            Field::FirstSync,
-            &self.first_sync_s,
-            limits::FIRST_SYNC_S.0,
-            120.0,
-        );
-        let seed = int(&mut errs, Field::Seed, &self.seed, 0, u32::MAX as u64);
-        let period = int(&mut errs, Field::Period, &self.period_s, 1, 300) as u32;
-        let fail = int(
-            &mut errs,
-            Field::FailureThreshold,
-            &self.failure_threshold,
-            1,
-            100,
-        ) as u32;
-        let succ = int(
-            &mut errs,
-            Field::SuccessThreshold,
-            &self.success_threshold,
-            1,
-            100,
-        ) as u32;
-        let exec = num(&mut errs, Field::Exec, &self.exec_s, 0.0, 60.0);
+        let mut f = |field: Field, text: &str| {
+            let (lo, hi) = field.range();
+            num(&mut errs, field, text, lo, hi)
+        };
+        let grace = f(Field::Grace, &self.grace_s);
+        let tol = f(Field::Toleration, &self.toleration_s);
+        let sync = f(Field::FirstSync, &self.first_sync_s);
+        let exec = f(Field::Exec, &self.exec_s);
+        let mut i = |field: Field, text: &str| {
+            let (lo, hi) = field.range();
+            int(&mut errs, field, text, lo as u64, hi as u64)
+        };
+        let seed = i(Field::Seed, &self.seed);
+        let period = i(Field::Period, &self.period_s) as u32;
+        let fail = i(Field::FailureThreshold, &self.failure_threshold) as u32;
+        let succ = i(Field::SuccessThreshold, &self.success_threshold) as u32;
         if !errs.is_empty() {
             return Err(errs);
         }

@@ -2,8 +2,8 @@
 //! Parsing treats values as data: anything unknown or out of range is named in one notice and
 //! falls back to its default.
 
-use crate::form::{fmt_num, Settings, MAX_DOWNTIME_S, MAX_RESTART_AT_S};
-use restartscope_sim::{parse_duration, presets, KubeVersion};
+use crate::form::{fmt_num, Field, Settings};
+use restartscope_sim::{fmt_secs, parse_duration, presets, KubeVersion};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Theme {
@@ -106,29 +106,24 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
             ));
         }
     }
-    let secs = |v: &str, lo: f64, hi: f64| -> Option<f64> {
-        parse_duration(v).ok().filter(|x| *x >= lo && *x <= hi)
+    let within = |x: f64, f: Field| {
+        let (lo, hi) = f.range();
+        x.is_finite() && x >= lo && x <= hi
     };
-    let num = |v: &str, lo: f64, hi: f64| -> Option<f64> {
-        v.trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|x| x.is_finite() && *x >= lo && *x <= hi)
-    };
-    let int = |v: &str, lo: u64, hi: u64| -> Option<u64> {
+    let secs = |v: &str, f: Field| parse_duration(v).ok().filter(|x| within(*x, f));
+    let num = |v: &str, f: Field| v.trim().parse::<f64>().ok().filter(|x| within(*x, f));
+    let int = |v: &str, f: Field| {
         v.trim()
             .parse::<u64>()
             .ok()
-            .filter(|x| *x >= lo && *x <= hi)
+            .filter(|x| within(*x as f64, f))
     };
     for (k, v) in &pairs {
         let s = &mut st.settings;
         let ok = match k.as_str() {
             "preset" => true,
-            "downtime" => secs(v, 0.0, MAX_DOWNTIME_S)
-                .map(|x| s.downtime_s = x)
-                .is_some(),
-            "at" => secs(v, 0.0, MAX_RESTART_AT_S)
+            "downtime" => secs(v, Field::Downtime).map(|x| s.downtime_s = x).is_some(),
+            "at" => secs(v, Field::RestartAt)
                 .map(|x| s.restart_at_s = x)
                 .is_some(),
             "version" => KubeVersion::parse(v)
@@ -137,28 +132,39 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
                     s.grace_s = fmt_num(k.default_grace_s());
                 })
                 .is_some(),
-            "grace" => num(v, 5.0, 600.0).map(|x| s.grace_s = fmt_num(x)).is_some(),
-            "toleration" => num(v, 0.0, 86_400.0)
+            "grace" => num(v, Field::Grace)
+                .map(|x| s.grace_s = fmt_num(x))
+                .is_some(),
+            "toleration" => num(v, Field::Toleration)
                 .map(|x| s.toleration_s = fmt_num(x))
                 .is_some(),
-            "sync" => num(v, 0.0, 120.0)
+            "sync" => num(v, Field::FirstSync)
                 .map(|x| s.first_sync_s = fmt_num(x))
                 .is_some(),
-            "seed" => int(v, 0, u32::MAX as u64)
+            "seed" => int(v, Field::Seed)
                 .map(|x| s.seed = x.to_string())
                 .is_some(),
-            "period" => int(v, 1, 300).map(|x| s.period_s = x.to_string()).is_some(),
-            "failure" => int(v, 1, 100)
+            "period" => int(v, Field::Period)
+                .map(|x| s.period_s = x.to_string())
+                .is_some(),
+            "failure" => int(v, Field::FailureThreshold)
                 .map(|x| s.failure_threshold = x.to_string())
                 .is_some(),
-            "success" => int(v, 1, 100)
+            "success" => int(v, Field::SuccessThreshold)
                 .map(|x| s.success_threshold = x.to_string())
                 .is_some(),
-            "exec" => num(v, 0.0, 60.0).map(|x| s.exec_s = fmt_num(x)).is_some(),
-            "t" => num(v, 0.0, 86_400.0)
+            "exec" => num(v, Field::Exec).map(|x| s.exec_s = fmt_num(x)).is_some(),
+            "t" => v
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && (0.0..=86_400.0).contains(x))
                 .map(|x| st.t_ms = Some((x * 1000.0).round() as i64))
                 .is_some(),
-            "speed" => num(v, 0.0, 64.0)
+            "speed" => v
+                .trim()
+                .parse::<f64>()
+                .ok()
                 .and_then(|x| {
                     crate::app::SPEEDS
                         .iter()
@@ -202,23 +208,35 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
 }
 
 /// What a parameter accepts, for the notice.
-pub fn accepted(k: &str) -> &'static str {
+pub fn accepted(k: &str) -> String {
+    let range = |f: Field, what: &str| {
+        let (lo, hi) = f.range();
+        format!("{what} from {} to {}", fmt_num(lo), fmt_num(hi))
+    };
+    let duration = |f: Field| {
+        let (lo, hi) = f.range();
+        format!(
+            "a duration from {} to {}, like 45s or 1m30s",
+            fmt_secs(lo),
+            fmt_secs(hi)
+        )
+    };
     match k {
-        "downtime" => "a duration from 0s to 10m, like 45s or 1m30s",
-        "at" => "a duration from 0s to 5m",
-        "version" => "1.31, 1.34 or 1.35",
-        "grace" => "seconds from 5 to 600",
-        "toleration" => "seconds from 0 to 86400",
-        "sync" => "seconds from 0 to 120",
-        "seed" => "a whole number from 0 to 4294967295",
-        "period" => "whole seconds from 1 to 300",
-        "failure" | "success" => "a whole number from 1 to 100",
-        "exec" => "seconds from 0 to 60",
-        "t" => "seconds from 0",
-        "speed" => "one of 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64",
-        "theme" => "light or dark",
-        "embed" | "present" | "zoom" => "1 or 0",
-        _ => "",
+        "downtime" => duration(Field::Downtime),
+        "at" => duration(Field::RestartAt),
+        "version" => "1.31, 1.34 or 1.35".into(),
+        "grace" => range(Field::Grace, "seconds"),
+        "toleration" => range(Field::Toleration, "seconds"),
+        "sync" => range(Field::FirstSync, "seconds"),
+        "seed" => range(Field::Seed, "a whole number"),
+        "period" => range(Field::Period, "whole seconds"),
+        "failure" | "success" => range(Field::FailureThreshold, "a whole number"),
+        "exec" => range(Field::Exec, "seconds"),
+        "t" => "seconds from 0".into(),
+        "speed" => format!("one of {}", crate::app::SPEEDS.map(fmt_num).join(", ")),
+        "theme" => "light or dark".into(),
+        "embed" | "present" | "zoom" => "1 or 0".into(),
+        _ => String::new(),
     }
 }
 
