@@ -760,22 +760,7 @@ pub fn why_lines(tr: &Trace) -> Vec<(Rule, bool, usize, &'static str)> {
             x.2 += 1;
             continue;
         }
-        let text = match (e.rule, v) {
-            (Rule::N1, _) => "The lease went unrenewed past the grace period: the node lifecycle controller marked the pod NotReady.",
-            (Rule::S2, true) => "First SyncPod after the restart: no readiness worker existed yet, so the kubelet reported Ready before any probe ran.",
-            (Rule::S2, false) => "The kubelet's regenerated status had the container not started or not ready.",
-            (Rule::P1, false) => "The restarted kubelet's new readiness worker began from its initial Failure: NotReady until the next probe.",
-            (Rule::P1, true) => "A new worker's initial result changed the container's state.",
-            (Rule::P5, true) => "A readiness probe succeeded: Ready again.",
-            (Rule::P5, false) => "failureThreshold probes in a row failed: NotReady.",
-            (Rule::S3, _) => "KEP-4781: the container predates this kubelet, so Ready followed the API's Ready condition until a probe result existed.",
-            (Rule::P4, _) => "The container was not running, so its probes fail.",
-            (Rule::P6, _) => "The liveness probe failed: the kubelet killed the container.",
-            (Rule::K4, _) => "The pod was deleted: the kubelet stopped its containers.",
-            (Rule::Truth, _) => "The container exited.",
-            (Rule::K3r, _) => "The exited container was restarted.",
-            (r, _) => r.title(),
-        };
+        let text = e.rule.ready_change_reason(v);
         out.push((e.rule, v, 1, text));
     }
     out
