@@ -159,7 +159,7 @@ impl Worker {
 }
 
 /// Kubelet memory for one pod: lost at every restart.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct KPod {
     synced: bool,
     terminating: bool,
@@ -167,6 +167,20 @@ struct KPod {
     workers: Vec<[Option<Worker>; 3]>,
     results: Vec<[Option<(u32, Outcome)>; 3]>,
     backoff: Vec<u32>,
+}
+
+impl KPod {
+    /// What a just-started kubelet knows of a pod with `n` containers: nothing.
+    fn fresh(n: usize) -> Self {
+        KPod {
+            synced: false,
+            terminating: false,
+            cache: None,
+            workers: vec![[None, None, None]; n],
+            results: vec![[None, None, None]; n],
+            backoff: vec![0; n],
+        }
+    }
 }
 
 struct Sim<'a> {
@@ -280,11 +294,8 @@ impl<'a> Sim<'a> {
                 let n = p.containers.len();
                 let mut kp = KPod {
                     synced: true,
-                    terminating: false,
                     cache: Some(healthy_status(n)),
-                    workers: vec![[None, None, None]; n],
-                    results: vec![[None, None, None]; n],
-                    backoff: vec![0; n],
+                    ..KPod::fresh(n)
                 };
                 for (ci, c) in p.containers.iter().enumerate() {
                     for kind in ProbeKind::ALL {
@@ -359,16 +370,7 @@ impl<'a> Sim<'a> {
                         let phase =
                             (draw(sc.seed, [PURPOSE_PHASE, pi as u64, ci as u64, kind as u64])
                                 * period as f64) as Ms;
-                        sim.at(
-                            phase,
-                            Ev::ProbeTick {
-                                gen: 0,
-                                pod: pi as u16,
-                                c: ci as u8,
-                                kind: kind as u8,
-                                seq: 0,
-                            },
-                        );
+                        sim.schedule_tick(phase, pi, ci, kind, 0);
                     }
                 }
             }
@@ -545,8 +547,8 @@ impl<'a> Sim<'a> {
         }
         self.up = false;
         self.gen += 1;
-        for kp in &mut self.kpods {
-            *kp = KPod::default();
+        for (kp, sp) in self.kpods.iter_mut().zip(&self.sc.pods) {
+            *kp = KPod::fresh(sp.containers.len());
         }
         self.emit(
             Kind::KubeletStop,
@@ -574,17 +576,6 @@ impl<'a> Sim<'a> {
             Rule::K2,
             Actor::Kubelet,
         );
-        for (p, sp) in self.sc.pods.iter().enumerate() {
-            let n = sp.containers.len();
-            self.kpods[p] = KPod {
-                synced: false,
-                terminating: false,
-                cache: None,
-                workers: vec![[None, None, None]; n],
-                results: vec![[None, None, None]; n],
-                backoff: vec![0; n],
-            };
-        }
         self.renew_lease(Rule::K2);
         if !self.node_ready {
             // kubelet_node_status.go syncNodeStatus: Ready=True.
