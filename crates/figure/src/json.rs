@@ -67,7 +67,12 @@ pub fn value(v: &Value) -> J {
     match v {
         Value::None => J::Null,
         Value::Bool(b) => J::Bool(*b),
-        Value::Text(s) => J::from(s.clone()),
+        Value::Condition(_)
+        | Value::Taint(_)
+        | Value::Writer(_)
+        | Value::Health(_)
+        | Value::Exit(_)
+        | Value::Service(_) => J::from(v.text()),
         Value::Seconds(s) => serde_json::Number::from_f64(*s).map_or(J::Null, J::Number),
         Value::Probe(p) => obj(ProbeJson {
             probe: p.probe.as_str(),

@@ -293,13 +293,6 @@ impl Ep {
     }
 }
 
-fn text_value(v: &Value) -> &str {
-    match v {
-        Value::Text(s) => s.as_str(),
-        _ => "",
-    }
-}
-
 fn writer_letter(a: Actor) -> (&'static str, &'static str, &'static str) {
     match a {
         Actor::Kubelet => ("K", "rs-badge-k", "rs-badge-text-k"),
@@ -664,7 +657,7 @@ fn draw_group(
         .events
         .iter()
         .filter(|e| e.kind == Kind::NodeReady)
-        .map(|e| (e.t, text_value(&e.value).to_string()))
+        .map(|e| (e.t, e.value.text()))
         .collect();
     let nsegs = segments("True".to_string(), &nchanges, t0, end);
     b.lane_label(y + NODE_H / 2.0, "node Ready", "rs-label");
@@ -690,8 +683,7 @@ fn draw_group(
             .events
             .iter()
             .filter(|e| {
-                matches!(e.kind, Kind::TaintAdded | Kind::TaintRemoved)
-                    && text_value(&e.value) == effect
+                matches!(e.kind, Kind::TaintAdded | Kind::TaintRemoved) && e.value.text() == effect
             })
             .map(|e| (e.t, e.kind == Kind::TaintAdded))
             .collect();

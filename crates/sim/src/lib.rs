@@ -1,155 +1,119 @@
 //! RestartScope model: a deterministic discrete-event simulation of what a kubelet restart does
-//! to a node's pods, under the legacy kubelet and under KEP-4781.
+//! to a node's pods, under any kubelet profile (the legacy kubelet, KEP-4781, …).
 //!
 //! Pure Rust, no web dependencies. `simulate` and `compare` are deterministic for a given
-//! scenario (its seed included). See docs/MODEL.md for every rule and simplification.
+//! scenario (its seed included). See docs/MODEL.md for every rule and simplification, and
+//! docs/ARCHITECTURE.md for where each actor lives:
+//!
+//! - `core`: time, keyed random draws, the one event queue;
+//! - `node`: the container runtime and the kubelet (sync loop, prober, status manager, lease);
+//! - `control_plane`: API server, node lifecycle controller, taint eviction, EndpointSlices;
+//! - `cluster`: nodes + control plane + queue, and the dispatch;
+//! - `profile`: kubelet releases and gates as rule switches;
+//! - `trace`: typed events, the recorder and the integrated metrics.
 
-mod engine;
+pub mod cluster;
+mod control_plane;
+pub mod core;
+mod node;
 pub mod presets;
+pub mod profile;
 pub mod rules;
 pub mod scenario;
 pub mod trace;
 
+pub use crate::core::time::{fmt_secs, parse_duration, words_secs};
+pub use node::kubelet::KUBELET_RESTART_GRACE;
+pub use profile::{KubeletProfile, Rules};
 pub use rules::Rule;
 pub use scenario::*;
+pub use trace::recorder::Keep;
 pub use trace::*;
+
+use crate::core::ms;
+use cluster::{NodeSetup, Setup};
 
 /// Runs the scenario under its own `kubelet.policy`. Validate first: an invalid scenario is
 /// reported, never simulated.
 pub fn simulate(sc: &Scenario) -> Result<Trace, Vec<FieldError>> {
-    sc.validate()?;
-    Ok(engine::run(sc, sc.kubelet.policy))
+    simulate_policy(sc, sc.kubelet.policy)
 }
 
 /// Runs one policy on the scenario (same seed, same everything else).
 pub fn simulate_policy(sc: &Scenario, policy: Policy) -> Result<Trace, Vec<FieldError>> {
+    simulate_profile(sc, &KubeletProfile::for_policy(sc.cluster.version, policy))
+}
+
+/// Runs one kubelet profile on the scenario's node.
+pub fn simulate_profile(sc: &Scenario, profile: &KubeletProfile) -> Result<Trace, Vec<FieldError>> {
     sc.validate()?;
-    Ok(engine::run(sc, policy))
+    Ok(run_node(sc, profile))
 }
 
 /// Both policies on the same scenario and seed: `[legacy, kep]`. The only difference between
-/// the two runs is the policy; random draws are keyed by object, not by order.
+/// the two runs is the kubelet profile; random draws are keyed by object, not by order.
 pub fn compare(sc: &Scenario) -> Result<[Trace; 2], Vec<FieldError>> {
     sc.validate()?;
+    let v = sc.cluster.version;
     Ok([
-        engine::run(sc, Policy::Legacy),
-        engine::run(sc, Policy::Kep),
+        run_node(sc, &KubeletProfile::for_policy(v, Policy::Legacy)),
+        run_node(sc, &KubeletProfile::for_policy(v, Policy::Kep)),
     ])
 }
 
-/// Seconds as a short human duration: `45s`, `1m30s`, `1h`, `1.5s`.
-pub fn fmt_secs(s: f64) -> String {
-    let neg = s < 0.0;
-    let s = s.abs();
-    let whole = s.floor() as u64;
-    let frac = s - whole as f64;
-    let (h, m, sec) = (whole / 3600, (whole % 3600) / 60, whole % 60);
-    let mut out = String::new();
-    if neg {
-        out.push('-');
-    }
-    if h > 0 {
-        out.push_str(&format!("{h}h"));
-    }
-    if m > 0 {
-        out.push_str(&format!("{m}m"));
-    }
-    if sec > 0 || frac > 1e-9 || out.is_empty() || out == "-" {
-        if frac > 1e-9 {
-            let v = sec as f64 + frac;
-            out.push_str(&format!("{}s", (v * 1000.0).round() / 1000.0));
-        } else {
-            out.push_str(&format!("{sec}s"));
-        }
-    }
-    out
-}
-
-/// Duration in words for screen readers: "1 minute 30 seconds".
-pub fn words_secs(s: f64) -> String {
-    let whole = s.max(0.0).round() as u64;
-    let (h, m, sec) = (whole / 3600, (whole % 3600) / 60, whole % 60);
-    let mut parts = Vec::new();
-    let unit = |n: u64, u: &str| format!("{n} {u}{}", if n == 1 { "" } else { "s" });
-    if h > 0 {
-        parts.push(unit(h, "hour"));
-    }
-    if m > 0 {
-        parts.push(unit(m, "minute"));
-    }
-    if sec > 0 || parts.is_empty() {
-        parts.push(unit(sec, "second"));
-    }
-    parts.join(" ")
-}
-
-/// Parses `45s`, `6m30s`, `1h`, `1.5s`, `90` (seconds) into seconds.
-pub fn parse_duration(input: &str) -> Result<f64, String> {
-    let s = input.trim();
-    let bad = || {
-        format!(
-            "invalid duration {input:?}: use a number of seconds or units h, m, s, like 45s, 6m30s, 1h"
-        )
+/// One node, every event kept. The scenario must be valid.
+fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
+    let setup = Setup {
+        cluster: &sc.cluster,
+        first_sync_delay_s: sc.kubelet.first_sync_delay_s,
+        seed: sc.seed,
+        horizon_s: sc.horizon_s,
+        keep: Keep::All,
     };
-    if s.is_empty() {
-        return Err(bad());
+    let node = NodeSetup {
+        pods: &sc.pods,
+        restarts: &sc.kubelet.restarts,
+        profile: profile.clone(),
+    };
+    let out = cluster::Cluster::new(&setup, vec![node]).run();
+    Trace {
+        policy: profile.policy(),
+        kubelet: profile.label(),
+        node: 0,
+        horizon: ms(sc.horizon_s),
+        grace: ms(sc.cluster.grace_s()),
+        lease_duration: ms(sc.cluster.lease_duration_s),
+        toleration: ms(sc.cluster.toleration_s),
+        restarts: sc
+            .kubelet
+            .restarts
+            .iter()
+            .map(|r| (ms(r.at_s), ms(r.at_s + r.downtime_s)))
+            .collect(),
+        pods: sc.pods.iter().map(pod_info).collect(),
+        events: out.events,
+        metrics: out.metrics.into_iter().next().unwrap_or_default(),
     }
-    if let Ok(v) = s.parse::<f64>() {
-        return if v.is_finite() && v >= 0.0 {
-            Ok(v)
-        } else {
-            Err(bad())
-        };
-    }
-    let mut total = 0.0;
-    let mut num = String::new();
-    let mut last_unit = 4;
-    for ch in s.chars() {
-        if ch.is_ascii_digit() || ch == '.' {
-            num.push(ch);
-            continue;
-        }
-        let (mult, rank) = match ch {
-            'h' => (3600.0, 3),
-            'm' => (60.0, 2),
-            's' => (1.0, 1),
-            _ => return Err(bad()),
-        };
-        if num.is_empty() || rank >= last_unit {
-            return Err(bad());
-        }
-        let v: f64 = num.parse().map_err(|_| bad())?;
-        total += v * mult;
-        num.clear();
-        last_unit = rank;
-    }
-    if !num.is_empty() || !total.is_finite() {
-        return Err(bad());
-    }
-    Ok(total)
 }
 
-#[cfg(test)]
-mod util_tests {
-    use super::*;
-    #[test]
-    fn durations_round_trip() {
-        for (s, v) in [
-            ("45s", 45.0),
-            ("6m30s", 390.0),
-            ("1h", 3600.0),
-            ("90", 90.0),
-            ("1.5s", 1.5),
-        ] {
-            assert_eq!(parse_duration(s).unwrap(), v, "{s}");
-        }
-        for bad in ["", "-3s", "5x", "s", "1s1m", "1m1m", "abc"] {
-            assert!(parse_duration(bad).is_err(), "{bad}");
-        }
-        assert_eq!(fmt_secs(390.0), "6m30s");
-        assert_eq!(fmt_secs(0.0), "0s");
-        assert_eq!(fmt_secs(3600.0), "1h");
-        assert_eq!(words_secs(90.0), "1 minute 30 seconds");
-        assert_eq!(words_secs(1.0), "1 second");
+fn pod_info(p: &Pod) -> PodInfo {
+    PodInfo {
+        name: p.name.clone(),
+        workload: p.workload,
+        service: p.service.clone(),
+        containers: p
+            .containers
+            .iter()
+            .map(|c| ContainerInfo {
+                name: c.name.clone(),
+                probes: ProbeKind::ALL.map(|k| {
+                    node::kubelet::probe_spec(c, k).map(|p| ProbeInfo {
+                        period_s: p.period_s,
+                        success_threshold: p.success_threshold,
+                        failure_threshold: p.failure_threshold,
+                    })
+                }),
+            })
+            .collect(),
     }
 }

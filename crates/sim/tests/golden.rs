@@ -69,7 +69,9 @@ fn long_restart_90s_legacy_four_transitions_kep_two() {
             let noexec = tr
                 .events
                 .iter()
-                .find(|e| e.kind == Kind::TaintAdded && e.value == Value::Text("NoExecute".into()))
+                .find(|e| {
+                    e.kind == Kind::TaintAdded && e.value == Value::Taint(TaintEffect::NoExecute)
+                })
                 .unwrap();
             assert!((noexec.t as f64 / 1000.0 - (tu + 5.0)).abs() < 1e-9);
             // N3: taints removed after the kubelet is back; the NLC never sets pods Ready.

@@ -38,7 +38,9 @@ fn k2_start_renews_lease_and_posts_node_ready() {
         let ready = tr
             .events
             .iter()
-            .find(|e| e.kind == Kind::NodeReady && e.value == Value::Text("True".into()))
+            .find(|e| {
+                e.kind == Kind::NodeReady && e.value == Value::Condition(ConditionStatus::True)
+            })
             .unwrap();
         assert_eq!((ready.t, ready.by), (start.t, Actor::Kubelet));
         // Renewals every 0.25 × lease duration while up.
@@ -279,7 +281,7 @@ fn n1_node_unknown_and_pods_not_ready_in_one_pass() {
             .unwrap();
         assert_eq!(
             (ns.t, ns.value.clone()),
-            (n.t, Value::Text("NoSchedule".into()))
+            (n.t, Value::Taint(TaintEffect::NoSchedule))
         );
     }
 }
@@ -438,7 +440,9 @@ fn n1t_noschedule_taint_leaves_when_the_kubelet_posts_ready() {
         let removed = tr
             .events
             .iter()
-            .find(|e| e.kind == Kind::TaintRemoved && e.value == Value::Text("NoSchedule".into()))
+            .find(|e| {
+                e.kind == Kind::TaintRemoved && e.value == Value::Taint(TaintEffect::NoSchedule)
+            })
             .unwrap();
         assert_eq!((secs(removed), removed.rule), (190.0, Rule::N1t));
     }

@@ -1,7 +1,13 @@
-//! Trace: plain data the model produces and the CLI and web app render.
+//! Trace: plain data the model produces and the CLI and web app render. Typed values (taints,
+//! conditions, writers, health) rather than strings; `recorder` collects events and metrics
+//! while the cluster runs, `metrics` integrates the time-based metrics as state changes.
+
+pub mod describe;
+pub mod metrics;
+pub mod recorder;
 
 use crate::rules::Rule;
-use crate::scenario::{Policy, Workload};
+use crate::scenario::{Health, Policy, Workload};
 use serde::{Deserialize, Serialize};
 
 /// Simulated time in integer milliseconds.
@@ -13,7 +19,7 @@ pub enum Kind {
     KubeletStop,
     KubeletStart,
     LeaseRenew,
-    /// Node Ready condition in the API (value: "True" | "Unknown").
+    /// Node Ready condition in the API (value: [`ConditionStatus`]).
     NodeReady,
     TaintAdded,
     TaintRemoved,
@@ -72,7 +78,7 @@ impl Kind {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ProbeKind {
     Startup,
@@ -148,6 +154,66 @@ pub struct EndpointValue {
     pub terminating: bool,
 }
 
+/// A condition's status (`v1.ConditionStatus`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ConditionStatus {
+    True,
+    False,
+    Unknown,
+}
+
+impl ConditionStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConditionStatus::True => "True",
+            ConditionStatus::False => "False",
+            ConditionStatus::Unknown => "Unknown",
+        }
+    }
+}
+
+/// The effect of the `node.kubernetes.io/unreachable` taint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TaintEffect {
+    NoSchedule,
+    NoExecute,
+}
+
+impl TaintEffect {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaintEffect::NoSchedule => "NoSchedule",
+            TaintEffect::NoExecute => "NoExecute",
+        }
+    }
+}
+
+/// Why a container stopped, when the model knows more than "it exited".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExitReason {
+    /// Killed by the kubelet because this probe crossed its failure threshold (P6).
+    ProbeFailed(ProbeKind),
+}
+
+impl ExitReason {
+    pub fn text(self) -> String {
+        match self {
+            ExitReason::ProbeFailed(k) => format!("killed: {} probe failed", k.as_str()),
+        }
+    }
+}
+
+/// Words for a container's ground truth.
+pub fn health_text(h: Health) -> &'static str {
+    match h {
+        Health::Healthy => "healthy",
+        Health::FailingReadiness => "failing readiness",
+        Health::Failing => "failing",
+        Health::Exited => "exited",
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Value {
@@ -155,14 +221,44 @@ pub enum Value {
     Bool(bool),
     Probe(ProbeValue),
     Endpoint(EndpointValue),
-    Text(String),
+    /// Node Ready condition.
+    Condition(ConditionStatus),
+    Taint(TaintEffect),
+    /// Who wrote a pod status.
+    Writer(Actor),
+    /// A container's ground truth.
+    Health(Health),
+    Exit(ExitReason),
+    /// A Service (EndpointSlice updates).
+    Service(String),
     /// A time or a duration in seconds (eviction due time, back-off).
     Seconds(f64),
+}
+
+impl Value {
+    /// The value as the JSON trace format and the event log word it.
+    pub fn text(&self) -> String {
+        match self {
+            Value::None => String::new(),
+            Value::Bool(b) => b.to_string(),
+            Value::Condition(c) => c.as_str().into(),
+            Value::Taint(t) => t.as_str().into(),
+            Value::Writer(a) => a.as_str().into(),
+            Value::Health(h) => health_text(*h).into(),
+            Value::Exit(r) => r.text(),
+            Value::Service(s) => s.clone(),
+            Value::Seconds(s) => format!("{s}"),
+            Value::Probe(_) | Value::Endpoint(_) => String::new(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Event {
     pub t: Ms,
+    /// The node the event belongs to (0 in a single-node run).
+    #[serde(default)]
+    pub node: u16,
     pub kind: Kind,
     pub pod: Option<u16>,
     pub container: Option<u8>,
@@ -214,6 +310,11 @@ pub struct PodInfo {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Trace {
     pub policy: Policy,
+    /// The kubelet profile's label, e.g. "1.35 · KEP".
+    pub kubelet: String,
+    /// The node this trace shows (0 in a single-node run).
+    #[serde(default)]
+    pub node: u16,
     pub horizon: Ms,
     pub grace: Ms,
     pub lease_duration: Ms,
@@ -238,111 +339,5 @@ impl Trace {
         self.events
             .iter()
             .filter(move |e| e.kind == Kind::PodReady && e.pod == Some(pod))
-    }
-
-    fn pod_name(&self, pod: Option<u16>) -> &str {
-        pod.and_then(|p| self.pods.get(p as usize))
-            .map(|p| p.name.as_str())
-            .unwrap_or("?")
-    }
-
-    fn container_name(&self, pod: Option<u16>, c: Option<u8>) -> &str {
-        match (pod, c) {
-            (Some(p), Some(c)) => self
-                .pods
-                .get(p as usize)
-                .and_then(|p| p.containers.get(c as usize))
-                .map(|c| c.name.as_str())
-                .unwrap_or("?"),
-            _ => "?",
-        }
-    }
-
-    /// The event in plain words.
-    pub fn describe(&self, e: &Event) -> String {
-        let pod = self.pod_name(e.pod);
-        let ctr = self.container_name(e.pod, e.container);
-        let b = |v: &Value| matches!(v, Value::Bool(true));
-        match e.kind {
-            Kind::KubeletStop => "Kubelet stops; containers keep running".into(),
-            Kind::KubeletStart => "Kubelet starts with empty memory".into(),
-            Kind::LeaseRenew => "Kubelet renews the node lease".into(),
-            Kind::NodeReady => match &e.value {
-                Value::Text(s) => format!("Node Ready condition becomes {s}"),
-                _ => "Node Ready condition changes".into(),
-            },
-            Kind::TaintAdded => format!("Taint node.kubernetes.io/unreachable:{} added", text(&e.value)),
-            Kind::TaintRemoved => format!("Taint node.kubernetes.io/unreachable:{} removed", text(&e.value)),
-            Kind::Probe => match &e.value {
-                Value::Probe(p) => format!(
-                    "{pod}/{ctr} {} probe: {} ({}/{})",
-                    p.probe.as_str(),
-                    outcome(p.result),
-                    p.run.min(p.threshold),
-                    p.threshold
-                ),
-                _ => "probe".into(),
-            },
-            Kind::ProbeResult => match &e.value {
-                Value::Probe(p) if e.rule == Rule::P1k => format!(
-                    "{pod}/{ctr} {} worker skips its initial {}: the container predates this kubelet",
-                    p.probe.as_str(),
-                    outcome(p.result)
-                ),
-                Value::Probe(p) => format!(
-                    "{pod}/{ctr} {} result cached: {}",
-                    p.probe.as_str(),
-                    outcome(p.result)
-                ),
-                _ => "probe result".into(),
-            },
-            Kind::PodSync if e.rule == Rule::K4 => {
-                format!("{pod}: SyncTerminatingPod after the kubelet started (the pod is being deleted)")
-            }
-            Kind::PodSync => format!("{pod}: first SyncPod after the kubelet started"),
-            Kind::ContainerStarted => format!("{pod}/{ctr} Started={}", b(&e.value)),
-            Kind::ContainerReady => format!("{pod}/{ctr} Ready={}", b(&e.value)),
-            Kind::ContainerHealth => format!("{pod}/{ctr} actually becomes {}", text(&e.value)),
-            Kind::ContainerExit => format!("{pod}/{ctr} exits"),
-            Kind::ContainerRestart => format!("{pod}/{ctr} restarted as a new container"),
-            Kind::PodReady => format!(
-                "{pod} Ready={} written by the {}",
-                if b(&e.value) { "True" } else { "False" },
-                e.by.as_str()
-            ),
-            Kind::StatusWrite => format!("{pod}: pod status write by the {}", e.by.as_str()),
-            Kind::Endpoint => match &e.value {
-                Value::Endpoint(v) => format!(
-                    "{pod} endpoint ready={} serving={} terminating={}",
-                    v.ready, v.serving, v.terminating
-                ),
-                _ => format!("{pod} endpoint removed"),
-            },
-            Kind::EndpointsliceUpdate => format!("EndpointSlice of Service {} updated", text(&e.value)),
-            Kind::EvictionScheduled => match e.value {
-                Value::Seconds(s) => format!("{pod} will be evicted at {}", crate::fmt_secs(s)),
-                _ => format!("{pod} eviction scheduled"),
-            },
-            Kind::EvictionCancelled => format!("{pod} eviction cancelled"),
-            Kind::Eviction => format!("{pod} evicted: deletion timestamp set, replacement created on another node"),
-            Kind::PodRemoved => format!("{pod} removed from the API server"),
-        }
-    }
-}
-
-fn text(v: &Value) -> String {
-    match v {
-        Value::Text(s) => s.clone(),
-        Value::Bool(b) => b.to_string(),
-        Value::Seconds(s) => format!("{s}"),
-        _ => String::new(),
-    }
-}
-
-fn outcome(o: Outcome) -> &'static str {
-    match o {
-        Outcome::Unknown => "Unknown",
-        Outcome::Success => "Success",
-        Outcome::Failure => "Failure",
     }
 }

@@ -1,0 +1,306 @@
+//! A cluster: any number of nodes (runtime + kubelet each) and the control plane, driven by one
+//! event queue. Owns the clock and the dispatch: the one place where an event of a kubelet
+//! process that has gone (stale generation) is dropped, and where actors' reactions to one
+//! another are routed (a deletion reaches the kubelet, a taint reaches taint eviction). At the
+//! end of each instant the EndpointSlice controller flushes and the metrics re-classify the
+//! pods that changed. Called by `lib.rs` (`simulate*`, `compare`).
+
+use crate::control_plane::api::{ApiNode, ApiPod, ApiServer, Status};
+use crate::control_plane::endpointslice;
+use crate::control_plane::node_lifecycle::{NodeHealth, NodeLifecycleController, TaintChange};
+use crate::control_plane::taint_eviction::{Pending, TaintEvictionController};
+use crate::core::rng::{draw, Purpose};
+use crate::core::{ms, Ctx, Ev, NodeId, Queue, What};
+use crate::node::kubelet::{probe_spec, Kubelet};
+use crate::node::runtime::{Runtime, TruthChange};
+use crate::node::Node;
+use crate::profile::KubeletProfile;
+use crate::rules::Rule;
+use crate::scenario::{Cluster as ClusterSpec, Pod, Restart};
+use crate::trace::metrics::Class;
+use crate::trace::recorder::{Keep, Recorder};
+use crate::trace::{Event, Metrics, Ms, ProbeKind};
+
+/// What one node runs.
+pub struct NodeSetup<'a> {
+    pub pods: &'a [Pod],
+    pub restarts: &'a [Restart],
+    pub profile: KubeletProfile,
+}
+
+/// Settings shared by the whole cluster.
+pub struct Setup<'a> {
+    pub cluster: &'a ClusterSpec,
+    pub first_sync_delay_s: f64,
+    pub seed: u64,
+    pub horizon_s: f64,
+    pub keep: Keep,
+}
+
+pub struct Cluster<'a> {
+    now: Ms,
+    horizon: Ms,
+    queue: Queue,
+    nodes: Vec<Node<'a>>,
+    api: ApiServer,
+    nlc: NodeLifecycleController,
+    te: TaintEvictionController,
+    rec: Recorder,
+    spec: Vec<&'a [Pod]>,
+}
+
+/// The result of a run: the kept events (all nodes interleaved) and metrics per node.
+pub struct Outcome {
+    pub events: Vec<Event>,
+    pub metrics: Vec<Metrics>,
+}
+
+impl<'a> Cluster<'a> {
+    /// The cluster in its steady state at t = 0: kubelets up for a day, containers for an hour,
+    /// every pod Ready, every worker with a cached Success.
+    pub fn new(setup: &Setup<'a>, nodes: Vec<NodeSetup<'a>>) -> Self {
+        let c = setup.cluster;
+        let lease = ms(c.lease_duration_s);
+        let renew_interval = (lease / 4).max(1);
+        let monitor_period = ms(c.node_monitor_period_s).max(1);
+        let seed = setup.seed;
+        let pods_per_node: Vec<usize> = nodes.iter().map(|n| n.pods.len()).collect();
+        let mut cl = Cluster {
+            now: 0,
+            horizon: ms(setup.horizon_s),
+            queue: Queue::default(),
+            nodes: Vec::with_capacity(nodes.len()),
+            api: ApiServer {
+                nodes: Vec::with_capacity(nodes.len()),
+                pods: Vec::with_capacity(nodes.len()),
+                dirty_endpoints: Vec::new(),
+            },
+            nlc: NodeLifecycleController {
+                grace: ms(c.grace_s()),
+                period: monitor_period,
+                health: Vec::with_capacity(nodes.len()),
+            },
+            te: TaintEvictionController {
+                toleration: ms(c.toleration_s),
+                pods: Vec::with_capacity(nodes.len()),
+            },
+            rec: Recorder::new(&pods_per_node, &setup.keep),
+            spec: nodes.iter().map(|n| n.pods).collect(),
+        };
+        let first_sync = ms(setup.first_sync_delay_s);
+        for (i, ns) in nodes.iter().enumerate() {
+            let id = i as NodeId;
+            let lease_phase =
+                (draw(seed, Purpose::Lease, id, [0, 0, 0]) * renew_interval as f64) as Ms;
+            let last_renew = lease_phase - renew_interval;
+            cl.api.nodes.push(ApiNode {
+                lease_renew: last_renew,
+                ready: true,
+                taint_noschedule: false,
+                taint_noexecute: false,
+            });
+            cl.api.pods.push(
+                ns.pods
+                    .iter()
+                    .map(|p| ApiPod {
+                        status: Status::healthy(p.containers.len()),
+                        deleted_at: None,
+                        removed: false,
+                        has_service: p.service.is_some(),
+                        endpoint: p.service.as_ref().map(|_| crate::trace::EndpointValue {
+                            ready: true,
+                            serving: true,
+                            terminating: false,
+                        }),
+                    })
+                    .collect(),
+            );
+            cl.nlc.health.push(NodeHealth {
+                saved_renew: last_renew,
+                probe_ts: last_renew,
+            });
+            cl.te.pods.push(vec![Pending::default(); ns.pods.len()]);
+            cl.nodes.push(Node {
+                runtime: Runtime::new(ns.pods),
+                kubelet: Kubelet::steady(
+                    ns.pods,
+                    ns.profile.clone(),
+                    seed,
+                    renew_interval,
+                    first_sync,
+                ),
+            });
+            cl.push(lease_phase, id, What::LeaseRenew { gen: 0 });
+        }
+        let nlc_phase = (draw(seed, Purpose::Nlc, 0, [0, 0, 0]) * monitor_period as f64) as Ms;
+        cl.push(nlc_phase, 0, What::NlcPass);
+        for (i, ns) in nodes.iter().enumerate() {
+            let id = i as NodeId;
+            for r in ns.restarts {
+                cl.push(ms(r.at_s), id, What::KubeletStop);
+                cl.push(ms(r.at_s + r.downtime_s), id, What::KubeletStart);
+            }
+            for (pi, p) in ns.pods.iter().enumerate() {
+                for (ci, c) in p.containers.iter().enumerate() {
+                    for (k, t) in c.truth.iter().enumerate() {
+                        let what = What::Truth {
+                            pod: pi as u16,
+                            c: ci as u8,
+                            idx: k as u16,
+                        };
+                        cl.push(ms(t.at_s), id, what);
+                    }
+                    for kind in ProbeKind::ALL {
+                        if let Some(pr) = probe_spec(c, kind) {
+                            let period = pr.period_s as Ms * 1000;
+                            let phase = (draw(
+                                seed,
+                                Purpose::ProbePhase,
+                                id,
+                                [pi as u64, ci as u64, kind as u64],
+                            ) * period as f64) as Ms;
+                            let what = What::ProbeTick {
+                                gen: 0,
+                                pod: pi as u16,
+                                c: ci as u8,
+                                kind,
+                                seq: 0,
+                            };
+                            cl.push(phase, id, what);
+                        }
+                    }
+                }
+                cl.rec.touch(id, pi);
+            }
+        }
+        cl.settle();
+        cl
+    }
+
+    fn push(&mut self, t: Ms, node: NodeId, what: What) {
+        self.queue.push(t, Ev { node, what });
+    }
+
+    /// Runs to the horizon.
+    pub fn run(mut self) -> Outcome {
+        while let Some((t, ev)) = self.queue.pop() {
+            if t > self.horizon {
+                break;
+            }
+            if t != self.now {
+                self.end_instant();
+                self.now = t;
+            }
+            self.dispatch(ev);
+        }
+        self.end_instant();
+        self.now = self.horizon;
+        let (events, metrics) = self.rec.finish(self.horizon);
+        Outcome { events, metrics }
+    }
+
+    /// ES1 once per instant, then the metrics re-classify the pods that changed.
+    fn end_instant(&mut self) {
+        endpointslice::flush(&mut self.api, &mut self.rec, self.now, &self.spec);
+        self.settle();
+    }
+
+    fn settle(&mut self) {
+        for (node, pod) in self.rec.take_touched() {
+            let p = pod as usize;
+            let a = self.api.pod(node, p);
+            let healthy = self.nodes[node as usize].runtime.healthy(p, self.now);
+            let class = Class::of(a.gone_or_deleting(), a.status.ready, healthy);
+            self.rec.classify(node, p, class, self.now);
+        }
+    }
+
+    fn dispatch(&mut self, ev: Ev) {
+        let n = ev.node as usize;
+        self.rec.node_metrics(ev.node).events_processed += 1;
+        if let Some(gen) = ev.what.kubelet_gen() {
+            // A stale generation: the kubelet process that scheduled this is gone.
+            let k = &self.nodes[n].kubelet;
+            if gen != k.gen || !k.up {
+                return;
+            }
+        }
+        if ev.what == What::NlcPass {
+            self.nlc_pass();
+            return;
+        }
+        let mut cx = Ctx {
+            now: self.now,
+            node: ev.node,
+            q: &mut self.queue,
+            rec: &mut self.rec,
+        };
+        let node = &mut self.nodes[n];
+        let (k, rt, api) = (&mut node.kubelet, &mut node.runtime, &mut self.api);
+        let removed = |api: &ApiServer, pod: u16| api.pod(ev.node, pod as usize).removed;
+        match ev.what {
+            What::KubeletStop => k.stop(&mut cx),
+            What::KubeletStart => k.start(&mut cx, api),
+            What::LeaseRenew { .. } => k.renew_lease(&mut cx, api, Rule::K2r),
+            What::NlcPass => unreachable!("handled above"),
+            What::FirstSync { pod, .. } => k.first_sync(&mut cx, rt, api, pod as usize),
+            What::ProbeTick {
+                pod, c, kind, seq, ..
+            } => {
+                if !removed(api, pod) {
+                    k.probe_tick(&mut cx, rt, api, pod as usize, c as usize, kind, seq);
+                }
+            }
+            What::ProbeDone {
+                pod,
+                c,
+                kind,
+                success,
+                ..
+            } => {
+                if !removed(api, pod) {
+                    k.probe_done(&mut cx, rt, api, pod as usize, c as usize, kind, success);
+                }
+            }
+            What::Truth { pod, c, idx } => {
+                if !removed(api, pod) {
+                    let (p, c) = (pod as usize, c as usize);
+                    if let TruthChange::Exited = rt.truth(&mut cx, p, c, idx as usize) {
+                        // PLEG notices the exit.
+                        k.on_container_exit(&mut cx, rt, api, p, c);
+                    }
+                }
+            }
+            What::Warm { pod } => cx.touch(pod as usize),
+            What::ContainerRestart { pod, c, .. } => {
+                k.container_restart(&mut cx, rt, api, pod as usize, c as usize)
+            }
+            What::Eviction { pod, seq } => {
+                if self.te.due(&mut cx, api, pod as usize, seq) {
+                    // The kubelet's pod watch sees the deletion timestamp.
+                    k.on_pod_deleted(&mut cx, pod as usize);
+                }
+            }
+            What::TerminationDone { pod, .. } => k.termination_done(&mut cx, rt, api, pod as usize),
+        }
+    }
+
+    /// One pass of the node lifecycle controller over every node; taint eviction reacts to the
+    /// NoExecute taints it adds or removes.
+    fn nlc_pass(&mut self) {
+        self.push(self.now + self.nlc.period, 0, What::NlcPass);
+        for n in 0..self.nodes.len() {
+            let mut cx = Ctx {
+                now: self.now,
+                node: n as NodeId,
+                q: &mut self.queue,
+                rec: &mut self.rec,
+            };
+            match self.nlc.pass_node(&mut cx, &mut self.api) {
+                TaintChange::Added => self.te.taint_added(&mut cx, &self.api, self.spec[n]),
+                TaintChange::Removed => self.te.taint_removed(&mut cx),
+                TaintChange::None => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! The taint eviction controller: when a NoExecute taint lands on a node, each pod that does
+//! not tolerate it forever is deleted after its toleration; removing the taint first cancels
+//! that. Owns the pending deletions per pod. Called by the cluster when the node lifecycle
+//! controller changes a taint and when a deletion falls due.
+//!
+//! Mirrors `pkg/controller/tainteviction/taint_eviction.go`: `handleNodeUpdate`,
+//! `processPodOnNode` (the timer starts when the controller handles the update).
+
+use super::api::ApiServer;
+use crate::core::{Ctx, What};
+use crate::rules::Rule;
+use crate::scenario::{Pod, Workload};
+use crate::trace::{Actor, Kind, Ms, Value};
+
+#[derive(Clone, Debug, Default)]
+pub struct Pending {
+    pub seq: u32,
+    pub pending: bool,
+}
+
+pub struct TaintEvictionController {
+    pub toleration: Ms,
+    pub pods: Vec<Vec<Pending>>,
+}
+
+impl TaintEvictionController {
+    /// E1: schedule the deletion of every pod on the node without an infinite toleration
+    /// (DaemonSet pods tolerate `unreachable:NoExecute` forever).
+    pub fn taint_added(&mut self, cx: &mut Ctx, api: &ApiServer, spec: &[Pod]) {
+        let node = cx.node as usize;
+        for (p, pod) in spec.iter().enumerate() {
+            if api.pods[node][p].gone_or_deleting() || pod.workload == Workload::DaemonSet {
+                continue;
+            }
+            let e = &mut self.pods[node][p];
+            e.seq += 1;
+            e.pending = true;
+            let seq = e.seq;
+            let due = cx.now + self.toleration;
+            cx.at(due, What::Eviction { pod: p as u16, seq });
+            cx.emit(
+                Kind::EvictionScheduled,
+                Some(p),
+                None,
+                Value::Seconds(due as f64 / 1000.0),
+                Rule::E1,
+                Actor::TaintEvictionController,
+            );
+        }
+    }
+
+    /// E1c: the taint is gone before the toleration ran out.
+    pub fn taint_removed(&mut self, cx: &mut Ctx) {
+        for (p, e) in self.pods[cx.node as usize].iter_mut().enumerate() {
+            if e.pending {
+                e.pending = false;
+                e.seq += 1;
+                cx.emit(
+                    Kind::EvictionCancelled,
+                    Some(p),
+                    None,
+                    Value::None,
+                    Rule::E1c,
+                    Actor::TaintEvictionController,
+                );
+            }
+        }
+    }
+
+    /// A deletion falls due. Returns whether the pod was deleted (the kubelet then reacts).
+    pub fn due(&mut self, cx: &mut Ctx, api: &mut ApiServer, pod: usize, seq: u32) -> bool {
+        let e = &mut self.pods[cx.node as usize][pod];
+        if e.seq != seq || !e.pending || api.pod(cx.node, pod).gone_or_deleting() {
+            return false;
+        }
+        e.pending = false;
+        api.delete_pod(cx, pod);
+        true
+    }
+}

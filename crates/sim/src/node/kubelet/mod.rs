@@ -1,0 +1,118 @@
+//! The kubelet of one node: its process lifecycle and lease (`lifecycle`), the sync loop and
+//! SyncPod (`sync`), the prober (`prober`) and the status manager (`status`). Everything here is
+//! kubelet memory and is lost when the process stops (K1). Called by the cluster's dispatch;
+//! writes API objects only through the API server.
+//!
+//! Mirrors `pkg/kubelet/kubelet.go` (`syncLoopIteration`, `SyncPod`, `SyncTerminatingPod`), with
+//! the behaviour of the release chosen by the kubelet profile (`crate::profile`).
+
+pub mod lifecycle;
+pub mod prober;
+pub mod status;
+pub mod sync;
+
+use crate::control_plane::api::Status;
+use crate::profile::KubeletProfile;
+use crate::scenario::{Container, Pod, Probe};
+use crate::trace::{Ms, ProbeKind};
+use prober::PodProbes;
+
+/// `kubeletRestartGracePeriod`: a container that started more than 10 s before this kubelet
+/// predates it (`pkg/kubelet/prober/worker.go`, `prober_manager.go`).
+pub const KUBELET_RESTART_GRACE: Ms = 10_000;
+/// When the story starts the kubelet has run for a day.
+pub const KUBELET_BORN: Ms = -86_400_000;
+
+/// Kubelet memory for one pod.
+#[derive(Clone, Debug)]
+pub struct KPod {
+    /// The first SyncPod of this kubelet process has run.
+    pub synced: bool,
+    /// SyncTerminatingPod is stopping the containers.
+    pub terminating: bool,
+    /// The status manager's cached status (`podStatuses`).
+    pub status: Option<Status>,
+    pub probes: PodProbes,
+    /// Restarts this kubelet made per container (crash-loop back-off).
+    pub backoff: Vec<u32>,
+}
+
+impl KPod {
+    /// What a just-started kubelet knows of a pod with `n` containers: nothing.
+    pub fn fresh(n: usize) -> Self {
+        KPod {
+            synced: false,
+            terminating: false,
+            status: None,
+            probes: PodProbes::new(n),
+            backoff: vec![0; n],
+        }
+    }
+}
+
+pub struct Kubelet<'a> {
+    pub spec: &'a [Pod],
+    pub profile: KubeletProfile,
+    pub seed: u64,
+    pub renew_interval: Ms,
+    pub first_sync_delay: Ms,
+    pub up: bool,
+    /// Generation of the kubelet process (incremented at each stop).
+    pub gen: u32,
+    /// When this kubelet process started.
+    pub started_at: Ms,
+    /// How many times the kubelet has started in the story.
+    pub restart_idx: usize,
+    pub pods: Vec<KPod>,
+}
+
+/// The probe of this kind of a container, if it has one.
+pub fn probe_spec(c: &Container, kind: ProbeKind) -> Option<&Probe> {
+    match kind {
+        ProbeKind::Startup => c.startup_probe.as_ref(),
+        ProbeKind::Readiness => c.readiness_probe.as_ref(),
+        ProbeKind::Liveness => c.liveness_probe.as_ref(),
+    }
+}
+
+impl<'a> Kubelet<'a> {
+    /// A kubelet that has run for a day: every pod synced, every worker with a cached Success
+    /// (startup workers on hold), the status manager holding a healthy status.
+    pub fn steady(
+        spec: &'a [Pod],
+        profile: KubeletProfile,
+        seed: u64,
+        renew_interval: Ms,
+        first_sync_delay: Ms,
+    ) -> Self {
+        let pods = spec
+            .iter()
+            .map(|p| {
+                let n = p.containers.len();
+                KPod {
+                    synced: true,
+                    status: Some(Status::healthy(n)),
+                    probes: PodProbes::steady(p),
+                    ..KPod::fresh(n)
+                }
+            })
+            .collect();
+        Kubelet {
+            spec,
+            profile,
+            seed,
+            renew_interval,
+            first_sync_delay,
+            up: true,
+            gen: 0,
+            started_at: KUBELET_BORN,
+            restart_idx: 0,
+            pods,
+        }
+    }
+
+    /// The container started before this kubelet (minus `kubeletRestartGracePeriod`).
+    pub fn predates(&self, started_at: Ms) -> bool {
+        started_at < self.started_at - KUBELET_RESTART_GRACE
+    }
+}

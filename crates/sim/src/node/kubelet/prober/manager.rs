@@ -1,0 +1,87 @@
+//! The prober manager: creates a pod's workers (`AddPod`) and writes results into the cache,
+//! handing each change to the sync loop. Called by SyncPod (`add_pod`) and by workers
+//! (`set_result`).
+//!
+//! Mirrors `pkg/kubelet/prober/prober_manager.go` (`AddPod`) and the results manager's
+//! `Set` → `Updates()` → `syncLoopIteration` path.
+
+use super::super::{probe_spec, Kubelet};
+use super::worker::Worker;
+use crate::control_plane::api::ApiServer;
+use crate::core::rng::{draw, Purpose};
+use crate::core::Ctx;
+use crate::node::runtime::Runtime;
+use crate::rules::Rule;
+use crate::trace::{Actor, Kind, Ms, Outcome, ProbeKind, ProbeValue, Value};
+
+impl Kubelet<'_> {
+    /// `probeManager.AddPod`: a worker per container × probe type. P2, `worker.run`: a worker
+    /// sleeps a random part of its period first if the kubelet started less than a period ago.
+    pub fn add_pod(&mut self, cx: &mut Ctx, p: usize) {
+        let since_start = cx.now - self.started_at;
+        let restart_idx = self.restart_idx as u64;
+        for (c, spec) in self.spec[p].containers.iter().enumerate() {
+            for kind in ProbeKind::ALL {
+                let Some(pr) = probe_spec(spec, kind) else {
+                    continue;
+                };
+                self.pods[p].probes.workers[c][kind.index()] = Some(Worker::new());
+                let period = pr.period_s as Ms * 1000;
+                let jitter = if period > since_start {
+                    (draw(
+                        self.seed,
+                        Purpose::WorkerJitter,
+                        cx.node,
+                        [(restart_idx << 32) | p as u64, c as u64, kind as u64],
+                    ) * period as f64) as Ms
+                } else {
+                    0
+                };
+                self.schedule_tick(cx, cx.now + jitter, p, c, kind, 0);
+            }
+        }
+    }
+
+    /// `results_manager.Set` (only changes are reported), then the sync loop handles it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn set_result(
+        &mut self,
+        cx: &mut Ctx,
+        rt: &mut Runtime,
+        api: &mut ApiServer,
+        p: usize,
+        c: usize,
+        kind: ProbeKind,
+        cid: u32,
+        r: Outcome,
+        rule: Rule,
+    ) {
+        if !self.pods[p].probes.results.set(c, kind, cid, r) {
+            return;
+        }
+        let threshold = probe_spec(&self.spec[p].containers[c], kind)
+            .map(|pr| {
+                if r == Outcome::Success {
+                    pr.success_threshold
+                } else {
+                    pr.failure_threshold
+                }
+            })
+            .unwrap_or(1);
+        cx.emit(
+            Kind::ProbeResult,
+            Some(p),
+            Some(c),
+            Value::Probe(ProbeValue {
+                probe: kind,
+                result: r,
+                // Only a threshold crossing (P5) comes from a run of probes.
+                run: if rule == Rule::P5 { threshold } else { 0 },
+                threshold,
+            }),
+            rule,
+            Actor::Kubelet,
+        );
+        self.on_probe_result(cx, rt, api, p, c, kind, cid, r, rule);
+    }
+}

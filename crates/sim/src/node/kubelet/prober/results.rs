@@ -1,0 +1,38 @@
+//! The results cache: the last result per container and probe type, stored with the container
+//! ID it belongs to; `set` reports only changes (the `Updates()` channel sees only those).
+//!
+//! Mirrors `pkg/kubelet/prober/results/results_manager.go` (`Set`, `Get`).
+
+use crate::trace::{Outcome, ProbeKind};
+
+#[derive(Clone, Debug)]
+pub struct ResultsCache {
+    /// `[startup, readiness, liveness]` per container: (container ID, result).
+    slots: Vec<[Option<(u32, Outcome)>; 3]>,
+}
+
+impl ResultsCache {
+    pub fn new(n: usize) -> Self {
+        ResultsCache {
+            slots: vec![[None, None, None]; n],
+        }
+    }
+
+    /// Stores the result; returns whether it changed (only changes are reported).
+    pub fn set(&mut self, c: usize, kind: ProbeKind, container_id: u32, r: Outcome) -> bool {
+        let slot = &mut self.slots[c][kind.index()];
+        if *slot == Some((container_id, r)) {
+            return false;
+        }
+        *slot = Some((container_id, r));
+        true
+    }
+
+    /// The cached result for this container instance (`Get` by container ID).
+    pub fn get(&self, c: usize, kind: ProbeKind, container_id: u32) -> Option<Outcome> {
+        match self.slots[c][kind.index()] {
+            Some((id, o)) if id == container_id => Some(o),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,380 @@
+//! A probe worker: one goroutine per container × probe type. Owns its ticker, its run of equal
+//! results (`resultRun`), the container ID it last saw, whether it is on hold, and its manual
+//! trigger channel (room for one). Called by the cluster on `ProbeTick` / `ProbeDone`.
+//!
+//! Mirrors `pkg/kubelet/prober/worker.go`: `run` (initial sleep, ticker, `manualTriggerCh`),
+//! `doProbe` (P1, P1k, P3, P4, P7) and the threshold logic (P5). Go's `time.Ticker` keeps one
+//! tick for a slow receiver: a tick that arrives while `doProbe` still runs is taken as soon as
+//! it returns, later ones are dropped; `Reset` (after a manual trigger) discards it.
+
+use super::super::{probe_spec, Kubelet};
+use crate::control_plane::api::ApiServer;
+use crate::core::{ms, Ctx, What};
+use crate::node::runtime::Runtime;
+use crate::rules::Rule;
+use crate::trace::{Actor, Kind, Ms, Outcome, ProbeKind, ProbeValue, Value};
+
+#[derive(Clone, Debug)]
+pub struct Worker {
+    /// The container ID the worker last saw.
+    pub container_id: Option<u32>,
+    pub last: Outcome,
+    /// Consecutive equal results (`resultRun`).
+    pub run: u32,
+    pub on_hold: bool,
+    /// `doProbe` is running (a probe is executing).
+    pub busy: bool,
+    /// The worker has entered its loop (past the initial sleep).
+    pub first_done: bool,
+    /// A buffered immediate-probe request (`manualTriggerCh` has room for one).
+    pub pending_trigger: bool,
+    /// A tick the ticker holds for the worker while `doProbe` runs.
+    pub pending_tick: bool,
+    /// Identifies the worker's current ticker (a reset starts a new one).
+    pub seq: u32,
+}
+
+impl Worker {
+    pub fn new() -> Self {
+        Worker {
+            container_id: None,
+            last: Outcome::Unknown,
+            run: 0,
+            on_hold: false,
+            busy: false,
+            first_done: false,
+            pending_trigger: false,
+            pending_tick: false,
+            seq: 0,
+        }
+    }
+}
+
+impl Default for Worker {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `newWorker`'s initial result (P1).
+fn initial_result(kind: ProbeKind) -> Outcome {
+    match kind {
+        ProbeKind::Readiness => Outcome::Failure,
+        ProbeKind::Liveness => Outcome::Success,
+        ProbeKind::Startup => Outcome::Unknown,
+    }
+}
+
+impl Kubelet<'_> {
+    /// The next run of a worker's loop; `seq` identifies its current ticker.
+    pub fn schedule_tick(
+        &self,
+        cx: &mut Ctx,
+        t: Ms,
+        p: usize,
+        c: usize,
+        kind: ProbeKind,
+        seq: u32,
+    ) {
+        let gen = self.gen;
+        cx.at(
+            t,
+            What::ProbeTick {
+                gen,
+                pod: p as u16,
+                c: c as u8,
+                kind,
+                seq,
+            },
+        );
+    }
+
+    /// P2 `worker.run`: a tick of the worker's ticker (or an immediate-probe request).
+    #[allow(clippy::too_many_arguments)]
+    pub fn probe_tick(
+        &mut self,
+        cx: &mut Ctx,
+        rt: &mut Runtime,
+        api: &mut ApiServer,
+        p: usize,
+        c: usize,
+        kind: ProbeKind,
+        seq: u32,
+    ) {
+        let Some(pr) = probe_spec(&self.spec[p].containers[c], kind) else {
+            return;
+        };
+        let period = pr.period_s as Ms * 1000;
+        let Some(w) = self.pods[p].probes.worker_mut(c, kind) else {
+            return;
+        };
+        if w.seq != seq {
+            return;
+        }
+        w.first_done = true;
+        if w.busy {
+            // The ticker keeps this tick until doProbe returns.
+            w.pending_tick = true;
+            self.schedule_tick(cx, cx.now + period, p, c, kind, seq);
+            return;
+        }
+        self.schedule_tick(cx, cx.now + period, p, c, kind, seq);
+        self.loop_body(cx, rt, api, p, c, kind);
+    }
+
+    /// One iteration of `run`'s loop: `doProbe`, and if it returned at once, the `select`.
+    fn loop_body(
+        &mut self,
+        cx: &mut Ctx,
+        rt: &mut Runtime,
+        api: &mut ApiServer,
+        p: usize,
+        c: usize,
+        kind: ProbeKind,
+    ) {
+        self.set_busy(p, c, kind, true);
+        if !self.do_probe(cx, rt, api, p, c, kind) {
+            self.set_busy(p, c, kind, false);
+            self.select(cx, rt, api, p, c, kind);
+        }
+    }
+
+    fn set_busy(&mut self, p: usize, c: usize, kind: ProbeKind, busy: bool) {
+        if let Some(w) = self.pods[p].probes.worker_mut(c, kind) {
+            w.busy = busy;
+        }
+    }
+
+    /// After `doProbe` returns, the worker's `select`: a buffered manual trigger (probe again now,
+    /// `Reset` the ticker, which discards a held tick), else a held tick (probe again now).
+    fn select(
+        &mut self,
+        cx: &mut Ctx,
+        rt: &mut Runtime,
+        api: &mut ApiServer,
+        p: usize,
+        c: usize,
+        kind: ProbeKind,
+    ) {
+        let Some(w) = self.pods[p].probes.worker_mut(c, kind) else {
+            return;
+        };
+        if w.pending_trigger {
+            w.pending_trigger = false;
+            w.pending_tick = false;
+            w.seq += 1;
+            let seq = w.seq;
+            self.schedule_tick(cx, cx.now, p, c, kind, seq);
+        } else if w.pending_tick {
+            w.pending_tick = false;
+            self.loop_body(cx, rt, api, p, c, kind);
+        }
+    }
+
+    /// UpdatePodStatus asks a readiness worker with no result for an immediate probe: a
+    /// non-blocking send into `manualTriggerCh` (room for one). A worker blocked in its select
+    /// takes it at once.
+    pub fn trigger(
+        &mut self,
+        cx: &mut Ctx,
+        rt: &mut Runtime,
+        api: &mut ApiServer,
+        p: usize,
+        c: usize,
+    ) {
+        let kind = ProbeKind::Readiness;
+        let idle = match self.pods[p].probes.worker_mut(c, kind) {
+            Some(w) if !w.pending_trigger => {
+                w.pending_trigger = true;
+                w.first_done && !w.busy
+            }
+            _ => false,
+        };
+        if idle {
+            self.select(cx, rt, api, p, c, kind);
+        }
+    }
+
+    /// `doProbe` (P1, P1k, P3, P4, P7): returns whether a probe is now executing.
+    fn do_probe(
+        &mut self,
+        cx: &mut Ctx,
+        rt: &mut Runtime,
+        api: &mut ApiServer,
+        p: usize,
+        c: usize,
+        kind: ProbeKind,
+    ) -> bool {
+        let Some(pr) = probe_spec(&self.spec[p].containers[c], kind) else {
+            return false;
+        };
+        let (exec, timeout) = (ms(pr.exec_s), pr.timeout_s as Ms * 1000);
+        let initial_delay = pr.initial_delay_s as Ms;
+        // doProbe reads the status manager's cached status.
+        let Some(cs) = self.pods[p].status.as_ref().map(|s| s.cs[c].clone()) else {
+            return false;
+        };
+        let started_at = rt.pods[p][c].started_at;
+        let predates = self.predates(started_at);
+        let skip_initial = self.profile.rules.skip_initial_result_for_old_containers;
+        let new_container = match self.pods[p].probes.worker_mut(c, kind) {
+            Some(w) if w.container_id != Some(cs.instance) => {
+                w.container_id = Some(cs.instance);
+                w.on_hold = false;
+                true
+            }
+            Some(_) => false,
+            None => return false,
+        };
+        if new_container {
+            let initial = initial_result(kind);
+            if skip_initial && cs.running && predates {
+                // P1k (isRestart): the event says what was *not* written (threshold 0).
+                cx.emit(
+                    Kind::ProbeResult,
+                    Some(p),
+                    Some(c),
+                    Value::Probe(ProbeValue {
+                        probe: kind,
+                        result: initial,
+                        run: 0,
+                        threshold: 0,
+                    }),
+                    Rule::P1k,
+                    Actor::Kubelet,
+                );
+            } else {
+                self.set_result(cx, rt, api, p, c, kind, cs.instance, initial, Rule::P1);
+            }
+        }
+        if self.pods[p]
+            .probes
+            .worker(c, kind)
+            .is_none_or(|w| w.on_hold)
+        {
+            return false;
+        }
+        if !cs.running {
+            // doProbe: a non-running container is a Failure.
+            self.set_result(
+                cx,
+                rt,
+                api,
+                p,
+                c,
+                kind,
+                cs.instance,
+                Outcome::Failure,
+                Rule::P4,
+            );
+            return false;
+        }
+        if api.pod(cx.node, p).deleted_at.is_some() && kind != ProbeKind::Readiness {
+            // P7, graceful deletion: liveness and startup report Success.
+            self.set_result(
+                cx,
+                rt,
+                api,
+                p,
+                c,
+                kind,
+                cs.instance,
+                Outcome::Success,
+                Rule::P7,
+            );
+            return false;
+        }
+        // P3: initialDelaySeconds counted from StartedAt (whole seconds).
+        if (cx.now - started_at) / 1000 < initial_delay {
+            return false;
+        }
+        // P4: readiness/liveness wait for Started; startup stops once Started.
+        let started = cs.started == Some(true);
+        if (kind == ProbeKind::Startup) == started {
+            return false;
+        }
+        let answer = rt.probe_answer(p, c, kind, cx.now);
+        let (dur, success) = if exec > timeout {
+            (timeout, false)
+        } else {
+            (exec, answer)
+        };
+        let gen = self.gen;
+        cx.at(
+            cx.now + dur,
+            What::ProbeDone {
+                gen,
+                pod: p as u16,
+                c: c as u8,
+                kind,
+                success,
+            },
+        );
+        true
+    }
+
+    /// P5: consecutive results counted in the worker; cached once the threshold is reached.
+    #[allow(clippy::too_many_arguments)]
+    pub fn probe_done(
+        &mut self,
+        cx: &mut Ctx,
+        rt: &mut Runtime,
+        api: &mut ApiServer,
+        p: usize,
+        c: usize,
+        kind: ProbeKind,
+        success: bool,
+    ) {
+        let Some(pr) = probe_spec(&self.spec[p].containers[c], kind) else {
+            return;
+        };
+        let result = if success {
+            Outcome::Success
+        } else {
+            Outcome::Failure
+        };
+        let threshold = if success {
+            pr.success_threshold
+        } else {
+            pr.failure_threshold
+        };
+        let Some(w) = self.pods[p].probes.worker_mut(c, kind) else {
+            return;
+        };
+        if w.last == result {
+            w.run = w.run.saturating_add(1);
+        } else {
+            w.last = result;
+            w.run = 1;
+        }
+        let run = w.run;
+        let cid = w.container_id.unwrap_or(0);
+        cx.emit(
+            Kind::Probe,
+            Some(p),
+            Some(c),
+            Value::Probe(ProbeValue {
+                probe: kind,
+                result,
+                run,
+                threshold,
+            }),
+            Rule::P2,
+            Actor::Kubelet,
+        );
+        if run >= threshold {
+            if (kind == ProbeKind::Liveness && result == Outcome::Failure)
+                || kind == ProbeKind::Startup
+            {
+                if let Some(w) = self.pods[p].probes.worker_mut(c, kind) {
+                    w.on_hold = true;
+                    w.run = 0;
+                }
+            }
+            self.set_result(cx, rt, api, p, c, kind, cid, result, Rule::P5);
+        }
+        // doProbe returns; the worker's select takes a buffered trigger or a held tick.
+        self.set_busy(p, c, kind, false);
+        self.select(cx, rt, api, p, c, kind);
+    }
+}

@@ -1,0 +1,102 @@
+//! `generateAPIPodStatus` → `UpdatePodStatus` (S1, S2, S3) → conditions (S4), as a pure
+//! function of what the kubelet knows. Called by the status manager on every pod sync.
+//!
+//! Mirrors `kubelet_pods.go` `generateAPIPodStatus`, `convertToAPIContainerStatuses`;
+//! `prober_manager.go` `UpdatePodStatus`, `isContainerStarted`, `setReadyStateOnKubeletRestart`;
+//! `status/generate.go` `GenerateContainersReadyCondition`, `GeneratePodReadyCondition`.
+
+use crate::control_plane::api::{CStatus, Status};
+use crate::node::kubelet::prober::PodProbes;
+use crate::node::runtime::RtContainer;
+use crate::profile::Rules;
+use crate::rules::Rule;
+use crate::scenario::Pod;
+use crate::trace::{Outcome, ProbeKind};
+
+/// Everything `generate` reads.
+pub struct Input<'x> {
+    pub rules: Rules,
+    pub spec: &'x Pod,
+    pub runtime: &'x [RtContainer],
+    pub probes: &'x PodProbes,
+    /// The previous status: the status manager's cache, or the API's when it has none.
+    pub prev: &'x Status,
+    /// The API pod's Ready condition is True.
+    pub api_ready: bool,
+    /// `kubeletStart − kubeletRestartGracePeriod`: containers that started earlier predate the kubelet.
+    pub predates_before: crate::trace::Ms,
+}
+
+/// The generated status, the rule that decided each container's Ready, and the containers whose
+/// readiness worker must be asked for an immediate probe.
+pub struct Generated {
+    pub status: Status,
+    pub ready_rules: Vec<Rule>,
+    pub triggers: Vec<usize>,
+}
+
+pub fn generate(x: &Input) -> Generated {
+    let n = x.runtime.len();
+    let mut cs = Vec::with_capacity(n);
+    let mut ready_rules = Vec::with_capacity(n);
+    let mut triggers = Vec::new();
+    for (c, r) in x.runtime.iter().enumerate() {
+        let res = |k: ProbeKind| x.probes.results.get(c, k, r.instance);
+        let worker = |k: ProbeKind| x.probes.worker(c, k).is_some();
+        // S1 isContainerStarted (+ KEP: convertToAPIContainerStatuses keeps Started).
+        let started = if !r.running {
+            false
+        } else if let Some(o) = res(ProbeKind::Startup) {
+            o == Outcome::Success
+        } else if x.rules.keep_started_from_previous_status && x.prev.cs[c].started == Some(true) {
+            true
+        } else {
+            !worker(ProbeKind::Startup)
+        };
+        // S2 UpdatePodStatus.
+        let mut rule = Rule::S2;
+        let ready = if !started {
+            false
+        } else if res(ProbeKind::Readiness) == Some(Outcome::Success) {
+            true
+        } else {
+            let exists = worker(ProbeKind::Readiness);
+            if exists {
+                triggers.push(c);
+            }
+            let mut ready = !exists;
+            // S3 setReadyStateOnKubeletRestart.
+            if x.rules.ready_from_api_on_restart && r.running && r.started_at < x.predates_before {
+                if !ready && res(ProbeKind::Readiness).is_none() {
+                    ready = true;
+                    rule = Rule::S3;
+                }
+                if x.spec.containers[c].readiness_probe.is_some() && !x.api_ready {
+                    if ready {
+                        rule = Rule::S3;
+                    }
+                    ready = false;
+                }
+            }
+            ready
+        };
+        cs.push(CStatus {
+            instance: r.instance,
+            running: r.running,
+            started: Some(started),
+            ready,
+        });
+        ready_rules.push(rule);
+    }
+    // S4 generate.go: ContainersReady = all containers ready; PodReady = ContainersReady.
+    let containers_ready = cs.iter().all(|c| c.ready);
+    Generated {
+        status: Status {
+            cs,
+            containers_ready,
+            ready: containers_ready,
+        },
+        ready_rules,
+        triggers,
+    }
+}

@@ -1,0 +1,72 @@
+//! The status manager: caches the generated status (`podStatuses`) and PATCHes the API server
+//! only when it differs from what the API holds (an empty patch is skipped). Called on every
+//! pod sync: first SyncPod, results-cache changes, container exits and restarts.
+//!
+//! Mirrors `pkg/kubelet/status/status_manager.go` (`SetPodStatus`, `syncPod`,
+//! `needsUpdate`/`PatchPodStatus`), fed by `kubelet.go` `SyncPod`.
+
+use super::generate::{generate, Generated, Input};
+use crate::control_plane::api::{ApiServer, PatchReasons};
+use crate::core::Ctx;
+use crate::node::kubelet::{Kubelet, KUBELET_RESTART_GRACE};
+use crate::node::runtime::Runtime;
+use crate::rules::Rule;
+
+impl Kubelet<'_> {
+    /// A pod sync (S5): regenerate the status, cache it and PATCH the API server if it differs;
+    /// then ask readiness workers with no result for an immediate probe.
+    pub fn sync_pod(
+        &mut self,
+        cx: &mut Ctx,
+        rt: &mut Runtime,
+        api: &mut ApiServer,
+        p: usize,
+        cause: Rule,
+    ) {
+        if !self.up || !self.pods[p].synced || api.pod(cx.node, p).removed {
+            return;
+        }
+        let api_pod = api.pod(cx.node, p);
+        let kp = &self.pods[p];
+        let Generated {
+            status,
+            ready_rules,
+            triggers,
+        } = generate(&Input {
+            rules: self.profile.rules,
+            spec: &self.spec[p],
+            runtime: &rt.pods[p],
+            probes: &kp.probes,
+            prev: kp.status.as_ref().unwrap_or(&api_pod.status),
+            api_ready: api_pod.status.ready,
+            predates_before: self.started_at - KUBELET_RESTART_GRACE,
+        });
+        self.pods[p].status = Some(status.clone());
+        if status != api.pod(cx.node, p).status {
+            // First SyncPod: each change names the rule that decided it (S1, S2 or S3); else
+            // the cause of the sync.
+            let first = cause == Rule::K3;
+            let pod_rule = if !first {
+                cause
+            } else if ready_rules.contains(&Rule::S3) {
+                Rule::S3
+            } else {
+                Rule::S2
+            };
+            let ready: Vec<Rule> = if first {
+                ready_rules
+            } else {
+                vec![cause; status.cs.len()]
+            };
+            let why = PatchReasons {
+                started: if first { Rule::S1 } else { cause },
+                ready: &ready,
+                pod: pod_rule,
+            };
+            api.patch_pod_status(cx, p, status, &why);
+        }
+        for c in triggers {
+            self.trigger(cx, rt, api, p, c);
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! The sync loop and SyncPod: the first SyncPod after a start (K3), container restarts with
+//! crash-loop back-off (K3r), PLEG exits (K5), probe-result handling (P6 kills), and the
+//! termination of a deleted pod (K4, E1d). Called by the cluster and by the prober manager.
+//!
+//! Mirrors `pkg/kubelet/kubelet.go` (`syncLoopIteration`, `SyncPod`, `SyncTerminatingPod`),
+//! `kuberuntime_manager.go` `computePodActions`, `pleg/generic.go` `relist`.
+
+use super::Kubelet;
+use crate::control_plane::api::ApiServer;
+use crate::core::{ms, Ctx, What};
+use crate::node::runtime::Runtime;
+use crate::rules::Rule;
+use crate::trace::{Actor, ExitReason, Kind, Ms, Outcome, ProbeKind, Value};
+
+/// Crash-loop back-off: 10 s doubling to 300 s (`kubecontainer` back-off defaults).
+const BACKOFF_INITIAL: Ms = 10_000;
+const BACKOFF_MAX: Ms = 300_000;
+
+impl Kubelet<'_> {
+    /// K3: `SyncPod` generates and sets the pod status (`generateAPIPodStatus` →
+    /// `UpdatePodStatus`) *before* `probeManager.AddPod` creates the workers; then the runtime
+    /// sync restarts exited containers. A deleted pod goes through `SyncTerminatingPod` (K4),
+    /// which also sets the status (with no workers yet) before it kills the containers.
+    pub fn first_sync(&mut self, cx: &mut Ctx, rt: &mut Runtime, api: &mut ApiServer, p: usize) {
+        if api.pod(cx.node, p).removed {
+            return;
+        }
+        self.pods[p].synced = true;
+        let deleting = api.pod(cx.node, p).deleted_at.is_some();
+        cx.emit(
+            Kind::PodSync,
+            Some(p),
+            None,
+            Value::None,
+            if deleting { Rule::K4 } else { Rule::K3 },
+            Actor::Kubelet,
+        );
+        self.sync_pod(cx, rt, api, p, Rule::K3);
+        if api.pod(cx.node, p).deleted_at.is_some() {
+            self.start_termination(cx, p);
+            return;
+        }
+        self.add_pod(cx, p);
+        // Runtime sync: a container that exited while nobody watched is restarted now; the
+        // crash-loop back-off lived in the old kubelet's memory.
+        let gen = self.gen;
+        for c in 0..rt.pods[p].len() {
+            if !rt.pods[p][c].running {
+                cx.at(
+                    cx.now,
+                    What::ContainerRestart {
+                        gen,
+                        pod: p as u16,
+                        c: c as u8,
+                    },
+                );
+            }
+        }
+    }
+
+    /// K3r: `computePodActions` restarts an exited container (restartPolicy Always).
+    pub fn container_restart(
+        &mut self,
+        cx: &mut Ctx,
+        rt: &mut Runtime,
+        api: &mut ApiServer,
+        p: usize,
+        c: usize,
+    ) {
+        if api.pod(cx.node, p).removed || self.pods[p].terminating || rt.pods[p][c].running {
+            return;
+        }
+        rt.start_new(cx, p, c);
+        self.pods[p].backoff[c] += 1;
+        cx.emit(
+            Kind::ContainerRestart,
+            Some(p),
+            Some(c),
+            Value::None,
+            Rule::K3r,
+            Actor::Kubelet,
+        );
+        self.sync_pod(cx, rt, api, p, Rule::K3r);
+    }
+
+    /// Schedules the restart of an exited container after the back-off this kubelet counted.
+    fn schedule_restart(&mut self, cx: &mut Ctx, p: usize, c: usize) {
+        let n = self.pods[p].backoff[c];
+        let delay = if n == 0 {
+            0
+        } else {
+            (BACKOFF_INITIAL << (n - 1).min(10)).min(BACKOFF_MAX)
+        };
+        let gen = self.gen;
+        cx.at(
+            cx.now + delay,
+            What::ContainerRestart {
+                gen,
+                pod: p as u16,
+                c: c as u8,
+            },
+        );
+    }
+
+    /// K5: PLEG reports a container exit; SyncPod reports it and restarts it after the back-off.
+    pub fn on_container_exit(
+        &mut self,
+        cx: &mut Ctx,
+        rt: &mut Runtime,
+        api: &mut ApiServer,
+        p: usize,
+        c: usize,
+    ) {
+        if self.up && self.pods[p].synced {
+            self.sync_pod(cx, rt, api, p, Rule::K5);
+            if !self.pods[p].terminating {
+                self.schedule_restart(cx, p, c);
+            }
+        }
+    }
+
+    /// `syncLoopIteration` handles a results-cache change: readiness/startup → status manager
+    /// and pod sync; a liveness or startup Failure crossing its threshold → kill (P6).
+    #[allow(clippy::too_many_arguments)]
+    pub fn on_probe_result(
+        &mut self,
+        cx: &mut Ctx,
+        rt: &mut Runtime,
+        api: &mut ApiServer,
+        p: usize,
+        c: usize,
+        kind: ProbeKind,
+        cid: u32,
+        r: Outcome,
+        rule: Rule,
+    ) {
+        match kind {
+            ProbeKind::Liveness | ProbeKind::Startup
+                if r == Outcome::Failure
+                    && rule == Rule::P5
+                    && rt.pods[p][c].running
+                    && rt.pods[p][c].instance == cid =>
+            {
+                // P6: computePodActions kills the container; a new one replaces it after the
+                // back-off.
+                rt.stop(cx, p, c);
+                cx.emit(
+                    Kind::ContainerExit,
+                    Some(p),
+                    Some(c),
+                    Value::Exit(ExitReason::ProbeFailed(kind)),
+                    Rule::P6,
+                    Actor::Kubelet,
+                );
+                self.sync_pod(cx, rt, api, p, Rule::P6);
+                if !self.pods[p].terminating {
+                    self.schedule_restart(cx, p, c);
+                }
+            }
+            ProbeKind::Readiness | ProbeKind::Startup => self.sync_pod(cx, rt, api, p, rule),
+            ProbeKind::Liveness => {}
+        }
+    }
+
+    /// The pod watch shows a deletion timestamp: a synced pod starts terminating.
+    pub fn on_pod_deleted(&mut self, cx: &mut Ctx, p: usize) {
+        if self.up && self.pods[p].synced {
+            self.start_termination(cx, p);
+        }
+    }
+
+    /// K4: `SyncTerminatingPod` stops the containers of a deleted pod within its grace period.
+    fn start_termination(&mut self, cx: &mut Ctx, p: usize) {
+        if self.pods[p].terminating {
+            return;
+        }
+        self.pods[p].terminating = true;
+        let gen = self.gen;
+        let grace = ms(self.spec[p].termination_grace_s);
+        cx.at(cx.now + grace, What::TerminationDone { gen, pod: p as u16 });
+    }
+
+    /// K4 ends: the containers are stopped; the pod object is removed (E1d).
+    pub fn termination_done(
+        &mut self,
+        cx: &mut Ctx,
+        rt: &mut Runtime,
+        api: &mut ApiServer,
+        p: usize,
+    ) {
+        if api.pod(cx.node, p).removed {
+            return;
+        }
+        for c in 0..rt.pods[p].len() {
+            if rt.pods[p][c].running {
+                rt.stop(cx, p, c);
+                cx.emit(
+                    Kind::ContainerExit,
+                    Some(p),
+                    Some(c),
+                    Value::None,
+                    Rule::K4,
+                    Actor::Kubelet,
+                );
+            }
+        }
+        self.sync_pod(cx, rt, api, p, Rule::K4);
+        api.remove_pod(cx, p);
+    }
+}

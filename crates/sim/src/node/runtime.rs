@@ -1,0 +1,132 @@
+//! The container runtime (CRI) and the ground truth of each container: instance (container ID),
+//! running, StartedAt, actual health and warm-up. Survives kubelet restarts. Called by the
+//! kubelet (start, kill, probe answers) and by the cluster for the scenario's truth changes.
+//!
+//! Mirrors what the kubelet sees through `kuberuntime` (`ContainerStatus`); the ground truth is
+//! the scenario's (`truth`, `warmup_s`), not Kubernetes code.
+
+use crate::core::{ms, Ctx, What};
+use crate::rules::Rule;
+use crate::scenario::{Health, Pod};
+use crate::trace::{Actor, Kind, Ms, ProbeKind, Value};
+
+/// When the story starts the containers have run for an hour.
+pub const CONTAINERS_BORN: Ms = -3_600_000;
+
+#[derive(Clone, Debug)]
+pub struct RtContainer {
+    pub instance: u32,
+    pub running: bool,
+    pub started_at: Ms,
+    pub health: Health,
+    pub warm_at: Ms,
+}
+
+pub struct Runtime<'a> {
+    pub spec: &'a [Pod],
+    pub pods: Vec<Vec<RtContainer>>,
+}
+
+/// A truth change the kubelet may have to notice.
+pub enum TruthChange {
+    None,
+    /// The container's process exited (PLEG will report it).
+    Exited,
+}
+
+impl<'a> Runtime<'a> {
+    pub fn new(spec: &'a [Pod]) -> Self {
+        Runtime {
+            spec,
+            pods: spec
+                .iter()
+                .map(|p| {
+                    p.containers
+                        .iter()
+                        .map(|_| RtContainer {
+                            instance: 1,
+                            running: true,
+                            started_at: CONTAINERS_BORN,
+                            health: Health::Healthy,
+                            warm_at: CONTAINERS_BORN,
+                        })
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+
+    /// Ground truth for the metrics: every container running, warmed up and healthy.
+    pub fn healthy(&self, p: usize, now: Ms) -> bool {
+        self.pods[p]
+            .iter()
+            .all(|c| c.running && now >= c.warm_at && c.health == Health::Healthy)
+    }
+
+    /// What a probe of this kind would answer now: readiness passes when the container runs,
+    /// has warmed up and is healthy; startup and liveness when it runs, has warmed up and is not
+    /// failing.
+    pub fn probe_answer(&self, p: usize, c: usize, kind: ProbeKind, now: Ms) -> bool {
+        let r = &self.pods[p][c];
+        if !r.running || now < r.warm_at {
+            return false;
+        }
+        match kind {
+            ProbeKind::Readiness => r.health == Health::Healthy,
+            ProbeKind::Startup | ProbeKind::Liveness => r.health != Health::Failing,
+        }
+    }
+
+    /// Starts a new instance of the container (a restart): healthy, warm after `warmup_s`.
+    pub fn start_new(&mut self, cx: &mut Ctx, p: usize, c: usize) {
+        let warmup = ms(self.spec[p].containers[c].warmup_s);
+        let r = &mut self.pods[p][c];
+        r.instance += 1;
+        r.running = true;
+        r.started_at = cx.now;
+        r.health = Health::Healthy;
+        r.warm_at = cx.now + warmup;
+        cx.at(cx.now + warmup, What::Warm { pod: p as u16 });
+        cx.touch(p);
+    }
+
+    /// Stops the container (kill or exit). Returns whether it was running.
+    pub fn stop(&mut self, cx: &mut Ctx, p: usize, c: usize) -> bool {
+        let r = &mut self.pods[p][c];
+        let was = r.running;
+        r.running = false;
+        cx.touch(p);
+        was
+    }
+
+    /// TRUTH: the scenario's ground truth changes.
+    pub fn truth(&mut self, cx: &mut Ctx, p: usize, c: usize, idx: usize) -> TruthChange {
+        let state = self.spec[p].containers[c].truth[idx].state;
+        if state == Health::Exited {
+            if !self.stop(cx, p, c) {
+                return TruthChange::None;
+            }
+            cx.emit(
+                Kind::ContainerExit,
+                Some(p),
+                Some(c),
+                Value::None,
+                Rule::Truth,
+                Actor::Runtime,
+            );
+            TruthChange::Exited
+        } else {
+            self.pods[p][c].health = state;
+            cx.touch(p);
+            cx.emit(
+                Kind::ContainerHealth,
+                Some(p),
+                Some(c),
+                Value::Health(state),
+                Rule::Truth,
+                Actor::Scenario,
+            );
+            TruthChange::None
+        }
+    }
+}

@@ -1,0 +1,105 @@
+//! The recorder: where the cluster's actors put what happened. It keeps every event of the
+//! nodes asked for (all of them in a single-node run; a few sampled nodes in a fleet) and, for
+//! every node, the counters and integrated metrics. Written to through `core::Ctx` only.
+
+use super::metrics::{Class, Integrator};
+use super::{Actor, Event, Kind, Metrics, Ms, Value};
+use crate::core::NodeId;
+use crate::rules::Rule;
+
+/// Which nodes' events are kept in full.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Keep {
+    All,
+    /// Only these nodes (others contribute counters and metrics only).
+    Nodes(Vec<NodeId>),
+}
+
+pub struct Recorder {
+    keep: Vec<bool>,
+    /// Events of the kept nodes, in the order they happened.
+    pub events: Vec<Event>,
+    /// Counters per node (the integrated metrics are added by `finish`).
+    pub metrics: Vec<Metrics>,
+    integ: Integrator,
+    touched: Vec<(NodeId, u16)>,
+}
+
+impl Recorder {
+    pub fn new(pods_per_node: &[usize], keep: &Keep) -> Self {
+        let n = pods_per_node.len();
+        Recorder {
+            keep: (0..n)
+                .map(|i| match keep {
+                    Keep::All => true,
+                    Keep::Nodes(v) => v.contains(&(i as NodeId)),
+                })
+                .collect(),
+            events: Vec::new(),
+            metrics: vec![Metrics::default(); n],
+            integ: Integrator::new(pods_per_node),
+            touched: Vec::new(),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn emit(
+        &mut self,
+        t: Ms,
+        node: NodeId,
+        kind: Kind,
+        pod: Option<usize>,
+        container: Option<usize>,
+        value: Value,
+        rule: Rule,
+        by: Actor,
+    ) {
+        if self.keep[node as usize] {
+            self.events.push(Event {
+                t,
+                node,
+                kind,
+                pod: pod.map(|p| p as u16),
+                container: container.map(|c| c as u8),
+                value,
+                rule,
+                by,
+            });
+        }
+    }
+
+    pub fn node_metrics(&mut self, node: NodeId) -> &mut Metrics {
+        &mut self.metrics[node as usize]
+    }
+
+    pub fn touch(&mut self, node: NodeId, pod: usize) {
+        self.touched.push((node, pod as u16));
+    }
+
+    /// Pods touched since the last call (deduplicated).
+    pub fn take_touched(&mut self) -> Vec<(NodeId, u16)> {
+        let mut t = std::mem::take(&mut self.touched);
+        t.sort_unstable();
+        t.dedup();
+        t
+    }
+
+    pub fn classify(&mut self, node: NodeId, pod: usize, class: Class, now: Ms) {
+        self.integ.set_pod(node, pod, class, now);
+    }
+
+    pub fn node_ready(&mut self, node: NodeId, ready: bool, now: Ms) {
+        self.integ.set_node(node, ready, now);
+    }
+
+    /// Closes the integrals at the horizon and returns events and per-node metrics.
+    pub fn finish(mut self, horizon: Ms) -> (Vec<Event>, Vec<Metrics>) {
+        self.integ.finish(horizon);
+        for (m, s) in self.metrics.iter_mut().zip(&self.integ.sums) {
+            m.unjustified_ready_s = s.unjustified_ready as f64 / 1000.0;
+            m.unjustified_not_ready_s = s.unjustified_not_ready as f64 / 1000.0;
+            m.node_not_ready_s = s.node_not_ready as f64 / 1000.0;
+        }
+        (self.events, self.metrics)
+    }
+}
