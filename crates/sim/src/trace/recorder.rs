@@ -78,6 +78,9 @@ impl Recorder {
 
     /// Pods touched since the last call (deduplicated).
     pub fn take_touched(&mut self) -> Vec<(NodeId, u16)> {
+        if self.touched.is_empty() {
+            return Vec::new();
+        }
         let mut t = std::mem::take(&mut self.touched);
         t.sort_unstable();
         t.dedup();
