@@ -206,6 +206,47 @@ impl Queue {
     }
 }
 
+/// What a handler works with: now, its node, the queue and the recorder.
+pub struct Ctx<'c> {
+    pub now: Ms,
+    pub node: NodeId,
+    pub q: &'c mut Queue,
+    pub rec: &'c mut Recorder,
+}
+
+impl Ctx<'_> {
+    /// Schedules an event of this node.
+    pub fn at(&mut self, t: Ms, what: What) {
+        self.q.push(
+            t,
+            Ev {
+                node: self.node,
+                what,
+            },
+        );
+    }
+
+    /// Records a trace event of this node at now.
+    pub fn emit(
+        &mut self,
+        kind: Kind,
+        pod: Option<usize>,
+        container: Option<usize>,
+        value: Value,
+        rule: Rule,
+        by: Actor,
+    ) {
+        self.rec
+            .emit(self.now, self.node, kind, pod, container, value, rule, by);
+    }
+
+    /// The pod's ground truth or API state changed: the metrics re-classify it at the end of
+    /// the instant.
+    pub fn touch(&mut self, pod: usize) {
+        self.rec.touch(self.node, pod);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,46 +302,5 @@ mod tests {
         }
         assert!(reference.is_empty());
         assert!(popped > 5_000);
-    }
-}
-
-/// What a handler works with: now, its node, the queue and the recorder.
-pub struct Ctx<'c> {
-    pub now: Ms,
-    pub node: NodeId,
-    pub q: &'c mut Queue,
-    pub rec: &'c mut Recorder,
-}
-
-impl Ctx<'_> {
-    /// Schedules an event of this node.
-    pub fn at(&mut self, t: Ms, what: What) {
-        self.q.push(
-            t,
-            Ev {
-                node: self.node,
-                what,
-            },
-        );
-    }
-
-    /// Records a trace event of this node at now.
-    pub fn emit(
-        &mut self,
-        kind: Kind,
-        pod: Option<usize>,
-        container: Option<usize>,
-        value: Value,
-        rule: Rule,
-        by: Actor,
-    ) {
-        self.rec
-            .emit(self.now, self.node, kind, pod, container, value, rule, by);
-    }
-
-    /// The pod's ground truth or API state changed: the metrics re-classify it at the end of
-    /// the instant.
-    pub fn touch(&mut self, pod: usize) {
-        self.rec.touch(self.node, pod);
     }
 }
