@@ -100,3 +100,82 @@ pub fn generate(x: &Input) -> Generated {
         triggers,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::node::kubelet::prober::worker::Worker;
+    use crate::scenario::{Container, Probe, Workload};
+    use crate::trace::Ms;
+
+    fn pod() -> Pod {
+        Pod {
+            name: "web-0".into(),
+            workload: Workload::Deployment,
+            service: None,
+            termination_grace_s: 30.0,
+            containers: vec![Container {
+                name: "app".into(),
+                startup_probe: None,
+                readiness_probe: Some(Probe::default()),
+                liveness_probe: None,
+                warmup_s: 0.0,
+                truth: vec![],
+            }],
+        }
+    }
+
+    /// A running container that started at `started_at`; a kubelet with a fresh readiness worker
+    /// and an empty results cache (the state right after a restart's first SyncPod).
+    fn after_restart(rules: Rules, api_ready: bool, started_at: Ms) -> Generated {
+        let spec = pod();
+        let rt = [RtContainer {
+            instance: 1,
+            running: true,
+            started_at,
+            health: crate::scenario::Health::Healthy,
+            warm_at: started_at,
+        }];
+        let mut probes = PodProbes::new(1);
+        probes.workers[0][ProbeKind::Readiness.index()] = Some(Worker::new());
+        let prev = Status::healthy(1);
+        generate(&Input {
+            rules,
+            spec: &spec,
+            runtime: &rt,
+            probes: &probes,
+            prev: &prev,
+            api_ready,
+            predates_before: 90_000,
+        })
+    }
+
+    #[test]
+    fn legacy_reports_not_ready_until_a_probe_and_asks_for_one() {
+        let g = after_restart(Rules::LEGACY, true, -3_600_000);
+        assert!(!g.status.ready);
+        assert_eq!(g.ready_rules, vec![Rule::S2]);
+        assert_eq!(g.triggers, vec![0]);
+    }
+
+    #[test]
+    fn kep_keeps_ready_from_the_api_for_an_old_container() {
+        let g = after_restart(Rules::KEP_4781, true, -3_600_000);
+        assert!(g.status.ready && g.status.containers_ready);
+        assert_eq!(g.ready_rules, vec![Rule::S3]);
+    }
+
+    #[test]
+    fn kep_keeps_not_ready_when_the_api_says_not_ready() {
+        let g = after_restart(Rules::KEP_4781, false, -3_600_000);
+        assert!(!g.status.ready);
+        assert_eq!(g.ready_rules, vec![Rule::S3]);
+    }
+
+    #[test]
+    fn kep_treats_a_container_younger_than_the_kubelet_like_legacy() {
+        let g = after_restart(Rules::KEP_4781, true, 95_000);
+        assert!(!g.status.ready);
+        assert_eq!(g.ready_rules, vec![Rule::S2]);
+    }
+}
