@@ -342,14 +342,35 @@ mod tests {
         assert!(errs
             .iter()
             .any(|(f, m)| *f == Field::Period && m.contains("1 to 300")));
-        // Model validation is mapped back to the form field.
+        // Model validation is mapped back to the form field, in Kubernetes' words: the lease
+        // (renewed every 10 s) plus one 5 s NLC pass do not fit in a 10 s grace period.
+        let s = Settings {
+            grace_s: "10".into(),
+            ..Settings::default()
+        };
+        let errs = s.scenario().unwrap_err();
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert_eq!(errs[0].0, Field::Grace);
+        assert!(
+            errs[0]
+                .1
+                .starts_with("--node-monitor-grace-period must be above 15s"),
+            "{errs:?}"
+        );
+    }
+
+    #[test]
+    fn a_probe_as_long_as_its_period_is_accepted() {
+        // periodSeconds 1 with timeoutSeconds 1 (and a probe that takes the whole second) is
+        // common and valid in Kubernetes.
         let s = Settings {
             period_s: "1".into(),
             exec_s: "1".into(),
             ..Settings::default()
         };
-        let errs = s.scenario().unwrap_err();
-        assert!(errs.iter().all(|(f, _)| *f == Field::Exec), "{errs:?}");
+        let sc = s.scenario().unwrap();
+        let p = sc.pods[0].containers[0].readiness_probe.as_ref().unwrap();
+        assert_eq!((p.period_s, p.timeout_s, p.exec_s), (1, 1, 1.0));
     }
 
     #[test]

@@ -28,7 +28,8 @@ Options of simulate:
   --scenario FILE       a scenario file, .toml or .json
   --policy P            legacy | kep | both (default both)
   --downtime DUR        downtime of the first kubelet restart, e.g. 45s, 6m30s, 1h
-  --grace DUR           node monitor grace period (cluster.node_monitor_grace_s)
+  --grace DUR           kube-controller-manager --node-monitor-grace-period
+                        (cluster.node_monitor_grace_s)
   --version V           Kubernetes version: 1.31 | 1.34 | 1.35 (cluster.version)
   --seed N              random seed (a non-negative integer)
   --format F            table | json | svg (default table)
@@ -236,12 +237,24 @@ fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
             }
             "--downtime" => {
                 let v = duration("--downtime", &value)?;
-                in_range("--downtime", &value, v, limits::DOWNTIME_S)?;
+                in_range(
+                    "--downtime",
+                    &value,
+                    "the kubelet downtime (kubelet.restarts[0].downtime_s)",
+                    v,
+                    limits::DOWNTIME_S,
+                )?;
                 a.downtime_s = Some(v);
             }
             "--grace" => {
                 let v = duration("--grace", &value)?;
-                in_range("--grace", &value, v, limits::GRACE_S)?;
+                in_range(
+                    "--grace",
+                    &value,
+                    "--node-monitor-grace-period",
+                    v,
+                    limits::GRACE_S,
+                )?;
                 a.grace_s = Some(v);
             }
             "--version" => {
@@ -301,10 +314,17 @@ fn duration(flag: &str, value: &str) -> Result<f64, UserError> {
     parse_duration(value).map_err(|e| UserError(format!("{flag}: {e}")))
 }
 
-fn in_range(flag: &str, value: &str, v: f64, (lo, hi): (f64, f64)) -> Result<(), UserError> {
+/// `what` is the setting the flag changes, by its Kubernetes name where it has one.
+fn in_range(
+    flag: &str,
+    value: &str,
+    what: &str,
+    v: f64,
+    (lo, hi): (f64, f64),
+) -> Result<(), UserError> {
     if v < lo || v > hi {
         return Err(format!(
-            "{flag} {value} is out of range: accepted {} to {}",
+            "{flag} {value} is out of range: {what} must be between {} and {}",
             fmt_secs(lo),
             fmt_secs(hi)
         )

@@ -349,11 +349,14 @@ fn value_errors() {
     );
     fails(
         &["simulate", "--preset", "short-restart", "--downtime", "2h"],
-        &["--downtime 2h is out of range", "0s to 1h"],
+        &[
+            "--downtime 2h is out of range",
+            "kubelet downtime (kubelet.restarts[0].downtime_s) must be between 0s and 1h",
+        ],
     );
     fails(
         &["simulate", "--preset", "short-restart", "--grace", "1s"],
-        &["--grace 1s is out of range", "5s to 10m"],
+        &["--grace 1s is out of range: --node-monitor-grace-period must be between 5s and 10m"],
     );
     fails(
         &["simulate", "--preset", "short-restart", "--grace", "-3s"],
@@ -415,15 +418,16 @@ fn scenario_file_errors() {
         &["simulate", "--scenario", &invalid],
         &[
             "invalid scenario",
-            "horizon_s: must be between 10 and 21600 s, got 5",
-            "pods[0].name: must be 1-63 lowercase letters",
-            "pods[1].containers[0].readiness_probe.failure_threshold: must be between 1 and 100",
+            "horizon_s must be between 10 and 21600 seconds, got 5",
+            "metadata.name must be a lowercase RFC 1123 subdomain",
+            "got \"Web_0\" (scenario field pods[0].name)",
+            "readinessProbe.failureThreshold must be between 1 and 100, got 0; Kubernetes reads 0 as unset and uses the default, 3 (scenario field pods[1].containers[0].readiness_probe.failure_threshold)",
         ],
     );
     let invalid_toml = tmp.file("invalid.toml", &toml::to_string(&sc).unwrap());
     fails(
         &["simulate", "--scenario", &invalid_toml],
-        &["horizon_s: must be between 10 and 21600 s"],
+        &["horizon_s must be between 10 and 21600 seconds"],
     );
 
     // No restart to apply --downtime to.
@@ -436,7 +440,7 @@ fn scenario_file_errors() {
     );
     fails(
         &["simulate", "--scenario", &none],
-        &["kubelet.restarts: needs between 1 and 20 restarts, got 0"],
+        &["kubelet.restarts must list between 1 and 20 restarts, got 0"],
     );
 }
 

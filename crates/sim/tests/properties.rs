@@ -5,16 +5,24 @@ use restartscope_sim::*;
 
 fn probe() -> impl Strategy<Value = Option<Probe>> {
     prop::option::of(
-        (1u32..=20, 1u32..=3, 1u32..=4, 0u32..=15, 0u32..=10).prop_map(
-            |(period, succ, fail, delay, exec10)| Probe {
+        // Kubernetes accepts a probe that runs as long as its period or longer (periodSeconds 1,
+        // timeoutSeconds 1 is common); so does the model.
+        (
+            1u32..=20,
+            1u32..=3,
+            1u32..=4,
+            0u32..=15,
+            0u32..=30,
+            1u32..=3,
+        )
+            .prop_map(|(period, succ, fail, delay, exec10, timeout)| Probe {
                 period_s: period,
-                timeout_s: 1,
+                timeout_s: timeout,
                 success_threshold: succ,
                 failure_threshold: fail,
                 initial_delay_s: delay,
-                exec_s: (exec10 as f64 / 10.0).min(period as f64 - 0.1).max(0.0),
-            },
-        ),
+                exec_s: exec10 as f64 / 10.0,
+            }),
     )
 }
 
@@ -35,8 +43,20 @@ fn container(healthy: bool) -> impl Strategy<Value = Container> {
         0u32..=20,
         prop::collection::vec((0u32..=400, health()), 0..=if healthy { 0 } else { 3 }),
     )
-        .prop_map(|(s, r, l, warm, mut truth)| {
+        .prop_map(move |(s, r, l, warm, mut truth)| {
             truth.sort_by_key(|t| t.0);
+            // A probe that runs past its timeout fails: a healthy container's probes finish in time.
+            let in_time = |p: Option<Probe>| {
+                p.map(|p| Probe {
+                    exec_s: if healthy {
+                        p.exec_s.min(p.timeout_s as f64)
+                    } else {
+                        p.exec_s
+                    },
+                    ..p
+                })
+            };
+            let (s, r, l) = (in_time(s), in_time(r), in_time(l));
             Container {
                 name: "c".into(),
                 startup_probe: s.map(|p| Probe {
