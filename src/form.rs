@@ -1,8 +1,9 @@
 //! The settings a person edits, turned into a model scenario. No Kubernetes logic here: the
-//! model validates; this module only parses text and maps the model's field paths back to the
-//! form fields so each message shows next to its input.
+//! text of each field is parsed into `Overrides`, which the model applies (the same path as the
+//! CLI's flags) and validates; this module maps the model's field paths back to the form fields
+//! so each message shows next to its input. Called by `app.rs` (`compute`) and `url.rs`.
 
-use restartscope_sim::{presets, KubeVersion, Scenario};
+use restartscope_sim::{presets, FieldError, KubeVersion, Overrides, ProbeOverrides, Scenario};
 
 /// Every editable setting, as the text in its input (so a half-typed value can be shown with an
 /// error while the last valid run stays on screen).
@@ -139,6 +140,13 @@ impl Settings {
 
     /// The scenario these settings describe, or a message per invalid field.
     pub fn scenario(&self) -> Result<Scenario, Vec<(Field, String)>> {
+        let (preset, overrides) = self.overrides()?;
+        overrides.apply((preset.build)()).map_err(by_field)
+    }
+
+    /// The preset and what the fields change on it. Each field's text is checked against the
+    /// field's range here; everything else is the model's to judge (`Overrides::apply`).
+    pub fn overrides(&self) -> Result<(&'static presets::Preset, Overrides), Vec<(Field, String)>> {
         let mut errs = Vec::new();
         let Some(preset) = presets::find(&self.preset) else {
             return Err(vec![(
@@ -150,7 +158,6 @@ impl Settings {
                 ),
             )]);
         };
-        let mut sc = (preset.build)();
         let num = |errs: &mut Vec<(Field, String)>, f: Field, s: &str, lo: f64, hi: f64| -> f64 {
             match s.trim().parse::<f64>() {
                 Ok(v) if v.is_finite() && v >= lo && v <= hi => v,
@@ -191,12 +198,12 @@ impl Settings {
                 format!("Restart at must be {lo} to {hi} s"),
             ));
         }
-        match KubeVersion::parse(&self.version) {
-            Some(v) => sc.cluster.version = v,
-            None => errs.push((
+        let version = KubeVersion::parse(&self.version);
+        if version.is_none() {
+            errs.push((
                 Field::Version,
                 "Kubernetes version must be 1.31, 1.34 or 1.35".into(),
-            )),
+            ));
         }
         let mut f = |field: Field, text: &str| {
             let (lo, hi) = field.range();
@@ -217,50 +224,40 @@ impl Settings {
         if !errs.is_empty() {
             return Err(errs);
         }
-        // The version picks the default grace; an explicit different value overrides it.
-        sc.cluster.node_monitor_grace_s =
-            (grace != sc.cluster.version.default_grace_s()).then_some(grace);
-        sc.cluster.toleration_s = tol;
-        sc.kubelet.first_sync_delay_s = sync;
-        sc.seed = seed;
-        sc.kubelet.restarts[0].at_s = at;
-        sc.kubelet.restarts[0].downtime_s = downtime;
-        for r in sc.kubelet.restarts.iter_mut().skip(1) {
-            r.at_s = r.at_s.max(at + downtime);
-        }
-        for c in sc.pods.iter_mut().flat_map(|p| p.containers.iter_mut()) {
-            if let Some(p) = c.readiness_probe.as_mut() {
-                p.period_s = period;
-                p.failure_threshold = fail;
-                p.success_threshold = succ;
-                p.exec_s = exec;
-            }
-            // Keep the preset's story relative to the restart time.
-            for t in c.truth.iter_mut() {
-                if t.at_s > 0.0 {
-                    t.at_s += at - preset_restart_at(preset);
-                    t.at_s = t.at_s.max(0.0);
-                }
-            }
-        }
-        let tail = (sc.horizon_s - preset_restart_end(preset)).max(90.0);
-        sc.horizon_s = at + downtime + tail;
-        sc.validate().map_err(|es| {
-            es.into_iter()
-                .map(|e| (field_of_path(&e.field), e.to_string()))
-                .collect::<Vec<_>>()
-        })?;
-        Ok(sc)
+        Ok((
+            preset,
+            Overrides {
+                restart_at_s: Some(at),
+                downtime_s: Some(downtime),
+                version,
+                grace_s: Some(grace),
+                toleration_s: Some(tol),
+                first_sync_s: Some(sync),
+                seed: Some(seed),
+                policy: None,
+                readiness: ProbeOverrides {
+                    period_s: Some(period),
+                    success_threshold: Some(succ),
+                    failure_threshold: Some(fail),
+                    exec_s: Some(exec),
+                    ..ProbeOverrides::default()
+                },
+            },
+        ))
     }
 }
 
-fn preset_restart_at(p: &presets::Preset) -> f64 {
-    (p.build)().kubelet.restarts[0].at_s
-}
-
-fn preset_restart_end(p: &presets::Preset) -> f64 {
-    let sc = (p.build)();
-    sc.kubelet.restarts[0].at_s + sc.kubelet.restarts[0].downtime_s
+/// The model's validation errors by form field, each message once (a readiness setting is
+/// checked on every pod). The message leads with the Kubernetes name of the setting.
+pub fn by_field(errs: Vec<FieldError>) -> Vec<(Field, String)> {
+    let mut out: Vec<(Field, String)> = Vec::new();
+    for e in errs {
+        let item = (field_of_path(&e.field), e.message);
+        if !out.contains(&item) {
+            out.push(item);
+        }
+    }
+    out
 }
 
 /// The form field a model validation path belongs to.
@@ -324,7 +321,10 @@ mod tests {
         for p in presets::PRESETS {
             let s = Settings::for_preset(p.name);
             let sc = s.scenario().unwrap_or_else(|e| panic!("{}: {e:?}", p.name));
-            assert_eq!(sc.kubelet.restarts[0], (p.build)().kubelet.restarts[0]);
+            // The untouched fields change nothing; the restart sets the horizon by the one rule.
+            let preset = (p.build)();
+            let r = preset.kubelet.restarts[0].clone();
+            assert_eq!(sc, preset.with_restart(r.at_s, r.downtime_s), "{}", p.name);
         }
     }
 
@@ -342,8 +342,8 @@ mod tests {
         assert!(errs
             .iter()
             .any(|(f, m)| *f == Field::Period && m.contains("1 to 300")));
-        // Model validation is mapped back to the form field, in Kubernetes' words: the lease
-        // (renewed every 10 s) plus one 5 s NLC pass do not fit in a 10 s grace period.
+        // Model validation is mapped back to the form field, once, in Kubernetes' words: the
+        // lease (renewed every 10 s) plus one 5 s NLC pass do not fit in a 10 s grace period.
         let s = Settings {
             grace_s: "10".into(),
             ..Settings::default()

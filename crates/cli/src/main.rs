@@ -8,8 +8,8 @@ mod table;
 
 use restartscope_figure::{layout, LayoutOpts};
 use restartscope_sim::{
-    fmt_secs, limits, parse_duration, presets, simulate_policy, FieldError, KubeVersion, Policy,
-    Scenario, Trace,
+    fmt_secs, limits, parse_duration, presets, simulate_policy, FieldError, KubeVersion, Overrides,
+    Policy, Scenario, Trace,
 };
 use std::io::Write;
 use std::path::Path;
@@ -27,7 +27,8 @@ Options of simulate:
   --preset NAME         a built-in scenario (see `restartscope presets`)
   --scenario FILE       a scenario file, .toml or .json
   --policy P            legacy | kep | both (default both)
-  --downtime DUR        downtime of the first kubelet restart, e.g. 45s, 6m30s, 1h
+  --downtime DUR        downtime of the first kubelet restart, e.g. 45s, 6m30s, 1h; the run
+                        is extended to show the kubelet's return and what follows
   --grace DUR           kube-controller-manager --node-monitor-grace-period
                         (cluster.node_monitor_grace_s)
   --version V           Kubernetes version: 1.31 | 1.34 | 1.35 (cluster.version)
@@ -378,9 +379,9 @@ fn invalid(origin: &str, errs: &[FieldError]) -> UserError {
     UserError(format!("invalid scenario {origin}: {}", list.join("; ")))
 }
 
-/// The scenario after the flags are applied.
+/// The scenario after the flags are applied (through `Overrides`, as the web form does).
 fn resolve(a: &SimArgs) -> Result<(Scenario, String), UserError> {
-    let (mut sc, origin) = match (&a.preset, &a.scenario) {
+    let (sc, origin) = match (&a.preset, &a.scenario) {
         (Some(name), _) => {
             let p = presets::find(name).ok_or_else(|| {
                 format!(
@@ -393,30 +394,21 @@ fn resolve(a: &SimArgs) -> Result<(Scenario, String), UserError> {
         (_, Some(path)) => (load_scenario(path)?, path.clone()),
         _ => unreachable!("checked while parsing"),
     };
-    if let Some(d) = a.downtime_s {
-        match sc.kubelet.restarts.first_mut() {
-            Some(r) => r.downtime_s = d,
-            None => {
-                return Err(format!(
-                    "--downtime: scenario {origin} has no kubelet restart to change (kubelet.restarts is empty)"
-                )
-                .into())
-            }
-        }
+    if a.downtime_s.is_some() && sc.kubelet.restarts.is_empty() {
+        return Err(format!(
+            "--downtime: scenario {origin} has no kubelet restart to change (kubelet.restarts is empty)"
+        )
+        .into());
     }
-    if let Some(g) = a.grace_s {
-        sc.cluster.node_monitor_grace_s = Some(g);
-    }
-    if let Some(v) = a.version {
-        sc.cluster.version = v;
-    }
-    if let Some(s) = a.seed {
-        sc.seed = s;
-    }
-    if let Some(p) = a.policy {
-        sc.kubelet.policy = p;
-    }
-    sc.validate().map_err(|e| invalid(&origin, &e))?;
+    let overrides = Overrides {
+        downtime_s: a.downtime_s,
+        grace_s: a.grace_s,
+        version: a.version,
+        seed: a.seed,
+        policy: a.policy,
+        ..Overrides::default()
+    };
+    let sc = overrides.apply(sc).map_err(|e| invalid(&origin, &e))?;
     Ok((sc, origin))
 }
 

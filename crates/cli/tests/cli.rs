@@ -241,11 +241,49 @@ fn flags_change_the_scenario() {
     ]);
     let sc = &doc["scenario"];
     assert_eq!(sc["kubelet"]["restarts"][0]["downtime_s"], 90.0);
-    assert_eq!(sc["cluster"]["node_monitor_grace_s"], 40.0);
+    // 40 s is 1.31's default grace period: it stays implicit.
+    assert!(sc["cluster"]["node_monitor_grace_s"].is_null(), "{sc}");
     assert_eq!(sc["cluster"]["version"], "1.31");
     assert_eq!(sc["seed"], 7);
+    // The run shows 90 s after the kubelet returns at 2 min (the preset showed 70 s).
+    assert_eq!(sc["horizon_s"], 30.0 + 90.0 + 90.0);
     // A 90 s outage against a 40 s grace: the NLC marks the pods NotReady.
     assert_eq!(doc["runs"][0]["metrics"]["nlc_status_writes"], 3);
+    let doc = json(&[
+        "simulate",
+        "--preset",
+        "short-restart",
+        "--format=json",
+        "--grace",
+        "45s",
+    ]);
+    assert_eq!(doc["scenario"]["cluster"]["node_monitor_grace_s"], 45.0);
+    // No --downtime: the preset's horizon.
+    assert_eq!(doc["scenario"]["horizon_s"], 120.0);
+}
+
+#[test]
+fn a_long_downtime_shows_the_return_and_the_eviction() {
+    // short-restart's horizon is 2 min; a 6 min outage runs to its return and 90 s beyond.
+    let doc = json(&[
+        "simulate",
+        "--preset",
+        "short-restart",
+        "--format=json",
+        "--downtime",
+        "6m",
+    ]);
+    assert_eq!(doc["scenario"]["horizon_s"], 30.0 + 360.0 + 90.0);
+    for run in doc["runs"].as_array().unwrap() {
+        let kinds: Vec<&str> = run["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|e| e["kind"].as_str())
+            .collect();
+        assert!(kinds.contains(&"kubelet_start"), "{kinds:?}");
+        assert_eq!(run["metrics"]["evictions"], 3);
+    }
 }
 
 #[test]

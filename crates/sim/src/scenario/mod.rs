@@ -4,10 +4,14 @@
 //! form; read by the engine.
 //!
 //! Durations are seconds (`*_s`, decimals allowed); the engine works in integer milliseconds.
-//! `validate.rs` says what is accepted ([`Scenario::validate`], [`limits`], [`FieldError`]).
+//! `validate.rs` says what is accepted ([`Scenario::validate`], [`limits`], [`FieldError`]);
+//! `edit.rs` is the one way the CLI and the app change a scenario ([`Overrides`],
+//! `Scenario::with_*`).
 
+mod edit;
 mod validate;
 
+pub use edit::{Overrides, ProbeOverrides, MIN_TAIL_S};
 pub use validate::{limits, FieldError};
 
 use serde::{Deserialize, Serialize};

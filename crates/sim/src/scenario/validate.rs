@@ -5,7 +5,8 @@
 //! of the setting (`readinessProbe.periodSeconds`, `--node-monitor-grace-period`; the scenario's
 //! own name where Kubernetes has none) and says what is accepted.
 //!
-//! Called by `simulate`/`simulate_policy`/`compare` (lib.rs), the CLI and the web form. [`limits`] also gives the CLI its flag ranges and the form its field ranges.
+//! Called by `simulate`/`simulate_policy`/`compare` (lib.rs) and by `Overrides::apply` (the CLI
+//! and the web form). [`limits`] also gives the CLI its flag ranges and the form its field ranges.
 
 use super::{Probe, Scenario};
 use crate::fmt_secs;
