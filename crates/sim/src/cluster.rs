@@ -11,7 +11,8 @@ use crate::control_plane::node_lifecycle::{NodeHealth, NodeLifecycleController, 
 use crate::control_plane::taint_eviction::{Pending, TaintEvictionController};
 use crate::core::rng::{draw, Purpose};
 use crate::core::{ms, Ctx, Ev, NodeId, Queue, What};
-use crate::node::kubelet::{probe_spec, Kubelet};
+use crate::node::kubelet::prober::probe_spec;
+use crate::node::kubelet::Kubelet;
 use crate::node::runtime::{Runtime, TruthChange};
 use crate::node::Node;
 use crate::profile::KubeletProfile;

@@ -107,7 +107,7 @@ fn pod_info(p: &Pod) -> PodInfo {
             .map(|c| ContainerInfo {
                 name: c.name.clone(),
                 probes: ProbeKind::ALL.map(|k| {
-                    node::kubelet::probe_spec(c, k).map(|p| ProbeInfo {
+                    node::kubelet::prober::probe_spec(c, k).map(|p| ProbeInfo {
                         period_s: p.period_s,
                         success_threshold: p.success_threshold,
                         failure_threshold: p.failure_threshold,

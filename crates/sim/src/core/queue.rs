@@ -7,12 +7,10 @@
 
 use crate::rules::Rule;
 use crate::trace::recorder::Recorder;
+pub use crate::trace::NodeId;
 use crate::trace::{Actor, Kind, Ms, ProbeKind, Value};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-
-/// Index of a node in the cluster.
-pub type NodeId = u16;
 
 /// What happens. Events owned by a kubelet carry the generation (`gen`) of the kubelet process
 /// that scheduled them: the cluster drops them in one place (`Cluster::dispatch`) when that

@@ -3,8 +3,8 @@
 //! since when; a change closes the interval. Cost is proportional to changes, not to pods ×
 //! instants. The cluster re-classifies the pods touched during an instant at its end.
 
-use crate::core::NodeId;
 use crate::trace::Ms;
+use crate::trace::NodeId;
 
 /// What a pod counts towards right now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,6 +10,9 @@ use crate::rules::Rule;
 use crate::scenario::{Health, Policy, Workload};
 use serde::{Deserialize, Serialize};
 
+/// Index of a node in the cluster.
+pub type NodeId = u16;
+
 /// Simulated time in integer milliseconds.
 pub type Ms = i64;
 

@@ -3,8 +3,7 @@
 //! every node, the counters and integrated metrics. Written to through `core::Ctx` only.
 
 use super::metrics::{Class, Integrator};
-use super::{Actor, Event, Kind, Metrics, Ms, Value};
-use crate::core::NodeId;
+use super::{Actor, Event, Kind, Metrics, Ms, NodeId, Value};
 use crate::rules::Rule;
 
 /// Which nodes' events are kept in full.

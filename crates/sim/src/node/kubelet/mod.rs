@@ -13,8 +13,8 @@ pub mod sync;
 
 use crate::control_plane::api::Status;
 use crate::profile::KubeletProfile;
-use crate::scenario::{Container, Pod, Probe};
-use crate::trace::{Ms, ProbeKind};
+use crate::scenario::Pod;
+use crate::trace::Ms;
 use prober::PodProbes;
 
 /// `kubeletRestartGracePeriod`: a container that started more than 10 s before this kubelet
@@ -64,15 +64,6 @@ pub struct Kubelet<'a> {
     /// How many times the kubelet has started in the story.
     pub restart_idx: usize,
     pub pods: Vec<KPod>,
-}
-
-/// The probe of this kind of a container, if it has one.
-pub fn probe_spec(c: &Container, kind: ProbeKind) -> Option<&Probe> {
-    match kind {
-        ProbeKind::Startup => c.startup_probe.as_ref(),
-        ProbeKind::Readiness => c.readiness_probe.as_ref(),
-        ProbeKind::Liveness => c.liveness_probe.as_ref(),
-    }
 }
 
 impl<'a> Kubelet<'a> {

@@ -5,11 +5,11 @@
 //! Mirrors `pkg/kubelet/prober/prober_manager.go` (`AddPod`) and the results manager's
 //! `Set` → `Updates()` → `syncLoopIteration` path.
 
-use super::super::{probe_spec, Kubelet};
-use super::worker::Worker;
+use super::{probe_spec, Worker};
 use crate::control_plane::api::ApiServer;
 use crate::core::rng::{draw, Purpose};
 use crate::core::Ctx;
+use crate::node::kubelet::Kubelet;
 use crate::node::runtime::Runtime;
 use crate::rules::Rule;
 use crate::trace::{Actor, Kind, Ms, Outcome, ProbeKind, ProbeValue, Value};

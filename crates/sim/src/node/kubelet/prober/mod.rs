@@ -9,11 +9,60 @@ pub mod manager;
 pub mod results;
 pub mod worker;
 
-use super::probe_spec;
-use crate::scenario::Pod;
+use crate::scenario::{Container, Pod, Probe};
 use crate::trace::{Outcome, ProbeKind};
 use results::ResultsCache;
-use worker::Worker;
+
+/// The probe of this kind of a container, if it has one.
+pub fn probe_spec(c: &Container, kind: ProbeKind) -> Option<&Probe> {
+    match kind {
+        ProbeKind::Startup => c.startup_probe.as_ref(),
+        ProbeKind::Readiness => c.readiness_probe.as_ref(),
+        ProbeKind::Liveness => c.liveness_probe.as_ref(),
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Worker {
+    /// The container ID the worker last saw.
+    pub container_id: Option<u32>,
+    pub last: Outcome,
+    /// Consecutive equal results (`resultRun`).
+    pub run: u32,
+    pub on_hold: bool,
+    /// `doProbe` is running (a probe is executing).
+    pub busy: bool,
+    /// The worker has entered its loop (past the initial sleep).
+    pub first_done: bool,
+    /// A buffered immediate-probe request (`manualTriggerCh` has room for one).
+    pub pending_trigger: bool,
+    /// A tick the ticker holds for the worker while `doProbe` runs.
+    pub pending_tick: bool,
+    /// Identifies the worker's current ticker (a reset starts a new one).
+    pub seq: u32,
+}
+
+impl Worker {
+    pub fn new() -> Self {
+        Worker {
+            container_id: None,
+            last: Outcome::Unknown,
+            run: 0,
+            on_hold: false,
+            busy: false,
+            first_done: false,
+            pending_trigger: false,
+            pending_tick: false,
+            seq: 0,
+        }
+    }
+}
+
+impl Default for Worker {
+    fn default() -> Self {
+        Self::new()
+    }
+}
 
 /// The probe workers and cached results of one pod.
 #[derive(Clone, Debug)]

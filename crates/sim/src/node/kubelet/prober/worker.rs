@@ -7,54 +7,13 @@
 //! tick for a slow receiver: a tick that arrives while `doProbe` still runs is taken as soon as
 //! it returns, later ones are dropped; `Reset` (after a manual trigger) discards it.
 
-use super::super::{probe_spec, Kubelet};
+use super::probe_spec;
 use crate::control_plane::api::ApiServer;
 use crate::core::{ms, Ctx, What};
+use crate::node::kubelet::Kubelet;
 use crate::node::runtime::Runtime;
 use crate::rules::Rule;
 use crate::trace::{Actor, Kind, Ms, Outcome, ProbeKind, ProbeValue, Value};
-
-#[derive(Clone, Debug)]
-pub struct Worker {
-    /// The container ID the worker last saw.
-    pub container_id: Option<u32>,
-    pub last: Outcome,
-    /// Consecutive equal results (`resultRun`).
-    pub run: u32,
-    pub on_hold: bool,
-    /// `doProbe` is running (a probe is executing).
-    pub busy: bool,
-    /// The worker has entered its loop (past the initial sleep).
-    pub first_done: bool,
-    /// A buffered immediate-probe request (`manualTriggerCh` has room for one).
-    pub pending_trigger: bool,
-    /// A tick the ticker holds for the worker while `doProbe` runs.
-    pub pending_tick: bool,
-    /// Identifies the worker's current ticker (a reset starts a new one).
-    pub seq: u32,
-}
-
-impl Worker {
-    pub fn new() -> Self {
-        Worker {
-            container_id: None,
-            last: Outcome::Unknown,
-            run: 0,
-            on_hold: false,
-            busy: false,
-            first_done: false,
-            pending_trigger: false,
-            pending_tick: false,
-            seq: 0,
-        }
-    }
-}
-
-impl Default for Worker {
-    fn default() -> Self {
-        Self::new()
-    }
-}
 
 /// `newWorker`'s initial result (P1).
 fn initial_result(kind: ProbeKind) -> Outcome {

@@ -104,7 +104,7 @@ pub fn generate(x: &Input) -> Generated {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::node::kubelet::prober::worker::Worker;
+    use crate::node::kubelet::prober::Worker;
     use crate::scenario::{Container, Probe, Workload};
     use crate::trace::Ms;
 
