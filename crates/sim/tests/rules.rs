@@ -539,3 +539,37 @@ fn n1t_noschedule_taint_leaves_when_the_kubelet_posts_ready() {
         assert_eq!((secs(removed), removed.rule), (190.0, Rule::N1t));
     }
 }
+
+/// P2, Go's `time.Ticker`: a tick that comes while `doProbe` still runs is held and taken as
+/// soon as it returns (later ones are dropped), so a probe as long as its period runs back to
+/// back, and a probe longer than its period runs back to back too (not every other tick).
+#[test]
+fn p2_ticker_holds_one_tick_for_a_slow_probe() {
+    let mut sc = canonical(20.0, 1);
+    sc.pods[0].containers[0].readiness_probe = Some(Probe {
+        period_s: 1,
+        timeout_s: 1,
+        exec_s: 1.0,
+        ..Probe::default()
+    });
+    sc.pods[0].containers[0].liveness_probe = Some(Probe {
+        period_s: 2,
+        timeout_s: 5,
+        exec_s: 3.0,
+        ..Probe::default()
+    });
+    for tr in compare(&sc).unwrap() {
+        let times = |k: ProbeKind| -> Vec<Ms> {
+            events(&tr, Kind::Probe)
+                .into_iter()
+                .filter(|e| matches!(e.value, Value::Probe(p) if p.probe == k) && e.t < 90_000)
+                .map(|e| e.t)
+                .collect()
+        };
+        let gaps = |v: Vec<Ms>| -> Vec<Ms> { v.windows(2).map(|w| w[1] - w[0]).collect() };
+        let r = gaps(times(ProbeKind::Readiness));
+        assert!(r.len() > 80 && r.iter().all(|g| *g == 1_000), "{r:?}");
+        let l = gaps(times(ProbeKind::Liveness));
+        assert!(l.len() > 25 && l.iter().all(|g| *g == 3_000), "{l:?}");
+    }
+}
