@@ -119,7 +119,7 @@ fn overrides_are_validated_in_kubernetes_words() {
     };
     let errs = o.apply(preset("long-restart")).unwrap_err();
     let msgs: Vec<&str> = errs.iter().map(|e| e.message.as_str()).collect();
-    assert!(msgs.contains(&"--node-monitor-grace-period must be between 5s and 10m, got 1s"));
+    assert!(msgs.contains(&"--node-monitor-grace-period must be between 5s and 600s, got 1s"));
     assert!(msgs.contains(
         &"readinessProbe.failureThreshold must be between 1 and 100, got 0; Kubernetes reads 0 as unset and uses the default, 3"
     ));

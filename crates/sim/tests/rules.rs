@@ -419,7 +419,7 @@ fn validation_words_every_probe_field_as_kubernetes_does() {
         "readinessProbe.initialDelaySeconds must be between 0 and 3600 seconds, got 4000",
         "livenessProbe.successThreshold must be 1 for a liveness probe, got 2",
         "terminationGracePeriodSeconds must be between 0 and 3600 seconds, got -1",
-        "--node-monitor-grace-period must be between 5s and 10m, got 1s",
+        "--node-monitor-grace-period must be between 5s and 600s, got 1s",
     ] {
         assert!(msgs.contains(&want), "{want:?} not in {msgs:#?}");
     }

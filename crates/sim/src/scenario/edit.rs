@@ -4,7 +4,8 @@
 //! scenario in both. Changing the restart also moves the horizon ([`Scenario::with_restart`]):
 //! the run always shows the kubelet's return and what follows.
 
-use super::{FieldError, KubeVersion, Policy, Probe, Scenario};
+use super::types::{KubeVersion, Policy, Probe, Restart, Scenario};
+use super::validate::{limits, FieldError};
 
 /// The least time shown after the kubelet returns: several probe periods, the node lifecycle
 /// controller's next passes and a Terminating pod's removal fit in it.
@@ -115,7 +116,7 @@ impl Scenario {
     /// [`Scenario::settle_s`] — capped at the longest horizon accepted.
     pub fn with_restart(mut self, at_s: f64, downtime_s: f64) -> Scenario {
         let end = at_s + downtime_s;
-        let new = super::Restart { at_s, downtime_s };
+        let new = Restart { at_s, downtime_s };
         let old_tail = match self.kubelet.restarts.first() {
             Some(old) => {
                 let shift = at_s - old.at_s;
@@ -142,7 +143,7 @@ impl Scenario {
             r.at_s = r.at_s.max(end);
         }
         let tail = old_tail.max(MIN_TAIL_S).max(self.settle_s());
-        let max = super::limits::HORIZON_S.1;
+        let max = limits::HORIZON_S.1;
         self.horizon_s = if end + tail > max {
             max.max(end + MIN_TAIL_S)
         } else {

@@ -8,8 +8,7 @@
 //! Called by `simulate`/`simulate_policy`/`compare` (lib.rs) and by `Overrides::apply` (the CLI
 //! and the web form). [`limits`] also gives the CLI its flag ranges and the form its field ranges.
 
-use super::{Probe, Scenario};
-use crate::fmt_secs;
+use super::types::{Probe, Scenario};
 
 /// One rejected setting.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,10 +63,10 @@ pub mod limits {
     pub const PROBE_EXECUTIONS: f64 = 5_000_000.0;
 }
 
-/// A duration as a flag takes it (`1m30s`), or the raw value when it is not a number.
+/// A duration as a flag takes it (`90s`), or the raw value when it is not a number.
 fn dur(v: f64) -> String {
     if v.is_finite() {
-        fmt_secs(v)
+        format!("{v}s")
     } else {
         v.to_string()
     }

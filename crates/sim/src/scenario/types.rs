@@ -1,0 +1,280 @@
+//! The scenario's serde types and their Kubernetes defaults (`SetDefaults_Probe`, the node
+//! monitor grace period by version). A leaf: `validate.rs` and `edit.rs` build on it, `mod.rs`
+//! re-exports it.
+
+use serde::{Deserialize, Serialize};
+
+/// Which kubelet we model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub enum Policy {
+    /// The kubelet before KEP-4781 (or v1.35 with `ChangeContainerStatusOnKubeletRestart=true`).
+    Legacy,
+    /// KEP-4781: v1.35 default (`ChangeContainerStatusOnKubeletRestart=false`).
+    Kep,
+}
+
+impl Policy {
+    pub const BOTH: [Policy; 2] = [Policy::Legacy, Policy::Kep];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Policy::Legacy => "legacy",
+            Policy::Kep => "kep",
+        }
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            Policy::Legacy => "Legacy kubelet",
+            Policy::Kep => "KEP-4781 kubelet",
+        }
+    }
+}
+
+/// Kubernetes minor version; picks the defaults that changed between releases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum KubeVersion {
+    #[serde(rename = "1.31")]
+    V1_31,
+    #[serde(rename = "1.34")]
+    V1_34,
+    #[serde(rename = "1.35")]
+    V1_35,
+}
+
+impl KubeVersion {
+    pub const ALL: [KubeVersion; 3] = [KubeVersion::V1_31, KubeVersion::V1_34, KubeVersion::V1_35];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KubeVersion::V1_31 => "1.31",
+            KubeVersion::V1_34 => "1.34",
+            KubeVersion::V1_35 => "1.35",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+    /// `--node-monitor-grace-period` default: 40 s up to v1.31, 50 s from v1.32 (kubernetes PR #126287).
+    pub fn default_grace_s(self) -> f64 {
+        match self {
+            KubeVersion::V1_31 => 40.0,
+            _ => 50.0,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cluster {
+    pub version: KubeVersion,
+    /// Overrides the version's node monitor grace period.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_monitor_grace_s: Option<f64>,
+    #[serde(default = "d_monitor_period")]
+    pub node_monitor_period_s: f64,
+    #[serde(default = "d_lease")]
+    pub lease_duration_s: f64,
+    /// Toleration of `node.kubernetes.io/unreachable:NoExecute` given by DefaultTolerationSeconds.
+    #[serde(default = "d_toleration")]
+    pub toleration_s: f64,
+}
+
+impl Default for Cluster {
+    fn default() -> Self {
+        Cluster {
+            version: KubeVersion::V1_35,
+            node_monitor_grace_s: None,
+            node_monitor_period_s: d_monitor_period(),
+            lease_duration_s: d_lease(),
+            toleration_s: d_toleration(),
+        }
+    }
+}
+
+impl Cluster {
+    pub fn grace_s(&self) -> f64 {
+        self.node_monitor_grace_s
+            .unwrap_or_else(|| self.version.default_grace_s())
+    }
+
+    /// Roughly the kubelet downtime from which pods get evicted: the node goes Unknown about one
+    /// grace period after the last renewal (N1), the NoExecute taint lands one NLC pass later
+    /// (N2), and the toleration runs from there (E1). Within ± one renew interval and one pass.
+    pub fn eviction_downtime_estimate_s(&self) -> f64 {
+        self.grace_s() + self.node_monitor_period_s + self.toleration_s
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Restart {
+    /// When the kubelet process stops.
+    pub at_s: f64,
+    /// How long it stays down.
+    pub downtime_s: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Kubelet {
+    /// The policy used by [`crate::simulate`]; [`crate::compare`] runs both.
+    #[serde(default = "d_policy")]
+    pub policy: Policy,
+    pub restarts: Vec<Restart>,
+    /// Time from kubelet start to each pod's first SyncPod (ours: how long start-up takes).
+    #[serde(default = "d_first_sync")]
+    pub first_sync_delay_s: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Workload {
+    Deployment,
+    DaemonSet,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pod {
+    pub name: String,
+    #[serde(default = "d_workload")]
+    pub workload: Workload,
+    /// The Service whose EndpointSlices list this pod, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service: Option<String>,
+    #[serde(default = "d_term_grace")]
+    pub termination_grace_s: f64,
+    pub containers: Vec<Container>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Container {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub startup_probe: Option<Probe>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readiness_probe: Option<Probe>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub liveness_probe: Option<Probe>,
+    /// How long a freshly started container takes before it answers probes successfully.
+    #[serde(default)]
+    pub warmup_s: f64,
+    /// Ground truth over time; before the first entry the container is healthy.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub truth: Vec<Truth>,
+}
+
+/// A probe, with the Kubernetes defaults of `SetDefaults_Probe`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Probe {
+    #[serde(default = "d_period")]
+    pub period_s: u32,
+    #[serde(default = "d_timeout")]
+    pub timeout_s: u32,
+    #[serde(default = "d_one")]
+    pub success_threshold: u32,
+    #[serde(default = "d_three")]
+    pub failure_threshold: u32,
+    #[serde(default)]
+    pub initial_delay_s: u32,
+    /// Ours: how long one probe takes to run (an exec probe `sleep 1`).
+    #[serde(default = "d_exec")]
+    pub exec_s: f64,
+}
+
+impl Default for Probe {
+    fn default() -> Self {
+        Probe {
+            period_s: d_period(),
+            timeout_s: d_timeout(),
+            success_threshold: 1,
+            failure_threshold: 3,
+            initial_delay_s: 0,
+            exec_s: d_exec(),
+        }
+    }
+}
+
+/// What the container really is from `at_s` on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Health {
+    /// Answers every probe.
+    Healthy,
+    /// Running, passes liveness, fails readiness (e.g. a dependency is down).
+    FailingReadiness,
+    /// Hung: fails every probe.
+    Failing,
+    /// The process exits at `at_s` (one event). A restarted container is healthy.
+    Exited,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Truth {
+    pub at_s: f64,
+    pub state: Health,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub cluster: Cluster,
+    pub kubelet: Kubelet,
+    pub pods: Vec<Pod>,
+    #[serde(default = "d_seed")]
+    pub seed: u64,
+    pub horizon_s: f64,
+}
+
+fn d_monitor_period() -> f64 {
+    5.0
+}
+fn d_lease() -> f64 {
+    40.0
+}
+fn d_toleration() -> f64 {
+    300.0
+}
+fn d_policy() -> Policy {
+    Policy::Kep
+}
+fn d_first_sync() -> f64 {
+    2.0
+}
+fn d_workload() -> Workload {
+    Workload::Deployment
+}
+fn d_term_grace() -> f64 {
+    30.0
+}
+fn d_period() -> u32 {
+    10
+}
+fn d_timeout() -> u32 {
+    1
+}
+fn d_one() -> u32 {
+    1
+}
+fn d_three() -> u32 {
+    3
+}
+fn d_exec() -> f64 {
+    1.0
+}
+fn d_seed() -> u64 {
+    1
+}
+
+impl Scenario {
+    /// The first kubelet restart (the one the slider and `--downtime` change).
+    pub fn first_restart(&self) -> Option<&Restart> {
+        self.kubelet.restarts.first()
+    }
+}
