@@ -1,51 +1,43 @@
-//! One node with 100 pods over one simulated hour, both policies; reports events/s.
+//! Issue 9's workload (see `workload/mod.rs`): one node, one simulated hour, readiness + liveness
+//! per pod, restarts of 20 s, 90 s and 400 s — at 100 and 1,000 pods, per policy, next to a bare
+//! `BinaryHeap` loop ticking the same probe workers. Then every preset, both policies.
+//!
+//! `cargo bench -p restartscope-sim --bench node`; the quick table is
+//! `cargo run --profile bench -p restartscope-sim --example scale`.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use restartscope_sim::*;
+use std::time::Duration;
 
-fn hundred_pods_one_hour() -> Scenario {
-    let mut sc = presets::long_restart();
-    sc.name = "bench".into();
-    sc.horizon_s = 3600.0;
-    sc.kubelet.restarts = vec![
-        Restart {
-            at_s: 600.0,
-            downtime_s: 20.0,
-        },
-        Restart {
-            at_s: 1800.0,
-            downtime_s: 90.0,
-        },
-        Restart {
-            at_s: 2700.0,
-            downtime_s: 400.0,
-        },
-    ];
-    let template = sc.pods[0].clone();
-    sc.pods = (0..100)
-        .map(|i| {
-            let mut p = template.clone();
-            p.name = format!("web-{i}");
-            p.containers[0].liveness_probe = Some(Probe::default());
-            p
-        })
-        .collect();
-    sc
+#[allow(dead_code)] // `measure` and the report are for the example and the wasm run
+mod workload;
+
+fn node(c: &mut Criterion) {
+    let mut g = c.benchmark_group("node 1 h");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(10));
+    for pods in workload::SIZES {
+        let sc = workload::scenario(pods);
+        for policy in Policy::BOTH {
+            let events = simulate_policy(&sc, policy)
+                .unwrap()
+                .metrics
+                .events_processed;
+            g.throughput(Throughput::Elements(events));
+            g.bench_with_input(BenchmarkId::new(policy.as_str(), pods), &sc, |b, sc| {
+                b.iter(|| simulate_policy(sc, policy).unwrap())
+            });
+        }
+        let ticks = workload::bare_loop(&sc);
+        g.throughput(Throughput::Elements(ticks));
+        g.bench_with_input(BenchmarkId::new("bare loop", pods), &sc, |b, sc| {
+            b.iter(|| workload::bare_loop(sc))
+        });
+    }
+    g.finish();
 }
 
-fn bench(c: &mut Criterion) {
-    let sc = hundred_pods_one_hour();
-    let events = simulate_policy(&sc, Policy::Legacy)
-        .unwrap()
-        .metrics
-        .events_processed;
-    eprintln!("100 pods, 1 simulated hour: {events} engine events per policy");
-    let mut g = c.benchmark_group("node");
-    g.throughput(Throughput::Elements(events));
-    g.bench_function("100 pods x 1 h (legacy)", |b| {
-        b.iter(|| simulate_policy(&sc, Policy::Legacy).unwrap())
-    });
-    g.finish();
+fn presets(c: &mut Criterion) {
     let mut g = c.benchmark_group("presets");
     for p in presets::PRESETS {
         let sc = (p.build)();
@@ -56,5 +48,5 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+criterion_group!(benches, node, presets);
 criterion_main!(benches);
