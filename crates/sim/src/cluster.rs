@@ -273,9 +273,9 @@ impl<'a> Cluster<'a> {
                 }
             }
             What::Warm { pod } => cx.touch(pod as usize),
-            What::ContainerRestart { pod, c, .. } => {
-                k.container_restart(&mut cx, rt, api, pod as usize, c as usize)
-            }
+            What::ContainerRestart {
+                pod, c, checked, ..
+            } => k.container_restart(&mut cx, rt, api, pod as usize, c as usize, checked),
             What::Eviction { pod, seq } => {
                 if self.te.due(&mut cx, api, pod as usize, seq) {
                     // The kubelet's pod watch sees the deletion timestamp.

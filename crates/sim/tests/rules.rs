@@ -573,3 +573,56 @@ fn p2_ticker_holds_one_tick_for_a_slow_probe() {
         assert!(l.len() > 25 && l.iter().all(|g| *g == 3_000), "{l:?}");
     }
 }
+
+/// K3r, `doBackOff`: the back-off counts from the newest *exited* instance in the snapshot
+/// SyncPod works from. A liveness kill restarts in the same SyncPod, so two kills 100 s apart
+/// both restart at once (issue 11; UPSTREAM.md). A crash loop still waits 10 s, 20 s, …
+#[test]
+fn k3r_backoff_counts_from_the_previous_exit() {
+    let mut sc = canonical(20.0, 1);
+    sc.horizon_s = 400.0;
+    sc.kubelet.restarts[0].at_s = 380.0;
+    let c = &mut sc.pods[0].containers[0];
+    c.liveness_probe = Some(Probe::default());
+    c.truth = vec![
+        Truth {
+            at_s: 30.0,
+            state: Health::Failing,
+        },
+        Truth {
+            at_s: 130.0,
+            state: Health::Failing,
+        },
+    ];
+    for tr in compare(&sc).unwrap() {
+        let kills: Vec<Ms> = tr
+            .events
+            .iter()
+            .filter(|e| e.kind == Kind::ContainerExit && e.rule == Rule::P6)
+            .map(|e| e.t)
+            .collect();
+        let restarts: Vec<Ms> = events(&tr, Kind::ContainerRestart)
+            .into_iter()
+            .map(|e| e.t)
+            .collect();
+        assert_eq!(kills.len(), 2, "{kills:?}");
+        assert_eq!(restarts, kills, "each kill restarts at once");
+    }
+    // A container that exits again right after each restart: 0 s, then 10 s, 20 s, 40 s.
+    let mut sc = canonical(20.0, 1);
+    sc.horizon_s = 300.0;
+    sc.kubelet.restarts[0].at_s = 280.0;
+    sc.pods[0].containers[0].truth = [30.0, 31.0, 42.0, 63.0]
+        .into_iter()
+        .map(|at_s| Truth {
+            at_s,
+            state: Health::Exited,
+        })
+        .collect();
+    let [legacy, _] = run(&sc);
+    let restarts: Vec<f64> = events(&legacy, Kind::ContainerRestart)
+        .into_iter()
+        .map(secs)
+        .collect();
+    assert_eq!(restarts, vec![30.0, 41.0, 62.0, 103.0]);
+}

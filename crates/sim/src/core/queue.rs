@@ -51,10 +51,12 @@ pub enum What {
     Warm {
         pod: u16,
     },
+    /// SyncPod starts an exited container; `checked`: `doBackOff` already allowed it.
     ContainerRestart {
         gen: u32,
         pod: u16,
         c: u8,
+        checked: bool,
     },
     Eviction {
         pod: u16,

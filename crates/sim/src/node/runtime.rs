@@ -20,6 +20,8 @@ pub struct RtContainer {
     pub started_at: Ms,
     pub health: Health,
     pub warm_at: Ms,
+    /// FinishedAt of the newest exited instance (this one if it is not running).
+    pub finished_at: Option<Ms>,
 }
 
 pub struct Runtime<'a> {
@@ -49,6 +51,7 @@ impl<'a> Runtime<'a> {
                             started_at: CONTAINERS_BORN,
                             health: Health::Healthy,
                             warm_at: CONTAINERS_BORN,
+                            finished_at: None,
                         })
                         .collect()
                 })
@@ -94,6 +97,9 @@ impl<'a> Runtime<'a> {
     pub fn stop(&mut self, cx: &mut Ctx, p: usize, c: usize) -> bool {
         let r = &mut self.pods[p][c];
         let was = r.running;
+        if was {
+            r.finished_at = Some(cx.now);
+        }
         r.running = false;
         cx.touch(p);
         was

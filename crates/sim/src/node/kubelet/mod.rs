@@ -6,6 +6,7 @@
 //! Mirrors `pkg/kubelet/kubelet.go` (`syncLoopIteration`, `SyncPod`, `SyncTerminatingPod`), with
 //! the behaviour of the release chosen by the kubelet profile (`crate::profile`).
 
+pub mod backoff;
 pub mod lifecycle;
 pub mod prober;
 pub mod status;
@@ -33,8 +34,8 @@ pub struct KPod {
     /// The status manager's cached status (`podStatuses`).
     pub status: Option<Status>,
     pub probes: PodProbes,
-    /// Restarts this kubelet made per container (crash-loop back-off).
-    pub backoff: Vec<u32>,
+    /// Crash-loop back-off entry per container.
+    pub backoff: Vec<Option<backoff::Entry>>,
 }
 
 impl KPod {
@@ -45,7 +46,7 @@ impl KPod {
             terminating: false,
             status: None,
             probes: PodProbes::new(n),
-            backoff: vec![0; n],
+            backoff: vec![None; n],
         }
     }
 }

@@ -5,16 +5,12 @@
 //! Mirrors `pkg/kubelet/kubelet.go` (`syncLoopIteration`, `SyncPod`, `SyncTerminatingPod`),
 //! `kuberuntime_manager.go` `computePodActions`, `pleg/generic.go` `relist`.
 
-use super::Kubelet;
+use super::{backoff, Kubelet};
 use crate::control_plane::api::ApiServer;
 use crate::core::{ms, Ctx, What};
 use crate::node::runtime::Runtime;
 use crate::rules::Rule;
 use crate::trace::{Actor, ExitReason, Kind, Ms, Outcome, ProbeKind, Value};
-
-/// Crash-loop back-off: 10 s doubling to 300 s (`kubecontainer` back-off defaults).
-const BACKOFF_INITIAL: Ms = 10_000;
-const BACKOFF_MAX: Ms = 300_000;
 
 impl Kubelet<'_> {
     /// K3: `SyncPod` generates and sets the pod status (`generateAPIPodStatus` →
@@ -52,13 +48,16 @@ impl Kubelet<'_> {
                         gen,
                         pod: p as u16,
                         c: c as u8,
+                        checked: false,
                     },
                 );
             }
         }
     }
 
-    /// K3r: `computePodActions` restarts an exited container (restartPolicy Always).
+    /// K3r: `computePodActions` restarts an exited container (restartPolicy Always) unless
+    /// `doBackOff` says it is in crash-loop back-off; then SyncPod tries again when that ends.
+    #[allow(clippy::too_many_arguments)]
     pub fn container_restart(
         &mut self,
         cx: &mut Ctx,
@@ -66,12 +65,19 @@ impl Kubelet<'_> {
         api: &mut ApiServer,
         p: usize,
         c: usize,
+        checked: bool,
     ) {
         if api.pod(cx.node, p).removed || self.pods[p].terminating || rt.pods[p][c].running {
             return;
         }
+        if !checked {
+            let exited_at = rt.pods[p][c].finished_at;
+            if let Some(retry) = backoff::check(&mut self.pods[p].backoff[c], exited_at, cx.now) {
+                self.restart_at(cx, retry, p, c, false);
+                return;
+            }
+        }
         rt.start_new(cx, p, c);
-        self.pods[p].backoff[c] += 1;
         cx.emit(
             Kind::ContainerRestart,
             Some(p),
@@ -83,21 +89,16 @@ impl Kubelet<'_> {
         self.sync_pod(cx, rt, api, p, Rule::K3r);
     }
 
-    /// Schedules the restart of an exited container after the back-off this kubelet counted.
-    fn schedule_restart(&mut self, cx: &mut Ctx, p: usize, c: usize) {
-        let n = self.pods[p].backoff[c];
-        let delay = if n == 0 {
-            0
-        } else {
-            (BACKOFF_INITIAL << (n - 1).min(10)).min(BACKOFF_MAX)
-        };
+    /// A SyncPod at `t` that starts the exited container (or finds it in back-off).
+    fn restart_at(&self, cx: &mut Ctx, t: Ms, p: usize, c: usize, checked: bool) {
         let gen = self.gen;
         cx.at(
-            cx.now + delay,
+            t,
             What::ContainerRestart {
                 gen,
                 pod: p as u16,
                 c: c as u8,
+                checked,
             },
         );
     }
@@ -114,7 +115,7 @@ impl Kubelet<'_> {
         if self.up && self.pods[p].synced {
             self.sync_pod(cx, rt, api, p, Rule::K5);
             if !self.pods[p].terminating {
-                self.schedule_restart(cx, p, c);
+                self.restart_at(cx, cx.now, p, c, false);
             }
         }
     }
@@ -141,8 +142,14 @@ impl Kubelet<'_> {
                     && rt.pods[p][c].running
                     && rt.pods[p][c].instance == cid =>
             {
-                // P6: computePodActions kills the container; a new one replaces it after the
-                // back-off.
+                // P6: computePodActions kills the container and starts a new one in the same
+                // SyncPod; doBackOff reads the snapshot taken before the kill, whose newest
+                // exited instance is the previous one.
+                let retry = backoff::check(
+                    &mut self.pods[p].backoff[c],
+                    rt.pods[p][c].finished_at,
+                    cx.now,
+                );
                 rt.stop(cx, p, c);
                 cx.emit(
                     Kind::ContainerExit,
@@ -154,7 +161,10 @@ impl Kubelet<'_> {
                 );
                 self.sync_pod(cx, rt, api, p, Rule::P6);
                 if !self.pods[p].terminating {
-                    self.schedule_restart(cx, p, c);
+                    match retry {
+                        None => self.restart_at(cx, cx.now, p, c, true),
+                        Some(t) => self.restart_at(cx, t, p, c, false),
+                    }
                 }
             }
             ProbeKind::Readiness | ProbeKind::Startup => self.sync_pod(cx, rt, api, p, rule),

@@ -135,6 +135,7 @@ mod tests {
             started_at,
             health: crate::scenario::Health::Healthy,
             warm_at: started_at,
+            finished_at: None,
         }];
         let mut probes = PodProbes::new(1);
         probes.workers[0][ProbeKind::Readiness.index()] = Some(Worker::new());
