@@ -552,7 +552,7 @@ pub fn App() -> impl IntoView {
                     let _ = crate::export::download_png(&format!("{}.png", file_stem()), &r.svg, r.figure.width, r.figure.height);
                 })>"Download PNG"</button>
                 <button id="download-json" type="button" on:click=move |_| runs.with_untracked(|r| if let Some(r) = r {
-                    let json = restartscope_figure::json::render(&r.scenario, &r.traces[..]);
+                    let json = restartscope_report::json::render(&r.scenario, &r.traces[..]);
                     let _ = crate::export::download_text(&format!("{}.json", file_stem()), "application/json", &json);
                 })>"Download JSON trace"</button>
                 <span class="hint">"Same SVG and JSON as the "<code>"restartscope"</code>" command line."</span>

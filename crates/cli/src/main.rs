@@ -3,10 +3,8 @@
 //! Errors in what the user gave (flags, durations, presets, scenario files) exit with status 2
 //! and one message on stderr; a failure to write the output exits with status 1.
 
-use restartscope_figure::json;
-mod table;
-
 use restartscope_figure::{layout, LayoutOpts};
+use restartscope_report::{json, table};
 use restartscope_sim::{
     fmt_secs, limits, parse_duration, presets, simulate_policy, FieldError, KubeVersion, Overrides,
     Policy, Scenario, Trace,

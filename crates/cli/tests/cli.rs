@@ -115,7 +115,7 @@ fn table_for_a_preset() {
         "KEP − legacy",
         "Ready transitions",
         "EndpointSlice updates",
-        "unjustified NotReady",
+        "Unjustified NotReady",
         "P1    A new probe worker writes its initial result",
         "Kubelet stops; containers keep running [K1]",
         "(no pod Ready changes",

@@ -8,7 +8,7 @@
 //! case's JSON lines there, to diff against a run of an older commit.
 //! `RESTARTSCOPE_BLESS=1` rewrites the digest file.
 
-use restartscope_figure::json;
+use restartscope_report::json;
 use restartscope_sim::{presets, simulate_policy, KubeVersion, Policy, Trace};
 
 fn fnv(bytes: &[u8], mut h: u64) -> u64 {

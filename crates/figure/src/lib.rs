@@ -10,8 +10,6 @@
 //! (kubelet up, node Ready, pods Ready, endpoints ready). Nothing relies on colour alone: states
 //! carry text labels and hatching, probe results differ in shape, writers are letters.
 
-pub mod json;
-
 use restartscope_sim::{
     fmt_secs, Actor, EndpointValue, Event, Kind, Metrics, Ms, Outcome, Policy, Rule, Trace, Value,
 };

@@ -1,5 +1,8 @@
-//! The JSON trace format (CLI `--format json`, the web app's "download JSON"): the resolved scenario and, per policy, metrics and events (docs/CLI.md).
-//! Structs (not maps) so the keys keep a readable order.
+//! The JSON trace format (docs/CLI.md): the resolved scenario and, per policy, metrics and
+//! events. Called by the CLI's `--format json`, the web app's "Download JSON trace" and the
+//! behaviour test `crates/cli/tests/traces.rs` (which hashes [`event`]'s output, so a change
+//! here is a change of the recorded behaviour). Structs (not maps) so the keys keep a readable
+//! order.
 
 use restartscope_sim::{Event, Metrics, Outcome, Scenario, Trace, Value};
 use serde::Serialize;
@@ -45,6 +48,7 @@ struct EndpointJson {
     terminating: bool,
 }
 
+/// One event as the JSON format writes it.
 pub fn event<'a>(tr: &'a Trace, e: &Event) -> JsonEvent<'a> {
     let pod = e.pod.and_then(|p| tr.pods.get(p as usize));
     let container = match (pod, e.container) {
@@ -96,6 +100,7 @@ fn obj(x: impl Serialize) -> J {
     serde_json::to_value(x).unwrap_or(J::Null)
 }
 
+/// The whole document, pretty-printed, with a final newline.
 pub fn render(sc: &Scenario, traces: &[Trace]) -> String {
     let doc = Document {
         scenario: sc,

@@ -1,40 +1,12 @@
-//! `--format table`: a metrics table (one column per policy, plus the difference) and, per
-//! policy, the API-visible pod Ready changes with their writer and rule, between the node-level
-//! events that explain them. Plain text, meant to be pasted into an issue or a KEP comment.
+//! The CLI's `--format table`: a metrics table (one row per [`METRICS`] descriptor, one column
+//! per policy, plus the difference) and, per policy, the API-visible pod Ready changes with
+//! their writer and rule, between the node-level events that explain them. Plain text, meant to
+//! be pasted into an issue or a KEP comment. Called by `restartscope simulate` (crates/cli).
 
-use restartscope_sim::{fmt_secs, Event, Kind, Metrics, Scenario, Trace, Value};
+use crate::describe::{describe, pod_name};
+use crate::metrics::METRICS;
+use restartscope_sim::{fmt_secs, Event, Kind, Policy, Scenario, Trace, Value};
 use std::fmt::Write;
-
-enum Num {
-    Int(fn(&Metrics) -> u32),
-    Real(fn(&Metrics) -> f64),
-}
-
-const ROWS: [(&str, Num); 8] = [
-    ("Ready transitions", Num::Int(|m| m.ready_transitions)),
-    (
-        "status writes (kubelet)",
-        Num::Int(|m| m.kubelet_status_writes),
-    ),
-    (
-        "status writes (node lifecycle ctrl)",
-        Num::Int(|m| m.nlc_status_writes),
-    ),
-    (
-        "EndpointSlice updates",
-        Num::Int(|m| m.endpointslice_updates),
-    ),
-    (
-        "unjustified NotReady (pod·s)",
-        Num::Real(|m| m.unjustified_not_ready_s),
-    ),
-    (
-        "unjustified Ready (pod·s)",
-        Num::Real(|m| m.unjustified_ready_s),
-    ),
-    ("evictions", Num::Int(|m| m.evictions)),
-    ("node not Ready (s)", Num::Real(|m| m.node_not_ready_s)),
-];
 
 /// Events shown between the Ready changes, as context.
 fn is_context(e: &Event) -> bool {
@@ -108,7 +80,8 @@ fn header(sc: &Scenario) -> String {
 
 fn metrics_table(traces: &[Trace]) -> String {
     let mut s = String::new();
-    let lw = ROWS.iter().map(|r| r.0.chars().count()).max().unwrap_or(10) + 2;
+    let labels: Vec<String> = METRICS.iter().map(|m| m.label()).collect();
+    let lw = labels.iter().map(|l| l.chars().count()).max().unwrap_or(10) + 2;
     let cw = 18;
     let _ = write!(s, "{}", pad("metric", lw));
     for t in traces {
@@ -124,38 +97,22 @@ fn metrics_table(traces: &[Trace]) -> String {
         "{}",
         "-".repeat(lw + cw * (traces.len() + diff as usize))
     );
-    for (label, num) in &ROWS {
+    for (m, label) in METRICS.iter().zip(&labels) {
         let _ = write!(s, "{}", pad(label, lw));
-        let vals: Vec<f64> = traces
-            .iter()
-            .map(|t| match num {
-                Num::Int(f) => f(&t.metrics) as f64,
-                Num::Real(f) => f(&t.metrics),
-            })
-            .collect();
-        for v in &vals {
-            let cell = match num {
-                Num::Int(_) => format!("{v}"),
-                Num::Real(_) => format!("{v:.1}"),
-            };
-            let _ = write!(s, "{}", lpad(&cell, cw));
+        for t in traces {
+            let _ = write!(s, "{}", lpad(&m.fmt(m.value(&t.metrics)), cw));
         }
         if diff {
-            // Order-independent: KEP minus legacy.
+            // Order-independent: KEP minus legacy. ASCII signs for plain text.
             let get = |p| {
                 traces
                     .iter()
-                    .zip(&vals)
-                    .find(|(t, _)| t.policy == p)
-                    .map(|(_, v)| *v)
-                    .unwrap_or(0.0)
+                    .find(|t| t.policy == p)
+                    .map_or(0.0, |t| m.value(&t.metrics))
             };
-            let d = get(restartscope_sim::Policy::Kep) - get(restartscope_sim::Policy::Legacy);
-            let cell = match num {
-                Num::Int(_) if d == 0.0 => "0".to_string(),
-                Num::Int(_) => format!("{:+}", d as i64),
-                Num::Real(_) if d.abs() < 0.05 => "0.0".to_string(),
-                Num::Real(_) => format!("{d:+.1}"),
+            let cell = match m.delta(get(Policy::Legacy), get(Policy::Kep)) {
+                None => m.fmt(0.0),
+                Some(d) => format!("{}{}", if d.sign == '+' { '+' } else { '-' }, d.size),
             };
             let _ = write!(s, "{}", lpad(&cell, cw));
         }
@@ -198,10 +155,7 @@ fn timeline(tr: &Trace) -> String {
         let t = format!("{:.3}s", e.t as f64 / 1000.0);
         if e.kind == Kind::PodReady {
             changes += 1;
-            let pod = e
-                .pod
-                .and_then(|p| tr.pods.get(p as usize))
-                .map_or("?", |p| p.name.as_str());
+            let pod = pod_name(tr, e.pod);
             let v = if matches!(e.value, Value::Bool(true)) {
                 "True"
             } else {
@@ -222,7 +176,7 @@ fn timeline(tr: &Trace) -> String {
                 s,
                 "  {}  · {} [{}]",
                 lpad(&t, 9),
-                tr.describe(e),
+                describe(tr, e),
                 e.rule.id()
             );
         }
@@ -236,6 +190,7 @@ fn timeline(tr: &Trace) -> String {
     s
 }
 
+/// The whole table for the scenario and its runs.
 pub fn render(sc: &Scenario, traces: &[Trace]) -> String {
     let mut s = header(sc);
     s.push('\n');

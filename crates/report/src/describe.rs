@@ -1,0 +1,147 @@
+//! An event in plain words: the web app's event log, the CLI's table, the figure's tooltips and
+//! screen readers all call [`describe`].
+
+use restartscope_sim::{fmt_secs, Event, Kind, Outcome, Rule, Trace, Value};
+
+/// The pod's name, `?` when the event has none.
+pub fn pod_name(tr: &Trace, pod: Option<u16>) -> &str {
+    pod.and_then(|p| tr.pods.get(p as usize))
+        .map(|p| p.name.as_str())
+        .unwrap_or("?")
+}
+
+/// The container's name, `?` when the event has none.
+pub fn container_name(tr: &Trace, pod: Option<u16>, c: Option<u8>) -> &str {
+    match (pod, c) {
+        (Some(p), Some(c)) => tr
+            .pods
+            .get(p as usize)
+            .and_then(|p| p.containers.get(c as usize))
+            .map(|c| c.name.as_str())
+            .unwrap_or("?"),
+        _ => "?",
+    }
+}
+
+/// A results-cache value as Kubernetes spells it.
+pub fn outcome(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Unknown => "Unknown",
+        Outcome::Success => "Success",
+        Outcome::Failure => "Failure",
+    }
+}
+
+/// The event in plain words.
+pub fn describe(tr: &Trace, e: &Event) -> String {
+    let pod = pod_name(tr, e.pod);
+    let ctr = container_name(tr, e.pod, e.container);
+    let b = |v: &Value| matches!(v, Value::Bool(true));
+    match e.kind {
+        Kind::KubeletStop => "Kubelet stops; containers keep running".into(),
+        Kind::KubeletStart => "Kubelet starts with empty memory".into(),
+        Kind::LeaseRenew => "Kubelet renews the node lease".into(),
+        Kind::NodeReady => match &e.value {
+            Value::Condition(s) => format!("Node Ready condition becomes {}", s.as_str()),
+            _ => "Node Ready condition changes".into(),
+        },
+        Kind::TaintAdded => format!(
+            "Taint node.kubernetes.io/unreachable:{} added",
+            e.value.text()
+        ),
+        Kind::TaintRemoved => format!(
+            "Taint node.kubernetes.io/unreachable:{} removed",
+            e.value.text()
+        ),
+        Kind::Probe => match &e.value {
+            Value::Probe(p) => format!(
+                "{pod}/{ctr} {} probe: {} ({}/{})",
+                p.probe.as_str(),
+                outcome(p.result),
+                p.run.min(p.threshold),
+                p.threshold
+            ),
+            _ => "probe".into(),
+        },
+        Kind::ProbeResult => match &e.value {
+            Value::Probe(p) if e.rule == Rule::P1k => format!(
+                "{pod}/{ctr} {} worker skips its initial {}: the container predates this kubelet",
+                p.probe.as_str(),
+                outcome(p.result)
+            ),
+            Value::Probe(p) => format!(
+                "{pod}/{ctr} {} result cached: {}",
+                p.probe.as_str(),
+                outcome(p.result)
+            ),
+            _ => "probe result".into(),
+        },
+        Kind::PodSync if e.rule == Rule::K4 => {
+            format!(
+                "{pod}: SyncTerminatingPod after the kubelet started (the pod is being deleted)"
+            )
+        }
+        Kind::PodSync => format!("{pod}: first SyncPod after the kubelet started"),
+        Kind::ContainerStarted => format!("{pod}/{ctr} Started={}", b(&e.value)),
+        Kind::ContainerReady => format!("{pod}/{ctr} Ready={}", b(&e.value)),
+        Kind::ContainerHealth => format!("{pod}/{ctr} actually becomes {}", e.value.text()),
+        Kind::ContainerExit => format!("{pod}/{ctr} exits"),
+        Kind::ContainerRestart => format!("{pod}/{ctr} restarted as a new container"),
+        Kind::PodReady => format!(
+            "{pod} Ready={} written by the {}",
+            if b(&e.value) { "True" } else { "False" },
+            e.by.as_str()
+        ),
+        Kind::StatusWrite => format!("{pod}: pod status write by the {}", e.by.as_str()),
+        Kind::Endpoint => match &e.value {
+            Value::Endpoint(v) => format!(
+                "{pod} endpoint ready={} serving={} terminating={}",
+                v.ready, v.serving, v.terminating
+            ),
+            _ => format!("{pod} endpoint removed"),
+        },
+        Kind::EndpointsliceUpdate => {
+            format!("EndpointSlice of Service {} updated", e.value.text())
+        }
+        Kind::EvictionScheduled => match e.value {
+            Value::Seconds(s) => format!("{pod} will be evicted at {}", fmt_secs(s)),
+            _ => format!("{pod} eviction scheduled"),
+        },
+        Kind::EvictionCancelled => format!("{pod} eviction cancelled"),
+        Kind::Eviction => {
+            format!("{pod} evicted: deletion timestamp set, replacement created on another node")
+        }
+        Kind::PodRemoved => format!("{pod} removed from the API server"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use restartscope_sim::{compare, presets};
+
+    #[test]
+    fn every_event_of_every_preset_has_words() {
+        for p in presets::PRESETS {
+            for tr in compare(&(p.build)()).unwrap() {
+                for e in &tr.events {
+                    let s = describe(&tr, e);
+                    assert!(!s.is_empty() && !s.contains("?/"), "{}: {s}", p.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn names_the_pod_and_writer() {
+        let [legacy, _] = compare(&presets::short_restart()).unwrap();
+        let e = legacy
+            .events
+            .iter()
+            .find(|e| e.kind == Kind::PodReady)
+            .unwrap();
+        let s = describe(&legacy, e);
+        assert!(s.starts_with(&legacy.pods[e.pod.unwrap() as usize].name));
+        assert!(s.ends_with("written by the kubelet"), "{s}");
+    }
+}

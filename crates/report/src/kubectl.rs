@@ -1,0 +1,151 @@
+//! What `kubectl get pods -w` prints: one row per pod at the start, then one each time what
+//! kubectl shows of a pod changes (READY containers, STATUS, RESTARTS), with the PodReady
+//! condition and its writer as a comment. Read from the timeline at each instant a pod's object
+//! may change ([`crate::timeline::PodTimeline::watch`]). Called by the web app's kubectl panels.
+
+use crate::timeline::{PodState, Timeline};
+use restartscope_sim::{fmt_secs, Actor, Ms};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub t_ms: Ms,
+    pub name: String,
+    /// Ready containers / containers, as kubectl's READY column.
+    pub ready: String,
+    pub status: &'static str,
+    pub restarts: u32,
+    /// The PodReady condition and who wrote it (kubectl's READY column counts containers).
+    pub condition: String,
+    pub condition_ready: bool,
+}
+
+impl Row {
+    fn of(t_ms: Ms, name: &str, p: &PodState) -> Row {
+        let n = p.containers.len();
+        let r = p.containers.iter().filter(|c| c.ready).count();
+        let status = if p.removed {
+            "Deleted"
+        } else if p.deleting {
+            "Terminating"
+        } else if p.containers.iter().all(|c| c.running) {
+            "Running"
+        } else {
+            "Error"
+        };
+        let who = match p.writer.map(|w| w.by) {
+            Some(Actor::NodeLifecycleController) => "node-lifecycle-controller",
+            _ => "kubelet",
+        };
+        // The last value written (also for a pod that is gone).
+        let condition = p.writer.is_none_or(|w| w.ready);
+        Row {
+            t_ms,
+            name: name.to_string(),
+            ready: format!("{r}/{n}"),
+            status,
+            restarts: p.containers.iter().map(|c| c.restarts).sum(),
+            condition: format!(
+                "Ready={} by {who}",
+                if condition { "True" } else { "False" }
+            ),
+            condition_ready: condition,
+        }
+    }
+
+    /// What kubectl would print (the time aside).
+    fn shows(&self) -> (&str, &str, u32, &str) {
+        (&self.ready, self.status, self.restarts, &self.condition)
+    }
+}
+
+/// Rows up to and including `until`, oldest first.
+pub fn rows(tl: &Timeline, until: Ms) -> Vec<Row> {
+    let mut out: Vec<Row> = tl
+        .pods
+        .iter()
+        .map(|p| Row::of(0, &p.name, &p.initial()))
+        .collect();
+    let mut last: Vec<usize> = (0..out.len()).collect();
+    let mut instants: Vec<(usize, Ms, usize)> = tl
+        .pods
+        .iter()
+        .enumerate()
+        .flat_map(|(p, pt)| {
+            pt.watch
+                .iter()
+                .take_while(move |w| w.0 <= until)
+                .map(move |&(t, ev)| (ev, t, p))
+        })
+        .collect();
+    instants.sort_unstable();
+    for (_, t, p) in instants {
+        let pt = &tl.pods[p];
+        let row = Row::of(t, &pt.name, &pt.state_at(t));
+        if out[last[p]].shows() != row.shows() {
+            last[p] = out.len();
+            out.push(row);
+        }
+    }
+    out
+}
+
+/// A time as the panel prints it: whole seconds, `1m30s`.
+pub fn clock(t_ms: Ms) -> String {
+    fmt_secs((t_ms as f64 / 1000.0).round())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use restartscope_sim::{compare, presets};
+
+    #[test]
+    fn legacy_short_restart_prints_the_flap() {
+        let [legacy, kep] = compare(&presets::short_restart()).unwrap();
+        let (l, k) = (Timeline::new(&legacy), Timeline::new(&kep));
+        let all = rows(&l, legacy.horizon);
+        // 3 initial rows + a False and a True row per pod.
+        assert_eq!(all.len(), 9, "{all:#?}");
+        assert!(all
+            .iter()
+            .any(|r| r.ready == "0/1" && r.condition == "Ready=False by kubelet"));
+        assert_eq!(rows(&k, kep.horizon).len(), 3);
+        // Nothing after the playhead.
+        assert_eq!(rows(&l, 40_000).len(), 3);
+        assert!(all.windows(2).all(|w| w[0].t_ms <= w[1].t_ms));
+        assert_eq!(clock(61_600), "1m2s");
+    }
+
+    #[test]
+    fn node_lifecycle_controller_writes_are_attributed() {
+        let [_, kep] = compare(&presets::long_restart()).unwrap();
+        let rows = rows(&Timeline::new(&kep), kep.horizon);
+        assert!(
+            rows.iter()
+                .any(|r| r.ready == "1/1"
+                    && r.condition == "Ready=False by node-lifecycle-controller")
+        );
+    }
+
+    #[test]
+    fn eviction_shows_terminating_then_deleted() {
+        let [legacy, _] = compare(&presets::eviction()).unwrap();
+        let rows = rows(&Timeline::new(&legacy), legacy.horizon);
+        let name = &legacy.pods[0].name;
+        let statuses: Vec<&str> = rows
+            .iter()
+            .filter(|r| &r.name == name)
+            .map(|r| r.status)
+            .collect();
+        let term = statuses.iter().position(|s| *s == "Terminating").unwrap();
+        assert!(statuses[term..].contains(&"Deleted"), "{statuses:?}");
+    }
+
+    #[test]
+    fn a_crash_counts_a_restart() {
+        let [legacy, _] = compare(&presets::crash_during_downtime()).unwrap();
+        let rows = rows(&Timeline::new(&legacy), legacy.horizon);
+        assert!(rows.iter().any(|r| r.status == "Error"), "{rows:#?}");
+        assert!(rows.iter().any(|r| r.restarts == 1), "{rows:#?}");
+    }
+}

@@ -1,0 +1,28 @@
+//! One reading of a RestartScope trace for every consumer: the CLI, the figure and the web app
+//! call this crate instead of walking trace events themselves. No web crates.
+//!
+//! - [`timeline`]: every object of a trace as pieces of constant state, built once; state at
+//!   any time `t` by binary search.
+//! - [`notable`]: which events an event log shows.
+//! - [`metrics`]: the one table of metric descriptors (title, unit, format, better direction).
+//! - [`why`]: why pod Ready changed, grouped by rule, optionally up to a time.
+//! - [`kubectl`]: the rows of `kubectl get pods -w`, up to a time.
+//! - [`describe`](mod@describe): an event in plain words.
+//! - [`json`] and [`table`]: the CLI's `--format json` and `--format table` (the app's JSON
+//!   download is [`json::render`] too).
+
+pub mod describe;
+pub mod json;
+pub mod kubectl;
+pub mod metrics;
+pub mod notable;
+pub mod table;
+pub mod timeline;
+pub mod why;
+
+pub use describe::describe;
+pub use metrics::{Metric, METRICS};
+pub use timeline::{State, Timeline, Track};
+
+#[cfg(test)]
+mod tests;
