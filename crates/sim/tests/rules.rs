@@ -626,3 +626,38 @@ fn k3r_backoff_counts_from_the_previous_exit() {
         .collect();
     assert_eq!(restarts, vec![30.0, 41.0, 62.0, 103.0]);
 }
+
+/// S1, `SetContainerStartup`: a startup result is written as Started alone; the pod sync that
+/// the sync loop runs next writes Ready (two status writes at one instant).
+#[test]
+fn s1_set_container_startup_writes_started_alone() {
+    let sc = presets::startup_probe();
+    let [legacy, _] = run(&sc);
+    let started = legacy
+        .events
+        .iter()
+        .position(|e| e.kind == Kind::ContainerStarted && e.value == Value::Bool(false))
+        .expect("legacy resets Started after the restart");
+    let t = legacy.events[started].t;
+    let after: Vec<Kind> = legacy.events[started..]
+        .iter()
+        .take_while(|e| e.t == t)
+        .map(|e| e.kind)
+        .filter(|k| {
+            matches!(
+                k,
+                Kind::ContainerStarted | Kind::StatusWrite | Kind::ContainerReady | Kind::PodReady
+            )
+        })
+        .collect();
+    assert_eq!(
+        after,
+        vec![
+            Kind::ContainerStarted,
+            Kind::StatusWrite,
+            Kind::ContainerReady,
+            Kind::StatusWrite,
+            Kind::PodReady
+        ]
+    );
+}

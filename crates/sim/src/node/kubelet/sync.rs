@@ -167,7 +167,12 @@ impl Kubelet<'_> {
                     }
                 }
             }
-            ProbeKind::Readiness | ProbeKind::Startup => self.sync_pod(cx, rt, api, p, rule),
+            ProbeKind::Startup => {
+                // syncLoopIteration: SetContainerStartup, then handleProbeSync (a pod sync).
+                self.set_container_startup(cx, api, p, c, cid, r == Outcome::Success, rule);
+                self.sync_pod(cx, rt, api, p, rule)
+            }
+            ProbeKind::Readiness => self.sync_pod(cx, rt, api, p, rule),
             ProbeKind::Liveness => {}
         }
     }

@@ -69,4 +69,40 @@ impl Kubelet<'_> {
             self.trigger(cx, rt, api, p, c);
         }
     }
+
+    /// `SetContainerStartup`: the status manager sets the container's Started alone (no
+    /// condition is recomputed) and writes it; Ready follows at the pod sync the sync loop then
+    /// runs. Ignored for a container ID the cached status does not hold.
+    #[allow(clippy::too_many_arguments)]
+    pub fn set_container_startup(
+        &mut self,
+        cx: &mut Ctx,
+        api: &mut ApiServer,
+        p: usize,
+        c: usize,
+        cid: u32,
+        started: bool,
+        cause: Rule,
+    ) {
+        if !self.up || !self.pods[p].synced || api.pod(cx.node, p).removed {
+            return;
+        }
+        let Some(mut status) = self.pods[p].status.clone() else {
+            return;
+        };
+        if status.cs[c].instance != cid || status.cs[c].started == Some(started) {
+            return;
+        }
+        status.cs[c].started = Some(started);
+        self.pods[p].status = Some(status.clone());
+        if status != api.pod(cx.node, p).status {
+            let ready = vec![cause; status.cs.len()];
+            let why = PatchReasons {
+                started: cause,
+                ready: &ready,
+                pod: cause,
+            };
+            api.patch_pod_status(cx, p, status, &why);
+        }
+    }
 }
