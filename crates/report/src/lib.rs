@@ -23,6 +23,3 @@ pub mod why;
 pub use describe::describe;
 pub use metrics::{Metric, METRICS};
 pub use timeline::{State, Timeline, Track};
-
-#[cfg(test)]
-mod tests;

@@ -1,0 +1,183 @@
+//! The timeline: every object of one trace as pieces of constant state, built once from the
+//! events ([`Timeline::new`]) and then only queried — by time ([`Timeline::state_at`],
+//! [`Track::at`], binary search) or as spans over a window ([`Track::spans`]). This is the one
+//! replay of a trace's events: the figure's lanes (`restartscope-figure`), the kubectl rows
+//! ([`crate::kubectl`]), "why Ready changed" ([`crate::why`]) and the web app's playhead read it.
+//!
+//! At t = 0 the model is in steady state (docs/MODEL.md): kubelet up, node Ready, no taints,
+//! every pod Ready as last written by the kubelet, endpoints ready, containers running, started
+//! and ready, every probe worker holding a cached Success. A change at `t` holds from `t` on, so
+//! `at(t)` is the state after every event at `t`.
+
+mod pod;
+mod track;
+
+pub use pod::*;
+pub use track::Track;
+
+use restartscope_sim::{ConditionStatus, Kind, Ms, TaintEffect, Trace, Value};
+
+/// The node lease, as the inputs of its age: renewals, the grace period, the renew interval.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lease {
+    /// Renewal times in order. The first is the steady-state renewal before t = 0, one renew
+    /// interval before the first renewal in the trace.
+    pub renewals: Vec<Ms>,
+    /// The node monitor grace period (at least 1 ms).
+    pub grace: Ms,
+    /// 0.25 × the lease duration (K2r).
+    pub renew_interval: Ms,
+}
+
+impl Lease {
+    /// The newest renewal at or before `t`.
+    pub fn renewed(&self, t: Ms) -> Ms {
+        match self.renewals.partition_point(|r| *r <= t) {
+            0 => self.renewals[0],
+            i => self.renewals[i - 1],
+        }
+    }
+
+    /// How old the lease is at `t`.
+    pub fn age_at(&self, t: Ms) -> Ms {
+        t - self.renewed(t)
+    }
+
+    /// The instants the lease's age passes the grace period before the next renewal (the last
+    /// renewal's expiry may lie after the trace's end).
+    pub fn expiries(&self) -> Vec<Ms> {
+        self.renewals
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r + self.grace, self.renewals.get(i + 1).copied()))
+            .filter(|(exp, next)| next.is_none_or(|n| *exp < n))
+            .map(|(exp, _)| exp)
+            .collect()
+    }
+}
+
+/// The state of everything at one instant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    pub t: Ms,
+    pub kubelet_up: bool,
+    pub lease_age: Ms,
+    pub node_ready: ConditionStatus,
+    /// The `unreachable` taints, in [`TAINTS`] order.
+    pub taints: [bool; 2],
+    pub pods: Vec<PodState>,
+}
+
+/// The taints in the order of [`Timeline::taints`].
+pub const TAINTS: [TaintEffect; 2] = [TaintEffect::NoSchedule, TaintEffect::NoExecute];
+
+/// One trace read once.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Timeline {
+    pub horizon: Ms,
+    pub kubelet_up: Track<bool>,
+    pub lease: Lease,
+    pub node_ready: Track<ConditionStatus>,
+    /// The `unreachable` taints, in [`TAINTS`] order.
+    pub taints: [Track<bool>; 2],
+    pub pods: Vec<PodTimeline>,
+}
+
+fn taint_index(e: TaintEffect) -> usize {
+    match e {
+        TaintEffect::NoSchedule => 0,
+        TaintEffect::NoExecute => 1,
+    }
+}
+
+impl Timeline {
+    /// Reads every event of `tr` once.
+    pub fn new(tr: &Trace) -> Timeline {
+        let mut kubelet_up = Track::new(true);
+        let mut node_ready = Track::new(ConditionStatus::True);
+        let mut taints = [Track::new(false), Track::new(false)];
+        let mut renewals = Vec::new();
+        let mut pods: Vec<PodTimeline> = tr.pods.iter().map(PodTimeline::new).collect();
+        for (i, e) in tr.events.iter().enumerate() {
+            match e.kind {
+                Kind::KubeletStop => {
+                    kubelet_up.set(e.t, false);
+                    for p in &mut pods {
+                        p.kubelet_stopped(e.t);
+                    }
+                }
+                Kind::KubeletStart => kubelet_up.set(e.t, true),
+                Kind::LeaseRenew => renewals.push(e.t),
+                Kind::NodeReady => {
+                    if let Value::Condition(c) = e.value {
+                        node_ready.set(e.t, c);
+                    }
+                }
+                Kind::TaintAdded | Kind::TaintRemoved => {
+                    if let Value::Taint(effect) = e.value {
+                        taints[taint_index(effect)].set(e.t, e.kind == Kind::TaintAdded);
+                    }
+                }
+                _ => {
+                    if let Some(p) = e.pod.and_then(|p| pods.get_mut(p as usize)) {
+                        p.read(i, e);
+                    }
+                }
+            }
+        }
+        let renew_interval = (tr.lease_duration / 4).max(1);
+        let before = renewals
+            .first()
+            .map_or(-renew_interval, |r| r - renew_interval);
+        renewals.insert(0, before);
+        Timeline {
+            horizon: tr.horizon,
+            kubelet_up,
+            lease: Lease {
+                renewals,
+                grace: tr.grace.max(1),
+                renew_interval,
+            },
+            node_ready,
+            taints,
+            pods,
+        }
+    }
+
+    pub fn taint(&self, effect: TaintEffect) -> &Track<bool> {
+        &self.taints[taint_index(effect)]
+    }
+
+    /// Each kubelet outage `(stop, start)`; a kubelet still down at the end returns at the
+    /// horizon.
+    pub fn outages(&self) -> Vec<(Ms, Ms)> {
+        self.kubelet_up
+            .spans(Ms::MIN, self.horizon.max(0))
+            .into_iter()
+            .filter(|s| !s.2)
+            .map(|(a, b, _)| (a, b))
+            .collect()
+    }
+
+    /// Every PodReady write of every pod, in event order.
+    pub fn ready_writes(&self) -> Vec<ReadyWrite> {
+        let mut all: Vec<ReadyWrite> = self.pods.iter().flat_map(|p| p.writes.clone()).collect();
+        all.sort_by_key(|w| w.event);
+        all
+    }
+
+    /// Everything at `t`.
+    pub fn state_at(&self, t: Ms) -> State {
+        State {
+            t,
+            kubelet_up: *self.kubelet_up.at(t),
+            lease_age: self.lease.age_at(t),
+            node_ready: *self.node_ready.at(t),
+            taints: [*self.taints[0].at(t), *self.taints[1].at(t)],
+            pods: self.pods.iter().map(|p| p.state_at(t)).collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
