@@ -1,14 +1,11 @@
 //! The page: controls, the two policies' lanes on one clock, kubectl panels, event log, metrics.
 
 use crate::form::{downtime_pos, downtime_steps, fmt_num, Field, Settings, MAX_RESTART_AT_S};
-use crate::kubectl;
 use crate::url::{self, Theme};
 use leptos::prelude::*;
 use restartscope_figure::{layout, Figure, LayoutOpts};
-use restartscope_sim::{
-    compare, fmt_secs, presets, words_secs, Kind, Metrics, Outcome, Policy, ProbeKind, Rule, Trace,
-    Value,
-};
+use restartscope_report::{describe, kubectl, notable, why, Timeline, METRICS};
+use restartscope_sim::{compare, fmt_secs, presets, words_secs, Policy, Trace};
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
 
@@ -20,27 +17,13 @@ const DEFAULT_SPEED: usize = 4; // 4×
 pub struct Runs {
     pub scenario: Arc<restartscope_sim::Scenario>,
     pub traces: Arc<[Trace; 2]>,
+    /// The two traces read once (state at any time).
+    pub timelines: Arc<[Timeline; 2]>,
     pub figure: Arc<Figure>,
     pub svg: Arc<String>,
     /// Notable events of both runs, in time order: (policy index, event index).
     pub log: Arc<Vec<(usize, usize)>>,
     pub horizon: i64,
-}
-
-/// Is this event worth a line in the log?
-pub fn notable(tr: &Trace, i: usize) -> bool {
-    let e = &tr.events[i];
-    match e.kind {
-        Kind::LeaseRenew | Kind::Probe | Kind::StatusWrite | Kind::Endpoint | Kind::PodSync => {
-            false
-        }
-        Kind::ProbeResult => match e.value {
-            Value::Probe(p) => !(p.probe == ProbeKind::Liveness && p.result == Outcome::Success),
-            _ => true,
-        },
-        Kind::ContainerStarted | Kind::ContainerReady => false,
-        _ => true,
-    }
 }
 
 pub fn compute(settings: &Settings) -> Result<Runs, Vec<(Field, String)>> {
@@ -79,18 +62,11 @@ pub fn compute_at_width(
         },
     );
     let svg = figure.to_svg();
-    let mut log: Vec<(usize, usize)> = (0..2)
-        .flat_map(|p| {
-            let tr = &traces[p];
-            (0..tr.events.len())
-                .filter(move |&i| notable(tr, i))
-                .map(move |i| (p, i))
-        })
-        .collect();
-    log.sort_by_key(|&(p, i)| (traces[p].events[i].t, p, i));
+    let log = notable::merged(&traces);
     Ok(Runs {
         scenario: Arc::new(sc),
         horizon: traces[0].horizon,
+        timelines: Arc::new([Timeline::new(&traces[0]), Timeline::new(&traces[1])]),
         traces: Arc::new(traces),
         figure: Arc::new(figure),
         svg: Arc::new(svg),
@@ -565,95 +541,25 @@ pub fn App() -> impl IntoView {
     }
 }
 
-struct MetricRow {
-    label: &'static str,
-    id: &'static str,
-    get: fn(&Metrics) -> f64,
-    unit: &'static str,
-    better_lower: bool,
-}
-
-const METRICS: [MetricRow; 7] = [
-    MetricRow {
-        label: "Pod Ready transitions",
-        id: "ready_transitions",
-        get: |m| m.ready_transitions as f64,
-        unit: "",
-        better_lower: true,
-    },
-    MetricRow {
-        label: "Kubelet pod status writes",
-        id: "kubelet_status_writes",
-        get: |m| m.kubelet_status_writes as f64,
-        unit: "",
-        better_lower: true,
-    },
-    MetricRow {
-        label: "EndpointSlice updates",
-        id: "endpointslice_updates",
-        get: |m| m.endpointslice_updates as f64,
-        unit: "",
-        better_lower: true,
-    },
-    MetricRow {
-        label: "Unjustified NotReady (pod·s)",
-        id: "unjustified_not_ready_s",
-        get: |m| m.unjustified_not_ready_s,
-        unit: "",
-        better_lower: true,
-    },
-    MetricRow {
-        label: "Unjustified Ready, the risk (pod·s)",
-        id: "unjustified_ready_s",
-        get: |m| m.unjustified_ready_s,
-        unit: "",
-        better_lower: true,
-    },
-    MetricRow {
-        label: "Node lifecycle controller writes",
-        id: "nlc_status_writes",
-        get: |m| m.nlc_status_writes as f64,
-        unit: "",
-        better_lower: true,
-    },
-    MetricRow {
-        label: "Evictions",
-        id: "evictions",
-        get: |m| m.evictions as f64,
-        unit: "",
-        better_lower: true,
-    },
-];
-
-fn fmt_metric(v: f64, unit: &str) -> String {
-    if v.fract() == 0.0 {
-        format!("{}{unit}", v as i64)
-    } else {
-        format!("{v:.1}{unit}")
-    }
-}
-
 #[component]
 fn Metrics(runs: RwSignal<Option<Runs>>) -> impl IntoView {
     view! {
         <section class="metrics" aria-label="Metrics, legacy versus KEP-4781">
             {METRICS.iter().map(|m| {
-                let vals = move || runs.with(|r| r.as_ref().map(|r| ((m.get)(&r.traces[0].metrics), (m.get)(&r.traces[1].metrics))).unwrap_or((0.0, 0.0)));
+                let vals = move || runs.with(|r| r.as_ref().map(|r| (m.value(&r.traces[0].metrics), m.value(&r.traces[1].metrics))).unwrap_or((0.0, 0.0)));
                 view! {
-                    <div class="card" id=format!("metric-{}", m.id)
-                        class:differs=move || { let (a, b) = vals(); (a - b).abs() > 1e-9 }>
-                        <h3>{m.label}</h3>
+                    <div class="card" id=format!("metric-{}", m.key) title=m.description
+                        class:differs=move || { let (a, b) = vals(); m.delta(a, b).is_some() }>
+                        <h3>{m.label()}</h3>
                         <div class="vals">
-                            <span class="legacy" data-policy="legacy"><small>"legacy "</small>{move || fmt_metric(vals().0, "")}<small>{m.unit}</small></span>
-                            <span class="kep" data-policy="kep"><small>"KEP "</small>{move || fmt_metric(vals().1, "")}<small>{m.unit}</small></span>
+                            <span class="legacy" data-policy="legacy"><small>"legacy "</small>{move || m.fmt(vals().0)}</span>
+                            <span class="kep" data-policy="kep"><small>"KEP "</small>{move || m.fmt(vals().1)}</span>
                         </div>
                         <div class="delta">{move || {
                             let (a, b) = vals();
-                            let d = b - a;
-                            if d.abs() < 1e-9 { "same".to_string() }
-                            else {
-                                let better = (d < 0.0) == m.better_lower;
-                                format!("KEP {}{} {}", if d > 0.0 { "+" } else { "−" }, fmt_metric(d.abs(), m.unit), if better { "▼ better" } else { "▲ worse" })
+                            match m.delta(a, b) {
+                                None => "same".to_string(),
+                                Some(d) => format!("KEP {d} {}", if d.better { "▼ better" } else { "▲ worse" }),
                             }
                         }}</div>
                     </div>
@@ -687,7 +593,7 @@ fn EventLog(
                     (
                         e.t,
                         p,
-                        tr.describe(e),
+                        describe(tr, e),
                         e.rule,
                         from + k < split,
                         from + k + 1 == split,
@@ -729,7 +635,7 @@ fn KubectlPanel(
     let rows = move || {
         runs.with(|r| {
             r.as_ref()
-                .map(|r| kubectl::rows(&r.traces[policy], playhead.get()))
+                .map(|r| kubectl::rows(&r.timelines[policy], playhead.get()))
                 .unwrap_or_default()
         })
     };
@@ -751,27 +657,12 @@ fn KubectlPanel(
     }
 }
 
-/// Why the API-visible Ready changed, grouped by the rule that changed it.
-pub fn why_lines(tr: &Trace) -> Vec<(Rule, bool, usize, &'static str)> {
-    let mut out: Vec<(Rule, bool, usize, &'static str)> = Vec::new();
-    for e in tr.events.iter().filter(|e| e.kind == Kind::PodReady) {
-        let v = e.value == Value::Bool(true);
-        if let Some(x) = out.iter_mut().find(|x| x.0 == e.rule && x.1 == v) {
-            x.2 += 1;
-            continue;
-        }
-        let text = e.rule.ready_change_reason(v);
-        out.push((e.rule, v, 1, text));
-    }
-    out
-}
-
 #[component]
 fn Why(runs: RwSignal<Option<Runs>>) -> impl IntoView {
     view! {
         <section class="why" aria-label="Why Ready changed">
             {[0usize, 1].into_iter().map(|p| {
-                let lines = move || runs.with(|r| r.as_ref().map(|r| why_lines(&r.traces[p])).unwrap_or_default());
+                let lines = move || runs.with(|r| r.as_ref().map(|r| why::lines(&r.timelines[p], None)).unwrap_or_default());
                 view! {
                     <div class=format!("why-col {}", if p == 0 { "legacy" } else { "kep" }) id=format!("why-{}", if p == 0 { "legacy" } else { "kep" })>
                         <h2><span class=format!("badge {}", if p == 0 { "legacy" } else { "kep" })>{if p == 0 { "Legacy kubelet" } else { "KEP-4781 kubelet" }}</span>" why pod Ready changed"</h2>
@@ -781,7 +672,7 @@ fn Why(runs: RwSignal<Option<Runs>>) -> impl IntoView {
                                 if l.is_empty() {
                                     view! { <li class="none">"Never: the restart was invisible to the API server and to Services."</li> }.into_any()
                                 } else {
-                                    l.into_iter().map(|(rule, v, n, text)| view! {
+                                    l.into_iter().map(|why::WhyLine { rule, ready: v, count: n, text }| view! {
                                         <li>
                                             <span class=if v { "to true" } else { "to false" }>{if v { "→ Ready" } else { "→ NotReady" }}</span>
                                             <span class="n">{format!("×{n}")}</span>

@@ -1,11 +1,11 @@
-//! RestartScope web app (Leptos CSR): renders traces of the `restartscope-sim` model.
-//! It holds no Kubernetes logic of its own.
+//! RestartScope web app (Leptos CSR): renders traces of the `restartscope-sim` model, read
+//! through `restartscope-report` (timeline, notable events, metrics, why, kubectl rows) and drawn
+//! by `restartscope-figure`. It holds no Kubernetes logic of its own.
 
 pub mod app;
 pub mod env;
 pub mod export;
 pub mod form;
-pub mod kubectl;
 pub mod playback;
 pub mod url;
 

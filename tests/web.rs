@@ -1,7 +1,8 @@
 //! wasm-bindgen-test in headless Chromium: the app's own logic, run as wasm in a real page.
 #![cfg(target_arch = "wasm32")]
 
-use restartscope::{app, form, kubectl, url};
+use restartscope::{app, form, url};
+use restartscope_report::kubectl;
 use restartscope_sim::presets;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -31,9 +32,9 @@ fn invalid_field_reports_its_name_and_range() {
 #[wasm_bindgen_test]
 fn kubectl_panel_shows_the_legacy_flap() {
     let runs = app::compute(&form::Settings::default()).unwrap();
-    let rows = kubectl::rows(&runs.traces[0], runs.horizon);
+    let rows = kubectl::rows(&runs.timelines[0], runs.horizon);
     assert!(rows.iter().any(|r| !r.condition_ready));
-    assert!(kubectl::rows(&runs.traces[1], runs.horizon)
+    assert!(kubectl::rows(&runs.timelines[1], runs.horizon)
         .iter()
         .all(|r| r.condition_ready));
 }
