@@ -853,7 +853,11 @@ fn draw_group(
             let mut label_end = f64::NEG_INFINITY;
             for e in ev.iter().filter(|e| e.t >= t0 && e.t <= end) {
                 let x = b.x(e.t);
-                let title = Some(format!("{}: {}", ts(e.t), tr.describe(e)));
+                let title = Some(format!(
+                    "{}: {}",
+                    ts(e.t),
+                    restartscope_report::describe(tr, e)
+                ));
                 match (&e.kind, &e.value) {
                     (Kind::Probe, Value::Probe(pv)) if pv.result == Outcome::Success => {
                         b.path(

@@ -108,26 +108,6 @@ impl Rule {
         }
     }
 
-    /// Why API-visible PodReady changed to `ready` when this rule caused it, in plain words.
-    pub fn ready_change_reason(self, ready: bool) -> &'static str {
-        match (self, ready) {
-            (Rule::N1, _) => "The lease went unrenewed past the grace period: the node lifecycle controller marked the pod NotReady.",
-            (Rule::S2, true) => "First SyncPod after the restart: no readiness worker existed yet, so the kubelet reported Ready before any probe ran.",
-            (Rule::S2, false) => "The kubelet's regenerated status had the container not started or not ready.",
-            (Rule::P1, false) => "The restarted kubelet's new readiness worker began from its initial Failure: NotReady until the next probe.",
-            (Rule::P1, true) => "A new worker's initial result changed the container's state.",
-            (Rule::P5, true) => "A readiness probe succeeded: Ready again.",
-            (Rule::P5, false) => "failureThreshold probes in a row failed: NotReady.",
-            (Rule::S3, _) => "KEP-4781: the container predates this kubelet, so Ready followed the API's Ready condition until a probe result existed.",
-            (Rule::P4, _) => "The container was not running, so its probes fail.",
-            (Rule::P6, _) => "A liveness or startup probe failed: the kubelet killed the container.",
-            (Rule::K4, _) => "The pod was deleted: the kubelet stopped its containers.",
-            (Rule::K5 | Rule::Truth, _) => "The container exited; the kubelet reported it not running.",
-            (Rule::K3r, _) => "The exited container was restarted.",
-            (r, _) => r.title(),
-        }
-    }
-
     /// The Kubernetes source the rule follows.
     pub fn source(self) -> &'static str {
         match self {

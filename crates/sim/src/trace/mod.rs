@@ -2,7 +2,6 @@
 //! conditions, writers, health) rather than strings; `recorder` collects events and metrics
 //! while the cluster runs, `metrics` integrates the time-based metrics as state changes.
 
-pub mod describe;
 pub mod metrics;
 pub mod recorder;
 
@@ -330,13 +329,6 @@ pub struct Trace {
 }
 
 impl Trace {
-    /// Events a user reads (no lease renewals or individual probe executions).
-    pub fn notable(&self) -> impl Iterator<Item = &Event> {
-        self.events
-            .iter()
-            .filter(|e| !matches!(e.kind, Kind::LeaseRenew | Kind::Probe))
-    }
-
     /// API-visible PodReady changes.
     pub fn pod_ready_changes(&self, pod: u16) -> impl Iterator<Item = &Event> {
         self.events
