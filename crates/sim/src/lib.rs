@@ -24,7 +24,7 @@ pub mod trace;
 
 pub use crate::core::time::{fmt_secs, parse_duration, words_secs};
 pub use node::kubelet::KUBELET_RESTART_GRACE;
-pub use profile::{KubeletProfile, Rules};
+pub use profile::{KubeletProfile, Rules, VersionInfo, VERSIONS};
 pub use rules::Rule;
 pub use scenario::*;
 pub use trace::recorder::Keep;
@@ -39,9 +39,33 @@ pub fn simulate(sc: &Scenario) -> Result<Trace, Vec<FieldError>> {
     simulate_policy(sc, sc.kubelet.policy)
 }
 
-/// Runs one policy on the scenario (same seed, same everything else).
+/// Runs one policy on the scenario's release (same seed, same everything else). A release
+/// before 1.35 has no KEP-4781 kubelet: `Policy::Kep` there is an error on `cluster.version`.
 pub fn simulate_policy(sc: &Scenario, policy: Policy) -> Result<Trace, Vec<FieldError>> {
-    simulate_profile(sc, &KubeletProfile::for_policy(sc.cluster.version, policy))
+    let profile = KubeletProfile::new(sc.cluster.version, policy).map_err(|m| vec![no_kep(m)])?;
+    simulate_profile(sc, &profile)
+}
+
+fn no_kep(message: String) -> FieldError {
+    FieldError {
+        field: "cluster.version".into(),
+        k8s: "kubelet version".into(),
+        message,
+    }
+}
+
+/// Runs each profile on the scenario's node, on one clock and the same draws.
+pub fn simulate_profiles(
+    sc: &Scenario,
+    profiles: &[KubeletProfile],
+) -> Result<Vec<Trace>, Vec<FieldError>> {
+    sc.validate()?;
+    Ok(profiles.iter().map(|p| run_node(sc, p)).collect())
+}
+
+/// The release's default comparison: legacy and KEP from 1.35 on, the legacy kubelet alone before.
+pub fn compare_default(sc: &Scenario) -> Result<Vec<Trace>, Vec<FieldError>> {
+    simulate_profiles(sc, &KubeletProfile::defaults(sc.cluster.version))
 }
 
 /// Runs one kubelet profile on the scenario's node.
@@ -52,12 +76,15 @@ pub fn simulate_profile(sc: &Scenario, profile: &KubeletProfile) -> Result<Trace
 
 /// Both policies on the same scenario and seed: `[legacy, kep]`. The only difference between
 /// the two runs is the kubelet profile; random draws are keyed by object, not by order.
+/// A release before 1.35 has no KEP-4781 kubelet: an error on `cluster.version` (use
+/// `compare_default`).
 pub fn compare(sc: &Scenario) -> Result<[Trace; 2], Vec<FieldError>> {
-    sc.validate()?;
     let v = sc.cluster.version;
+    let kep = KubeletProfile::new(v, Policy::Kep).map_err(|m| vec![no_kep(m)])?;
+    sc.validate()?;
     Ok([
         run_node(sc, &KubeletProfile::for_policy(v, Policy::Legacy)),
-        run_node(sc, &KubeletProfile::for_policy(v, Policy::Kep)),
+        run_node(sc, &kep),
     ])
 }
 

@@ -1,10 +1,13 @@
 //! Kubelet behaviour as data. A profile is a kubelet release plus its feature gates, resolved to
 //! the rule variants the engine runs. The engine asks the profile (`Rules`), never the version
 //! or the policy, so a later release is a new profile and, where its code differs, a switch.
+//! Called by `lib.rs` (which profile a run uses) and read by the kubelet.
 //!
-//! Sources: KEP-4781 landed in v1.35 (kubernetes PR #134746) behind the gate
-//! `ChangeContainerStatusOnKubeletRestart` (default false in 1.35 = the new behaviour; true =
-//! the legacy one). Its three code changes are the three switches below.
+//! Sources (docs/research/versions.md): KEP-4781 landed in v1.35.0 (kubernetes PR #134746) behind
+//! the gate `ChangeContainerStatusOnKubeletRestart` (default false = the new behaviour; true = the
+//! legacy one); releases before 1.35 have no such code. #137146 / #137885 (v1.36.0 / v1.35.4)
+//! seed a sidecar's startup result; #141342 and #141487 (main, v1.38.0-alpha.1) compare container
+//! IDs before inheriting Started and Ready.
 
 use crate::scenario::{KubeVersion, Policy};
 
@@ -17,20 +20,35 @@ pub struct Rules {
     /// S1: `kubelet_pods.go` `convertToAPIContainerStatuses` keeps the previous status's
     /// Started=true for a running container.
     pub keep_started_from_previous_status: bool,
+    /// S1 after #141342: … only when the previous status names the same container ID (before it,
+    /// by container name: a replaced container inherits Started=true).
+    pub keep_started_requires_same_container: bool,
     /// S3: `prober_manager.go` `UpdatePodStatus` → `setReadyStateOnKubeletRestart`.
     pub ready_from_api_on_restart: bool,
+    /// P1k and S3 after #141487: … only when the API status names the same container ID.
+    pub restart_inherit_requires_same_container: bool,
+    /// #137146 / #137885: a restartable init container's startup result is seeded Success when the
+    /// API says Started=true. (Sidecars are not modelled yet: no effect on today's scenarios.)
+    pub seed_sidecar_startup_from_api: bool,
 }
 
 impl Rules {
     pub const LEGACY: Rules = Rules {
         skip_initial_result_for_old_containers: false,
         keep_started_from_previous_status: false,
+        keep_started_requires_same_container: false,
         ready_from_api_on_restart: false,
+        restart_inherit_requires_same_container: false,
+        seed_sidecar_startup_from_api: false,
     };
+    /// KEP-4781 as released in v1.35.0.
     pub const KEP_4781: Rules = Rules {
         skip_initial_result_for_old_containers: true,
         keep_started_from_previous_status: true,
+        keep_started_requires_same_container: false,
         ready_from_api_on_restart: true,
+        restart_inherit_requires_same_container: false,
+        seed_sidecar_startup_from_api: false,
     };
 }
 
@@ -38,38 +56,162 @@ impl Rules {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KubeletProfile {
     pub version: KubeVersion,
-    /// `ChangeContainerStatusOnKubeletRestart` (true = the legacy behaviour).
+    /// `ChangeContainerStatusOnKubeletRestart` (true = the legacy behaviour; always true before
+    /// 1.35, where the gate does not exist).
     pub change_container_status_on_kubelet_restart: bool,
     pub rules: Rules,
 }
 
+/// What `restartscope versions` lists for each release.
+pub struct VersionInfo {
+    pub version: KubeVersion,
+    /// What differs from the release before, in a line.
+    pub differs: &'static str,
+    pub source: &'static str,
+}
+
+pub const VERSIONS: [VersionInfo; 7] = [
+    VersionInfo {
+        version: KubeVersion::V1_31,
+        differs: "legacy kubelet only (no KEP-4781 code); node monitor grace period 40 s",
+        source: "v1.31; grace default before PR #126287",
+    },
+    VersionInfo {
+        version: KubeVersion::V1_34,
+        differs: "legacy kubelet only; grace period 50 s (PR #126287, v1.32)",
+        source: "v1.34",
+    },
+    VersionInfo {
+        version: KubeVersion::V1_35,
+        differs: "KEP-4781 (gate ChangeContainerStatusOnKubeletRestart=false by default): P1k, S1 Started kept by container name, S3",
+        source: "v1.35.0, PR #134746",
+    },
+    VersionInfo {
+        version: KubeVersion::V1_35_4,
+        differs: "sidecar startup result seeded from the API after a restart (#136910; sidecars not modelled yet)",
+        source: "v1.35.4, PR #137885",
+    },
+    VersionInfo {
+        version: KubeVersion::V1_36,
+        differs: "as 1.35.4",
+        source: "v1.36.0, PR #137146",
+    },
+    VersionInfo {
+        version: KubeVersion::V1_37,
+        differs: "as 1.36",
+        source: "v1.37.0",
+    },
+    VersionInfo {
+        version: KubeVersion::Main,
+        differs: "Started kept only for the same container ID (#141155); P1k/S3 only when the API names the same container ID (#141473)",
+        source: "main at v1.38.0-alpha.2: PRs #141342, #141487",
+    },
+];
+
 impl KubeletProfile {
-    /// The profile that `--policy` names on a version. (Today every version accepts both
-    /// policies, as before the engine rebuild; versions without KEP-4781 code are issue 11.)
+    /// The profile that `--policy` names on a release; `Err` (in words, for the user) when the
+    /// release has no KEP-4781 code.
+    pub fn new(version: KubeVersion, policy: Policy) -> Result<Self, String> {
+        if policy == Policy::Kep && !version.has_kep_4781() {
+            return Err(format!(
+                "the KEP-4781 kubelet needs Kubernetes 1.35 or later; {} has only the legacy kubelet (use policy legacy, or a version from 1.35 on)",
+                version.as_str()
+            ));
+        }
+        Ok(Self::for_policy(version, policy))
+    }
+
+    /// Like `new`, without the check (callers validate first).
     pub fn for_policy(version: KubeVersion, policy: Policy) -> Self {
-        let gate = policy == Policy::Legacy;
+        let gate = policy == Policy::Legacy || !version.has_kep_4781();
+        let rules = if gate {
+            Rules::LEGACY
+        } else {
+            let mut r = Rules::KEP_4781;
+            r.seed_sidecar_startup_from_api = version >= KubeVersion::V1_35_4;
+            r.keep_started_requires_same_container = version >= KubeVersion::Main;
+            r.restart_inherit_requires_same_container = version >= KubeVersion::Main;
+            r
+        };
         KubeletProfile {
             version,
             change_container_status_on_kubelet_restart: gate,
-            rules: if gate { Rules::LEGACY } else { Rules::KEP_4781 },
+            rules,
         }
+    }
+
+    /// The profiles a release offers by default: legacy and KEP from 1.35 on, legacy before.
+    pub fn defaults(version: KubeVersion) -> Vec<KubeletProfile> {
+        let mut v = vec![Self::for_policy(version, Policy::Legacy)];
+        if version.has_kep_4781() {
+            v.push(Self::for_policy(version, Policy::Kep));
+        }
+        v
     }
 
     /// The policy this profile shows (legacy when the gate restores the old behaviour).
     pub fn policy(&self) -> Policy {
-        if self.rules == Rules::LEGACY {
+        if self.change_container_status_on_kubelet_restart {
             Policy::Legacy
         } else {
             Policy::Kep
         }
     }
 
-    /// Lane and JSON label: "1.35 · KEP", "1.35 · legacy".
+    /// Lane and JSON label: "1.35 · KEP", "1.35 · legacy", "1.34".
     pub fn label(&self) -> String {
+        if !self.version.has_kep_4781() {
+            return self.version.as_str().to_string();
+        }
         let p = match self.policy() {
             Policy::Legacy => "legacy",
             Policy::Kep => "KEP",
         };
         format!("{} · {p}", self.version.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn releases_before_1_35_have_no_kep_kubelet() {
+        for v in [KubeVersion::V1_31, KubeVersion::V1_34] {
+            let e = KubeletProfile::new(v, Policy::Kep).unwrap_err();
+            assert!(e.contains("1.35"), "{e}");
+            assert_eq!(KubeletProfile::defaults(v).len(), 1);
+            assert_eq!(KubeletProfile::defaults(v)[0].rules, Rules::LEGACY);
+        }
+        assert_eq!(
+            KubeletProfile::new(KubeVersion::V1_34, Policy::Legacy)
+                .unwrap()
+                .label(),
+            "1.34"
+        );
+    }
+
+    #[test]
+    fn later_releases_add_switches() {
+        let kep = |v| KubeletProfile::new(v, Policy::Kep).unwrap().rules;
+        assert_eq!(kep(KubeVersion::V1_35), Rules::KEP_4781);
+        assert!(kep(KubeVersion::V1_35_4).seed_sidecar_startup_from_api);
+        assert!(!kep(KubeVersion::V1_37).keep_started_requires_same_container);
+        assert!(kep(KubeVersion::Main).keep_started_requires_same_container);
+        assert!(kep(KubeVersion::Main).restart_inherit_requires_same_container);
+        // The gate restores the legacy kubelet on every release.
+        for v in KubeVersion::ALL {
+            assert_eq!(
+                KubeletProfile::new(v, Policy::Legacy).unwrap().rules,
+                Rules::LEGACY
+            );
+        }
+        assert_eq!(
+            KubeletProfile::new(KubeVersion::Main, Policy::Kep)
+                .unwrap()
+                .label(),
+            "main · KEP"
+        );
+        assert_eq!(VERSIONS.len(), KubeVersion::ALL.len());
     }
 }

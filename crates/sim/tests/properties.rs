@@ -92,7 +92,7 @@ fn scenario(healthy: bool, max_downtime: u32) -> impl Strategy<Value = Scenario>
         ),
         prop::collection::vec((5u32..=100, 0u32..=max_downtime), 1..=2),
         any::<u64>(),
-        prop_oneof![Just(KubeVersion::V1_31), Just(KubeVersion::V1_35)],
+        prop::sample::select(KubeVersion::ALL.to_vec()),
         0u32..=400,
         0u32..=5,
     )
@@ -200,8 +200,8 @@ proptest! {
     #[test]
     fn no_panic_deterministic_and_ready_implies_running(sc in scenario(false, 500)) {
         prop_assert!(sc.validate().is_ok(), "{:?}", sc.validate());
-        let a = compare(&sc).unwrap();
-        let b = compare(&sc).unwrap();
+        let a = compare_default(&sc).unwrap();
+        let b = compare_default(&sc).unwrap();
         prop_assert_eq!(&a, &b);
         for tr in &a {
             check_ready_implies_running(tr).map_err(TestCaseError::fail)?;
@@ -211,8 +211,7 @@ proptest! {
 
     #[test]
     fn no_node_lifecycle_action_while_lease_gap_is_under_grace(sc in scenario(false, 60)) {
-        let [legacy, kep] = compare(&sc).unwrap();
-        for tr in [&legacy, &kep] {
+        for tr in &compare_default(&sc).unwrap() {
             // The last renewal before t = 0 is at most one renew interval (10 s) earlier.
             let mut renews: Vec<i64> = vec![-10_000];
             renews.extend(tr.events.iter().filter(|e| e.kind == Kind::LeaseRenew).map(|e| e.t));

@@ -296,10 +296,86 @@ fn n1_grace_period_follows_the_version() {
     }
     sc.kubelet.restarts[0].downtime_s = 60.0;
     sc.cluster.version = KubeVersion::V1_31;
-    for tr in run(&sc) {
+    let runs = compare_default(&sc).unwrap();
+    assert_eq!(runs.len(), 1, "1.31 has only the legacy kubelet");
+    assert_eq!(runs[0].kubelet, "1.31");
+    for tr in runs {
         assert_eq!(tr.grace, 40_000);
         assert!(first(&tr, Kind::NodeReady).is_some());
     }
+}
+
+/// Profiles: 1.31 and 1.34 have no KEP-4781 code, so the KEP kubelet is refused there with a
+/// message naming 1.35; from 1.35 on both run, labelled by release.
+#[test]
+fn versions_before_1_35_refuse_the_kep_kubelet() {
+    let mut sc = canonical(20.0, 1);
+    for v in [KubeVersion::V1_31, KubeVersion::V1_34] {
+        sc.cluster.version = v;
+        let e = simulate_policy(&sc, Policy::Kep).unwrap_err();
+        assert_eq!(e[0].field, "cluster.version");
+        assert!(e[0].message.contains("1.35"), "{}", e[0].message);
+        assert!(compare(&sc).is_err());
+        assert!(simulate_policy(&sc, Policy::Legacy).is_ok());
+    }
+    for v in [KubeVersion::V1_35, KubeVersion::V1_36, KubeVersion::Main] {
+        sc.cluster.version = v;
+        let labels: Vec<String> = compare_default(&sc)
+            .unwrap()
+            .into_iter()
+            .map(|t| t.kubelet)
+            .collect();
+        assert_eq!(
+            labels,
+            vec![
+                format!("{} · legacy", v.as_str()),
+                format!("{} · KEP", v.as_str())
+            ]
+        );
+    }
+}
+
+/// #141155, fixed in main by #141342: with KEP-4781 on 1.35–1.37 `convertToAPIContainerStatuses`
+/// copies Started by container name, so a liveness-killed container's replacement starts with
+/// Started=true and is probed for readiness before its startup probe passed. Main compares the
+/// container ID.
+#[test]
+fn s1_started_copied_by_name_until_main() {
+    let mut sc = canonical(20.0, 1);
+    sc.horizon_s = 300.0;
+    sc.kubelet.restarts[0].at_s = 280.0;
+    let c = &mut sc.pods[0].containers[0];
+    c.startup_probe = Some(Probe {
+        failure_threshold: 30,
+        ..Probe::default()
+    });
+    c.liveness_probe = Some(Probe::default());
+    c.warmup_s = 25.0;
+    c.truth = vec![Truth {
+        at_s: 30.0,
+        state: Health::Failing,
+    }];
+    // Started as written when the replacement starts (in the SyncPod that killed the old one).
+    let mut started_at_restart = |v: KubeVersion| -> Vec<bool> {
+        sc.cluster.version = v;
+        let tr = simulate_policy(&sc, Policy::Kep).unwrap();
+        let kill = tr
+            .events
+            .iter()
+            .find(|e| e.kind == Kind::ContainerExit && e.rule == Rule::P6)
+            .expect("liveness kills the container")
+            .t;
+        tr.events
+            .iter()
+            .filter(|e| e.t == kill && e.kind == Kind::ContainerStarted)
+            .map(|e| e.value == Value::Bool(true))
+            .collect()
+    };
+    // 1.35: the replacement inherits Started=true from the status that names the old container
+    // (nothing to write); main writes Started=false until the startup probe passes.
+    assert_eq!(started_at_restart(KubeVersion::V1_35), Vec::<bool>::new());
+    assert_eq!(started_at_restart(KubeVersion::V1_37), Vec::<bool>::new());
+    assert_eq!(started_at_restart(KubeVersion::Main), vec![false]);
 }
 
 #[test]

@@ -159,11 +159,17 @@ impl Kubelet<'_> {
                     Rule::P6,
                     Actor::Kubelet,
                 );
-                self.sync_pod(cx, rt, api, p, Rule::P6);
-                if !self.pods[p].terminating {
-                    match retry {
-                        None => self.restart_at(cx, cx.now, p, c, true),
-                        Some(t) => self.restart_at(cx, t, p, c, false),
+                match retry {
+                    // Killed and started in one SyncPod: the next status already shows the new
+                    // container (no status in between reports it stopped).
+                    None if !self.pods[p].terminating => {
+                        self.container_restart(cx, rt, api, p, c, true)
+                    }
+                    _ => {
+                        self.sync_pod(cx, rt, api, p, Rule::P6);
+                        if let (Some(t), false) = (retry, self.pods[p].terminating) {
+                            self.restart_at(cx, t, p, c, false);
+                        }
                     }
                 }
             }

@@ -175,7 +175,10 @@ impl Kubelet<'_> {
         };
         let started_at = rt.pods[p][c].started_at;
         let predates = self.predates(started_at);
-        let skip_initial = self.profile.rules.skip_initial_result_for_old_containers;
+        let rules = self.profile.rules;
+        let same_in_api = api.pod(cx.node, p).status.cs[c].instance == cs.instance;
+        let skip_initial = rules.skip_initial_result_for_old_containers
+            && (!rules.restart_inherit_requires_same_container || same_in_api);
         let new_container = match self.pods[p].probes.worker_mut(c, kind) {
             Some(w) if w.container_id != Some(cs.instance) => {
                 w.container_id = Some(cs.instance);

@@ -21,8 +21,8 @@ pub struct Input<'x> {
     pub probes: &'x PodProbes,
     /// The previous status: the status manager's cache, or the API's when it has none.
     pub prev: &'x Status,
-    /// The API pod's Ready condition is True.
-    pub api_ready: bool,
+    /// What the API server holds for the pod.
+    pub api: &'x Status,
     /// `kubeletStart − kubeletRestartGracePeriod`: containers that started earlier predate the kubelet.
     pub predates_before: crate::trace::Ms,
 }
@@ -48,7 +48,11 @@ pub fn generate(x: &Input) -> Generated {
             false
         } else if let Some(o) = res(ProbeKind::Startup) {
             o == Outcome::Success
-        } else if x.rules.keep_started_from_previous_status && x.prev.cs[c].started == Some(true) {
+        } else if x.rules.keep_started_from_previous_status
+            && x.prev.cs[c].started == Some(true)
+            && (!x.rules.keep_started_requires_same_container
+                || x.prev.cs[c].instance == r.instance)
+        {
             true
         } else {
             !worker(ProbeKind::Startup)
@@ -66,12 +70,17 @@ pub fn generate(x: &Input) -> Generated {
             }
             let mut ready = !exists;
             // S3 setReadyStateOnKubeletRestart.
-            if x.rules.ready_from_api_on_restart && r.running && r.started_at < x.predates_before {
+            let inherit = x.rules.ready_from_api_on_restart
+                && r.running
+                && r.started_at < x.predates_before
+                && (!x.rules.restart_inherit_requires_same_container
+                    || x.api.cs[c].instance == r.instance);
+            if inherit {
                 if !ready && res(ProbeKind::Readiness).is_none() {
                     ready = true;
                     rule = Rule::S3;
                 }
-                if x.spec.containers[c].readiness_probe.is_some() && !x.api_ready {
+                if x.spec.containers[c].readiness_probe.is_some() && !x.api.ready {
                     if ready {
                         rule = Rule::S3;
                     }
@@ -140,13 +149,15 @@ mod tests {
         let mut probes = PodProbes::new(1);
         probes.workers[0][ProbeKind::Readiness.index()] = Some(Worker::new());
         let prev = Status::healthy(1);
+        let mut api = Status::healthy(1);
+        api.ready = api_ready;
         generate(&Input {
             rules,
             spec: &spec,
             runtime: &rt,
             probes: &probes,
             prev: &prev,
-            api_ready,
+            api: &api,
             predates_before: 90_000,
         })
     }

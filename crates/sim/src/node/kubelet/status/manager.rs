@@ -38,7 +38,7 @@ impl Kubelet<'_> {
             runtime: &rt.pods[p],
             probes: &kp.probes,
             prev: kp.status.as_ref().unwrap_or(&api_pod.status),
-            api_ready: api_pod.status.ready,
+            api: &api_pod.status,
             predates_before: self.started_at - KUBELET_RESTART_GRACE,
         });
         self.pods[p].status = Some(status.clone());
