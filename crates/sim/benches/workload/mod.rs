@@ -70,15 +70,19 @@ pub fn bare_loop(sc: &Scenario) -> u64 {
     ticks
 }
 
-/// Milliseconds of one run: the fastest of `reps`.
+/// Milliseconds of one run: the fastest of at least `reps` runs and at least `BUDGET_MS` in all
+/// (so short runs are repeated more often: the minimum filters out a busy machine's stalls).
 fn time_ms<T>(now: &dyn Fn() -> f64, reps: u32, mut f: impl FnMut() -> T) -> (f64, T) {
+    const BUDGET_MS: f64 = 500.0;
     let mut best = f64::INFINITY;
     let mut out = None;
-    for _ in 0..reps.max(1) {
+    let (start, mut n) = (now(), 0);
+    while n < reps.max(1) || now() - start < BUDGET_MS {
         let t0 = now();
         let r = std::hint::black_box(f());
         best = best.min(now() - t0);
         out = Some(r);
+        n += 1;
     }
     (best, out.unwrap())
 }
@@ -106,7 +110,7 @@ pub struct Report {
 }
 
 /// Times `simulate_policy` for both policies and the bare loop at each of `SIZES` (fastest of
-/// `reps` runs each). `now` returns milliseconds.
+/// at least `reps` runs and half a second each). `now` returns milliseconds.
 pub fn measure(now: &dyn Fn() -> f64, reps: u32) -> Report {
     let mut report = Report {
         runs: Vec::new(),
