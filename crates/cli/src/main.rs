@@ -18,6 +18,7 @@ restartscope — what a kubelet restart does to a node's pods (legacy kubelet vs
 
 Usage:
   restartscope presets
+  restartscope versions
   restartscope simulate (--preset NAME | --scenario FILE) [options]
   restartscope --help | --version
 
@@ -29,7 +30,8 @@ Options of simulate:
                         is extended to show the kubelet's return and what follows
   --grace DUR           kube-controller-manager --node-monitor-grace-period
                         (cluster.node_monitor_grace_s)
-  --version V           Kubernetes version: 1.31 | 1.34 | 1.35 (cluster.version)
+  --version V           kubelet release: 1.31 | 1.34 | 1.35 | 1.35.4 | 1.36 | 1.37 | main
+                        (cluster.version; see `restartscope versions`; before 1.35 only legacy)
   --seed N              random seed (a non-negative integer)
   --format F            table | json | svg (default table)
   --out FILE            write to FILE instead of standard output
@@ -70,6 +72,7 @@ enum Command {
     Help,
     Version,
     Presets,
+    Versions,
     Simulate(Box<SimArgs>),
 }
 
@@ -86,6 +89,7 @@ fn main() -> ExitCode {
             None,
         ),
         Command::Presets => (presets_text(), None),
+        Command::Versions => (versions_text(), None),
         Command::Simulate(a) => match run(&a) {
             Ok(t) => (t, a.out.clone()),
             Err(UserError(m)) => return fail(&m),
@@ -128,6 +132,27 @@ fn presets_text() -> String {
         .collect()
 }
 
+/// `restartscope versions`: every kubelet profile, what differs and the source.
+fn versions_text() -> String {
+    let mut out = String::from("version  policies      grace  what differs (source)\n");
+    for v in restartscope_sim::VERSIONS.iter() {
+        let policies = if v.version.has_kep_4781() {
+            "legacy, kep"
+        } else {
+            "legacy"
+        };
+        out.push_str(&format!(
+            "{:<8} {:<13} {:<6} {} ({})\n",
+            v.version.as_str(),
+            policies,
+            fmt_secs(v.version.default_grace_s()),
+            v.differs,
+            v.source
+        ));
+    }
+    out
+}
+
 fn preset_list() -> String {
     presets::names().join(", ")
 }
@@ -146,13 +171,18 @@ fn parse_args(args: &[String]) -> Result<Command, UserError> {
             Some("-h" | "--help") => Ok(Command::Help),
             Some(x) => Err(format!("`presets` takes no arguments, got {x:?}").into()),
         },
+        "versions" => match args.get(1).map(String::as_str) {
+            None => Ok(Command::Versions),
+            Some("-h" | "--help") => Ok(Command::Help),
+            Some(x) => Err(format!("`versions` takes no arguments, got {x:?}").into()),
+        },
         "simulate" => parse_simulate(&args[1..]),
         other if other.starts_with('-') => Err(format!(
-            "unknown option {other:?} before the command; accepted commands: presets, simulate (or --help, --version)"
+            "unknown option {other:?} before the command; accepted commands: presets, versions, simulate (or --help, --version)"
         )
         .into()),
         other => Err(format!(
-            "unknown command {other:?}; accepted commands: presets, simulate (or --help, --version)"
+            "unknown command {other:?}; accepted commands: presets, versions, simulate (or --help, --version)"
         )
         .into()),
     }
@@ -416,6 +446,14 @@ fn run(a: &SimArgs) -> Result<String, UserError> {
         Some(p) => vec![p],
         None => Policy::BOTH.to_vec(),
     };
+    let v = sc.cluster.version;
+    if !v.has_kep_4781() && policies.contains(&Policy::Kep) {
+        return Err(format!(
+            "Kubernetes {} has only the legacy kubelet (KEP-4781 arrived in 1.35): use --policy legacy, or --version 1.35 or later",
+            v.as_str()
+        )
+        .into());
+    }
     let traces: Vec<Trace> = policies
         .iter()
         .map(|p| simulate_policy(&sc, *p).map_err(|e| invalid("", &e)))

@@ -236,6 +236,8 @@ fn flags_change_the_scenario() {
         "40s",
         "--version",
         "1.31",
+        "--policy",
+        "legacy",
         "--seed",
         "7",
     ]);
@@ -338,7 +340,10 @@ fn usage_errors() {
     fails(&[], &["no command", "presets", "simulate"]);
     fails(
         &["frobnicate"],
-        &["unknown command \"frobnicate\"", "presets, simulate"],
+        &[
+            "unknown command \"frobnicate\"",
+            "presets, versions, simulate",
+        ],
     );
     fails(&["--frob"], &["unknown option"]);
     fails(&["presets", "extra"], &["takes no arguments"]);
@@ -494,4 +499,43 @@ fn unwritable_output_is_not_a_panic() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot write /nonexistent-dir/x.txt") && !err.contains("panicked"));
+}
+
+/// Issue 11: releases before 1.35 run the legacy kubelet only; `versions` lists every profile.
+#[test]
+fn versions_and_releases_without_kep() {
+    for policy in ["kep", "both"] {
+        let mut args = vec!["simulate", "--preset", "short-restart", "--version", "1.34"];
+        if policy != "both" {
+            args.extend(["--policy", policy]);
+        }
+        fails(
+            &args,
+            &[
+                "1.34 has only the legacy kubelet",
+                "1.35",
+                "--policy legacy",
+            ],
+        );
+    }
+    let doc = json(&[
+        "simulate",
+        "--preset",
+        "short-restart",
+        "--version",
+        "1.34",
+        "--policy",
+        "legacy",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(doc["runs"].as_array().unwrap().len(), 1);
+    let text = ok(&["versions"]);
+    for v in ["1.31", "1.34", "1.35", "1.35.4", "1.36", "1.37", "main"] {
+        assert!(
+            text.lines().any(|l| l.starts_with(&format!("{v} "))),
+            "{v}: {text}"
+        );
+    }
+    assert!(text.contains("#141342"));
 }

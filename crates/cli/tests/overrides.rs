@@ -64,7 +64,7 @@ fn cli_and_form_build_equal_scenarios() {
                 "--downtime",
                 "45s",
                 "--version",
-                "1.31",
+                "1.36",
                 "--grace",
                 "45s",
                 "--seed",
@@ -73,14 +73,14 @@ fn cli_and_form_build_equal_scenarios() {
         );
         assert_eq!(
             a,
-            form(name, 45.0, Some("1.31"), Some(45.0), Some(7)),
+            form(name, 45.0, Some("1.36"), Some(45.0), Some(7)),
             "{name} all flags"
         );
         // A version alone: its default grace period stays implicit in both.
-        let a = cli(name, &["--downtime", "1m30s", "--version", "1.34"]);
+        let a = cli(name, &["--downtime", "1m30s", "--version", "main"]);
         assert_eq!(
             a,
-            form(name, 90.0, Some("1.34"), None, None),
+            form(name, 90.0, Some("main"), None, None),
             "{name} --version"
         );
     }
