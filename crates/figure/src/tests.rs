@@ -1,5 +1,7 @@
 use super::*;
+use crate::svg::n;
 use restartscope_sim::{compare, presets};
+use restartscope_sim::{Policy, Trace};
 
 fn traces(name: &str) -> [Trace; 2] {
     let sc = (presets::find(name).unwrap().build)();
@@ -268,19 +270,60 @@ fn css_defines_every_class_used() {
 }
 
 #[test]
-fn segments_merge_and_clip() {
-    let s = segments(
-        true,
-        &[
-            (10, false),
-            (10, true),
-            (20, false),
-            (30, false),
-            (40, true),
-        ],
-        0,
-        35,
-    );
-    assert_eq!(s, vec![(0, 20, true), (20, 35, false)]);
-    assert_eq!(segments(1, &[], 5, 9), vec![(5, 9, 1)]);
+fn eviction_lane_shows_how_each_countdown_ended() {
+    let texts = |name: &str| -> Vec<String> {
+        let svg = layout(&traces(name), &LayoutOpts::default()).to_svg();
+        parse(&svg)
+            .descendants()
+            .filter(|n| n.has_tag_name("text"))
+            .filter_map(|n| n.text().map(str::to_string))
+            .collect()
+    };
+    let long = texts("long-restart");
+    assert!(long.iter().any(|t| t == "cancelled") && !long.iter().any(|t| t == "evicted"));
+    let ev = texts("eviction");
+    assert!(ev.iter().any(|t| t == "evicted") && ev.iter().any(|t| t == "removed"));
+    assert!(ev.iter().any(|t| t == "evict after 5m"));
+}
+
+#[test]
+fn legend_uses_the_lane_glyphs() {
+    // The legend's swatches are drawn by the lanes' glyph functions: every class the legend
+    // uses is one a lane can draw, and the probe marks have the same path shape.
+    let fig = layout(&traces("long-restart"), &LayoutOpts::default());
+    let legend_top = fig.groups.last().map(|g| g.y + g.h).unwrap();
+    let class = |s: &Shape| match s {
+        Shape::Rect { class, .. }
+        | Shape::Line { class, .. }
+        | Shape::Text { class, .. }
+        | Shape::Path { class, .. } => *class,
+    };
+    let shape_of = |d: &str| -> String { d.chars().filter(|c| c.is_alphabetic()).collect() };
+    for sh in &fig.shapes {
+        if let Shape::Path {
+            d,
+            class: c,
+            title: None,
+        } = sh
+        {
+            let lane = fig.shapes.iter().find_map(|s| match s {
+                Shape::Path {
+                    d,
+                    class,
+                    title: Some(_),
+                } if class == c => Some(d),
+                _ => None,
+            });
+            if let Some(lane) = lane {
+                assert_eq!(shape_of(d), shape_of(lane), "{c}");
+            }
+        }
+    }
+    let below: Vec<&str> = fig
+        .shapes
+        .iter()
+        .filter(|s| matches!(s, Shape::Rect { y, .. } if *y > legend_top))
+        .map(class)
+        .collect();
+    assert!(below.contains(&"rs-ready-true") && below.contains(&"rs-badge-n"));
 }

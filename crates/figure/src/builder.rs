@@ -1,0 +1,95 @@
+//! The shape list being built: primitives in figure coordinates, drawn over (`over`) or under
+//! (`under`: group frames, downtime shading, grid lines) everything else, and lane labels in the
+//! left column. Used by the glyphs, lanes, axis and legend.
+
+use crate::figure::Shape;
+use crate::geom::{text_w, x_of, PAD};
+use restartscope_sim::Ms;
+
+pub struct Builder {
+    pub x0: f64,
+    pub x1: f64,
+    pub t0: Ms,
+    pub t1: Ms,
+    pub under: Vec<Shape>,
+    pub over: Vec<Shape>,
+}
+
+impl Builder {
+    pub fn new(x0: f64, x1: f64, t0: Ms, t1: Ms) -> Self {
+        Builder {
+            x0,
+            x1,
+            t0,
+            t1,
+            under: Vec::new(),
+            over: Vec::new(),
+        }
+    }
+
+    pub fn x(&self, t: Ms) -> f64 {
+        x_of(self.x0, self.x1, self.t0, self.t1, t)
+    }
+
+    pub fn rect(
+        &mut self,
+        x: f64,
+        y: f64,
+        w: f64,
+        h: f64,
+        class: &'static str,
+        title: Option<String>,
+    ) {
+        self.over.push(Shape::Rect {
+            x,
+            y,
+            w,
+            h,
+            class,
+            title,
+        });
+    }
+
+    pub fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, class: &'static str) {
+        self.over.push(Shape::Line {
+            x1,
+            y1,
+            x2,
+            y2,
+            class,
+        });
+    }
+
+    pub fn text(
+        &mut self,
+        x: f64,
+        y: f64,
+        text: impl Into<String>,
+        class: &'static str,
+        anchor: &'static str,
+    ) {
+        self.over.push(Shape::Text {
+            x,
+            y,
+            text: text.into(),
+            class,
+            anchor,
+        });
+    }
+
+    pub fn path(&mut self, d: String, class: &'static str, title: Option<String>) {
+        self.over.push(Shape::Path { d, class, title });
+    }
+
+    /// A lane label in the left column, vertically centred on `yc`.
+    pub fn lane_label(&mut self, yc: f64, text: &str, class: &'static str) {
+        let font = if class == "rs-label-pod" { 11.0 } else { 10.5 };
+        let max_w = self.x0 - PAD - 6.0;
+        let mut s: String = text.to_string();
+        if text_w(&s, font) > max_w {
+            let keep = ((max_w / (font * 0.6)) as usize).saturating_sub(1).max(1);
+            s = text.chars().take(keep).collect::<String>() + "…";
+        }
+        self.text(self.x0 - 6.0, yc + 3.5, s, class, "end");
+    }
+}

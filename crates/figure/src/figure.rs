@@ -1,0 +1,113 @@
+//! The figure as plain data: what to draw ([`LayoutOpts`]) and what was laid out ([`Figure`]:
+//! positioned [`Shape`]s, one [`GroupBox`] per trace, the time window and its pixel mapping).
+//! Produced by `crate::layout`, written out by `crate::svg`; re-exported at the crate root.
+
+use crate::geom;
+use restartscope_sim::Policy;
+
+/// What to draw.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayoutOpts {
+    /// Figure width in px (default 800; values below 320 are raised to 320).
+    pub width: f64,
+    /// Start of the visible window (ms).
+    pub t0_ms: i64,
+    /// End of the visible window (ms); a value not above `t0_ms` (the default 0) means the
+    /// traces' horizon. The window is clamped to `0..=horizon`.
+    pub t1_ms: i64,
+    /// Draw one tick per probe execution (default true).
+    pub show_probes: bool,
+    /// Heading drawn above the lanes (also the SVG `<title>`).
+    pub title: Option<String>,
+    /// At most this many pods per trace are drawn (default 24); a note says how many are left out.
+    pub max_pods: usize,
+}
+
+impl Default for LayoutOpts {
+    fn default() -> Self {
+        LayoutOpts {
+            width: 800.0,
+            t0_ms: 0,
+            t1_ms: 0,
+            show_probes: true,
+            title: None,
+            max_pods: 24,
+        }
+    }
+}
+
+/// The lanes of one trace (one policy).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupBox {
+    pub policy: Policy,
+    /// Top of the group (its header) in px.
+    pub y: f64,
+    /// Height of the group, header included.
+    pub h: f64,
+}
+
+/// A positioned primitive. Classes are the ones styled by [`Figure::css`]; `title` becomes a
+/// tooltip (`<title>` child) and is read by screen readers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    Rect {
+        x: f64,
+        y: f64,
+        w: f64,
+        h: f64,
+        class: &'static str,
+        title: Option<String>,
+    },
+    Line {
+        x1: f64,
+        y1: f64,
+        x2: f64,
+        y2: f64,
+        class: &'static str,
+    },
+    Text {
+        x: f64,
+        y: f64,
+        text: String,
+        class: &'static str,
+        /// `start`, `middle` or `end`.
+        anchor: &'static str,
+    },
+    Path {
+        d: String,
+        class: &'static str,
+        title: Option<String>,
+    },
+}
+
+/// A laid-out figure: pixel geometry plus the time window it shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure {
+    pub width: f64,
+    pub height: f64,
+    /// x (px) of `t0_ms`.
+    pub x0: f64,
+    /// x (px) of `t1_ms`.
+    pub x1: f64,
+    pub t0_ms: i64,
+    pub t1_ms: i64,
+    /// One per trace, legacy above KEP.
+    pub groups: Vec<GroupBox>,
+    pub shapes: Vec<Shape>,
+    /// Accessible name of the figure (SVG `<title>`).
+    pub title: String,
+}
+
+impl Figure {
+    /// Pixel x of a time (ms); linear, also outside the window.
+    pub fn x_of(&self, t_ms: i64) -> f64 {
+        geom::x_of(self.x0, self.x1, self.t0_ms, self.t1_ms, t_ms)
+    }
+
+    /// Time (ms, rounded) at pixel x; the inverse of [`Figure::x_of`].
+    pub fn t_of(&self, x: f64) -> i64 {
+        let span = (self.t1_ms - self.t0_ms).max(1) as f64;
+        let w = (self.x1 - self.x0).max(1e-9);
+        self.t0_ms + ((x - self.x0) / w * span).round() as i64
+    }
+}

@@ -1,0 +1,190 @@
+//! Every mark the figure draws, each in one function that both the lanes and the legend call:
+//! state rectangles (with their label inside when it fits) and the class of each state, writer
+//! badges, probe marks, the grace-period line. Changing a glyph here changes it everywhere.
+
+use crate::builder::Builder;
+use crate::geom::{text_w, BADGE_ROW, BADGE_W};
+use crate::svg::n;
+use restartscope_report::timeline::{ApiReady, EndpointState, MarkKind, ProbeMark};
+use restartscope_sim::{Actor, ConditionStatus, Ms, Outcome, Rule, TaintEffect};
+
+/// A box in figure coordinates: x, y, width, height.
+pub type Area = (f64, f64, f64, f64);
+
+pub fn ready_class(v: ApiReady) -> &'static str {
+    match v {
+        ApiReady::True => "rs-ready-true",
+        ApiReady::False => "rs-ready-false",
+        ApiReady::Removed => "rs-removed",
+    }
+}
+
+pub fn endpoint_class(v: EndpointState) -> &'static str {
+    match v {
+        EndpointState::Ready => "rs-ep-ready",
+        EndpointState::NotReady => "rs-ep-notready",
+        EndpointState::ServingTerminating => "rs-ep-serving",
+        EndpointState::Terminating => "rs-ep-terminating",
+        EndpointState::Removed => "rs-removed",
+    }
+}
+
+pub fn node_class(v: ConditionStatus) -> &'static str {
+    match v {
+        ConditionStatus::True => "rs-node-true",
+        _ => "rs-node-unknown",
+    }
+}
+
+/// The kubelet lane: a thin bar while up, a full-height hatched box while down.
+pub fn kubelet(b: &mut Builder, (x, y, w, h): Area, up: bool, title: Option<String>) {
+    let class = if up { "rs-up" } else { "rs-down" };
+    b.rect(x, y, w, h, class, title);
+}
+
+/// A box of one state with `label` centred inside when it fits.
+pub fn state(
+    b: &mut Builder,
+    (x, y, w, h): Area,
+    class: &'static str,
+    label: &str,
+    title: Option<String>,
+) {
+    b.rect(x, y, w, h, class, title);
+    if !label.is_empty() && text_w(label, 9.5) + 6.0 <= w {
+        b.text(x + w / 2.0, y + h / 2.0 + 3.3, label, "rs-in", "middle");
+    }
+}
+
+/// A band of state boxes over time: `style` gives (class, label, tooltip) for a value.
+pub fn band<T>(
+    b: &mut Builder,
+    segs: &[(Ms, Ms, T)],
+    y: f64,
+    h: f64,
+    style: impl Fn(&T, Ms, Ms) -> (&'static str, String, String),
+) {
+    for (a, z, v) in segs {
+        let (class, label, title) = style(v, *a, *z);
+        let (xa, xz) = (b.x(*a), b.x(*z));
+        state(
+            b,
+            (xa, y, (xz - xa).max(0.6), h),
+            class,
+            &label,
+            Some(title),
+        );
+    }
+}
+
+/// An `unreachable` taint: its effect written at the left when it fits.
+pub fn taint(b: &mut Builder, (x, y, w, h): Area, effect: TaintEffect, title: Option<String>) {
+    let class = match effect {
+        TaintEffect::NoSchedule => "rs-taint-ns",
+        TaintEffect::NoExecute => "rs-taint-ne",
+    };
+    b.rect(x, y, w, h, class, title);
+    let label = effect.as_str();
+    if text_w(label, 8.5) + 6.0 <= w {
+        b.text(x + 3.0, y + h - 2.1, label, "rs-in-sm", "start");
+    }
+}
+
+/// Who wrote a pod's Ready condition: a lettered badge centred on `cx`, top at `y`.
+pub fn badge(b: &mut Builder, cx: f64, y: f64, writer: Actor, title: Option<String>) {
+    let (letter, class, tclass) = match writer {
+        Actor::Kubelet => ("K", "rs-badge-k", "rs-badge-text-k"),
+        Actor::NodeLifecycleController => ("N", "rs-badge-n", "rs-badge-text"),
+        Actor::TaintEvictionController => ("E", "rs-badge-n", "rs-badge-text"),
+        Actor::EndpointsliceController => ("S", "rs-badge-n", "rs-badge-text"),
+        Actor::Runtime => ("R", "rs-badge-n", "rs-badge-text"),
+        Actor::Scenario => ("?", "rs-badge-n", "rs-badge-text"),
+    };
+    b.rect(
+        cx - BADGE_W / 2.0,
+        y,
+        BADGE_W,
+        BADGE_ROW - 1.0,
+        class,
+        title,
+    );
+    b.text(cx, y + BADGE_ROW - 3.3, letter, tclass, "middle");
+}
+
+/// The probe marks: a tick, a cross, a square (initial Failure written, P1), a circle (initial
+/// value skipped, P1k).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProbeGlyph {
+    Success,
+    Failure,
+    InitialFailure,
+    InitialSkipped,
+}
+
+impl ProbeGlyph {
+    /// The glyph of a probe mark, if it is drawn.
+    pub fn of(m: &ProbeMark) -> Option<ProbeGlyph> {
+        match m.kind {
+            MarkKind::Executed if m.value.result == Outcome::Success => Some(ProbeGlyph::Success),
+            MarkKind::Executed => Some(ProbeGlyph::Failure),
+            MarkKind::Cached if m.rule == Rule::P1 && m.value.result == Outcome::Failure => {
+                Some(ProbeGlyph::InitialFailure)
+            }
+            MarkKind::InitialSkipped => Some(ProbeGlyph::InitialSkipped),
+            MarkKind::Cached => None,
+        }
+    }
+}
+
+/// A probe mark centred on (`x`, `yc`).
+pub fn probe(b: &mut Builder, g: ProbeGlyph, x: f64, yc: f64, title: Option<String>) {
+    let (d, class) = match g {
+        ProbeGlyph::Success => (
+            format!(
+                "M{} {}L{} {}L{} {}",
+                n(x - 3.0),
+                n(yc),
+                n(x - 1.0),
+                n(yc + 3.0),
+                n(x + 3.0),
+                n(yc - 3.5)
+            ),
+            "rs-probe-ok",
+        ),
+        ProbeGlyph::Failure => (
+            format!(
+                "M{} {}L{} {}M{} {}L{} {}",
+                n(x - 3.0),
+                n(yc - 3.0),
+                n(x + 3.0),
+                n(yc + 3.0),
+                n(x - 3.0),
+                n(yc + 3.0),
+                n(x + 3.0),
+                n(yc - 3.0)
+            ),
+            "rs-probe-fail",
+        ),
+        ProbeGlyph::InitialFailure => (
+            format!("M{} {}h6v6h-6z", n(x - 3.0), n(yc - 3.0)),
+            "rs-probe-seed",
+        ),
+        ProbeGlyph::InitialSkipped => (circle(x, yc, 3.0), "rs-probe-kept"),
+    };
+    b.path(d, class, title);
+}
+
+fn circle(x: f64, y: f64, r: f64) -> String {
+    format!(
+        "M{} {}a{r} {r} 0 1 0 {} 0a{r} {r} 0 1 0 {} 0z",
+        n(x - r),
+        n(y),
+        n(2.0 * r),
+        n(-2.0 * r)
+    )
+}
+
+/// The dashed node-monitor grace period line from `xa` to `xb` at `y`.
+pub fn grace(b: &mut Builder, xa: f64, xb: f64, y: f64) {
+    b.line(xa, y, xb, y, "rs-grace");
+}

@@ -1,0 +1,173 @@
+//! Node-level lanes: kubelet up/down (with each outage's length), the node lease's age against
+//! the grace period, the node's Ready condition and the `unreachable` taints.
+
+use super::Group;
+use crate::builder::Builder;
+use crate::geom::{secs, text_w, ts, KUBELET_H, LEASE_H, NODE_H, TAINT_H};
+use crate::glyphs;
+use crate::svg::n;
+use restartscope_report::timeline::TAINTS;
+use restartscope_sim::{fmt_secs, Ms};
+
+/// Kubelet up (thin bar) or down (hatched), each outage labelled with its length.
+pub fn kubelet(b: &mut Builder, g: &Group, y: f64) {
+    b.lane_label(y + KUBELET_H / 2.0, "kubelet", "rs-label");
+    for (a, z, up) in g.tl.kubelet_up.spans(b.t0, g.end) {
+        let (xa, xz) = (b.x(a), b.x(z));
+        let w = (xz - xa).max(0.6);
+        if up {
+            let title = format!("kubelet up {}–{}", ts(a), ts(z));
+            glyphs::kubelet(b, (xa, y + 4.0, w, KUBELET_H - 8.0), true, Some(title));
+        } else {
+            let title = format!("kubelet down {}–{} ({})", ts(a), ts(z), ts(z - a));
+            glyphs::kubelet(b, (xa, y, w, KUBELET_H), false, Some(title));
+        }
+    }
+    // Label each whole outage (not its clipped part) in the gap.
+    for (stop, start) in g.tl.outages() {
+        down_label(b, stop, start, y);
+    }
+}
+
+fn down_label(b: &mut Builder, stop: Ms, start: Ms, y: f64) {
+    let (a, z) = (stop.max(b.t0), start.min(b.t1));
+    if z <= a {
+        return;
+    }
+    let (xa, xz) = (b.x(a), b.x(z));
+    let w = xz - xa;
+    let long = format!("down {}", fmt_secs(secs(start - stop)));
+    let s = if text_w(&long, 9.5) + 6.0 <= w {
+        long
+    } else if text_w("down", 9.5) + 4.0 <= w {
+        "down".to_string()
+    } else {
+        return;
+    };
+    b.text(
+        xa + w / 2.0,
+        y + KUBELET_H / 2.0 + 3.3,
+        s,
+        "rs-in",
+        "middle",
+    );
+}
+
+/// Lease age: a sawtooth rising from each renewal toward the dashed grace line, with the
+/// renewals as ticks and the moments it expires.
+pub fn lease(b: &mut Builder, g: &Group, y: f64) {
+    let lease = &g.tl.lease;
+    let (t0, end, grace) = (b.t0, g.end, lease.grace);
+    b.lane_label(y + LEASE_H / 2.0, "lease age", "rs-label");
+    let renews = &lease.renewals;
+    let cap = grace as f64 * 1.3;
+    let inner = LEASE_H - 2.0;
+    let base = y + LEASE_H;
+    let yv = |age: f64| base - age.min(cap) / cap * inner;
+    let mut pts: Vec<(f64, f64)> = vec![(b.x(t0), base)];
+    for (i, &r) in renews.iter().enumerate() {
+        let next = renews.get(i + 1).copied().unwrap_or(i64::MAX);
+        let (a, z) = (r.max(t0), next.min(end));
+        if z <= a {
+            if r >= end {
+                break;
+            }
+            continue;
+        }
+        let age_a = (a - r) as f64;
+        let age_z = (z - r) as f64;
+        pts.push((b.x(a), yv(age_a)));
+        let cap_t = r + cap as Ms;
+        if age_a < cap && age_z > cap {
+            pts.push((b.x(cap_t), yv(cap)));
+        }
+        pts.push((b.x(z), yv(age_z)));
+        if z == next {
+            pts.push((b.x(z), base));
+        }
+    }
+    pts.push((b.x(end), base));
+    let mut d = String::new();
+    for (i, (px, py)) in pts.iter().enumerate() {
+        d.push_str(&format!(
+            "{}{} {}",
+            if i == 0 { "M" } else { "L" },
+            n(*px),
+            n(*py)
+        ));
+    }
+    d.push('Z');
+    b.path(
+        d,
+        "rs-lease",
+        Some(format!(
+            "node lease age; the node monitor grace period is {}",
+            ts(grace)
+        )),
+    );
+    for r in renews.iter().filter(|r| **r >= t0 && **r <= end) {
+        let x = b.x(*r);
+        b.line(x, base - 4.0, x, base, "rs-renew");
+    }
+    let gy = yv(grace as f64);
+    glyphs::grace(b, b.x0, b.x1, gy);
+    let glabel = format!("grace {}", fmt_secs(secs(grace)));
+    b.text(b.x1 - 2.0, gy - 2.0, glabel, "rs-small", "end");
+    for t in lease.expiries().into_iter().filter(|t| *t > t0 && *t < end) {
+        let x = b.x(t);
+        b.line(x, y, x, base, "rs-expired");
+        let label = "lease expired";
+        if x + 3.0 + text_w(label, 9.0) < b.x1 - 60.0 {
+            b.text(x + 3.0, y + 8.0, label, "rs-warn", "start");
+        } else {
+            b.text(x - 3.0, y + 8.0, label, "rs-warn", "end");
+        }
+    }
+}
+
+/// The node's Ready condition.
+pub fn node_ready(b: &mut Builder, g: &Group, y: f64) {
+    b.lane_label(y + NODE_H / 2.0, "node Ready", "rs-label");
+    let segs = g.tl.node_ready.spans(b.t0, g.end);
+    glyphs::band(b, &segs, y, NODE_H, |v, a, z| {
+        let s = v.as_str();
+        (
+            glyphs::node_class(*v),
+            s.to_string(),
+            format!("node Ready={s} {}–{}", ts(a), ts(z)),
+        )
+    });
+}
+
+/// The `unreachable` taints, NoSchedule above NoExecute; "none" when neither is ever on.
+pub fn taints(b: &mut Builder, g: &Group, y: f64) {
+    b.lane_label(y + TAINT_H / 2.0, "taints", "rs-label");
+    let mut any_taint = false;
+    for (i, effect) in TAINTS.into_iter().enumerate() {
+        let ry = y + i as f64 * (TAINT_H / 2.0);
+        for (a, z, on) in g.tl.taint(effect).spans(b.t0, g.end) {
+            if !on {
+                continue;
+            }
+            any_taint = true;
+            let (xa, xz) = (b.x(a), b.x(z));
+            let title = format!(
+                "taint node.kubernetes.io/unreachable:{} {}–{}",
+                effect.as_str(),
+                ts(a),
+                ts(z)
+            );
+            let area = (xa, ry + 0.5, (xz - xa).max(0.6), TAINT_H / 2.0 - 1.0);
+            glyphs::taint(b, area, effect, Some(title));
+        }
+    }
+    if !any_taint {
+        b.text(
+            b.x0 + 4.0,
+            y + TAINT_H / 2.0 + 3.0,
+            "none",
+            "rs-small",
+            "start",
+        );
+    }
+}

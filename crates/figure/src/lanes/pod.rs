@@ -1,0 +1,213 @@
+//! Per-pod lanes: API PodReady with a badge per write (who wrote it), the probe marks, the
+//! endpoint in the pod's Service, and the eviction countdown.
+
+use super::Group;
+use crate::builder::Builder;
+use crate::geom::{secs, text_w, ts, BADGE_ROW, BADGE_W, EP_H, EVICT_H, PROBE_H, READY_H};
+use crate::glyphs::{self, ProbeGlyph};
+use restartscope_report::describe;
+use restartscope_report::timeline::{ApiReady, CountdownEnd, MarkKind};
+use restartscope_sim::fmt_secs;
+
+/// The pod's name, its API Ready condition from `y + BADGE_ROW`, and above it a badge per
+/// write naming the writer (pushed right where writes crowd, with a leader line).
+pub fn ready(b: &mut Builder, g: &Group, p: usize, y: f64) {
+    let (info, pt) = (&g.tr.pods[p], &g.tl.pods[p]);
+    let name = &info.name;
+    let badge_y = y;
+    let band_y = y + BADGE_ROW;
+    b.lane_label(band_y + READY_H / 2.0, name, "rs-label-pod");
+    let why = |a| -> String {
+        pt.writer_at(a)
+            .map(|w| {
+                format!(
+                    ", written by the {} ({}: {})",
+                    w.by.as_str(),
+                    w.rule.id(),
+                    w.rule.title()
+                )
+            })
+            .unwrap_or_default()
+    };
+    let segs = pt.ready.spans(b.t0, g.end);
+    glyphs::band(b, &segs, band_y, READY_H, |v, a, z| {
+        let dur = ts(z - a);
+        let class = glyphs::ready_class(*v);
+        match v {
+            ApiReady::True | ApiReady::False => {
+                let s = if *v == ApiReady::True {
+                    "True"
+                } else {
+                    "False"
+                };
+                let title = format!("{name} Ready={s} {}–{} ({dur}){}", ts(a), ts(z), why(a));
+                (class, s.to_string(), title)
+            }
+            ApiReady::Removed => (
+                class,
+                "removed".into(),
+                format!("{name} removed from the API server at {}", ts(a)),
+            ),
+        }
+    });
+    let mut last_right = f64::NEG_INFINITY;
+    let t0 = b.t0;
+    for w in pt.writes.iter().filter(|w| w.t >= t0 && w.t <= g.end) {
+        let x = b.x(w.t);
+        let bx = x.max(last_right + BADGE_W / 2.0 + 1.0);
+        last_right = bx + BADGE_W / 2.0;
+        let value = if w.ready { "True" } else { "False" };
+        let title = format!(
+            "{}: {name} Ready={value} written by the {} — {}: {}",
+            ts(w.t),
+            w.by.as_str(),
+            w.rule.id(),
+            w.rule.title()
+        );
+        if (bx - x).abs() > 0.5 {
+            b.line(x, band_y, bx, badge_y + BADGE_ROW - 1.0, "rs-leader");
+        }
+        glyphs::badge(b, bx, badge_y, w.by, Some(title));
+    }
+}
+
+/// Every probe execution (tick or cross, with the count toward failureThreshold where there is
+/// room) and the initial results written (P1) or skipped (P1k).
+pub fn probes(b: &mut Builder, g: &Group, p: usize, y: f64) {
+    b.lane_label(y + PROBE_H / 2.0, "probes", "rs-label");
+    let yc = y + PROBE_H / 2.0;
+    let t0 = b.t0;
+    let marks: Vec<_> = g.tl.pods[p]
+        .probes
+        .iter()
+        .filter(|m| m.t >= t0 && m.t <= g.end)
+        .collect();
+    // x of every probe execution in this lane, to keep counters from overlapping ticks.
+    let probe_xs: Vec<f64> = marks
+        .iter()
+        .filter(|m| m.kind == MarkKind::Executed)
+        .map(|m| b.x(m.t))
+        .collect();
+    let mut label_end = f64::NEG_INFINITY;
+    for m in marks {
+        let Some(glyph) = ProbeGlyph::of(m) else {
+            continue;
+        };
+        let x = b.x(m.t);
+        let title = format!("{}: {}", ts(m.t), describe(g.tr, &g.tr.events[m.event]));
+        if glyph == ProbeGlyph::Failure {
+            // The failure count toward failureThreshold, where one failure is not enough and
+            // there is room before the next tick.
+            let pv = m.value;
+            let next = probe_xs
+                .iter()
+                .copied()
+                .find(|&px| px > x + 0.5)
+                .unwrap_or(f64::INFINITY);
+            if pv.threshold > 1 && next - x >= 22.0 && x > label_end {
+                label_end = x + 20.0;
+                b.text(
+                    x + 4.5,
+                    yc + 3.2,
+                    format!("{}/{}", pv.run.min(pv.threshold), pv.threshold),
+                    "rs-small",
+                    "start",
+                );
+            }
+        }
+        glyphs::probe(b, glyph, x, yc, Some(title));
+    }
+}
+
+/// The pod's endpoint in its Service (ready, not ready, serving while terminating, …); the
+/// lane stays empty for a pod without a Service.
+pub fn endpoint(b: &mut Builder, g: &Group, p: usize, y: f64) {
+    b.lane_label(y + EP_H / 2.0, "endpoint", "rs-label");
+    let (info, pt) = (&g.tr.pods[p], &g.tl.pods[p]);
+    let (Some(svc), Some(ep)) = (&info.service, &pt.endpoint) else {
+        return;
+    };
+    let name = &info.name;
+    let segs = ep.spans(b.t0, g.end);
+    glyphs::band(b, &segs, y, EP_H, |v, a, z| {
+        (
+            glyphs::endpoint_class(*v),
+            v.label().to_string(),
+            format!(
+                "endpoint of {name} in Service {svc}: {} {}–{}",
+                v.label(),
+                ts(a),
+                ts(z)
+            ),
+        )
+    });
+}
+
+/// Each eviction countdown: the toleration window, the part elapsed, and how it ended
+/// (evicted, cancelled).
+pub fn eviction(b: &mut Builder, g: &Group, p: usize, y: f64) {
+    b.lane_label(y + EVICT_H / 2.0, "eviction", "rs-label");
+    let (t0, t1) = (b.t0, g.end);
+    for c in &g.tl.pods[p].countdowns {
+        let (start, due) = (c.scheduled, c.due);
+        let stop = c.end.map_or(due, |e| e.0).min(due.max(start));
+        let (a, z) = (start.max(t0), due.min(t1));
+        if z > a {
+            let (xa, xz) = (b.x(a), b.x(z));
+            let title = format!(
+                "eviction scheduled at {} for {} (toleration {})",
+                ts(start),
+                ts(due),
+                ts(due - start)
+            );
+            b.rect(
+                xa,
+                y + 1.0,
+                xz - xa,
+                EVICT_H - 2.0,
+                "rs-evict-window",
+                Some(title.clone()),
+            );
+            let xe = b.x(stop.min(t1).max(a));
+            if xe > xa {
+                b.rect(
+                    xa,
+                    y + 1.0,
+                    xe - xa,
+                    EVICT_H - 2.0,
+                    "rs-evict-elapsed",
+                    Some(title),
+                );
+            }
+            // The label must end before the cancel/evict mark (which has its own label).
+            let room = match c.end {
+                Some((t, _)) if t >= t0 && t <= t1 => b.x(t).min(xz) - xa,
+                _ => xz - xa,
+            };
+            let left = fmt_secs(secs(due - start));
+            let long = format!("evict after {left}");
+            let label = [long, left]
+                .into_iter()
+                .find(|l| text_w(l, 9.5) + 6.0 <= room);
+            if let (true, Some(label)) = (start >= t0, label) {
+                b.text(xa + 3.0, y + EVICT_H / 2.0 + 3.3, label, "rs-in", "start");
+            }
+        }
+        if let Some((t, how)) = c.end {
+            if t >= t0 && t <= t1 {
+                let x = b.x(t);
+                let (class, label) = match how {
+                    CountdownEnd::Evicted => ("rs-evict-mark", "evicted"),
+                    CountdownEnd::Cancelled => ("rs-evict-cancel", "cancelled"),
+                    CountdownEnd::Rescheduled => continue,
+                };
+                b.line(x, y - 1.0, x, y + EVICT_H + 1.0, class);
+                if x + 3.0 + text_w(label, 9.0) <= b.x1 {
+                    b.text(x + 3.0, y + EVICT_H / 2.0 + 3.3, label, "rs-warn", "start");
+                } else {
+                    b.text(x - 3.0, y + EVICT_H / 2.0 + 3.3, label, "rs-warn", "end");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! [`layout`]: traces → [`Figure`]. Reads each trace once into a report timeline, then stacks
+//! per trace (legacy above KEP) a header with the run's metrics and the lanes (`crate::lanes`),
+//! then the axis and the legend. Group frames and downtime shading go under everything.
+
+use crate::axis;
+use crate::builder::Builder;
+use crate::figure::{Figure, GroupBox, LayoutOpts, Shape};
+use crate::geom::{
+    plural, text_w, BADGE_ROW, EP_H, EVICT_H, GROUP_GAP, HEADER_H, KUBELET_H, LANE_GAP, LEASE_H,
+    NODE_H, PAD, POD_GAP, PROBE_H, READY_H, TAINT_H,
+};
+use crate::lanes::{node, pod, Group};
+use crate::legend;
+use restartscope_report::Timeline;
+use restartscope_sim::{Metrics, Trace};
+
+/// Which optional per-pod lanes exist (the same in every group so the groups line up).
+struct PodLanes {
+    endpoint: bool,
+    eviction: bool,
+}
+
+/// Two short header lines summarising a run's metrics.
+pub fn metrics_lines(m: &Metrics) -> (String, String) {
+    let a = format!(
+        "{}, {}, {}",
+        plural(m.ready_transitions, "Ready transition", "Ready transitions"),
+        plural(
+            m.endpointslice_updates,
+            "EndpointSlice update",
+            "EndpointSlice updates"
+        ),
+        plural(m.evictions, "eviction", "evictions"),
+    );
+    let b = format!(
+        "status writes: kubelet {}, node lifecycle controller {} · unjustified NotReady {:.1} pod·s · unjustified Ready {:.1} pod·s",
+        m.kubelet_status_writes, m.nlc_status_writes, m.unjustified_not_ready_s, m.unjustified_ready_s
+    );
+    (a, b)
+}
+
+/// Lays out the traces (legacy above KEP, whatever their order in `traces`).
+pub fn layout(traces: &[Trace], opts: &LayoutOpts) -> Figure {
+    let width = if opts.width.is_finite() {
+        opts.width.max(320.0)
+    } else {
+        800.0
+    };
+    let horizon = traces
+        .iter()
+        .map(|t| t.horizon)
+        .max()
+        .unwrap_or(60_000)
+        .max(1);
+    let mut t0 = opts.t0_ms.clamp(0, horizon);
+    let mut t1 = if opts.t1_ms > t0 {
+        opts.t1_ms.min(horizon)
+    } else {
+        horizon
+    };
+    if t1 <= t0 {
+        t0 = 0;
+        t1 = horizon;
+    }
+    let x0 = (width * 0.16).clamp(70.0, 120.0);
+    let x1 = width - 14.0;
+    let mut b = Builder::new(x0, x1, t0, t1);
+
+    let mut order: Vec<(&Trace, Timeline)> = traces.iter().map(|t| (t, Timeline::new(t))).collect();
+    order.sort_by_key(|(t, _)| t.policy);
+
+    let n_pods = order.iter().map(|(t, _)| t.pods.len()).max().unwrap_or(0);
+    let shown = n_pods.min(opts.max_pods);
+    let lanes: Vec<PodLanes> = (0..shown)
+        .map(|p| PodLanes {
+            endpoint: order
+                .iter()
+                .any(|(t, _)| t.pods.get(p).is_some_and(|i| i.service.is_some())),
+            eviction: order
+                .iter()
+                .any(|(_, tl)| tl.pods.get(p).is_some_and(|pt| !pt.countdowns.is_empty())),
+        })
+        .collect();
+
+    let title = opts.title.clone().unwrap_or_else(|| {
+        let pols: Vec<&str> = order.iter().map(|(t, _)| t.policy.label()).collect();
+        format!("RestartScope timeline: {}", pols.join(" vs "))
+    });
+    let mut y = PAD;
+    if let Some(t) = &opts.title {
+        b.text(PAD, y + 13.0, t.clone(), "rs-h1", "start");
+        y += 24.0;
+    }
+
+    let mut groups = Vec::new();
+    let plot_top = y;
+    for (tr, tl) in &order {
+        let gy = y;
+        let g = Group {
+            tr,
+            tl,
+            end: t1.min(tr.horizon).max(t0),
+        };
+        y = draw_group(&mut b, &g, gy, shown, &lanes, opts.show_probes);
+        groups.push(GroupBox {
+            policy: tr.policy,
+            y: gy,
+            h: y - gy,
+        });
+        y += GROUP_GAP;
+    }
+    if order.is_empty() {
+        b.text(x0, y + 14.0, "no traces", "rs-label", "start");
+        y += 24.0;
+    }
+
+    let y = axis::draw(&mut b, plot_top, y - GROUP_GAP + 8.0, width);
+    let y = legend::draw(&mut b, y, width);
+
+    let height = (y + PAD).ceil();
+    let mut shapes = vec![Shape::Rect {
+        x: 0.0,
+        y: 0.0,
+        w: width,
+        h: height,
+        class: "rs-bg",
+        title: None,
+    }];
+    shapes.append(&mut b.under);
+    shapes.append(&mut b.over);
+    Figure {
+        width,
+        height,
+        x0,
+        x1,
+        t0_ms: t0,
+        t1_ms: t1,
+        groups,
+        shapes,
+        title,
+    }
+}
+
+/// One trace's header and lanes from `gy`; returns the bottom of the group.
+fn draw_group(
+    b: &mut Builder,
+    g: &Group,
+    gy: f64,
+    shown: usize,
+    lanes: &[PodLanes],
+    show_probes: bool,
+) -> f64 {
+    let tr = g.tr;
+    // Header.
+    b.text(PAD + 4.0, gy + 15.0, tr.policy.label(), "rs-h2", "start");
+    let (m1, m2) = metrics_lines(&tr.metrics);
+    let lx = PAD + 4.0 + text_w(tr.policy.label(), 12.5) + 10.0;
+    b.text(lx, gy + 15.0, m1, "rs-meta", "start");
+    b.text(PAD + 4.0, gy + 30.0, m2, "rs-meta", "start");
+    let top = gy + HEADER_H;
+    let mut y = top;
+
+    node::kubelet(b, g, y);
+    y += KUBELET_H + LANE_GAP;
+    node::lease(b, g, y);
+    y += LEASE_H + LANE_GAP;
+    node::node_ready(b, g, y);
+    y += NODE_H + LANE_GAP;
+    node::taints(b, g, y);
+    y += TAINT_H + LANE_GAP;
+
+    for (p, pl) in lanes.iter().enumerate().take(shown) {
+        if p >= tr.pods.len() {
+            continue;
+        }
+        y += POD_GAP - LANE_GAP;
+        let sep = y - POD_GAP / 2.0 + 1.0;
+        b.line(PAD, sep, b.x1, sep, "rs-sep");
+        pod::ready(b, g, p, y);
+        y += BADGE_ROW + READY_H + LANE_GAP;
+        if show_probes {
+            pod::probes(b, g, p, y);
+            y += PROBE_H + LANE_GAP;
+        }
+        if pl.endpoint {
+            pod::endpoint(b, g, p, y);
+            y += EP_H + LANE_GAP;
+        }
+        if pl.eviction {
+            pod::eviction(b, g, p, y);
+            y += EVICT_H + LANE_GAP;
+        }
+    }
+    if tr.pods.len() > shown {
+        let more = tr.pods.len() - shown;
+        b.text(
+            b.x0,
+            y + 9.0,
+            format!(
+                "… {more} more pod{} not drawn",
+                if more == 1 { "" } else { "s" }
+            ),
+            "rs-small",
+            "start",
+        );
+        y += 14.0;
+    }
+    let bottom = y + 2.0;
+
+    // Group frame and downtime shading go under everything drawn above.
+    b.under.push(Shape::Rect {
+        x: PAD / 2.0,
+        y: gy,
+        w: b.x1 + 10.0 - PAD / 2.0,
+        h: bottom - gy,
+        class: "rs-group",
+        title: None,
+    });
+    for (a, z, up) in g.tl.kubelet_up.spans(b.t0, g.end) {
+        if !up {
+            let (xa, xz) = (b.x(a), b.x(z));
+            b.under.push(Shape::Rect {
+                x: xa,
+                y: top,
+                w: (xz - xa).max(0.6),
+                h: bottom - top,
+                class: "rs-downtime",
+                title: None,
+            });
+        }
+    }
+    bottom
+}

@@ -1,0 +1,103 @@
+//! The legend under the axis, flowing left to right. Every swatch is drawn by the same glyph
+//! function (and state → class mapping) as the lanes, so the legend cannot drift from them.
+
+use crate::builder::Builder;
+use crate::geom::{text_w, BADGE_W, PAD};
+use crate::glyphs::{self, ProbeGlyph};
+use restartscope_report::timeline::{ApiReady, EndpointState};
+use restartscope_sim::{Actor, ConditionStatus, TaintEffect};
+
+enum Swatch {
+    /// A state box with its label inside.
+    State(&'static str, &'static str),
+    KubeletDown,
+    Taint(TaintEffect),
+    Badge(Actor),
+    Probe(ProbeGlyph),
+    Grace,
+}
+
+fn items() -> [(Swatch, &'static str); 17] {
+    use glyphs::{endpoint_class as ep, node_class, ready_class};
+    [
+        (
+            Swatch::State(ready_class(ApiReady::True), "True"),
+            "pod Ready",
+        ),
+        (
+            Swatch::State(ready_class(ApiReady::False), "False"),
+            "pod NotReady",
+        ),
+        (Swatch::Badge(Actor::Kubelet), "written by kubelet"),
+        (
+            Swatch::Badge(Actor::NodeLifecycleController),
+            "by node lifecycle controller",
+        ),
+        (Swatch::Probe(ProbeGlyph::Success), "probe success"),
+        (Swatch::Probe(ProbeGlyph::Failure), "probe failure"),
+        (
+            Swatch::Probe(ProbeGlyph::InitialFailure),
+            "initial Failure written (P1)",
+        ),
+        (
+            Swatch::Probe(ProbeGlyph::InitialSkipped),
+            "initial Failure skipped (KEP)",
+        ),
+        (
+            Swatch::State(ep(EndpointState::Ready), ""),
+            "endpoint ready",
+        ),
+        (Swatch::State(ep(EndpointState::NotReady), ""), "not ready"),
+        (
+            Swatch::State(ep(EndpointState::ServingTerminating), ""),
+            "serving, terminating",
+        ),
+        (
+            Swatch::State(ep(EndpointState::Terminating), ""),
+            "terminating",
+        ),
+        (
+            Swatch::State(node_class(ConditionStatus::Unknown), ""),
+            "node Unknown",
+        ),
+        (Swatch::Taint(TaintEffect::NoSchedule), "NoSchedule taint"),
+        (Swatch::Taint(TaintEffect::NoExecute), "NoExecute taint"),
+        (Swatch::Grace, "grace period"),
+        (Swatch::KubeletDown, "kubelet down"),
+    ]
+}
+
+/// The legend from `y0`, wrapping at the figure's right edge; returns the bottom.
+pub fn draw(b: &mut Builder, y0: f64, width: f64) -> f64 {
+    let left = PAD + 4.0;
+    let right = width - PAD;
+    let mut x = left;
+    let mut y = y0;
+    b.text(left, y + 8.0, "Legend", "rs-label-pod", "start");
+    x += text_w("Legend", 11.0) + 12.0;
+    for (sw, label) in items() {
+        let sw_w = match sw {
+            Swatch::State(_, t) if !t.is_empty() => text_w(t, 9.5) + 8.0,
+            Swatch::State(..) | Swatch::KubeletDown | Swatch::Taint(_) | Swatch::Grace => 18.0,
+            Swatch::Badge(_) => BADGE_W,
+            Swatch::Probe(_) => 8.0,
+        };
+        let item_w = sw_w + 4.0 + text_w(label, 10.0) + 12.0;
+        if x + item_w > right && x > left {
+            x = left;
+            y += 16.0;
+        }
+        let area = (x, y, sw_w, 11.0);
+        match sw {
+            Swatch::State(class, t) => glyphs::state(b, area, class, t, None),
+            Swatch::KubeletDown => glyphs::kubelet(b, area, false, None),
+            Swatch::Taint(effect) => glyphs::taint(b, area, effect, None),
+            Swatch::Badge(writer) => glyphs::badge(b, x + BADGE_W / 2.0, y, writer, None),
+            Swatch::Probe(g) => glyphs::probe(b, g, x + 4.0, y + 5.5, None),
+            Swatch::Grace => glyphs::grace(b, x, x + sw_w, y + 5.5),
+        }
+        b.text(x + sw_w + 4.0, y + 9.0, label, "rs-legend", "start");
+        x += item_w;
+    }
+    y + 14.0
+}

@@ -1,0 +1,186 @@
+//! SVG output: the embedded style (every `rs-` class), the hatch patterns, number and text
+//! escaping, and [`Figure::to_svg`] / [`Figure::to_svg_inner`]. The CLI writes the document; the
+//! web app inserts the same string into the page.
+
+use crate::figure::{Figure, Shape};
+
+const CSS: &str = r#".rs-figure { background: #ffffff; }
+.rs-figure text { font-family: "DejaVu Sans", "Segoe UI", Roboto, Helvetica, Arial, sans-serif; fill: #1a1a1a; }
+.rs-bg { fill: #ffffff; }
+.rs-h1 { font-size: 14px; font-weight: 700; }
+.rs-h2 { font-size: 12.5px; font-weight: 700; }
+.rs-meta { font-size: 10.5px; fill: #333333; }
+.rs-label { font-size: 10.5px; fill: #333333; }
+.rs-label-pod { font-size: 11px; font-weight: 700; }
+.rs-in { font-size: 9.5px; paint-order: stroke; stroke: #ffffff; stroke-width: 3px; stroke-linejoin: round; }
+.rs-in-sm { font-size: 8.5px; paint-order: stroke; stroke: #ffffff; stroke-width: 2.5px; stroke-linejoin: round; }
+.rs-small { font-size: 9px; fill: #444444; }
+.rs-warn { font-size: 9px; font-weight: 700; fill: #a33a00; paint-order: stroke; stroke: #ffffff; stroke-width: 3px; stroke-linejoin: round; }
+.rs-axis-label { font-size: 10px; fill: #333333; }
+.rs-legend { font-size: 10px; fill: #333333; }
+.rs-group { fill: #fafafa; stroke: #d0d0d0; stroke-width: 1; }
+.rs-downtime { fill: #e9e9e9; }
+.rs-grid { stroke: #e2e2e2; stroke-width: 1; }
+.rs-sep { stroke: #d9d9d9; stroke-width: 1; }
+.rs-axis { stroke: #555555; stroke-width: 1; }
+.rs-up { fill: #0072B2; }
+.rs-down { fill: url(#rs-p-down); stroke: #777777; stroke-width: 1; }
+.rs-lease { fill: #56B4E9; fill-opacity: 0.45; stroke: #0072B2; stroke-width: 1; }
+.rs-grace { stroke: #1a1a1a; stroke-width: 1.2; stroke-dasharray: 4 3; }
+.rs-renew { stroke: #0072B2; stroke-width: 1; }
+.rs-expired { stroke: #D55E00; stroke-width: 1.5; }
+.rs-node-true { fill: #009E73; fill-opacity: 0.25; stroke: #009E73; stroke-width: 0.5; }
+.rs-node-unknown { fill: url(#rs-p-unknown); stroke: #E69F00; stroke-width: 1; }
+.rs-taint-ns { fill: #E69F00; fill-opacity: 0.55; stroke: #b57d00; stroke-width: 0.5; }
+.rs-taint-ne { fill: url(#rs-p-noexec); stroke: #D55E00; stroke-width: 1; }
+.rs-ready-true { fill: #009E73; fill-opacity: 0.35; stroke: #009E73; stroke-width: 0.5; }
+.rs-ready-false { fill: url(#rs-p-false); stroke: #D55E00; stroke-width: 1; }
+.rs-removed { fill: #f0f0f0; stroke: #999999; stroke-width: 0.5; stroke-dasharray: 2 2; }
+.rs-badge-k { fill: #0072B2; }
+.rs-badge-n { fill: #E69F00; }
+.rs-badge-text { font-size: 8.5px; font-weight: 700; }
+.rs-badge-text-k { font-size: 8.5px; font-weight: 700; fill: #ffffff !important; }
+.rs-leader { stroke: #666666; stroke-width: 0.8; }
+.rs-probe-ok { fill: none; stroke: #009E73; stroke-width: 1.6; stroke-linecap: round; stroke-linejoin: round; }
+.rs-probe-fail { fill: none; stroke: #D55E00; stroke-width: 1.6; stroke-linecap: round; }
+.rs-probe-seed { fill: #ffffff; stroke: #D55E00; stroke-width: 1.3; }
+.rs-probe-kept { fill: #ffffff; stroke: #009E73; stroke-width: 1.3; }
+.rs-ep-ready { fill: #0072B2; fill-opacity: 0.3; stroke: #0072B2; stroke-width: 0.5; }
+.rs-ep-notready { fill: #ffffff; stroke: #0072B2; stroke-width: 1; stroke-dasharray: 3 2; }
+.rs-ep-serving { fill: url(#rs-p-serving); stroke: #56B4E9; stroke-width: 1; }
+.rs-ep-terminating { fill: url(#rs-p-term); stroke: #CC79A7; stroke-width: 1; }
+.rs-evict-window { fill: #ffffff; stroke: #CC79A7; stroke-width: 1; }
+.rs-evict-elapsed { fill: #CC79A7; fill-opacity: 0.45; }
+.rs-evict-mark { stroke: #1a1a1a; stroke-width: 2; }
+.rs-evict-cancel { stroke: #1a1a1a; stroke-width: 1.2; stroke-dasharray: 2 2; }
+"#;
+
+/// Hatch patterns referenced by the classes (presentation attributes, so they need no CSS).
+const DEFS: &str = concat!(
+    "<defs>",
+    r##"<pattern id="rs-p-down" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#f4f4f4"/><line x1="0" y1="0" x2="0" y2="6" stroke="#9a9a9a" stroke-width="1.5"/></pattern>"##,
+    r##"<pattern id="rs-p-unknown" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#fdf0d5"/><line x1="0" y1="0" x2="0" y2="6" stroke="#E69F00" stroke-width="2"/></pattern>"##,
+    r##"<pattern id="rs-p-noexec" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="5" height="5" fill="#fbe3d6"/><line x1="0" y1="0" x2="0" y2="5" stroke="#D55E00" stroke-width="1.8"/></pattern>"##,
+    r##"<pattern id="rs-p-false" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#fbe3d6"/><line x1="0" y1="0" x2="0" y2="6" stroke="#D55E00" stroke-width="1.6"/></pattern>"##,
+    r##"<pattern id="rs-p-serving" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="6" height="6" fill="#e3f2fb"/><line x1="0" y1="0" x2="0" y2="6" stroke="#56B4E9" stroke-width="1.6"/></pattern>"##,
+    r##"<pattern id="rs-p-term" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#f7e6ef"/><line x1="0" y1="0" x2="0" y2="6" stroke="#CC79A7" stroke-width="1.6"/></pattern>"##,
+    "</defs>"
+);
+
+/// Number for SVG: one decimal, no trailing `.0`.
+pub fn n(v: f64) -> String {
+    let r = (v * 10.0).round() / 10.0;
+    if r == r.trunc() {
+        format!("{}", r as i64)
+    } else {
+        format!("{r:.1}")
+    }
+}
+
+/// Escapes text for XML content and attribute values.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+impl Figure {
+    /// The class rules [`Figure::to_svg`] embeds. Scope: an `<svg class="rs-figure">`.
+    pub fn css() -> &'static str {
+        CSS
+    }
+
+    /// Hatch pattern definitions (also part of [`Figure::to_svg_inner`]).
+    pub fn defs() -> &'static str {
+        DEFS
+    }
+
+    /// The shapes (and the hatch `<defs>` they reference), for an `<svg class="rs-figure">`
+    /// whose page includes [`Figure::css`].
+    pub fn to_svg_inner(&self) -> String {
+        let mut s = String::with_capacity(64 * self.shapes.len() + DEFS.len());
+        s.push_str(DEFS);
+        s.push('\n');
+        for sh in &self.shapes {
+            match sh {
+                Shape::Rect {
+                    x,
+                    y,
+                    w,
+                    h,
+                    class,
+                    title,
+                } => {
+                    s.push_str(&format!(
+                        r#"<rect x="{}" y="{}" width="{}" height="{}" class="{class}""#,
+                        n(*x),
+                        n(*y),
+                        n(w.max(0.0)),
+                        n(h.max(0.0))
+                    ));
+                    close(&mut s, "rect", title);
+                }
+                Shape::Line {
+                    x1,
+                    y1,
+                    x2,
+                    y2,
+                    class,
+                } => s.push_str(&format!(
+                    r#"<line x1="{}" y1="{}" x2="{}" y2="{}" class="{class}"/>"#,
+                    n(*x1),
+                    n(*y1),
+                    n(*x2),
+                    n(*y2)
+                )),
+                Shape::Text {
+                    x,
+                    y,
+                    text,
+                    class,
+                    anchor,
+                } => s.push_str(&format!(
+                    r#"<text x="{}" y="{}" class="{class}" text-anchor="{anchor}">{}</text>"#,
+                    n(*x),
+                    n(*y),
+                    esc(text)
+                )),
+                Shape::Path { d, class, title } => {
+                    s.push_str(&format!(r#"<path d="{}" class="{class}""#, esc(d)));
+                    close(&mut s, "path", title);
+                }
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    /// A standalone SVG document: xmlns, viewBox, embedded style, no external references.
+    pub fn to_svg(&self) -> String {
+        let (w, h) = (n(self.width), n(self.height));
+        format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"rs-figure\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-labelledby=\"rs-title\">\n<title id=\"rs-title\">{}</title>\n<style>\n{}</style>\n{}</svg>\n",
+            esc(&self.title),
+            CSS,
+            self.to_svg_inner()
+        )
+    }
+}
+
+/// Ends an element opened as `<tag ...`: with a `<title>` child when there is a title.
+fn close(s: &mut String, tag: &str, title: &Option<String>) {
+    match title {
+        Some(t) => s.push_str(&format!("><title>{}</title></{tag}>", esc(t))),
+        None => s.push_str("/>"),
+    }
+}
