@@ -3,7 +3,7 @@
 use crate::form::{downtime_pos, downtime_steps, fmt_num, Field, Settings, MAX_RESTART_AT_S};
 use crate::url::{self, Theme};
 use leptos::prelude::*;
-use restartscope_figure::{layout, Figure, LayoutOpts};
+use restartscope_figure::{layout_read, Figure, LayoutOpts};
 use restartscope_report::{describe, kubectl, notable, why, Timeline, METRICS};
 use restartscope_sim::{compare, fmt_secs, presets, words_secs, Policy, Trace};
 use std::sync::Arc;
@@ -44,8 +44,10 @@ pub fn compute_at_width(
             .map(|e| (crate::form::field_of_path(&e.field), e.to_string()))
             .collect::<Vec<_>>()
     })?;
-    let figure = layout(
+    let timelines = [Timeline::new(&traces[0]), Timeline::new(&traces[1])];
+    let figure = layout_read(
         &traces,
+        &timelines,
         &LayoutOpts {
             width,
             t0_ms: if zoom {
@@ -66,7 +68,7 @@ pub fn compute_at_width(
     Ok(Runs {
         scenario: Arc::new(sc),
         horizon: traces[0].horizon,
-        timelines: Arc::new([Timeline::new(&traces[0]), Timeline::new(&traces[1])]),
+        timelines: Arc::new(timelines),
         traces: Arc::new(traces),
         figure: Arc::new(figure),
         svg: Arc::new(svg),

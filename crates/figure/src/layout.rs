@@ -41,6 +41,13 @@ pub fn metrics_lines(m: &Metrics) -> (String, String) {
 
 /// Lays out the traces (legacy above KEP, whatever their order in `traces`).
 pub fn layout(traces: &[Trace], opts: &LayoutOpts) -> Figure {
+    let timelines: Vec<Timeline> = traces.iter().map(Timeline::new).collect();
+    layout_read(traces, &timelines, opts)
+}
+
+/// [`layout`] for traces already read: `timelines[i]` is `Timeline::new(&traces[i])`.
+pub fn layout_read(traces: &[Trace], timelines: &[Timeline], opts: &LayoutOpts) -> Figure {
+    assert_eq!(traces.len(), timelines.len(), "one timeline per trace");
     let width = if opts.width.is_finite() {
         opts.width.max(320.0)
     } else {
@@ -66,7 +73,7 @@ pub fn layout(traces: &[Trace], opts: &LayoutOpts) -> Figure {
     let x1 = width - 14.0;
     let mut b = Builder::new(x0, x1, t0, t1);
 
-    let mut order: Vec<(&Trace, Timeline)> = traces.iter().map(|t| (t, Timeline::new(t))).collect();
+    let mut order: Vec<(&Trace, &Timeline)> = traces.iter().zip(timelines).collect();
     order.sort_by_key(|(t, _)| t.policy);
 
     let n_pods = order.iter().map(|(t, _)| t.pods.len()).max().unwrap_or(0);

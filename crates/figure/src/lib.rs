@@ -26,7 +26,7 @@ mod legend;
 mod svg;
 
 pub use figure::{Figure, GroupBox, LayoutOpts, Shape};
-pub use layout::{layout, metrics_lines};
+pub use layout::{layout, layout_read, metrics_lines};
 pub use svg::esc;
 
 #[cfg(test)]

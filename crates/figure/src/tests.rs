@@ -327,3 +327,12 @@ fn legend_uses_the_lane_glyphs() {
         .collect();
     assert!(below.contains(&"rs-ready-true") && below.contains(&"rs-badge-n"));
 }
+
+#[test]
+fn layout_read_is_layout_for_timelines_read_once() {
+    let tr = traces("eviction");
+    let tls: Vec<restartscope_report::Timeline> =
+        tr.iter().map(restartscope_report::Timeline::new).collect();
+    let opts = LayoutOpts::default();
+    assert_eq!(layout_read(&tr, &tls, &opts), layout(&tr, &opts));
+}
