@@ -1,0 +1,139 @@
+//! Validation: accept what Kubernetes accepts, reject in Kubernetes' own field names (docs/MODEL.md).
+
+mod common;
+use common::*;
+use restartscope_sim::*;
+
+#[allow(dead_code)]
+fn secs(e: &Event) -> f64 {
+    e.t as f64 / 1000.0
+}
+
+#[allow(dead_code)]
+fn events(tr: &Trace, kind: Kind) -> Vec<&Event> {
+    tr.events.iter().filter(|e| e.kind == kind).collect()
+}
+
+#[test]
+fn validation_names_field_and_range() {
+    let mut sc = canonical(20.0, 1);
+    sc.kubelet.restarts[0].downtime_s = -1.0;
+    sc.pods[0].containers[0]
+        .readiness_probe
+        .as_mut()
+        .unwrap()
+        .period_s = 0;
+    sc.pods[0].name = "Bad Name".into();
+    let errs = sc.validate().unwrap_err();
+    let text: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+    assert!(
+        text.contains(
+            &"kubelet.restarts[0].downtime_s must be between 0 and 3600 seconds, got -1"
+                .to_string()
+        ),
+        "{text:?}"
+    );
+    // Kubernetes' name first, then where it is in the scenario.
+    assert!(
+        text.contains(&"readinessProbe.periodSeconds must be between 1 and 3600 seconds, got 0; Kubernetes reads 0 as unset and uses the default, 10 (scenario field pods[0].containers[0].readiness_probe.period_s)".to_string()),
+        "{text:?}"
+    );
+    let period = errs
+        .iter()
+        .find(|e| e.k8s == "readinessProbe.periodSeconds")
+        .unwrap();
+    assert_eq!(
+        period.field,
+        "pods[0].containers[0].readiness_probe.period_s"
+    );
+    assert!(text.iter().any(|t| t
+        .starts_with("metadata.name must be a lowercase RFC 1123 subdomain")
+        && t.ends_with("got \"Bad Name\" (scenario field pods[0].name)")));
+    assert!(simulate(&sc).is_err());
+}
+
+#[test]
+fn validation_words_every_probe_field_as_kubernetes_does() {
+    let mut sc = canonical(20.0, 1);
+    let c = &mut sc.pods[0].containers[0];
+    c.readiness_probe = Some(Probe {
+        timeout_s: 0,
+        success_threshold: 0,
+        failure_threshold: 101,
+        initial_delay_s: 4000,
+        ..Probe::default()
+    });
+    c.liveness_probe = Some(Probe {
+        success_threshold: 2,
+        ..Probe::default()
+    });
+    sc.pods[0].termination_grace_s = -1.0;
+    sc.cluster.toleration_s = -5.0;
+    sc.cluster.node_monitor_grace_s = Some(1.0);
+    let errs = sc.validate().unwrap_err();
+    let msgs: Vec<&str> = errs.iter().map(|e| e.message.as_str()).collect();
+    for want in [
+        "readinessProbe.timeoutSeconds must be between 1 and 3600 seconds, got 0; Kubernetes reads 0 as unset and uses the default, 1",
+        "readinessProbe.successThreshold must be between 1 and 100, got 0; Kubernetes reads 0 as unset and uses the default, 1",
+        "readinessProbe.failureThreshold must be between 1 and 100, got 101",
+        "readinessProbe.initialDelaySeconds must be between 0 and 3600 seconds, got 4000",
+        "livenessProbe.successThreshold must be 1 for a liveness probe, got 2",
+        "terminationGracePeriodSeconds must be between 0 and 3600 seconds, got -1",
+        "--node-monitor-grace-period must be between 5s and 600s, got 1s",
+    ] {
+        assert!(msgs.contains(&want), "{want:?} not in {msgs:#?}");
+    }
+    assert!(msgs.iter().any(|m| m.starts_with(
+        "tolerationSeconds must be between 0 and 86400 seconds, got -5; Kubernetes evicts at once"
+    )));
+    // Every message leads with the name it gives.
+    for e in &errs {
+        assert!(e.message.starts_with(&e.k8s), "{e:?}");
+    }
+}
+
+#[test]
+fn validation_accepts_what_kubernetes_accepts() {
+    // periodSeconds 1 with timeoutSeconds 1, a probe that takes its whole period or longer than
+    // its timeout, timeoutSeconds above periodSeconds, and a pod name with dots.
+    let mut sc = canonical(20.0, 1);
+    sc.pods[0].name = "web.v2-0".into();
+    sc.pods[0].containers[0].readiness_probe = Some(Probe {
+        period_s: 1,
+        timeout_s: 1,
+        exec_s: 1.0,
+        ..Probe::default()
+    });
+    sc.pods[0].containers[0].liveness_probe = Some(Probe {
+        period_s: 2,
+        timeout_s: 5,
+        exec_s: 3.0,
+        ..Probe::default()
+    });
+    sc.validate().unwrap();
+    let [legacy, kep] = compare(&sc).unwrap();
+    assert!(!events(&legacy, Kind::Probe).is_empty());
+    assert!(!events(&kep, Kind::Probe).is_empty());
+    // Kubernetes rejects duplicate container names; so does the model.
+    let mut sc = canonical(20.0, 1);
+    let c = sc.pods[0].containers[0].clone();
+    sc.pods[0].containers.push(c);
+    let errs = sc.validate().unwrap_err();
+    assert_eq!(errs[0].field, "pods[0].containers[1].name");
+    assert!(errs[0].message.contains("is used by two containers"));
+}
+
+#[test]
+fn validation_keeps_the_node_alive_while_the_kubelet_is_up() {
+    let mut sc = canonical(20.0, 1);
+    sc.cluster.lease_duration_s = 200.0;
+    let errs = sc.validate().unwrap_err();
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert_eq!(errs[0].field, "cluster.node_monitor_grace_s");
+    assert!(
+        errs[0].to_string().starts_with(
+            "--node-monitor-grace-period must be above 55s here (a lease renewal every nodeLeaseDurationSeconds / 4 = 50s plus one --node-monitor-period of 5s), got 50s"
+        ),
+        "{errs:?}"
+    );
+}
