@@ -343,7 +343,7 @@ mod tests {
             .iter()
             .any(|(f, m)| *f == Field::Period && m.contains("1 to 300")));
         // Model validation is mapped back to the form field, once, in Kubernetes' words: the
-        // lease (renewed every 10 s) plus one 5 s NLC pass do not fit in a 10 s grace period.
+        // lease (renewed every 10–10.4 s) plus one 5 s NLC pass do not fit in a 10 s grace period.
         let s = Settings {
             grace_s: "10".into(),
             ..Settings::default()
@@ -354,7 +354,7 @@ mod tests {
         assert!(
             errs[0]
                 .1
-                .starts_with("--node-monitor-grace-period must be above 15s"),
+                .starts_with("--node-monitor-grace-period must be above 15.4s"),
             "{errs:?}"
         );
     }

@@ -132,7 +132,7 @@ fn validation_keeps_the_node_alive_while_the_kubelet_is_up() {
     assert_eq!(errs[0].field, "cluster.node_monitor_grace_s");
     assert!(
         errs[0].to_string().starts_with(
-            "--node-monitor-grace-period must be above 55s here (a lease renewal every nodeLeaseDurationSeconds / 4 = 50s plus one --node-monitor-period of 5s), got 50s"
+            "--node-monitor-grace-period must be above 57s here (a lease renewal every nodeLeaseDurationSeconds / 4 + 4 % jitter = 52s plus one --node-monitor-period of 5s), got 50s"
         ),
         "{errs:?}"
     );

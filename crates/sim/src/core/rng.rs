@@ -15,6 +15,8 @@ pub enum Purpose {
     ProbePhase = 3,
     /// `worker.run`'s initial sleep after a kubelet start.
     WorkerJitter = 4,
+    /// The lease controller's `JitterUntil` (factor 0.04, sliding) between renewals.
+    LeaseJitter = 5,
 }
 
 /// splitmix64 finaliser.

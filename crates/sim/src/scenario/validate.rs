@@ -248,14 +248,15 @@ impl Scenario {
         // starts, so while the kubelet is up the lease alone must keep the node Ready. A lease
         // renewal plus one NLC pass must fit in the grace period, or a healthy node would go
         // Unknown (a real kubelet would post Ready again and flap).
-        let renew = c.lease_duration_s / 4.0;
+        // Renewals come every nodeLeaseDurationSeconds / 4 plus up to 4 % (`JitterUntil`).
+        let renew = c.lease_duration_s / 4.0 * 1.04;
         let need = renew + c.node_monitor_period_s;
         if need >= c.grace_s() {
             v.push(
                 "cluster.node_monitor_grace_s",
                 "--node-monitor-grace-period",
                 format!(
-                    "--node-monitor-grace-period must be above {} here (a lease renewal every nodeLeaseDurationSeconds / 4 = {} plus one --node-monitor-period of {}), got {}: with less, a healthy node would go Unknown between renewals, which this model cannot show",
+                    "--node-monitor-grace-period must be above {} here (a lease renewal every nodeLeaseDurationSeconds / 4 + 4 % jitter = {} plus one --node-monitor-period of {}), got {}: with less, a healthy node would go Unknown between renewals, which this model cannot show",
                     dur(need),
                     dur(renew),
                     dur(c.node_monitor_period_s),

@@ -5,8 +5,10 @@
 
 use super::{KPod, Kubelet};
 use crate::control_plane::api::ApiServer;
+use crate::core::rng::{draw, Purpose};
 use crate::core::{Ctx, What};
 use crate::rules::Rule;
+use crate::trace::Ms;
 use crate::trace::{Actor, Kind, Value};
 
 impl Kubelet<'_> {
@@ -38,6 +40,7 @@ impl Kubelet<'_> {
         }
         self.up = true;
         self.started_at = cx.now;
+        self.renewals = 0;
         cx.emit(
             Kind::KubeletStart,
             None,
@@ -63,10 +66,15 @@ impl Kubelet<'_> {
         self.restart_idx += 1;
     }
 
-    /// K2r: renew the lease and schedule the next renewal.
+    /// K2r: renew the lease and schedule the next renewal: `wait.JitterUntil(sync,
+    /// renewInterval, 0.04, sliding=true)` waits renewInterval + [0, 4 %) after each sync.
     pub fn renew_lease(&mut self, cx: &mut Ctx, api: &mut ApiServer, rule: Rule) {
         api.renew_lease(cx, rule);
         let gen = self.gen;
-        cx.at(cx.now + self.renew_interval, What::LeaseRenew { gen });
+        let key = [self.restart_idx as u64, self.renewals, 0];
+        let jitter = draw(self.seed, Purpose::LeaseJitter, cx.node, key);
+        self.renewals += 1;
+        let wait = self.renew_interval + (jitter * 0.04 * self.renew_interval as f64) as Ms;
+        cx.at(cx.now + wait, What::LeaseRenew { gen });
     }
 }

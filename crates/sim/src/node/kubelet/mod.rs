@@ -64,6 +64,8 @@ pub struct Kubelet<'a> {
     pub started_at: Ms,
     /// How many times the kubelet has started in the story.
     pub restart_idx: usize,
+    /// Lease renewals by this kubelet process (keys the renewal jitter).
+    pub renewals: u64,
     pub pods: Vec<KPod>,
 }
 
@@ -99,6 +101,7 @@ impl<'a> Kubelet<'a> {
             gen: 0,
             started_at: KUBELET_BORN,
             restart_idx: 0,
+            renewals: 0,
             pods,
         }
     }
