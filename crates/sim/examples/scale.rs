@@ -2,9 +2,12 @@
 //! `BinaryHeap` loop at 100 and 1,000 pods, with the ratios the issue sets goals for.
 //!
 //! `cargo run --profile bench -p restartscope-sim --example scale [reps]` prints the table
-//! (fastest of `reps` runs each, default 5); `make bench` runs it, criterion, and the same code in
-//! wasm32. `scale run <pods> <legacy|kep>` runs one simulation once (for
-//! `/usr/bin/time -v target/release/examples/scale run 1000 legacy`: peak memory).
+//! (fastest of at least `reps` runs and half a second, default 5); `make bench` runs it through
+//! `scripts/bench-wasm.sh` next to the same code in wasm32.
+//!
+//! `scale run <pods> <legacy|kep|bare>` runs one simulation (or the bare loop) once, for
+//! `/usr/bin/time -v target/release/examples/scale run 1000 legacy` (peak memory) or
+//! `valgrind --tool=callgrind` (instruction counts, which a busy machine does not disturb).
 
 use restartscope_sim::{simulate_policy, Policy};
 
@@ -19,13 +22,21 @@ fn main() {
         let pods: usize = args
             .get(1)
             .and_then(|s| s.parse().ok())
-            .expect("scale run <pods> <legacy|kep>");
-        let policy = match args.get(2).map(String::as_str) {
-            Some("kep") => Policy::Kep,
-            _ => Policy::Legacy,
-        };
+            .expect("scale run <pods> <legacy|kep|bare>");
         let sc = workload::scenario(pods);
         let t0 = now();
+        let policy = match args.get(2).map(String::as_str) {
+            Some("kep") => Policy::Kep,
+            Some("bare") => {
+                let ticks = workload::bare_loop(&sc);
+                println!(
+                    "{pods} pods, bare loop: {:.2} ms, {ticks} ticks",
+                    now() - t0
+                );
+                return;
+            }
+            _ => Policy::Legacy,
+        };
         let tr = simulate_policy(&sc, policy).expect("valid scenario");
         println!(
             "{pods} pods, {}: {:.2} ms, {} events processed, {} trace events",
