@@ -267,9 +267,25 @@ impl<'a> Cluster<'a> {
                 if !removed(api, pod) {
                     let (p, c) = (pod as usize, c as usize);
                     if let TruthChange::Exited = rt.truth(&mut cx, p, c, idx as usize) {
-                        // PLEG notices the exit.
-                        k.on_container_exit(&mut cx, rt, api, p, c);
+                        if k.up {
+                            // The PLEG notices the exit at its next relist.
+                            let at = k.next_relist(ev.node, self.now);
+                            let gen = k.gen;
+                            cx.at(
+                                at,
+                                What::PlegRelist {
+                                    gen,
+                                    pod,
+                                    c: c as u8,
+                                },
+                            );
+                        }
                     }
+                }
+            }
+            What::PlegRelist { pod, c, .. } => {
+                if !removed(api, pod) {
+                    k.on_container_exit(&mut cx, rt, api, pod as usize, c as usize);
                 }
             }
             What::Warm { pod } => cx.touch(pod as usize),

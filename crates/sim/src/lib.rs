@@ -23,7 +23,7 @@ pub mod scenario;
 pub mod trace;
 
 pub use crate::core::time::{fmt_secs, parse_duration, words_secs};
-pub use node::kubelet::KUBELET_RESTART_GRACE;
+pub use node::kubelet::{KUBELET_RESTART_GRACE, PLEG_RELIST};
 pub use profile::{KubeletProfile, Rules, VersionInfo, VERSIONS};
 pub use rules::Rule;
 pub use scenario::*;

@@ -155,10 +155,12 @@ fn scenario(healthy: bool, max_downtime: u32) -> impl Strategy<Value = Scenario>
 /// says Ready for a pod with a container that is not running.
 fn check_ready_implies_running(tr: &Trace) -> Result<(), String> {
     let n = tr.pods.len();
-    let mut running: Vec<Vec<bool>> = tr
+    // When each container stopped (None: running). The PLEG relists every second, so a kubelet
+    // may report a stopped container as running for up to one relist period.
+    let mut stopped: Vec<Vec<Option<Ms>>> = tr
         .pods
         .iter()
-        .map(|p| vec![true; p.containers.len()])
+        .map(|p| vec![None; p.containers.len()])
         .collect();
     let mut ready = vec![true; n];
     let mut synced = vec![true; n];
@@ -177,8 +179,10 @@ fn check_ready_implies_running(tr: &Trace) -> Result<(), String> {
                 }
                 Kind::KubeletStart => up = true,
                 Kind::PodSync => synced[p.unwrap()] = true,
-                Kind::ContainerExit => running[p.unwrap()][e.container.unwrap() as usize] = false,
-                Kind::ContainerRestart => running[p.unwrap()][e.container.unwrap() as usize] = true,
+                Kind::ContainerExit => {
+                    stopped[p.unwrap()][e.container.unwrap() as usize].get_or_insert(e.t);
+                }
+                Kind::ContainerRestart => stopped[p.unwrap()][e.container.unwrap() as usize] = None,
                 Kind::PodReady => ready[p.unwrap()] = e.value == Value::Bool(true),
                 Kind::PodRemoved => removed[p.unwrap()] = true,
                 _ => {}
@@ -186,7 +190,10 @@ fn check_ready_implies_running(tr: &Trace) -> Result<(), String> {
             i += 1;
         }
         for p in 0..n {
-            if up && synced[p] && !removed[p] && ready[p] && running[p].iter().any(|r| !r) {
+            let stale = stopped[p]
+                .iter()
+                .any(|s| s.is_some_and(|at| t - at >= PLEG_RELIST));
+            if up && synced[p] && !removed[p] && ready[p] && stale {
                 return Err(format!("pod {p} Ready with a stopped container at {t} ms"));
             }
         }

@@ -47,6 +47,12 @@ pub enum What {
         c: u8,
         idx: u16,
     },
+    /// The PLEG's relist sees that the container exited.
+    PlegRelist {
+        gen: u32,
+        pod: u16,
+        c: u8,
+    },
     /// A container's warm-up ends (changes what the metrics call healthy).
     Warm {
         pod: u16,
@@ -77,6 +83,7 @@ impl What {
             | What::ProbeTick { gen, .. }
             | What::ProbeDone { gen, .. }
             | What::ContainerRestart { gen, .. }
+            | What::PlegRelist { gen, .. }
             | What::TerminationDone { gen, .. } => Some(gen),
             _ => None,
         }

@@ -17,6 +17,8 @@ pub enum Purpose {
     WorkerJitter = 4,
     /// The lease controller's `JitterUntil` (factor 0.04, sliding) between renewals.
     LeaseJitter = 5,
+    /// Phase of the PLEG's 1 s relist loop in a kubelet process.
+    PlegPhase = 6,
 }
 
 /// splitmix64 finaliser.

@@ -21,6 +21,8 @@ use prober::PodProbes;
 /// `kubeletRestartGracePeriod`: a container that started more than 10 s before this kubelet
 /// predates it (`pkg/kubelet/prober/worker.go`, `prober_manager.go`).
 pub const KUBELET_RESTART_GRACE: Ms = 10_000;
+/// `relistPeriod` of the generic PLEG.
+pub const PLEG_RELIST: Ms = 1_000;
 /// When the story starts the kubelet has run for a day.
 pub const KUBELET_BORN: Ms = -86_400_000;
 
@@ -104,6 +106,20 @@ impl<'a> Kubelet<'a> {
             renewals: 0,
             pods,
         }
+    }
+
+    /// The first PLEG relist at or after `now` (relists run every second from a phase drawn per
+    /// kubelet process).
+    pub fn next_relist(&self, node: crate::trace::NodeId, now: Ms) -> Ms {
+        let phase = crate::core::rng::draw(
+            self.seed,
+            crate::core::rng::Purpose::PlegPhase,
+            node,
+            [self.restart_idx as u64, 0, 0],
+        );
+        let base = self.started_at + (phase * PLEG_RELIST as f64) as Ms;
+        let k = (now - base + PLEG_RELIST - 1).div_euclid(PLEG_RELIST);
+        base + k * PLEG_RELIST
     }
 
     /// The container started before this kubelet (minus `kubeletRestartGracePeriod`).

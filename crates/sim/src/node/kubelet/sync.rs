@@ -103,7 +103,8 @@ impl Kubelet<'_> {
         );
     }
 
-    /// K5: PLEG reports a container exit; SyncPod reports it and restarts it after the back-off.
+    /// K5: the PLEG's relist (every second) reports a container exit; SyncPod reports it and
+    /// restarts it after the back-off.
     pub fn on_container_exit(
         &mut self,
         cx: &mut Ctx,
