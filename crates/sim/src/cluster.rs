@@ -56,6 +56,32 @@ pub struct Outcome {
     pub metrics: Vec<Metrics>,
 }
 
+/// About how many events the kept nodes record: one per probe execution plus a few dozen per
+/// pod (capped, so a wrong guess costs little).
+fn expected_events(setup: &Setup, nodes: &[NodeSetup]) -> usize {
+    let horizon = setup.horizon_s.max(0.0);
+    let per_node = |n: &NodeSetup| -> f64 {
+        let probes: f64 = n
+            .pods
+            .iter()
+            .flat_map(|p| &p.containers)
+            .flat_map(|c| ProbeKind::ALL.map(|k| probe_spec(c, k)))
+            .flatten()
+            .map(|p| horizon / p.period_s.max(1) as f64)
+            .sum();
+        probes + 32.0 * n.pods.len() as f64
+    };
+    let total: f64 = match &setup.keep {
+        Keep::All => nodes.iter().map(per_node).sum(),
+        Keep::Nodes(v) => v
+            .iter()
+            .filter_map(|&i| nodes.get(i as usize))
+            .map(per_node)
+            .sum(),
+    };
+    (total as usize).min(8_000_000)
+}
+
 impl<'a> Cluster<'a> {
     /// The cluster in its steady state at t = 0: kubelets up for a day, containers for an hour,
     /// every pod Ready, every worker with a cached Success.
@@ -85,7 +111,7 @@ impl<'a> Cluster<'a> {
                 toleration: ms(c.toleration_s),
                 pods: Vec::with_capacity(nodes.len()),
             },
-            rec: Recorder::new(&pods_per_node, &setup.keep),
+            rec: Recorder::new(&pods_per_node, &setup.keep, expected_events(setup, &nodes)),
             spec: nodes.iter().map(|n| n.pods).collect(),
         };
         let first_sync = ms(setup.first_sync_delay_s);

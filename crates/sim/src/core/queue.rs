@@ -102,27 +102,38 @@ const WHEEL: usize = 1 << 14;
 
 /// The event queue: a timing wheel of 1-ms buckets (FIFO within a bucket, which is the
 /// scheduling order) in front of a binary heap for events beyond the wheel. Pops in
-/// `(time, scheduling order)`, like a heap of `(time, sequence)`, at O(1) per event.
+/// `(time, scheduling order)`, like a heap of `(time, sequence)`, at O(1) per event. Buckets are
+/// linked lists threaded through one slab of slots, so no bucket allocates.
 pub struct Queue {
-    /// The instant being drained.
+    /// The instant being drained; the wheel holds `[cursor, cursor + WHEEL)`.
     cursor: Ms,
-    /// Events of `cursor`, in scheduling order, and how many were popped.
-    draining: Vec<Ev>,
-    pos: usize,
-    buckets: Vec<Vec<Ev>>,
+    slots: Vec<Slot>,
+    /// Head of the list of free slots.
+    free: u32,
+    head: Vec<u32>,
+    tail: Vec<u32>,
     occupied: Vec<u64>,
     /// Events at `cursor + WHEEL` or later, by (time, sequence).
     far: BinaryHeap<Reverse<(Ms, u64, Ev)>>,
     seq: u64,
 }
 
+const NIL: u32 = u32::MAX;
+
+#[derive(Clone, Copy)]
+struct Slot {
+    ev: Ev,
+    next: u32,
+}
+
 impl Default for Queue {
     fn default() -> Self {
         Queue {
             cursor: -1,
-            draining: Vec::new(),
-            pos: 0,
-            buckets: vec![Vec::new(); WHEEL],
+            slots: Vec::new(),
+            free: NIL,
+            head: vec![NIL; WHEEL],
+            tail: vec![NIL; WHEEL],
             occupied: vec![0; WHEEL / 64],
             far: BinaryHeap::new(),
             seq: 0,
@@ -138,26 +149,55 @@ impl Queue {
     /// Schedules `ev` at `t` (not before the instant being drained).
     pub fn push(&mut self, t: Ms, ev: Ev) {
         debug_assert!(t >= self.cursor, "event scheduled in the past");
-        if t <= self.cursor {
-            self.draining.push(ev);
-        } else if t < self.cursor + WHEEL as Ms {
-            let i = slot(t);
-            self.buckets[i].push(ev);
-            self.occupied[i / 64] |= 1 << (i % 64);
+        if t < self.cursor + WHEEL as Ms {
+            self.append(slot(t.max(self.cursor)), ev);
         } else {
             self.seq += 1;
             self.far.push(Reverse((t, self.seq, ev)));
         }
     }
 
+    fn append(&mut self, b: usize, ev: Ev) {
+        let s = Slot { ev, next: NIL };
+        let i = if self.free != NIL {
+            let i = self.free;
+            self.free = self.slots[i as usize].next;
+            self.slots[i as usize] = s;
+            i
+        } else {
+            self.slots.push(s);
+            (self.slots.len() - 1) as u32
+        };
+        if self.head[b] == NIL {
+            self.head[b] = i;
+            self.occupied[b / 64] |= 1 << (b % 64);
+        } else {
+            let t = self.tail[b] as usize;
+            self.slots[t].next = i;
+        }
+        self.tail[b] = i;
+    }
+
     /// The next event in (time, scheduling order).
     pub fn pop(&mut self) -> Option<(Ms, Ev)> {
-        if self.pos == self.draining.len() && !self.advance() {
-            return None;
+        loop {
+            let b = slot(self.cursor);
+            let i = self.head[b];
+            if i != NIL {
+                let Slot { ev, next } = self.slots[i as usize];
+                self.head[b] = next;
+                if next == NIL {
+                    self.tail[b] = NIL;
+                    self.occupied[b / 64] &= !(1 << (b % 64));
+                }
+                self.slots[i as usize].next = self.free;
+                self.free = i;
+                return Some((self.cursor, ev));
+            }
+            if !self.advance() {
+                return None;
+            }
         }
-        let ev = self.draining[self.pos];
-        self.pos += 1;
-        Some((self.cursor, ev))
     }
 
     /// Moves to the next instant that has events; false when there is none.
@@ -178,15 +218,8 @@ impl Queue {
             let Some(Reverse((t, _, ev))) = self.far.pop() else {
                 break;
             };
-            let i = slot(t);
-            self.buckets[i].push(ev);
-            self.occupied[i / 64] |= 1 << (i % 64);
+            self.append(slot(t), ev);
         }
-        let i = slot(next);
-        self.draining.clear();
-        std::mem::swap(&mut self.draining, &mut self.buckets[i]);
-        self.occupied[i / 64] &= !(1 << (i % 64));
-        self.pos = 0;
         true
     }
 

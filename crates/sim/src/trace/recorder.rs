@@ -25,7 +25,9 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    pub fn new(pods_per_node: &[usize], keep: &Keep) -> Self {
+    /// `expected`: about how many events the kept nodes will record (reserved up front, so a
+    /// long trace is not copied as it grows; untouched reserved pages cost nothing).
+    pub fn new(pods_per_node: &[usize], keep: &Keep, expected: usize) -> Self {
         let n = pods_per_node.len();
         Recorder {
             keep: (0..n)
@@ -34,7 +36,7 @@ impl Recorder {
                     Keep::Nodes(v) => v.contains(&(i as NodeId)),
                 })
                 .collect(),
-            events: Vec::new(),
+            events: Vec::with_capacity(expected),
             metrics: vec![Metrics::default(); n],
             integ: Integrator::new(pods_per_node),
             touched: Vec::new(),
