@@ -147,6 +147,11 @@ fn json_shape() {
     assert_eq!(runs.len(), 2);
     assert_eq!(runs[0]["policy"], "legacy");
     assert_eq!(runs[1]["policy"], "kep");
+    // Each run names its kubelet profile next to its policy.
+    assert_eq!(runs[0]["kubelet"], "1.35 · legacy");
+    assert_eq!(runs[1]["kubelet"], "1.35 · KEP");
+    let text = ok(&["simulate", "--preset", "long-restart", "--format", "json"]);
+    assert!(text.contains("\"policy\": \"kep\",\n      \"kubelet\": \"1.35 · KEP\","));
     for run in runs {
         let m = &run["metrics"];
         for k in [

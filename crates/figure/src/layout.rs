@@ -1,6 +1,7 @@
 //! [`layout`]: traces → [`Figure`]. Reads each trace once into a report timeline, then stacks
-//! per trace (legacy above KEP) a header with the run's metrics and the lanes (`crate::lanes`),
-//! then the axis and the legend. Group frames and downtime shading go under everything.
+//! per trace (legacy above KEP) a header (policy and release, `report::describe::heading`) with
+//! the run's metrics and the lanes (`crate::lanes`), then the axis and the legend. Group frames
+//! and downtime shading go under everything.
 
 use crate::axis;
 use crate::builder::Builder;
@@ -11,6 +12,7 @@ use crate::geom::{
 };
 use crate::lanes::{node, pod, Group};
 use crate::legend;
+use restartscope_report::describe::heading;
 use restartscope_report::Timeline;
 use restartscope_sim::{Metrics, Trace};
 
@@ -90,7 +92,7 @@ pub fn layout_read(traces: &[Trace], timelines: &[Timeline], opts: &LayoutOpts) 
         .collect();
 
     let title = opts.title.clone().unwrap_or_else(|| {
-        let pols: Vec<&str> = order.iter().map(|(t, _)| t.policy.label()).collect();
+        let pols: Vec<String> = order.iter().map(|(t, _)| heading(t)).collect();
         format!("RestartScope timeline: {}", pols.join(" vs "))
     });
     let mut y = PAD;
@@ -159,9 +161,10 @@ fn draw_group(
 ) -> f64 {
     let tr = g.tr;
     // Header.
-    b.text(PAD + 4.0, gy + 15.0, tr.policy.label(), "rs-h2", "start");
+    let title = heading(tr);
     let (m1, m2) = metrics_lines(&tr.metrics);
-    let lx = PAD + 4.0 + text_w(tr.policy.label(), 12.5) + 10.0;
+    let lx = PAD + 4.0 + text_w(&title, 12.5) + 10.0;
+    b.text(PAD + 4.0, gy + 15.0, title, "rs-h2", "start");
     b.text(lx, gy + 15.0, m1, "rs-meta", "start");
     b.text(PAD + 4.0, gy + 30.0, m2, "rs-meta", "start");
     let top = gy + HEADER_H;

@@ -81,7 +81,7 @@ fn both_groups_present_legacy_first() {
     assert!(fig.groups[0].y + fig.groups[0].h <= fig.groups[1].y);
     assert!(fig.groups[1].y + fig.groups[1].h <= fig.height);
     let svg = fig.to_svg();
-    assert!(svg.contains("Legacy kubelet") && svg.contains("KEP-4781 kubelet"));
+    assert!(svg.contains("Legacy kubelet · 1.35") && svg.contains("KEP-4781 kubelet · 1.35"));
     // The same pods give groups of the same height.
     assert!((fig.groups[0].h - fig.groups[1].h).abs() < 1e-9);
     let one = layout(&[kep], &LayoutOpts::default());
@@ -335,4 +335,18 @@ fn layout_read_is_layout_for_timelines_read_once() {
         tr.iter().map(restartscope_report::Timeline::new).collect();
     let opts = LayoutOpts::default();
     assert_eq!(layout_read(&tr, &tls, &opts), layout(&tr, &opts));
+}
+
+#[test]
+fn group_titles_name_the_release() {
+    use restartscope_sim::{compare_default, KubeVersion};
+    let mut sc = presets::short_restart();
+    sc.cluster.version = KubeVersion::V1_34;
+    let one = layout(&compare_default(&sc).unwrap(), &LayoutOpts::default());
+    assert_eq!(one.groups.len(), 1);
+    let svg = one.to_svg();
+    assert!(svg.contains("Legacy kubelet · 1.34") && !svg.contains("KEP-4781"));
+    sc.cluster.version = KubeVersion::Main;
+    let svg = layout(&compare_default(&sc).unwrap(), &LayoutOpts::default()).to_svg();
+    assert!(svg.contains("Legacy kubelet · main") && svg.contains("KEP-4781 kubelet · main"));
 }

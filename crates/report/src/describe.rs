@@ -23,6 +23,18 @@ pub fn container_name(tr: &Trace, pod: Option<u16>, c: Option<u8>) -> &str {
     }
 }
 
+/// A run's heading: the policy's words and the release, "Legacy kubelet · 1.35",
+/// "KEP-4781 kubelet · main", "Legacy kubelet · 1.34". The release is the first part of the
+/// profile label `trace.kubelet` ("1.35 · KEP", "1.34"). The figure's group titles use it.
+pub fn heading(tr: &Trace) -> String {
+    let release = tr.kubelet.split(" · ").next().unwrap_or_default();
+    if release.is_empty() {
+        tr.policy.label().to_string()
+    } else {
+        format!("{} · {release}", tr.policy.label())
+    }
+}
+
 /// A results-cache value as Kubernetes spells it.
 pub fn outcome(o: Outcome) -> &'static str {
     match o {
@@ -143,5 +155,29 @@ mod tests {
         let s = describe(&legacy, e);
         assert!(s.starts_with(&legacy.pods[e.pod.unwrap() as usize].name));
         assert!(s.ends_with("written by the kubelet"), "{s}");
+    }
+
+    #[test]
+    fn headings_name_the_policy_and_the_release() {
+        use restartscope_sim::{compare_default, KubeVersion};
+        let mut sc = presets::short_restart();
+        let names = |sc: &restartscope_sim::Scenario| {
+            compare_default(sc)
+                .unwrap()
+                .iter()
+                .map(heading)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            names(&sc),
+            ["Legacy kubelet · 1.35", "KEP-4781 kubelet · 1.35"]
+        );
+        sc.cluster.version = KubeVersion::Main;
+        assert_eq!(
+            names(&sc),
+            ["Legacy kubelet · main", "KEP-4781 kubelet · main"]
+        );
+        sc.cluster.version = KubeVersion::V1_34;
+        assert_eq!(names(&sc), ["Legacy kubelet · 1.34"]);
     }
 }

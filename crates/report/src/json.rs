@@ -17,6 +17,8 @@ pub struct Document<'a> {
 #[derive(Serialize)]
 pub struct Run<'a> {
     pub policy: &'static str,
+    /// The kubelet profile's label (`Trace::kubelet`): "1.35 · KEP", "1.34".
+    pub kubelet: &'a str,
     pub metrics: &'a Metrics,
     pub events: Vec<JsonEvent<'a>>,
 }
@@ -108,6 +110,7 @@ pub fn render(sc: &Scenario, traces: &[Trace]) -> String {
             .iter()
             .map(|tr| Run {
                 policy: tr.policy.as_str(),
+                kubelet: &tr.kubelet,
                 metrics: &tr.metrics,
                 events: tr.events.iter().map(|e| event(tr, e)).collect(),
             })
