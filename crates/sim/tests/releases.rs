@@ -212,3 +212,27 @@ fn s1_set_container_startup_writes_started_alone() {
         ]
     );
 }
+
+/// E1, `addConditionAndDeletePod`: the taint eviction controller patches DisruptionTarget=True
+/// into the pod status, then deletes the pod, at the same instant.
+#[test]
+fn e1_disruption_target_before_the_delete() {
+    let sc = presets::eviction();
+    for tr in run(&sc) {
+        let evictions = events(&tr, Kind::Eviction);
+        assert!(!evictions.is_empty());
+        for ev in evictions {
+            let i = tr.events.iter().position(|e| std::ptr::eq(e, ev)).unwrap();
+            let before = &tr.events[i - 1];
+            assert_eq!(
+                (before.kind, before.t, before.pod, before.by),
+                (
+                    Kind::StatusWrite,
+                    ev.t,
+                    ev.pod,
+                    Actor::TaintEvictionController
+                )
+            );
+        }
+    }
+}

@@ -250,6 +250,20 @@ impl ApiServer {
         );
     }
 
+    /// The taint eviction controller's status PATCH before it deletes a pod: the condition
+    /// `DisruptionTarget=True` (reason `DeletionByTaintManager`).
+    pub fn add_disruption_target(&mut self, cx: &mut Ctx, pod: usize) {
+        let by = Actor::TaintEvictionController;
+        cx.emit(
+            Kind::StatusWrite,
+            Some(pod),
+            None,
+            Value::Writer(by),
+            Rule::E1,
+            by,
+        );
+    }
+
     /// The taint eviction controller deletes a pod (sets its deletion timestamp).
     pub fn delete_pod(&mut self, cx: &mut Ctx, pod: usize) {
         let node = cx.node;

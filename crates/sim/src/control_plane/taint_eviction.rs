@@ -4,7 +4,8 @@
 //! controller changes a taint and when a deletion falls due.
 //!
 //! Mirrors `pkg/controller/tainteviction/taint_eviction.go`: `handleNodeUpdate`,
-//! `processPodOnNode` (the timer starts when the controller handles the update).
+//! `processPodOnNode` (the timer starts when the controller handles the update),
+//! `addConditionAndDeletePod` (DisruptionTarget=True, then delete).
 
 use super::api::ApiServer;
 use crate::core::{Ctx, What};
@@ -74,6 +75,8 @@ impl TaintEvictionController {
             return false;
         }
         e.pending = false;
+        // addConditionAndDeletePod: the DisruptionTarget condition first, then the delete.
+        api.add_disruption_target(cx, pod);
         api.delete_pod(cx, pod);
         true
     }
