@@ -6,9 +6,12 @@
 //! pods that changed. Called by `lib.rs` (`simulate*`, `compare`).
 
 use crate::control_plane::api::{ApiNode, ApiPod, ApiServer, Status};
-use crate::control_plane::endpointslice;
-use crate::control_plane::node_lifecycle::{NodeHealth, NodeLifecycleController, TaintChange};
+use crate::control_plane::endpointslice::EndpointSliceController;
+use crate::control_plane::node_lifecycle::{
+    NodeHealth, NodeLifecycleController, TaintChange, Zoned,
+};
 use crate::control_plane::taint_eviction::{Pending, TaintEvictionController};
+use crate::control_plane::zones::{Zone, TAINTING_PERIOD};
 use crate::core::rng::{draw, Purpose};
 use crate::core::{ms, Ctx, Ev, NodeId, Queue, What};
 use crate::node::kubelet::prober::probe_spec;
@@ -36,6 +39,9 @@ pub struct Setup<'a> {
     pub seed: u64,
     pub horizon_s: f64,
     pub keep: Keep,
+    /// Zones of a fleet (node `n` is in zone `n % zones`); `None`: the single-node view, whose
+    /// node's peers are assumed healthy.
+    pub zones: Option<u16>,
 }
 
 pub struct Cluster<'a> {
@@ -46,6 +52,7 @@ pub struct Cluster<'a> {
     api: ApiServer,
     nlc: NodeLifecycleController,
     te: TaintEvictionController,
+    eps: EndpointSliceController,
     rec: Recorder,
     spec: Vec<&'a [Pod]>,
 }
@@ -106,11 +113,30 @@ impl<'a> Cluster<'a> {
                 grace: ms(c.grace_s()),
                 period: monitor_period,
                 health: Vec::with_capacity(nodes.len()),
+                zoned: setup.zones.map(|z| {
+                    let z = z.max(1);
+                    let zone_of: Vec<u16> =
+                        (0..nodes.len()).map(|n| (n % z as usize) as u16).collect();
+                    Zoned {
+                        zones: (0..z)
+                            .map(|k| {
+                                Zone::new(
+                                    (0..nodes.len() as NodeId)
+                                        .filter(|n| zone_of[*n as usize] == k)
+                                        .collect(),
+                                )
+                            })
+                            .collect(),
+                        zone_of,
+                        all_fully_disrupted: false,
+                    }
+                }),
             },
             te: TaintEvictionController {
                 toleration: ms(c.toleration_s),
                 pods: Vec::with_capacity(nodes.len()),
             },
+            eps: EndpointSliceController::new(&nodes.iter().map(|n| n.pods).collect::<Vec<_>>()),
             rec: Recorder::new(&pods_per_node, &setup.keep, expected_events(setup, &nodes)),
             spec: nodes.iter().map(|n| n.pods).collect(),
         };
@@ -161,6 +187,11 @@ impl<'a> Cluster<'a> {
         }
         let nlc_phase = (draw(seed, Purpose::Nlc, 0, [0, 0, 0]) * monitor_period as f64) as Ms;
         cl.push(nlc_phase, 0, What::NlcPass);
+        if setup.zones.is_some() {
+            let phase =
+                (draw(seed, Purpose::TaintingPhase, 0, [0, 0, 0]) * TAINTING_PERIOD as f64) as Ms;
+            cl.push(phase, 0, What::TaintingPass);
+        }
         for (i, ns) in nodes.iter().enumerate() {
             let id = i as NodeId;
             for r in ns.restarts {
@@ -228,7 +259,7 @@ impl<'a> Cluster<'a> {
 
     /// ES1 once per instant, then the metrics re-classify the pods that changed.
     fn end_instant(&mut self) {
-        endpointslice::flush(&mut self.api, &mut self.rec, self.now, &self.spec);
+        self.eps.flush(&mut self.api, &mut self.rec, self.now);
         self.settle();
     }
 
@@ -256,6 +287,10 @@ impl<'a> Cluster<'a> {
             self.nlc_pass();
             return;
         }
+        if ev.what == What::TaintingPass {
+            self.tainting_pass();
+            return;
+        }
         let mut cx = Ctx {
             now: self.now,
             node: ev.node,
@@ -269,7 +304,7 @@ impl<'a> Cluster<'a> {
             What::KubeletStop => k.stop(&mut cx),
             What::KubeletStart => k.start(&mut cx, api),
             What::LeaseRenew { .. } => k.renew_lease(&mut cx, api, Rule::K2r),
-            What::NlcPass => unreachable!("handled above"),
+            What::NlcPass | What::TaintingPass => unreachable!("handled above"),
             What::FirstSync { pod, .. } => k.first_sync(&mut cx, rt, api, pod as usize),
             What::ProbeTick {
                 pod, c, kind, seq, ..
@@ -344,6 +379,33 @@ impl<'a> Cluster<'a> {
                 TaintChange::Removed => self.te.taint_removed(&mut cx),
                 TaintChange::None => {}
             }
+        }
+        // N4: every zone fully disrupted ("master disruption mode").
+        for n in self.nlc.handle_disruption(self.now, &self.api) {
+            let mut cx = Ctx {
+                now: self.now,
+                node: n as NodeId,
+                q: &mut self.queue,
+                rec: &mut self.rec,
+            };
+            self.api.set_noexecute_taint(&mut cx, false, Rule::N4);
+            self.te.taint_removed(&mut cx);
+        }
+    }
+
+    /// `doNoExecuteTaintingPass` every 100 ms: each zone's queue as its limiter allows (N2);
+    /// taint eviction schedules the deletions.
+    fn tainting_pass(&mut self) {
+        self.push(self.now + TAINTING_PERIOD, 0, What::TaintingPass);
+        for n in self.nlc.tainting_pass(self.now, &self.api) {
+            let mut cx = Ctx {
+                now: self.now,
+                node: n as NodeId,
+                q: &mut self.queue,
+                rec: &mut self.rec,
+            };
+            self.api.set_noexecute_taint(&mut cx, true, Rule::N2);
+            self.te.taint_added(&mut cx, &self.api, self.spec[n]);
         }
     }
 }

@@ -96,6 +96,7 @@ fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
         seed: sc.seed,
         horizon_s: sc.horizon_s,
         keep: Keep::All,
+        zones: None,
     };
     let node = NodeSetup {
         pods: &sc.pods,

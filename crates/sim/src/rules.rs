@@ -36,6 +36,8 @@ pub enum Rule {
     N1t,
     N2,
     N3,
+    /// Every zone fully disrupted: the controller stops tainting and removes NoExecute taints.
+    N4,
     E1,
     /// Eviction cancelled because the NoExecute taint was removed.
     E1c,
@@ -69,6 +71,7 @@ impl Rule {
             Rule::N1t => "N1t",
             Rule::N2 => "N2",
             Rule::N3 => "N3",
+            Rule::N4 => "N4",
             Rule::E1 => "E1",
             Rule::E1c => "E1c",
             Rule::E1d => "E1d",
@@ -101,6 +104,7 @@ impl Rule {
             Rule::N1t => "NoSchedule unreachable taint follows node Ready",
             Rule::N2 => "NoExecute unreachable taint added on the following pass",
             Rule::N3 => "Lease moving and node Ready again: taints removed (pods left as they are)",
+            Rule::N4 => "Every zone fully disrupted: no more NoExecute taints, existing ones removed",
             Rule::E1 => "NoExecute taint: pod deleted after its toleration",
             Rule::E1c => "Taint removed before the toleration ran out: eviction cancelled",
             Rule::E1d => "Pod object removed once its containers are gone",
@@ -133,6 +137,7 @@ impl Rule {
             Rule::N1t => "pkg/controller/nodelifecycle doNoScheduleTaintingPass",
             Rule::N2 => "pkg/controller/nodelifecycle processTaintBaseEviction, doNoExecuteTaintingPass",
             Rule::N3 => "pkg/controller/nodelifecycle markNodeAsReachable, doNoScheduleTaintingPass",
+            Rule::N4 => "pkg/controller/nodelifecycle handleDisruption (master disruption mode), ComputeZoneState",
             Rule::E1 => "pkg/controller/tainteviction handleNodeUpdate, processPodOnNode",
             Rule::E1c => "pkg/controller/tainteviction handleNodeUpdate (no NoExecute taints: cancel)",
             Rule::E1d => "pkg/kubelet/status/status_manager.go (pod deletion once terminated)",
@@ -140,7 +145,7 @@ impl Rule {
         }
     }
 
-    pub const ALL: [Rule; 26] = [
+    pub const ALL: [Rule; 27] = [
         Rule::Truth,
         Rule::K1,
         Rule::K2,
@@ -163,6 +168,7 @@ impl Rule {
         Rule::N1t,
         Rule::N2,
         Rule::N3,
+        Rule::N4,
         Rule::E1,
         Rule::E1c,
         Rule::E1d,

@@ -11,6 +11,7 @@ fn run(sc: &Scenario, policy: Policy, nodes: usize, keep: Keep) -> cluster::Outc
         seed: sc.seed,
         horizon_s: sc.horizon_s,
         keep,
+        zones: None,
     };
     let ns = (0..nodes)
         .map(|_| NodeSetup {

@@ -1,81 +1,180 @@
-//! The EndpointSlice controller: the endpoint conditions of each pod behind a Service, and one
-//! EndpointSlice update per Service per instant in which any of its endpoints changed. Called by
+//! The EndpointSlice controller: the endpoint conditions of each pod behind a Service, its
+//! EndpointSlices of at most 100 endpoints, and one update per changed slice per instant. Owns
+//! which slice each endpoint is in and how many endpoints of each Service are ready. Called by
 //! the cluster at the end of each instant, with the pods the API server marked dirty.
 //!
-//! Mirrors `pkg/controller/endpointslice` and `staging/.../endpointslice/utils.go`
+//! Mirrors `pkg/controller/endpointslice` (`--max-endpoints-per-slice` 100; the reconciler
+//! updates only the slices whose endpoints changed; `--endpointslice-updates-batch-period` 0, so
+//! changes within one instant coalesce) and `staging/.../endpointslice/utils.go`
 //! `podToEndpoint`: serving = PodReady, terminating = deletion timestamp set,
 //! ready = serving ∧ ¬terminating; terminating pods stay listed.
 
 use super::api::ApiServer;
-use crate::core::NodeId;
 use crate::rules::Rule;
 use crate::scenario::Pod;
 use crate::trace::recorder::Recorder;
-use crate::trace::{Actor, EndpointValue, Kind, Ms, Value};
+use crate::trace::{Actor, EndpointValue, Kind, Ms, NodeId, Value};
 
-/// ES1 for one instant. `spec[node]` gives each node's pods (for their Service).
-pub fn flush(api: &mut ApiServer, rec: &mut Recorder, now: Ms, spec: &[&[Pod]]) {
-    if api.dirty_endpoints.is_empty() {
-        return;
-    }
-    let mut dirty = std::mem::take(&mut api.dirty_endpoints);
-    dirty.sort_unstable();
-    dirty.dedup();
-    // (service, first node whose endpoint changed, other nodes)
-    let mut services: Vec<(&str, Vec<NodeId>)> = Vec::new();
-    for (node, p) in dirty {
-        let p = p as usize;
-        let a = &mut api.pods[node as usize][p];
-        let new = if a.removed {
-            None
-        } else {
-            let serving = a.status.ready;
-            let terminating = a.deleted_at.is_some();
-            Some(EndpointValue {
-                ready: serving && !terminating,
-                serving,
-                terminating,
+/// `--max-endpoints-per-slice`.
+pub const MAX_ENDPOINTS_PER_SLICE: u32 = 100;
+
+pub struct EndpointSliceController {
+    /// Service names, sorted.
+    pub names: Vec<String>,
+    /// Per node, per pod: its Service and the slice its endpoint is in.
+    place: Vec<Vec<Option<(u16, u32)>>>,
+    /// Ready endpoints per Service.
+    pub ready: Vec<u32>,
+    /// Listed endpoints per Service.
+    pub listed: Vec<u32>,
+}
+
+impl EndpointSliceController {
+    /// Every pod with a Service listed and ready (the steady state); endpoints fill slices in
+    /// node, then pod order.
+    pub fn new(spec: &[&[Pod]]) -> Self {
+        let mut names: Vec<String> = spec
+            .iter()
+            .flat_map(|pods| pods.iter().filter_map(|p| p.service.clone()))
+            .collect();
+        names.sort();
+        names.dedup();
+        let mut listed = vec![0u32; names.len()];
+        let place = spec
+            .iter()
+            .map(|pods| {
+                pods.iter()
+                    .map(|p| {
+                        let s = names.binary_search(p.service.as_ref()?).ok()?;
+                        let slice = listed[s] / MAX_ENDPOINTS_PER_SLICE;
+                        listed[s] += 1;
+                        Some((s as u16, slice))
+                    })
+                    .collect()
             })
-        };
-        if new == a.endpoint {
-            continue;
-        }
-        a.endpoint = new;
-        rec.emit(
-            now,
-            node,
-            Kind::Endpoint,
-            Some(p),
-            None,
-            new.map(Value::Endpoint).unwrap_or(Value::None),
-            Rule::ES1,
-            Actor::EndpointsliceController,
-        );
-        let svc = spec[node as usize][p].service.as_deref().unwrap_or("");
-        match services.iter_mut().find(|(s, _)| *s == svc) {
-            Some((_, nodes)) => {
-                if !nodes.contains(&node) {
-                    nodes.push(node)
-                }
-            }
-            None => services.push((svc, vec![node])),
+            .collect();
+        EndpointSliceController {
+            ready: listed.clone(),
+            listed,
+            names,
+            place,
         }
     }
-    services.sort_unstable_by(|a, b| a.0.cmp(b.0));
-    for (svc, nodes) in services {
-        // One update per Service (counted once); each node whose endpoint it carries records it.
-        rec.node_metrics(nodes[0]).endpointslice_updates += 1;
-        for node in nodes {
+
+    /// ES1 for one instant.
+    pub fn flush(&mut self, api: &mut ApiServer, rec: &mut Recorder, now: Ms) {
+        if api.dirty_endpoints.is_empty() {
+            return;
+        }
+        let mut dirty = std::mem::take(&mut api.dirty_endpoints);
+        dirty.sort_unstable();
+        dirty.dedup();
+        // Per Service: the nodes whose endpoints changed (first = the one counted) and slices.
+        let mut changed: Vec<(u16, Vec<NodeId>, Vec<u32>)> = Vec::new();
+        for (node, p) in dirty {
+            let p = p as usize;
+            let Some((svc, slice)) = self.place[node as usize][p] else {
+                continue;
+            };
+            let a = &mut api.pods[node as usize][p];
+            let new = if a.removed {
+                None
+            } else {
+                let serving = a.status.ready;
+                let terminating = a.deleted_at.is_some();
+                Some(EndpointValue {
+                    ready: serving && !terminating,
+                    serving,
+                    terminating,
+                })
+            };
+            if new == a.endpoint {
+                continue;
+            }
+            let was_ready = a.endpoint.is_some_and(|e| e.ready);
+            let is_ready = new.is_some_and(|e| e.ready);
+            let s = svc as usize;
+            self.ready[s] = self.ready[s] + is_ready as u32 - was_ready as u32;
+            if a.endpoint.is_some() && new.is_none() {
+                self.listed[s] -= 1;
+            }
+            a.endpoint = new;
             rec.emit(
                 now,
                 node,
-                Kind::EndpointsliceUpdate,
+                Kind::Endpoint,
+                Some(p),
                 None,
-                None,
-                Value::Service(svc.to_string()),
+                new.map(Value::Endpoint).unwrap_or(Value::None),
                 Rule::ES1,
                 Actor::EndpointsliceController,
             );
+            match changed.iter_mut().find(|(s, _, _)| *s == svc) {
+                Some((_, nodes, slices)) => {
+                    if !nodes.contains(&node) {
+                        nodes.push(node);
+                    }
+                    if !slices.contains(&slice) {
+                        slices.push(slice);
+                    }
+                }
+                None => changed.push((svc, vec![node], vec![slice])),
+            }
         }
+        changed.sort_unstable_by_key(|c| c.0);
+        for (svc, nodes, slices) in changed {
+            // One update per changed slice (counted on the first node whose endpoint it
+            // carries); each node whose endpoint changed records the Service's update.
+            rec.node_metrics(nodes[0]).endpointslice_updates += slices.len() as u32;
+            for node in nodes {
+                rec.emit(
+                    now,
+                    node,
+                    Kind::EndpointsliceUpdate,
+                    None,
+                    None,
+                    Value::Service(self.names[svc as usize].clone()),
+                    Rule::ES1,
+                    Actor::EndpointsliceController,
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{Container, Workload};
+
+    #[test]
+    fn endpoints_fill_slices_of_one_hundred() {
+        let pod = |svc: &str| Pod {
+            name: "p".into(),
+            workload: Workload::Deployment,
+            service: Some(svc.into()),
+            termination_grace_s: 30.0,
+            containers: vec![Container {
+                name: "c".into(),
+                startup_probe: None,
+                readiness_probe: None,
+                liveness_probe: None,
+                warmup_s: 0.0,
+                truth: vec![],
+            }],
+        };
+        let node: Vec<Pod> = (0..30)
+            .map(|i| pod(if i % 2 == 0 { "a" } else { "b" }))
+            .collect();
+        let spec: Vec<&[Pod]> = (0..10).map(|_| node.as_slice()).collect();
+        let c = EndpointSliceController::new(&spec);
+        assert_eq!(c.names, vec!["a", "b"]);
+        assert_eq!(c.listed, vec![150, 150]);
+        assert_eq!(c.place[0][0], Some((0, 0)));
+        assert_eq!(
+            c.place[9][28],
+            Some((0, 1)),
+            "the 150th endpoint of a is in slice 1"
+        );
     }
 }

@@ -6,3 +6,4 @@ pub mod api;
 pub mod endpointslice;
 pub mod node_lifecycle;
 pub mod taint_eviction;
+pub mod zones;

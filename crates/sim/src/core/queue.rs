@@ -24,6 +24,8 @@ pub enum What {
     },
     /// One pass of the node lifecycle controller over every node.
     NlcPass,
+    /// The node lifecycle controller's NoExecute tainting pass (fleets only).
+    TaintingPass,
     FirstSync {
         gen: u32,
         pod: u16,

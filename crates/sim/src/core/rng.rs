@@ -19,6 +19,8 @@ pub enum Purpose {
     LeaseJitter = 5,
     /// Phase of the PLEG's 1 s relist loop in a kubelet process.
     PlegPhase = 6,
+    /// Phase of the node lifecycle controller's 100 ms tainting pass.
+    TaintingPhase = 7,
 }
 
 /// splitmix64 finaliser.
