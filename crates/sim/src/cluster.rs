@@ -23,6 +23,7 @@ use crate::rules::Rule;
 use crate::scenario::{Cluster as ClusterSpec, Pod, Restart};
 use crate::trace::metrics::Class;
 use crate::trace::recorder::{Keep, Recorder};
+use crate::trace::series::Series;
 use crate::trace::{Event, Metrics, Ms, ProbeKind};
 
 /// What one node runs.
@@ -42,6 +43,8 @@ pub struct Setup<'a> {
     /// Zones of a fleet (node `n` is in zone `n % zones`); `None`: the single-node view, whose
     /// node's peers are assumed healthy.
     pub zones: Option<u16>,
+    /// Collect the per-second series.
+    pub series: bool,
 }
 
 pub struct Cluster<'a> {
@@ -57,10 +60,12 @@ pub struct Cluster<'a> {
     spec: Vec<&'a [Pod]>,
 }
 
-/// The result of a run: the kept events (all nodes interleaved) and metrics per node.
+/// The result of a run: the kept events (all nodes interleaved), metrics per node and, if asked,
+/// the per-second series.
 pub struct Outcome {
     pub events: Vec<Event>,
     pub metrics: Vec<Metrics>,
+    pub series: Option<Series>,
 }
 
 /// About how many events the kept nodes record: one per probe execution plus a few dozen per
@@ -231,6 +236,9 @@ impl<'a> Cluster<'a> {
                 cl.rec.touch(id, pi);
             }
         }
+        if setup.series {
+            cl.rec.series = Some(Series::default());
+        }
         cl.settle();
         cl
     }
@@ -241,20 +249,44 @@ impl<'a> Cluster<'a> {
 
     /// Runs to the horizon.
     pub fn run(mut self) -> Outcome {
+        let mut next_sample: Ms = 0;
         while let Some((t, ev)) = self.queue.pop() {
             if t > self.horizon {
                 break;
             }
             if t != self.now {
                 self.end_instant();
+                self.sample_until(&mut next_sample, t);
                 self.now = t;
             }
             self.dispatch(ev);
         }
         self.end_instant();
+        self.sample_until(&mut next_sample, self.horizon + 1);
         self.now = self.horizon;
+        let mut series = self.rec.series.take();
+        if let Some(s) = series.as_mut() {
+            s.finish();
+        }
         let (events, metrics) = self.rec.finish(self.horizon);
-        Outcome { events, metrics }
+        Outcome {
+            events,
+            metrics,
+            series,
+        }
+    }
+
+    /// Samples the series' states for every whole second in [next, until): the state after the
+    /// instant just ended holds until `until`.
+    fn sample_until(&mut self, next: &mut Ms, until: Ms) {
+        let Some(series) = self.rec.series.as_mut() else {
+            return;
+        };
+        while *next < until {
+            let down = self.api.nodes.iter().filter(|n| !n.ready).count() as u32;
+            series.sample((*next / 1000) as u32, down, self.eps.ready_share());
+            *next += 1000;
+        }
     }
 
     /// ES1 once per instant, then the metrics re-classify the pods that changed.

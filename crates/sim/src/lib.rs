@@ -15,6 +15,7 @@
 pub mod cluster;
 mod control_plane;
 pub mod core;
+pub mod fleet;
 mod node;
 pub mod presets;
 pub mod profile;
@@ -97,6 +98,7 @@ fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
         horizon_s: sc.horizon_s,
         keep: Keep::All,
         zones: None,
+        series: false,
     };
     let node = NodeSetup {
         pods: &sc.pods,
@@ -124,7 +126,7 @@ fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
     }
 }
 
-fn pod_info(p: &Pod) -> PodInfo {
+pub(crate) fn pod_info(p: &Pod) -> PodInfo {
     PodInfo {
         name: p.name.clone(),
         workload: p.workload,

@@ -12,6 +12,7 @@ fn run(sc: &Scenario, policy: Policy, nodes: usize, keep: Keep) -> cluster::Outc
         horizon_s: sc.horizon_s,
         keep,
         zones: None,
+        series: false,
     };
     let ns = (0..nodes)
         .map(|_| NodeSetup {

@@ -133,6 +133,7 @@ impl ApiServer {
             }
         }
         cx.rec.node_metrics(node).kubelet_status_writes += 1;
+        cx.rec.count_write(cx.now);
         cx.emit(
             Kind::StatusWrite,
             Some(pod),
@@ -168,6 +169,7 @@ impl ApiServer {
         let m = cx.rec.node_metrics(node);
         m.nlc_status_writes += 1;
         m.ready_transitions += 1;
+        cx.rec.count_write(cx.now);
         let by = Actor::NodeLifecycleController;
         cx.emit(
             Kind::StatusWrite,

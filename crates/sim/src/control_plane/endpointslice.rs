@@ -27,6 +27,8 @@ pub struct EndpointSliceController {
     pub ready: Vec<u32>,
     /// Listed endpoints per Service.
     pub listed: Vec<u32>,
+    /// Endpoints per Service at the start.
+    initial: Vec<u32>,
 }
 
 impl EndpointSliceController {
@@ -55,10 +57,19 @@ impl EndpointSliceController {
             .collect();
         EndpointSliceController {
             ready: listed.clone(),
+            initial: listed.clone(),
             listed,
             names,
             place,
         }
+    }
+
+    /// Ready endpoints ÷ endpoints listed at the start, per Service.
+    pub fn ready_share(&self) -> impl Iterator<Item = f32> + '_ {
+        self.ready
+            .iter()
+            .zip(&self.initial)
+            .map(|(r, l)| if *l == 0 { 0.0 } else { *r as f32 / *l as f32 })
     }
 
     /// ES1 for one instant.
@@ -126,6 +137,9 @@ impl EndpointSliceController {
             // One update per changed slice (counted on the first node whose endpoint it
             // carries); each node whose endpoint changed records the Service's update.
             rec.node_metrics(nodes[0]).endpointslice_updates += slices.len() as u32;
+            if let Some(s) = rec.series.as_mut() {
+                s.count_slice_updates(now, slices.len() as u32);
+            }
             for node in nodes {
                 rec.emit(
                     now,

@@ -4,6 +4,7 @@
 
 pub mod metrics;
 pub mod recorder;
+pub mod series;
 
 use crate::rules::Rule;
 use crate::scenario::{Health, Policy, Workload};

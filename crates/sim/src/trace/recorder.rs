@@ -22,6 +22,8 @@ pub struct Recorder {
     pub metrics: Vec<Metrics>,
     integ: Integrator,
     touched: Vec<(NodeId, u16)>,
+    /// Per-second series (fleets).
+    pub series: Option<super::series::Series>,
 }
 
 impl Recorder {
@@ -40,6 +42,7 @@ impl Recorder {
             metrics: vec![Metrics::default(); n],
             integ: Integrator::new(pods_per_node),
             touched: Vec::new(),
+            series: None,
         }
     }
 
@@ -71,6 +74,13 @@ impl Recorder {
 
     pub fn node_metrics(&mut self, node: NodeId) -> &mut Metrics {
         &mut self.metrics[node as usize]
+    }
+
+    /// A pod status write (kubelet or node lifecycle controller) for the series.
+    pub fn count_write(&mut self, t: Ms) {
+        if let Some(s) = self.series.as_mut() {
+            s.count_write(t);
+        }
     }
 
     pub fn touch(&mut self, node: NodeId, pod: usize) {

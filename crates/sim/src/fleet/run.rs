@@ -1,0 +1,133 @@
+//! Running a fleet: one cluster with zones, every node's restart from the rolling plan, full
+//! events for the sampled nodes only, and the results per kubelet profile (totals summed over
+//! nodes as they were counted, and the per-second series). Called by `fleet::run` users.
+
+use super::Fleet;
+use crate::cluster::{Cluster, NodeSetup, Setup};
+use crate::core::ms;
+use crate::profile::KubeletProfile;
+use crate::scenario::{FieldError, Policy};
+use crate::trace::recorder::Keep;
+use crate::trace::series::Series;
+use crate::trace::{Metrics, NodeId, Trace};
+use serde::Serialize;
+
+/// Fleet totals (SPEC §5 summed over nodes, plus the watch events the slice updates cause).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Totals {
+    pub ready_transitions: u64,
+    pub kubelet_status_writes: u64,
+    pub nlc_status_writes: u64,
+    pub endpointslice_updates: u64,
+    /// Every kube-proxy (one per node) watches every slice: updates × nodes.
+    pub watch_events: u64,
+    pub evictions: u64,
+    pub unjustified_not_ready_s: f64,
+    pub unjustified_ready_s: f64,
+    pub node_not_ready_s: f64,
+    pub events_processed: u64,
+}
+
+impl Totals {
+    pub fn add(&mut self, m: &Metrics) {
+        self.ready_transitions += m.ready_transitions as u64;
+        self.kubelet_status_writes += m.kubelet_status_writes as u64;
+        self.nlc_status_writes += m.nlc_status_writes as u64;
+        self.endpointslice_updates += m.endpointslice_updates as u64;
+        self.evictions += m.evictions as u64;
+        self.unjustified_not_ready_s += m.unjustified_not_ready_s;
+        self.unjustified_ready_s += m.unjustified_ready_s;
+        self.node_not_ready_s += m.node_not_ready_s;
+        self.events_processed += m.events_processed;
+    }
+}
+
+/// One kubelet profile over the fleet.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FleetRun {
+    pub policy: Policy,
+    pub kubelet: String,
+    pub totals: Totals,
+    pub series: Series,
+    /// Full traces of the sampled nodes (not serialized: open one in the single-node view).
+    #[serde(skip)]
+    pub samples: Vec<Trace>,
+}
+
+/// Runs one profile over the fleet. Validate first.
+pub fn run(f: &Fleet, profile: &KubeletProfile) -> Result<FleetRun, Vec<FieldError>> {
+    f.validate()?;
+    let pods = f.node_pods();
+    let restarts = f.restarts();
+    let sampled: Vec<NodeId> = (0..f.sample_nodes.min(f.nodes) as NodeId).collect();
+    let setup = Setup {
+        cluster: &f.cluster,
+        first_sync_delay_s: f.first_sync_delay_s,
+        seed: f.seed,
+        horizon_s: f.horizon_s(),
+        keep: Keep::Nodes(sampled.clone()),
+        zones: Some(f.zones as u16),
+        series: true,
+    };
+    let nodes = restarts
+        .iter()
+        .map(|r| NodeSetup {
+            pods: &pods,
+            restarts: r,
+            profile: profile.clone(),
+        })
+        .collect();
+    let out = Cluster::new(&setup, nodes).run();
+    let mut totals = Totals::default();
+    for m in &out.metrics {
+        totals.add(m);
+    }
+    totals.watch_events = totals.endpointslice_updates * f.nodes as u64;
+    let samples = sampled
+        .iter()
+        .map(|&n| {
+            let sc = f.node_scenario(n as u32);
+            Trace {
+                policy: profile.policy(),
+                kubelet: profile.label(),
+                node: n,
+                horizon: ms(f.horizon_s()),
+                grace: ms(f.cluster.grace_s()),
+                lease_duration: ms(f.cluster.lease_duration_s),
+                toleration: ms(f.cluster.toleration_s),
+                restarts: sc
+                    .kubelet
+                    .restarts
+                    .iter()
+                    .map(|r| (ms(r.at_s), ms(r.at_s + r.downtime_s)))
+                    .collect(),
+                pods: sc.pods.iter().map(crate::pod_info).collect(),
+                events: out.events.iter().filter(|e| e.node == n).cloned().collect(),
+                metrics: out.metrics[n as usize].clone(),
+            }
+        })
+        .collect();
+    Ok(FleetRun {
+        policy: profile.policy(),
+        kubelet: profile.label(),
+        totals,
+        series: out.series.unwrap_or_default(),
+        samples,
+    })
+}
+
+/// The fleet under the given policy (or, with `None`, the release's default comparison).
+pub fn compare(f: &Fleet, policy: Option<Policy>) -> Result<Vec<FleetRun>, Vec<FieldError>> {
+    let v = f.cluster.version;
+    let profiles = match policy {
+        Some(p) => vec![KubeletProfile::new(v, p).map_err(|m| {
+            vec![FieldError {
+                field: "cluster.version".into(),
+                k8s: "kubelet version".into(),
+                message: m,
+            }]
+        })?],
+        None => KubeletProfile::defaults(v),
+    };
+    profiles.iter().map(|p| run(f, p)).collect()
+}

@@ -1,0 +1,146 @@
+//! Fleet: the cluster across nodes, zones and EndpointSlices (issue 12).
+
+use restartscope_sim::fleet::{self, Fleet};
+use restartscope_sim::*;
+
+fn small(nodes: u32, zones: u32, batch: u32, downtime_s: f64, pause_s: f64) -> Fleet {
+    let mut f = fleet::rolling_upgrade();
+    f.nodes = nodes;
+    f.zones = zones;
+    f.pods_per_node = 4;
+    f.services = 2;
+    f.daemonset = false;
+    f.rolling.batch = batch;
+    f.rolling.downtime_s = downtime_s;
+    f.rolling.pause_s = pause_s;
+    f.tail_s = 120.0;
+    f
+}
+
+fn profile(f: &Fleet, p: Policy) -> KubeletProfile {
+    KubeletProfile::new(f.cluster.version, p).unwrap()
+}
+
+/// A fleet of one node equals the single-node run of the same pods (an outage shorter than the
+/// grace period: no zone rule applies).
+#[test]
+fn a_fleet_of_one_node_is_the_single_node_run() {
+    let f = small(1, 1, 1, 20.0, 0.0);
+    for p in Policy::BOTH {
+        let run = fleet::run(&f, &profile(&f, p)).unwrap();
+        let single = simulate_policy(&f.node_scenario(0), p).unwrap();
+        assert_eq!(run.samples[0].events, single.events, "{p:?}");
+        // Every metric but the engine's event count (a fleet also runs the 100 ms tainting pass).
+        let mut m = run.samples[0].metrics.clone();
+        m.events_processed = single.metrics.events_processed;
+        assert_eq!(m, single.metrics, "{p:?}");
+    }
+}
+
+/// Without zone effects (one node at a time, short outages), the totals are the sum of the
+/// per-node runs.
+#[test]
+fn totals_are_the_sum_of_per_node_runs() {
+    let f = small(4, 2, 1, 20.0, 60.0);
+    for p in Policy::BOTH {
+        let run = fleet::run(&f, &profile(&f, p)).unwrap();
+        let mut sum = fleet::Totals::default();
+        for n in 0..f.nodes {
+            sum.add(&simulate_policy(&f.node_scenario(n), p).unwrap().metrics);
+        }
+        let t = &run.totals;
+        assert_eq!(t.ready_transitions, sum.ready_transitions, "{p:?}");
+        assert_eq!(t.kubelet_status_writes, sum.kubelet_status_writes, "{p:?}");
+        assert_eq!(t.endpointslice_updates, sum.endpointslice_updates, "{p:?}");
+        assert_eq!(t.watch_events, t.endpointslice_updates * 4);
+    }
+    // Legacy flaps every pod once per restart; KEP changes nothing.
+    let legacy = fleet::run(&f, &profile(&f, Policy::Legacy)).unwrap();
+    let kep = fleet::run(&f, &profile(&f, Policy::Kep)).unwrap();
+    assert_eq!(legacy.totals.ready_transitions, 4 * 4 * 2);
+    assert_eq!(kep.totals.ready_transitions, 0);
+    assert!(legacy.series.ready_endpoint_share[0]
+        .iter()
+        .any(|s| *s < 1.0));
+    assert!(kep.series.ready_endpoint_share[0].iter().all(|s| *s == 1.0));
+}
+
+/// `handleDisruption`: when every zone is fully disrupted (all kubelets down longer than the
+/// grace period) the controller stops tainting: no NoExecute taint, no eviction (N4).
+#[test]
+fn all_zones_down_means_no_evictions() {
+    let f = small(3, 1, 3, 420.0, 0.0);
+    let run = fleet::run(&f, &profile(&f, Policy::Kep)).unwrap();
+    assert!(run.totals.nlc_status_writes > 0, "pods marked NotReady");
+    assert_eq!(run.totals.evictions, 0);
+    assert!(run.samples[0]
+        .events
+        .iter()
+        .all(|e| !(e.kind == Kind::TaintAdded && e.value == Value::Taint(TaintEffect::NoExecute))));
+}
+
+/// One zone fully down while the others are healthy: tainting at `--node-eviction-rate` (0.1
+/// nodes/s, burst 1) in that zone, so the NoExecute taints land about 10 s apart; evictions
+/// follow the toleration.
+#[test]
+fn a_zone_down_is_tainted_at_the_eviction_rate() {
+    // 6 nodes in 2 zones (even / odd): batch 0 is nodes 0..3; take zone 0 = {0, 2, 4} down by
+    // restarting nodes 0, 2, 4 only.
+    let mut f = small(6, 2, 6, 400.0, 0.0);
+    f.sample_nodes = 6;
+    f.rolling.batch = 6;
+    let run_all = fleet::run(&f, &profile(&f, Policy::Kep)).unwrap();
+    // Every node down in both zones: master disruption, no taints.
+    assert_eq!(run_all.totals.evictions, 0);
+    // Now only zone 0 goes down: nodes 1, 3, 5 restart much later (after the horizon).
+    let pods = f.node_pods();
+    let mut restarts = f.restarts();
+    for n in [1usize, 3, 5] {
+        restarts[n][0].at_s = 10_000.0;
+    }
+    let setup = cluster::Setup {
+        cluster: &f.cluster,
+        first_sync_delay_s: f.first_sync_delay_s,
+        seed: f.seed,
+        horizon_s: f.horizon_s(),
+        keep: Keep::All,
+        zones: Some(2),
+        series: false,
+    };
+    let nodes = restarts
+        .iter()
+        .map(|r| cluster::NodeSetup {
+            pods: &pods,
+            restarts: r,
+            profile: profile(&f, Policy::Kep),
+        })
+        .collect();
+    let out = cluster::Cluster::new(&setup, nodes).run();
+    let taints: Vec<(u16, Ms)> = out
+        .events
+        .iter()
+        .filter(|e| e.kind == Kind::TaintAdded && e.value == Value::Taint(TaintEffect::NoExecute))
+        .map(|e| (e.node, e.t))
+        .collect();
+    assert_eq!(taints.len(), 3, "{taints:?}");
+    assert!(taints.iter().all(|(n, _)| n % 2 == 0));
+    for w in taints.windows(2) {
+        assert!(w[1].1 - w[0].1 >= 9_900, "rate-limited: {taints:?}");
+    }
+    assert!(out.metrics.iter().map(|m| m.evictions).sum::<u32>() > 0);
+}
+
+#[test]
+fn fleet_validation_names_the_field() {
+    let mut f = small(2, 3, 1, 20.0, 0.0);
+    let e = f.validate().unwrap_err();
+    assert_eq!(e[0].field, "zones");
+    f.zones = 1;
+    f.pods_per_node = 111;
+    let e = f.validate().unwrap_err();
+    assert!(
+        e[0].message
+            .contains("pods per node must be between 1 and 110"),
+        "{e:?}"
+    );
+}
