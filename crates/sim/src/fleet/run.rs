@@ -2,7 +2,7 @@
 //! events for the sampled nodes only, and the results per kubelet profile (totals summed over
 //! nodes as they were counted, and the per-second series). Called by `fleet::run` users.
 
-use super::Fleet;
+use super::scenario::Fleet;
 use crate::cluster::{Cluster, NodeSetup, Setup};
 use crate::core::ms;
 use crate::profile::KubeletProfile;
