@@ -5,6 +5,7 @@
 
 use restartscope_figure::{layout, LayoutOpts};
 use restartscope_report::{json, table};
+mod fleet;
 use restartscope_sim::{
     fmt_secs, limits, parse_duration, presets, simulate_policy, FieldError, KubeVersion, Overrides,
     Policy, Scenario, Trace,
@@ -20,6 +21,7 @@ Usage:
   restartscope presets
   restartscope versions
   restartscope simulate (--preset NAME | --scenario FILE) [options]
+  restartscope fleet (--preset rolling-upgrade | --scenario FILE) [fleet options]
   restartscope --help | --version
 
 Options of simulate:
@@ -36,6 +38,12 @@ Options of simulate:
   --format F            table | json | svg (default table)
   --out FILE            write to FILE instead of standard output
   -h, --help            this help
+
+Options of fleet (a rolling kubelet restart across a cluster):
+  --preset NAME | --scenario FILE   rolling-upgrade, or a fleet file (.toml/.json)
+  --nodes N  --zones Z  --pods-per-node M  --services K  --batch B
+  --downtime DUR  --pause DUR  --version V  --policy P  --seed N
+  --format table | json   --out FILE
 
 Exit status: 0 ok, 2 bad input (flag, duration, preset, scenario), 1 output not writable.
 ";
@@ -74,6 +82,7 @@ enum Command {
     Presets,
     Versions,
     Simulate(Box<SimArgs>),
+    Fleet(Box<fleet::FleetArgs>),
 }
 
 fn main() -> ExitCode {
@@ -90,6 +99,10 @@ fn main() -> ExitCode {
         ),
         Command::Presets => (presets_text(), None),
         Command::Versions => (versions_text(), None),
+        Command::Fleet(a) => match fleet::run(&a) {
+            Ok(t) => (t, a.out.clone()),
+            Err(UserError(m)) => return fail(&m),
+        },
         Command::Simulate(a) => match run(&a) {
             Ok(t) => (t, a.out.clone()),
             Err(UserError(m)) => return fail(&m),
@@ -177,12 +190,16 @@ fn parse_args(args: &[String]) -> Result<Command, UserError> {
             Some(x) => Err(format!("`versions` takes no arguments, got {x:?}").into()),
         },
         "simulate" => parse_simulate(&args[1..]),
+        "fleet" => fleet::parse(&args[1..]).map(|a| match a {
+            Some(a) => Command::Fleet(Box::new(a)),
+            None => Command::Help,
+        }),
         other if other.starts_with('-') => Err(format!(
-            "unknown option {other:?} before the command; accepted commands: presets, versions, simulate (or --help, --version)"
+            "unknown option {other:?} before the command; accepted commands: presets, versions, simulate, fleet (or --help, --version)"
         )
         .into()),
         other => Err(format!(
-            "unknown command {other:?}; accepted commands: presets, versions, simulate (or --help, --version)"
+            "unknown command {other:?}; accepted commands: presets, versions, simulate, fleet (or --help, --version)"
         )
         .into()),
     }
@@ -364,6 +381,11 @@ fn in_range(
 
 /// Reads a scenario file: TOML or JSON by extension, else whichever parses.
 fn load_scenario(path: &str) -> Result<Scenario, UserError> {
+    load(path)
+}
+
+/// Reads a TOML or JSON file into `T`, with the parser's line and column.
+fn load<T: serde::de::DeserializeOwned>(path: &str) -> Result<T, UserError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read scenario file {path}: {e}"))?;
     let ext = Path::new(path)
@@ -383,11 +405,11 @@ fn load_scenario(path: &str) -> Result<Scenario, UserError> {
     }
 }
 
-fn from_json(text: &str) -> Result<Scenario, String> {
+fn from_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
     serde_json::from_str(text).map_err(|e| e.to_string())
 }
 
-fn from_toml(text: &str) -> Result<Scenario, String> {
+fn from_toml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
     toml::from_str(text).map_err(|e: toml::de::Error| {
         let msg = e.message().trim().replace('\n', " ");
         match e.span() {

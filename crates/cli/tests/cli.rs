@@ -544,3 +544,67 @@ fn versions_and_releases_without_kep() {
     }
     assert!(text.contains("#141342"));
 }
+
+/// Issue 12: `restartscope fleet` — table with the saving, JSON with totals and series, errors
+/// exit 2 with one message.
+#[test]
+fn fleet_command() {
+    let text = ok(&["fleet", "--preset", "rolling-upgrade", "--nodes", "20"]);
+    assert!(text.contains("KEP saves"), "{text}");
+    assert!(text.contains("In words:"), "{text}");
+    let doc = json(&[
+        "fleet",
+        "--preset",
+        "rolling-upgrade",
+        "--nodes",
+        "20",
+        "--format",
+        "json",
+    ]);
+    let runs = doc["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[0]["policy"], "legacy");
+    assert_eq!(runs[1]["kubelet"], "1.35 · KEP");
+    // 20 nodes × 31 pods, each flapping once under legacy; none under KEP.
+    assert_eq!(runs[0]["totals"]["ready_transitions"], 20 * 31 * 2);
+    assert_eq!(runs[1]["totals"]["ready_transitions"], 0);
+    let t = runs[0]["totals"]["watch_events"].as_u64().unwrap();
+    assert_eq!(
+        t,
+        runs[0]["totals"]["endpointslice_updates"].as_u64().unwrap() * 20
+    );
+    let series = &runs[0]["series"];
+    let n = series["t_s"].as_array().unwrap().len();
+    assert_eq!(series["status_writes"].as_array().unwrap().len(), n);
+    assert_eq!(series["ready_endpoint_share"].as_array().unwrap().len(), 5);
+    fails(
+        &[
+            "fleet",
+            "--preset",
+            "rolling-upgrade",
+            "--pods-per-node",
+            "200",
+        ],
+        &["pods per node must be between 1 and 110"],
+    );
+    fails(
+        &["fleet", "--preset", "nope"],
+        &["unknown fleet preset", "rolling-upgrade"],
+    );
+    fails(
+        &["fleet", "--preset", "rolling-upgrade", "--version", "1.34"],
+        &["1.34 has only the legacy kubelet"],
+    );
+    let legacy = ok(&[
+        "fleet",
+        "--preset",
+        "rolling-upgrade",
+        "--nodes",
+        "10",
+        "--version",
+        "1.34",
+        "--policy",
+        "legacy",
+    ]);
+    assert!(legacy.contains("1.34"), "{legacy}");
+}
