@@ -254,7 +254,8 @@ fn table(f: &Fleet, runs: &[FleetRun]) -> String {
         fmt_secs(f.horizon_s()),
         f.seed
     );
-    let rows: [(&str, fn(&fleet::Totals) -> f64); 8] = [
+    type Row = (&'static str, fn(&fleet::Totals) -> f64);
+    let rows: [Row; 8] = [
         ("Pod Ready transitions", |t| t.ready_transitions as f64),
         ("Kubelet status writes", |t| t.kubelet_status_writes as f64),
         ("NLC status writes", |t| t.nlc_status_writes as f64),
