@@ -1,7 +1,8 @@
 //! The settings a person edits, turned into a model scenario. No Kubernetes logic here: the
 //! text of each field is parsed into `Overrides`, which the model applies (the same path as the
 //! CLI's flags) and validates; this module maps the model's field paths back to the form fields
-//! so each message shows next to its input. Called by `app.rs` (`compute`) and `url.rs`.
+//! so each message shows next to its input. Called by `state.rs` (`compute`), `url.rs` and the
+//! parameter components.
 
 use restartscope_sim::{presets, FieldError, KubeVersion, Overrides, ProbeOverrides, Scenario};
 
@@ -202,7 +203,7 @@ impl Settings {
         if version.is_none() {
             errs.push((
                 Field::Version,
-                "Kubernetes version must be 1.31, 1.34 or 1.35".into(),
+                format!("Kubernetes version must be {}", versions_text()),
             ));
         }
         let mut f = |field: Field, text: &str| {
@@ -282,6 +283,15 @@ pub fn field_of_path(path: &str) -> Field {
         Field::RestartAt
     } else {
         Field::Preset
+    }
+}
+
+/// Every release the model has a kubelet profile for: `1.31, 1.34, …, 1.37 or main`.
+pub fn versions_text() -> String {
+    let names: Vec<&str> = KubeVersion::ALL.iter().map(|v| v.as_str()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.join(""),
     }
 }
 
@@ -371,6 +381,27 @@ mod tests {
         let sc = s.scenario().unwrap();
         let p = sc.pods[0].containers[0].readiness_probe.as_ref().unwrap();
         assert_eq!((p.period_s, p.timeout_s, p.exec_s), (1, 1, 1.0));
+    }
+
+    #[test]
+    fn every_release_is_a_setting() {
+        assert_eq!(
+            versions_text(),
+            "1.31, 1.34, 1.35, 1.35.4, 1.36, 1.37 or main"
+        );
+        for v in KubeVersion::ALL {
+            let s = Settings {
+                version: v.as_str().into(),
+                ..Settings::default()
+            };
+            assert_eq!(s.scenario().unwrap().cluster.version, v);
+        }
+        let s = Settings {
+            version: "1.30".into(),
+            ..Settings::default()
+        };
+        let errs = s.scenario().unwrap_err();
+        assert!(errs[0].1.ends_with("1.37 or main"), "{errs:?}");
     }
 
     #[test]

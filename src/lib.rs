@@ -3,10 +3,14 @@
 //! by `restartscope-figure`. It holds no Kubernetes logic of its own.
 
 pub mod app;
+pub mod components;
 pub mod env;
 pub mod export;
 pub mod form;
+pub mod keys;
 pub mod playback;
+pub mod state;
+pub mod ui;
 pub mod url;
 
 use wasm_bindgen::JsCast;

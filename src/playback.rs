@@ -1,7 +1,7 @@
 //! The playback clock: one requestAnimationFrame loop advancing the playhead while playing and
 //! visible. Under reduced motion the playhead jumps from event to event instead of gliding.
 
-use crate::app::{Runs, SPEEDS};
+use crate::state::{Runs, SPEEDS};
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;

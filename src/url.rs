@@ -25,7 +25,7 @@ pub struct UrlState {
     pub settings: Settings,
     /// Playhead in ms; `None` = start at 0 and autoplay.
     pub t_ms: Option<i64>,
-    /// Index into `app::SPEEDS`.
+    /// Index into `state::SPEEDS`.
     pub speed: Option<usize>,
     pub theme: Option<Theme>,
     pub embed: bool,
@@ -166,7 +166,7 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
                 .parse::<f64>()
                 .ok()
                 .and_then(|x| {
-                    crate::app::SPEEDS
+                    crate::state::SPEEDS
                         .iter()
                         .position(|s| (*s - x).abs() < 1e-9)
                 })
@@ -224,7 +224,7 @@ pub fn accepted(k: &str) -> String {
     match k {
         "downtime" => duration(Field::Downtime),
         "at" => duration(Field::RestartAt),
-        "version" => "1.31, 1.34 or 1.35".into(),
+        "version" => crate::form::versions_text(),
         "grace" => range(Field::Grace, "seconds"),
         "toleration" => range(Field::Toleration, "seconds"),
         "sync" => range(Field::FirstSync, "seconds"),
@@ -233,7 +233,7 @@ pub fn accepted(k: &str) -> String {
         "failure" | "success" => range(Field::FailureThreshold, "a whole number"),
         "exec" => range(Field::Exec, "seconds"),
         "t" => "seconds from 0".into(),
-        "speed" => format!("one of {}", crate::app::SPEEDS.map(fmt_num).join(", ")),
+        "speed" => format!("one of {}", crate::state::SPEEDS.map(fmt_num).join(", ")),
         "theme" => "light or dark".into(),
         "embed" | "present" | "zoom" => "1 or 0".into(),
         _ => String::new(),
@@ -260,7 +260,7 @@ pub fn to_query(st: &UrlState) -> String {
     if let Some(t) = st.t_ms {
         parts.push(("t", fmt_num(t as f64 / 1000.0)));
     }
-    if let Some(v) = st.speed.and_then(|i| crate::app::SPEEDS.get(i)) {
+    if let Some(v) = st.speed.and_then(|i| crate::state::SPEEDS.get(i)) {
         parts.push(("speed", fmt_num(*v)));
     }
     if let Some(th) = st.theme {
@@ -325,13 +325,29 @@ mod tests {
     }
 
     #[test]
+    fn every_release_is_a_link_parameter() {
+        let (st, notes) = parse("?version=main");
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(st.settings.version, "main");
+        let (st, notes) = parse("?version=1.31");
+        assert!(notes.is_empty());
+        assert_eq!(
+            (st.settings.version.as_str(), st.settings.grace_s.as_str()),
+            ("1.31", "40")
+        );
+        let (_, notes) = parse("?version=2.0");
+        assert_eq!(notes.len(), 1);
+        assert!(notes[0].contains("1.35.4, 1.36, 1.37 or main"), "{notes:?}");
+    }
+
+    #[test]
     fn durations_and_decoding() {
         let (st, notes) = parse("downtime=1m30s&at=45&t=12.5&speed=16&theme=light&present=1");
         assert!(notes.is_empty());
         assert_eq!(st.settings.downtime_s, 90.0);
         assert_eq!(st.settings.restart_at_s, 45.0);
         assert_eq!(st.t_ms, Some(12_500));
-        assert_eq!(crate::app::SPEEDS[st.speed.unwrap()], 16.0);
+        assert_eq!(crate::state::SPEEDS[st.speed.unwrap()], 16.0);
         assert!(st.present && !st.embed);
         assert_eq!(decode("a%20b+c%2"), "a b c%2");
     }

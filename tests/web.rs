@@ -1,7 +1,7 @@
 //! wasm-bindgen-test in headless Chromium: the app's own logic, run as wasm in a real page.
 #![cfg(target_arch = "wasm32")]
 
-use restartscope::{app, form, url};
+use restartscope::{app, form, state, url};
 use restartscope_report::kubectl;
 use restartscope_sim::presets;
 use wasm_bindgen::JsCast;
@@ -12,7 +12,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 #[wasm_bindgen_test]
 fn every_preset_computes_in_the_browser() {
     for p in presets::PRESETS {
-        let runs = app::compute(&form::Settings::for_preset(p.name)).expect("valid preset");
+        let runs = state::compute(&form::Settings::for_preset(p.name)).expect("valid preset");
         assert!(runs.svg.starts_with("<svg"));
         assert!(!runs.log.is_empty());
     }
@@ -24,14 +24,25 @@ fn invalid_field_reports_its_name_and_range() {
         failure_threshold: "0".into(),
         ..form::Settings::default()
     };
-    let errs = app::compute(&s).err().expect("rejected");
+    let errs = state::compute(&s).err().expect("rejected");
     assert_eq!(errs[0].0, form::Field::FailureThreshold);
     assert!(errs[0].1.contains("1 to 100"));
 }
 
 #[wasm_bindgen_test]
+fn a_release_before_1_35_computes_one_run() {
+    let s = form::Settings {
+        version: "1.31".into(),
+        ..form::Settings::default()
+    };
+    let runs = state::compute(&s).expect("1.31 runs the legacy kubelet");
+    assert_eq!(runs.traces.len(), 1);
+    assert_eq!(runs.lanes()[0].kubelet, "1.31");
+}
+
+#[wasm_bindgen_test]
 fn kubectl_panel_shows_the_legacy_flap() {
-    let runs = app::compute(&form::Settings::default()).unwrap();
+    let runs = state::compute(&form::Settings::default()).unwrap();
     let rows = kubectl::rows(&runs.timelines[0], runs.horizon);
     assert!(rows.iter().any(|r| !r.condition_ready));
     assert!(kubectl::rows(&runs.timelines[1], runs.horizon)
@@ -58,6 +69,43 @@ async fn slider_moves_the_downtime_text() {
         slider.get_attribute("aria-valuetext").unwrap(),
         "1 minute 30 seconds"
     );
+
+    // Choosing a release: one run before 1.35 (no error), two labelled with the release after.
+    let version: web_sys::HtmlSelectElement = doc
+        .get_element_by_id("version")
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    let count = |sel: &str| doc.query_selector_all(sel).unwrap().length();
+    let text = |sel: &str| {
+        doc.query_selector(sel)
+            .unwrap()
+            .and_then(|e| e.text_content())
+            .unwrap_or_default()
+    };
+    assert_eq!(version.length(), 7);
+    for (v, runs, first) in [("1.34", 1, "1.34"), ("main", 2, "main · legacy")] {
+        version.set_value(v);
+        version
+            .dispatch_event(&web_sys::Event::new("change").unwrap())
+            .unwrap();
+        gloo_timers::future::TimeoutFuture::new(50).await;
+        assert_eq!(count(".why-col"), runs, "{v}");
+        assert_eq!(count(".kubectl"), runs, "{v}");
+        assert_eq!(count("#metric-ready_transitions .vals > span"), runs, "{v}");
+        assert_eq!(count("#metric-ready_transitions .delta"), runs - 1, "{v}");
+        assert_eq!(text(".why-col .badge"), first);
+        let errors: String = (0..count(".field-error"))
+            .map(|i| {
+                doc.query_selector_all(".field-error")
+                    .unwrap()
+                    .item(i)
+                    .and_then(|n| n.text_content())
+                    .unwrap_or_default()
+            })
+            .collect();
+        assert_eq!(errors, "", "{v}");
+    }
 }
 
 #[wasm_bindgen_test]

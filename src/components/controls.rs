@@ -1,0 +1,97 @@
+//! The scenario controls (preset, kubelet downtime with its grace and eviction marks, restart
+//! time) and the playback bar (play, previous/next event, from 0, zoom, speed, time scrubber).
+//! Both edit `Ui` signals only; the recompute happens in `app.rs`.
+
+use crate::form::{downtime_pos, downtime_steps, Field, MAX_RESTART_AT_S};
+use crate::state::{DEFAULT_SPEED, SPEEDS};
+use crate::ui::Ui;
+use leptos::prelude::*;
+use restartscope_sim::{fmt_secs, presets, words_secs};
+
+#[component]
+pub fn Controls() -> impl IntoView {
+    let ui = Ui::get();
+    let settings = ui.settings;
+    let runs = ui.runs;
+    view! {
+        <section class="controls" aria-label="Scenario">
+            <div class="control preset">
+                <label for="preset">"Scenario"</label>
+                <select id="preset"
+                    prop:value=move || settings.with(|s| s.preset.clone())
+                    on:change=move |ev| ui.pick_preset(&event_target_value(&ev))>
+                    {presets::PRESETS.iter().enumerate().map(|(i, p)| view! { <option value=p.name>{format!("{} · {}", i + 1, p.name)}</option> }).collect_view()}
+                </select>
+                <p class="teaches" id="teaches">{move || settings.with(|s| presets::find(&s.preset).map(|p| p.teaches).unwrap_or(""))}</p>
+            </div>
+            <div class="control downtime">
+                <label for="downtime">"Kubelet downtime "
+                    <output id="downtime-value" for="downtime">{move || fmt_secs(settings.with(|s| s.downtime_s))}</output>
+                </label>
+                <input id="downtime" type="range" min="0" max=downtime_steps().len() - 1 step="1"
+                    list="downtime-marks"
+                    prop:value=move || downtime_pos(settings.with(|s| s.downtime_s)).to_string()
+                    aria-valuetext=move || words_secs(settings.with(|s| s.downtime_s))
+                    on:input=move |ev| {
+                        let pos: usize = event_target_value(&ev).parse().unwrap_or(0);
+                        let v = downtime_steps().get(pos).copied().unwrap_or(0.0);
+                        settings.update(|s| s.downtime_s = v);
+                        ui.playing.set(true);
+                    } />
+                <div class="marks" aria-hidden="true">
+                    {move || runs.with(|r| r.as_ref().map(|r| {
+                        let n = (downtime_steps().len() - 1) as f64;
+                        let grace_s = r.scenario.cluster.grace_s();
+                        let g = downtime_pos(grace_s) as f64 / n * 100.0;
+                        let ev_s = r.scenario.cluster.eviction_downtime_estimate_s();
+                        let e = downtime_pos(ev_s) as f64 / n * 100.0;
+                        view! {
+                            <span class="mark grace" style=format!("left:{g:.2}%")>{format!("grace {}", fmt_secs(grace_s))}</span>
+                            <span class="mark evict" style=format!("left:{e:.2}%")>{format!("eviction ≈ {}", fmt_secs(ev_s))}</span>
+                        }
+                    }))}
+                </div>
+                <p class="field-error" id="downtime-error" role="alert">{move || ui.err_for(Field::Downtime)}</p>
+            </div>
+            <div class="control restart-at">
+                <label for="restart-at">"Restart at "
+                    <output for="restart-at">{move || fmt_secs(settings.with(|s| s.restart_at_s))}</output>
+                </label>
+                <input id="restart-at" type="range" min="0" max=MAX_RESTART_AT_S step="5"
+                    prop:value=move || settings.with(|s| s.restart_at_s).to_string()
+                    aria-valuetext=move || words_secs(settings.with(|s| s.restart_at_s))
+                    on:input=move |ev| {
+                        let v: f64 = event_target_value(&ev).parse().unwrap_or(0.0);
+                        settings.update(|s| s.restart_at_s = v);
+                    } />
+                <p class="field-error" role="alert">{move || ui.err_for(Field::RestartAt)}</p>
+            </div>
+        </section>
+    }
+}
+
+#[component]
+pub fn PlaybackBar() -> impl IntoView {
+    let ui = Ui::get();
+    let (playhead, playing, speed, zoom) = (ui.playhead, ui.playing, ui.speed, ui.zoom);
+    view! {
+        <section class="playback" aria-label="Playback">
+            <button id="play" class="primary" aria-keyshortcuts="Space" on:click=move |_| ui.toggle_play()>{move || if playing.get() { "❚❚ Pause" } else { "▶ Play" }}</button>
+            <button id="prev-event" title="Previous event" on:click=move |_| ui.step_event(false)>"◂ Prev event"</button>
+            <button id="next-event" title="Next event" on:click=move |_| ui.step_event(true)>"Next event ▸"</button>
+            <button id="restart" title="Back to 0 s" aria-keyshortcuts="R" on:click=move |_| ui.restart()>"↺ From 0"</button>
+            <button id="zoom" title="Zoom the lanes to the restart" aria-keyshortcuts="Z" aria-pressed=move || zoom.get().to_string()
+                on:click=move |_| zoom.update(|z| *z = !*z)>{move || if zoom.get() { "Whole run" } else { "Zoom to restart" }}</button>
+            <label for="speed">"Speed"</label>
+            <select id="speed" prop:value=move || speed.get().to_string()
+                on:change=move |ev| speed.set(event_target_value(&ev).parse().unwrap_or(DEFAULT_SPEED))>
+                {SPEEDS.iter().enumerate().map(|(i, s)| view! { <option value=i.to_string()>{format!("{s}×")}</option> }).collect_view()}
+            </select>
+            <label for="scrub" class="scrub-label">"Time " <output id="clock">{move || fmt_secs((playhead.get() as f64 / 1000.0).floor())}</output></label>
+            <input id="scrub" type="range" min="0" max=move || ui.horizon().to_string() step="100"
+                prop:value=move || playhead.get().to_string()
+                aria-valuetext=move || words_secs(playhead.get() as f64 / 1000.0)
+                on:input=move |ev| ui.seek(event_target_value(&ev).parse().unwrap_or(0)) />
+        </section>
+    }
+}

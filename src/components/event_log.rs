@@ -1,0 +1,54 @@
+//! The event log at the playhead: the notable events of every run on one clock
+//! (`report::notable::merged`), seven before the playhead and four from it, each in words
+//! (`report::describe`) with its run, rule and source function. A click seeks to the event.
+
+use crate::ui::Ui;
+use leptos::prelude::*;
+use restartscope_report::{describe, kubectl};
+
+#[component]
+pub fn EventLog() -> impl IntoView {
+    let ui = Ui::get();
+    let (runs, playhead) = (ui.runs, ui.playhead);
+    let items = move || {
+        let lanes = ui.lanes.get();
+        runs.with(|r| {
+            let Some(r) = r else { return Vec::new() };
+            let (from, split, to) = r.log_window(playhead.get());
+            r.log[from..to]
+                .iter()
+                .enumerate()
+                .filter_map(|(k, &(p, i))| {
+                    let tr = &r.traces[p];
+                    let e = &tr.events[i];
+                    Some((
+                        e.t,
+                        lanes.get(p)?.clone(),
+                        describe(tr, e),
+                        e.rule,
+                        from + k < split,
+                        from + k + 1 == split,
+                    ))
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <section class="log" aria-label="Event log at the playhead">
+            <h2>"Events"</h2>
+            <ol>
+                {move || items().into_iter().map(|(t, lane, text, rule, past, current)| view! {
+                    <li class:past=past class:current=current class:future=!past>
+                        <button class="event" on:click=move |_| ui.seek(t)
+                            title=format!("{} — {}", rule.title(), rule.source())>
+                            <span class="t">{kubectl::clock(t)}</span>
+                            <span class=format!("badge {}", lane.class()) title=lane.kubelet.clone()>{lane.short()}</span>
+                            <span class="text">{text}</span>
+                            <span class="rule"><b>{rule.id()}</b>" "{rule.source()}</span>
+                        </button>
+                    </li>
+                }).collect_view()}
+            </ol>
+        </section>
+    }
+}

@@ -1,0 +1,31 @@
+//! Share and export: copy the link, download the figure (SVG, PNG) and the JSON trace — the same
+//! files as the `restartscope` command line (`crate::export` does the downloads).
+
+use crate::export::{copy_text, download_png, download_text};
+use crate::ui::Ui;
+use leptos::prelude::*;
+
+#[component]
+pub fn Export() -> impl IntoView {
+    let ui = Ui::get();
+    let (runs, copied) = (ui.runs, ui.copied);
+    view! {
+        <section class="export" aria-label="Share and export">
+            <button id="copy-link" type="button" on:click=move |_| {
+                copy_text(&ui.link());
+                copied.set(true);
+            }>{move || if copied.get() { "✓ Link copied" } else { "Copy link" }}</button>
+            <button id="download-svg" type="button" on:click=move |_| runs.with_untracked(|r| if let Some(r) = r {
+                let _ = download_text(&format!("{}.svg", r.file_stem()), "image/svg+xml", &r.svg);
+            })>"Download SVG"</button>
+            <button id="download-png" type="button" on:click=move |_| runs.with_untracked(|r| if let Some(r) = r {
+                let _ = download_png(&format!("{}.png", r.file_stem()), &r.svg, r.figure.width, r.figure.height);
+            })>"Download PNG"</button>
+            <button id="download-json" type="button" on:click=move |_| runs.with_untracked(|r| if let Some(r) = r {
+                let json = restartscope_report::json::render(&r.scenario, &r.traces);
+                let _ = download_text(&format!("{}.json", r.file_stem()), "application/json", &json);
+            })>"Download JSON trace"</button>
+            <span class="hint">"Same SVG and JSON as the "<code>"restartscope"</code>" command line."</span>
+        </section>
+    }
+}

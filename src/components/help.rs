@@ -1,0 +1,43 @@
+//! The help overlay (`?`): the keyboard shortcuts (`keys::SHORTCUTS`) and the scenarios with
+//! what each teaches. A dialog that takes focus when it opens; Esc, the button or a click
+//! outside closes it.
+
+use crate::keys::SHORTCUTS;
+use crate::ui::Ui;
+use leptos::prelude::*;
+use restartscope_sim::presets;
+use wasm_bindgen::JsCast;
+
+#[component]
+pub fn Help() -> impl IntoView {
+    let open = Ui::get().help;
+    // Move focus into the dialog when it opens, so Tab and Esc work from there.
+    Effect::new(move |_| {
+        if open.get() {
+            request_animation_frame(|| {
+                if let Some(el) = document().get_element_by_id("help-close") {
+                    if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
+                        let _ = el.focus();
+                    }
+                }
+            });
+        }
+    });
+    view! {
+        <Show when=move || open.get()>
+            <div class="overlay" on:click=move |_| open.set(false)>
+                <div class="help" id="help" role="dialog" aria-modal="true" aria-labelledby="help-title"
+                    on:click=|ev| ev.stop_propagation()>
+                    <h2 id="help-title">"Keyboard shortcuts"</h2>
+                    <table>
+                        {SHORTCUTS.iter().map(|(k, what)| view! { <tr><th><kbd>{*k}</kbd></th><td>{*what}</td></tr> }).collect_view()}
+                    </table>
+                    <ol class="preset-keys">
+                        {presets::PRESETS.iter().map(|p| view! { <li><b>{p.name}</b>" — "{p.teaches}</li> }).collect_view()}
+                    </ol>
+                    <button type="button" id="help-close" on:click=move |_| open.set(false)>"Close"</button>
+                </div>
+            </div>
+        </Show>
+    }
+}

@@ -1,0 +1,48 @@
+//! `kubectl get pods -w` per run, up to the playhead: the last fourteen rows that
+//! `report::kubectl::rows` reads from the run's timeline, NotReady rows marked.
+
+use crate::state::Lane;
+use crate::ui::Ui;
+use leptos::prelude::*;
+use restartscope_report::kubectl;
+
+#[component]
+fn KubectlPanel(lane: Lane) -> impl IntoView {
+    let ui = Ui::get();
+    let (runs, playhead) = (ui.runs, ui.playhead);
+    let p = lane.index;
+    let rows = move || {
+        runs.with(|r| {
+            r.as_ref()
+                .and_then(|r| r.timelines.get(p))
+                .map(|tl| kubectl::rows(tl, playhead.get()))
+                .unwrap_or_default()
+        })
+    };
+    view! {
+        <section class="kubectl" aria-label=format!("kubectl get pods -w, {}", lane.kubelet)>
+            <h2><code>"$ kubectl get pods -w"</code>" "<span class=format!("badge {}", lane.class())>{lane.kubelet.clone()}</span></h2>
+            <pre>
+                <span class="hdr">{format!("{:<7}{:<13}{:<6}{:<12}{:<9}{}\n", "TIME", "NAME", "READY", "STATUS", "RESTARTS", "# Ready condition")}</span>
+                {move || {
+                    let rows = rows();
+                    let skip = rows.len().saturating_sub(14);
+                    rows.into_iter().skip(skip).map(|r| {
+                        let line = format!("{:<7}{:<13}{:<6}{:<12}{:<9}", kubectl::clock(r.t_ms), r.name, r.ready, r.status, r.restarts);
+                        view! { <span class:notready=!r.condition_ready>{line}<span class="cond">{format!("# {}\n", r.condition)}</span></span> }
+                    }).collect_view()
+                }}
+            </pre>
+        </section>
+    }
+}
+
+#[component]
+pub fn KubectlPanels() -> impl IntoView {
+    let lanes = Ui::get().lanes;
+    view! {
+        <div class="kubectl-pair">
+            {move || lanes.get().into_iter().map(|lane| view! { <KubectlPanel lane=lane /> }).collect_view()}
+        </div>
+    }
+}

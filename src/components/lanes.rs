@@ -1,0 +1,78 @@
+//! The lanes: the figure's SVG (`restartscope-figure`, the same drawing as the CLI's
+//! `--format svg`), one group per run, and a playhead line over it. A click seeks to the time
+//! under the pointer.
+
+use crate::state::Lane;
+use crate::ui::Ui;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// "Timeline: 1.35 · legacy above, 1.35 · KEP below", "Timeline: 1.34".
+fn aria_label(lanes: &[Lane]) -> String {
+    match lanes {
+        [one] => format!("Timeline: {}", one.kubelet),
+        [a, b] => format!("Timeline: {} above, {} below", a.kubelet, b.kubelet),
+        _ => {
+            let names: Vec<&str> = lanes.iter().map(|l| l.kubelet.as_str()).collect();
+            format!("Timeline: {}", names.join(", "))
+        }
+    }
+}
+
+#[component]
+pub fn Lanes() -> impl IntoView {
+    let ui = Ui::get();
+    let (runs, playhead) = (ui.runs, ui.playhead);
+    let on_click = move |ev: web_sys::MouseEvent| {
+        let Some(target) = ev.current_target() else {
+            return;
+        };
+        let Ok(el) = target.dyn_into::<web_sys::Element>() else {
+            return;
+        };
+        let rect = el.get_bounding_client_rect();
+        let t = runs.with_untracked(|r| {
+            r.as_ref().map(|r| {
+                let x = (ev.client_x() as f64 - rect.left()) / rect.width() * r.figure.width;
+                r.figure.t_of(x).clamp(0, r.horizon)
+            })
+        });
+        if let Some(t) = t {
+            ui.seek(t);
+        }
+    };
+    let left = move || {
+        runs.with(|r| {
+            r.as_ref()
+                .map(|r| {
+                    format!(
+                        "{:.3}%",
+                        r.figure.x_of(playhead.get()) / r.figure.width * 100.0
+                    )
+                })
+                .unwrap_or_default()
+        })
+    };
+    let display = move || {
+        runs.with(|r| {
+            r.as_ref()
+                .map(|r| {
+                    let t = playhead.get();
+                    if t < r.figure.t0_ms || t > r.figure.t1_ms {
+                        "none"
+                    } else {
+                        "block"
+                    }
+                })
+                .unwrap_or("none")
+        })
+    };
+    view! {
+        <section class="lanes" aria-label=move || ui.lanes.with(|l| aria_label(l))>
+            <div class="figure" id="figure" data-playhead=move || playhead.get().to_string() on:click=on_click>
+                <div class="svg-host" inner_html=move || runs.with(|r| r.as_ref().map(|r| (*r.svg).clone()).unwrap_or_default())></div>
+                <div class="playhead" aria-hidden="true" style:left=left style:display=display></div>
+            </div>
+        </section>
+    }
+}

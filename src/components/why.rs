@@ -1,0 +1,61 @@
+//! "Why pod Ready changed": per run, its Ready changes grouped by rule and direction with the
+//! reason in words (`report::why`), headed by the run's kubelet profile ("1.35 · KEP", "1.34").
+
+use crate::state::Lane;
+use crate::ui::Ui;
+use leptos::prelude::*;
+use restartscope_report::why;
+use restartscope_sim::Policy;
+
+/// `alone`: the release runs one kubelet (no KEP-4781 code before 1.35), said under its lines.
+#[component]
+fn WhyColumn(lane: Lane, alone: bool) -> impl IntoView {
+    let runs = Ui::get().runs;
+    let p = lane.index;
+    let lines = move || {
+        runs.with(|r| {
+            r.as_ref()
+                .and_then(|r| r.timelines.get(p))
+                .map(|tl| why::lines(tl, None))
+                .unwrap_or_default()
+        })
+    };
+    let class = lane.class();
+    view! {
+        <div class=format!("why-col {class}") id=format!("why-{class}")>
+            <h2><span class=format!("badge {class}")>{lane.kubelet.clone()}</span>" why pod Ready changed"</h2>
+            <ul>
+                {move || {
+                    let l = lines();
+                    if l.is_empty() {
+                        view! { <li class="none">"Never: the restart was invisible to the API server and to Services."</li> }.into_any()
+                    } else {
+                        l.into_iter().map(|why::WhyLine { rule, ready: v, count: n, text }| view! {
+                            <li>
+                                <span class=if v { "to true" } else { "to false" }>{if v { "→ Ready" } else { "→ NotReady" }}</span>
+                                <span class="n">{format!("×{n}")}</span>
+                                <span class="text">{text}</span>
+                                <span class="rule" title=rule.source()>{rule.id()}</span>
+                            </li>
+                        }).collect_view().into_any()
+                    }
+                }}
+            </ul>
+            {alone.then(|| view! { <p class="why-note" id="one-kubelet">{format!("Kubernetes {} has only the legacy kubelet (no KEP-4781 code): one run, nothing to compare it with.", lane.kubelet)}</p> })}
+        </div>
+    }
+}
+
+#[component]
+pub fn Why() -> impl IntoView {
+    let lanes = Ui::get().lanes;
+    view! {
+        <section class="why" aria-label="Why Ready changed">
+            {move || {
+                let lanes = lanes.get();
+                let alone = lanes.len() == 1 && lanes[0].policy == Policy::Legacy;
+                lanes.into_iter().map(|lane| view! { <WhyColumn lane=lane alone=alone /> }).collect_view()
+            }}
+        </section>
+    }
+}

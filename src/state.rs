@@ -1,0 +1,214 @@
+//! The runs on screen, as pure functions of the settings: no signals, no DOM. `compute` runs the
+//! release's default kubelets (`compare_default`: legacy and KEP from 1.35 on, the legacy kubelet
+//! alone before), reads each trace once into a report `Timeline`, lays out the figure and merges
+//! the notable events. Called by `app.rs` (the recompute effect), `ui.rs` (the commands),
+//! `playback.rs` and the components, which read `Runs` and never the model.
+
+use crate::form::{Field, Settings};
+use restartscope_figure::{layout_read, Figure, LayoutOpts};
+use restartscope_report::{notable, Timeline};
+use restartscope_sim::{compare_default, Policy, Scenario, Trace};
+use std::sync::Arc;
+
+/// Playback speeds (× real time); the URL's `speed` and the `+`/`−` keys index this.
+pub const SPEEDS: [f64; 9] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
+pub const DEFAULT_SPEED: usize = 4; // 4×
+
+/// The runs of the current settings (one per kubelet the release offers), with their figure.
+#[derive(Clone)]
+pub struct Runs {
+    pub scenario: Arc<Scenario>,
+    /// Legacy first, then KEP-4781 when the release has it.
+    pub traces: Arc<Vec<Trace>>,
+    /// `timelines[i]` is `traces[i]` read once (state at any time).
+    pub timelines: Arc<Vec<Timeline>>,
+    pub figure: Arc<Figure>,
+    pub svg: Arc<String>,
+    /// Notable events of every run, in time order: (run index, event index).
+    pub log: Arc<Vec<(usize, usize)>>,
+    pub horizon: i64,
+}
+
+/// What the page shows about one run besides its data: its kubelet profile's label ("1.35 · KEP",
+/// "1.34") and its policy (the colour: CSS class `legacy` or `kep`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lane {
+    pub index: usize,
+    pub kubelet: String,
+    pub policy: Policy,
+}
+
+impl Lane {
+    /// The CSS class and element-id part of the run: `legacy` or `kep`.
+    pub fn class(&self) -> &'static str {
+        self.policy.as_str()
+    }
+
+    /// The short badge of the event log: `legacy` or `KEP`.
+    pub fn short(&self) -> &'static str {
+        match self.policy {
+            Policy::Legacy => "legacy",
+            Policy::Kep => "KEP",
+        }
+    }
+}
+
+impl Runs {
+    pub fn lanes(&self) -> Vec<Lane> {
+        self.traces
+            .iter()
+            .enumerate()
+            .map(|(index, t)| Lane {
+                index,
+                kubelet: t.kubelet.clone(),
+                policy: t.policy,
+            })
+            .collect()
+    }
+
+    /// Times (ms) of the event log's events, in order.
+    pub fn event_times(&self) -> impl Iterator<Item = i64> + '_ {
+        self.log.iter().map(|&(p, i)| self.traces[p].events[i].t)
+    }
+
+    /// The next (or previous) event-log time after (before) `now`.
+    pub fn step_from(&self, now: i64, forward: bool) -> Option<i64> {
+        let times = self.event_times();
+        if forward {
+            times.filter(|&t| t > now).min()
+        } else {
+            times.filter(|&t| t < now).max()
+        }
+    }
+
+    /// The event log's window around `now`: `(from, split, to)` into `log`, where `split` is the
+    /// first event after `now`; seven events before it, four from it.
+    pub fn log_window(&self, now: i64) -> (usize, usize, usize) {
+        let split = self
+            .log
+            .partition_point(|&(p, i)| self.traces[p].events[i].t <= now);
+        (
+            split.saturating_sub(7),
+            split,
+            (split + 4).min(self.log.len()),
+        )
+    }
+
+    /// Download file name without extension: `restartscope-long-restart-90s`.
+    pub fn file_stem(&self) -> String {
+        format!(
+            "restartscope-{}-{}s",
+            self.scenario.name, self.scenario.kubelet.restarts[0].downtime_s
+        )
+    }
+}
+
+/// "both runs", "the run": what the footer says was recomputed.
+pub fn runs_words(n: usize) -> String {
+    match n {
+        1 => "the run".into(),
+        2 => "both runs".into(),
+        n => format!("{n} runs"),
+    }
+}
+
+pub fn compute(settings: &Settings) -> Result<Runs, Vec<(Field, String)>> {
+    compute_at_width(settings, 1200.0, false)
+}
+
+/// `width` is the figure's layout width: narrower means larger text once scaled to the page
+/// (presentation view uses 860).
+/// `zoom` narrows the figure to the restart: from 10 s before the stop to 45 s after the return.
+pub fn compute_at_width(
+    settings: &Settings,
+    width: f64,
+    zoom: bool,
+) -> Result<Runs, Vec<(Field, String)>> {
+    let sc = settings.scenario()?;
+    let traces = compare_default(&sc).map_err(crate::form::by_field)?;
+    let timelines: Vec<Timeline> = traces.iter().map(Timeline::new).collect();
+    let restart = &sc.kubelet.restarts[0];
+    let figure = layout_read(
+        &traces,
+        &timelines,
+        &LayoutOpts {
+            width,
+            t0_ms: if zoom {
+                (ms_of(restart.at_s) - 10_000).max(0)
+            } else {
+                0
+            },
+            t1_ms: if zoom {
+                ms_of(restart.at_s + restart.downtime_s) + 45_000
+            } else {
+                0
+            },
+            ..LayoutOpts::default()
+        },
+    );
+    let svg = figure.to_svg();
+    let log = notable::merged(&traces);
+    Ok(Runs {
+        scenario: Arc::new(sc),
+        horizon: traces.iter().map(|t| t.horizon).max().unwrap_or(1),
+        timelines: Arc::new(timelines),
+        traces: Arc::new(traces),
+        figure: Arc::new(figure),
+        svg: Arc::new(svg),
+        log: Arc::new(log),
+    })
+}
+
+fn ms_of(s: f64) -> i64 {
+    (s * 1000.0).round() as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(version: &str) -> Settings {
+        Settings {
+            version: version.into(),
+            ..Settings::default()
+        }
+    }
+
+    #[test]
+    fn releases_before_1_35_run_the_legacy_kubelet_alone() {
+        for v in ["1.31", "1.34"] {
+            let r = compute(&at(v)).unwrap_or_else(|e| panic!("{v}: {e:?}"));
+            let lanes = r.lanes();
+            assert_eq!(lanes.len(), 1, "{v}");
+            assert_eq!(lanes[0].kubelet, v);
+            assert_eq!(lanes[0].policy, Policy::Legacy);
+            assert_eq!(r.figure.groups.len(), 1);
+            assert!(r.log.iter().all(|&(p, _)| p == 0));
+        }
+    }
+
+    #[test]
+    fn every_later_release_runs_legacy_and_kep() {
+        for v in ["1.35", "1.35.4", "1.36", "1.37", "main"] {
+            let r = compute(&at(v)).unwrap_or_else(|e| panic!("{v}: {e:?}"));
+            let names: Vec<String> = r.lanes().into_iter().map(|l| l.kubelet).collect();
+            assert_eq!(names, [format!("{v} · legacy"), format!("{v} · KEP")]);
+            assert!(r.svg.contains(&format!("KEP-4781 kubelet · {v}")));
+        }
+    }
+
+    #[test]
+    fn steps_and_log_window_follow_the_merged_log() {
+        let r = compute(&Settings::default()).unwrap();
+        let times: Vec<i64> = r.event_times().collect();
+        assert!(times.windows(2).all(|w| w[0] <= w[1]));
+        let first = times[0];
+        assert_eq!(r.step_from(-1, true), Some(first));
+        assert_eq!(r.step_from(first, false), None);
+        let (from, split, to) = r.log_window(first);
+        assert_eq!(from, 0);
+        assert!(split >= 1 && to <= r.log.len() && to - split <= 4);
+        assert_eq!(r.file_stem(), "restartscope-short-restart-20s");
+        assert_eq!(runs_words(2), "both runs");
+    }
+}

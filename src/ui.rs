@@ -1,0 +1,168 @@
+//! The page's shared state: one `Ui` of signals that `app.rs` creates and provides as context,
+//! and the commands the buttons and the keyboard share (play, step, seek, pick a scenario). The
+//! components and `keys.rs` take it with `Ui::get()`. The runs themselves are `state::Runs`.
+
+use crate::form::{Field, Settings};
+use crate::state::{Lane, Runs};
+use crate::url::{self, Theme, UrlState};
+use leptos::prelude::*;
+
+#[derive(Clone, Copy)]
+pub struct Ui {
+    pub settings: RwSignal<Settings>,
+    /// Messages per form field from the last computation (empty when it was valid).
+    pub errors: RwSignal<Vec<(Field, String)>>,
+    /// The last valid runs (kept while the settings are invalid).
+    pub runs: RwSignal<Option<Runs>>,
+    /// The runs' labels and policies; changes only when the set of kubelets does.
+    pub lanes: Memo<Vec<Lane>>,
+    pub playhead: RwSignal<i64>,
+    pub playing: RwSignal<bool>,
+    /// Index into `state::SPEEDS`.
+    pub speed: RwSignal<usize>,
+    /// Milliseconds the last recompute took (footer).
+    pub compute_ms: RwSignal<f64>,
+    /// Ignored link parameters, in words.
+    pub notices: RwSignal<Vec<String>>,
+    /// The reader's choice; `None` follows the system.
+    pub theme: RwSignal<Option<Theme>>,
+    pub system_dark: RwSignal<bool>,
+    pub present: RwSignal<bool>,
+    pub zoom: RwSignal<bool>,
+    pub help: RwSignal<bool>,
+    /// The tab is visible and the page on screen.
+    pub visible: RwSignal<bool>,
+    pub copied: RwSignal<bool>,
+    pub embed: bool,
+    pub reduced: bool,
+}
+
+impl Ui {
+    /// The state a link describes (autoplay unless it pins a time or motion is reduced).
+    pub fn new(initial: UrlState, notices: Vec<String>, reduced: bool, system_dark: bool) -> Ui {
+        let runs = RwSignal::new(None::<Runs>);
+        Ui {
+            settings: RwSignal::new(initial.settings),
+            errors: RwSignal::new(Vec::new()),
+            runs,
+            lanes: Memo::new(move |_| {
+                runs.with(|r| r.as_ref().map(Runs::lanes).unwrap_or_default())
+            }),
+            playhead: RwSignal::new(initial.t_ms.unwrap_or(0)),
+            playing: RwSignal::new(initial.t_ms.is_none() && !reduced),
+            speed: RwSignal::new(initial.speed.unwrap_or(crate::state::DEFAULT_SPEED)),
+            compute_ms: RwSignal::new(0.0),
+            notices: RwSignal::new(notices),
+            theme: RwSignal::new(initial.theme),
+            system_dark: RwSignal::new(system_dark),
+            present: RwSignal::new(initial.present),
+            zoom: RwSignal::new(initial.zoom),
+            help: RwSignal::new(false),
+            visible: RwSignal::new(true),
+            copied: RwSignal::new(false),
+            embed: initial.embed,
+            reduced,
+        }
+    }
+
+    /// The `Ui` that `App` provides.
+    pub fn get() -> Ui {
+        expect_context::<Ui>()
+    }
+
+    pub fn effective_theme(&self) -> Theme {
+        self.theme.get().unwrap_or(if self.system_dark.get() {
+            Theme::Dark
+        } else {
+            Theme::Light
+        })
+    }
+
+    /// The end of the runs (ms); 1 before the first computation.
+    pub fn horizon(&self) -> i64 {
+        self.runs
+            .with(|r| r.as_ref().map(|r| r.horizon).unwrap_or(1))
+    }
+
+    /// The messages for one field, joined.
+    pub fn err_for(&self, f: Field) -> String {
+        self.errors.with(|es| {
+            es.iter()
+                .filter(|(g, _)| *g == f)
+                .map(|(_, m)| m.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+    }
+
+    /// Pause and put the playhead at `t`.
+    pub fn seek(&self, t: i64) {
+        self.playing.set(false);
+        self.playhead.set(t);
+    }
+
+    /// To the next (previous) event of the log.
+    pub fn step_event(&self, forward: bool) {
+        let now = self.playhead.get_untracked();
+        let target = self
+            .runs
+            .with_untracked(|r| r.as_ref().and_then(|r| r.step_from(now, forward)));
+        if let Some(t) = target {
+            self.seek(t);
+        }
+    }
+
+    /// Play or pause; playing from the end starts again at 0.
+    pub fn toggle_play(&self) {
+        let end = self
+            .runs
+            .with_untracked(|r| r.as_ref().map(|r| r.horizon).unwrap_or(1));
+        if !self.playing.get_untracked() && self.playhead.get_untracked() >= end {
+            self.playhead.set(0);
+        }
+        self.playing.update(|p| *p = !*p);
+    }
+
+    /// Back to 0 s and play.
+    pub fn restart(&self) {
+        self.playhead.set(0);
+        self.playing.set(true);
+    }
+
+    /// A scenario with its own values in every field, from 0 s.
+    pub fn pick_preset(&self, name: &str) {
+        self.settings.set(Settings::for_preset(name));
+        self.playhead.set(0);
+        self.playing.set(!self.reduced);
+    }
+
+    /// What the query string holds (the playhead tracked only while paused, not every frame).
+    pub fn url_state(&self) -> UrlState {
+        UrlState {
+            settings: self.settings.get(),
+            t_ms: Some(if self.playing.get() {
+                self.playhead.get_untracked()
+            } else {
+                self.playhead.get()
+            }),
+            speed: Some(self.speed.get()),
+            theme: self.theme.get(),
+            embed: self.embed,
+            present: self.present.get(),
+            zoom: self.zoom.get(),
+        }
+    }
+
+    /// The whole link to this screen, playhead included.
+    pub fn link(&self) -> String {
+        let q = url::to_query(&UrlState {
+            t_ms: Some(self.playhead.get_untracked()),
+            ..self.url_state()
+        });
+        let base = web_sys::window()
+            .and_then(|w| w.location().href().ok())
+            .map(|h| h.split(['?', '#']).next().unwrap_or("").to_string())
+            .unwrap_or_default();
+        format!("{base}?{q}")
+    }
+}
