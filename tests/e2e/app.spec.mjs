@@ -31,9 +31,9 @@ test('dragging the downtime past the grace period changes legacy metrics and lan
   const problems = await open(page);
   await setDowntime(page, 20);
   await page.locator('#play').click(); // pause
-  const legacy = page.locator('#metric-ready_transitions .legacy');
-  await expect(legacy).toContainText('6');
-  await expect(page.locator('#metric-ready_transitions .kep')).toContainText('0');
+  const legacy = page.locator('#metric-ready_transitions .legacy b');
+  await expect(legacy).toHaveText('6');
+  await expect(page.locator('#metric-ready_transitions .kep b')).toHaveText('0');
   const svg20 = await page.locator('#figure svg').innerHTML();
   await seekEnd(page);
   await page.screenshot({ path: `${shots}/downtime-20s.png`, fullPage: true });
@@ -49,8 +49,8 @@ test('dragging the downtime past the grace period changes legacy metrics and lan
   await expect(page.locator('#downtime-value')).toHaveText(/^1m[23]\ds$/);
   await setDowntime(page, 90);
   await expect(page.locator('#downtime-value')).toHaveText('1m30s');
-  await expect(legacy).toContainText('12');
-  await expect(page.locator('#metric-nlc_status_writes .legacy')).toContainText('3');
+  await expect(legacy).toHaveText('12');
+  await expect(page.locator('#metric-nlc_status_writes .legacy b')).toHaveText('3');
   const svg90 = await page.locator('#figure svg').innerHTML();
   expect(svg90).not.toEqual(svg20);
   await expect(page.locator('#figure svg')).toContainText('Unknown');
@@ -88,7 +88,7 @@ test('preset switch works and shows what it teaches', async ({ page }) => {
   await page.locator('#preset').selectOption('eviction');
   await expect(page.locator('#teaches')).toContainText('300 s toleration');
   await expect(page.locator('#downtime-value')).toHaveText('6m');
-  await expect(page.locator('#metric-evictions .legacy')).toContainText('3');
+  await expect(page.locator('#metric-evictions .legacy b')).toHaveText('3');
   for (const name of ['startup-probe', 'unhealthy-during-downtime', 'not-ready-before-restart',
     'crash-during-downtime', 'daemonset-long-outage', 'long-restart', 'short-restart']) {
     await page.locator('#preset').selectOption(name);
@@ -100,16 +100,83 @@ test('preset switch works and shows what it teaches', async ({ page }) => {
 test('an invalid parameter shows a message by its field and keeps the last run', async ({ page }) => {
   const problems = await open(page);
   await page.locator('details.params summary').click();
-  const before = await page.locator('#metric-ready_transitions .legacy').innerText();
+  const before = await page.locator('#metric-ready_transitions .legacy b').innerText();
   await page.locator('#period').fill('0');
   await page.locator('#period').press('Enter');
   await page.locator('#period').blur();
   await expect(page.locator('#period-error')).toContainText('from 1 to 300');
   await expect(page.locator('#period')).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.locator('#metric-ready_transitions .legacy')).toHaveText(before);
+  await expect(page.locator('#metric-ready_transitions .legacy b')).toHaveText(before);
   await page.locator('#period').fill('5');
   await page.locator('#period').blur();
   await expect(page.locator('#period-error')).toBeEmpty();
+  expect(problems).toEqual([]);
+});
+
+test('metric cards: one per descriptor, a row per kubelet, the difference or "same"', async ({ page }) => {
+  const problems = await open(page, '?t=60');
+  const cards = page.locator('.metrics .card');
+  await expect(cards).toHaveCount(8);
+  // Titles and tooltips are restartscope-report's METRICS descriptors (label = title (unit)).
+  await expect(cards.locator('h3')).toHaveText([
+    'Pod Ready transitions', 'Kubelet pod status writes', 'Node lifecycle controller status writes',
+    'EndpointSlice updates', 'Unjustified NotReady (pod·s)', 'Unjustified Ready, the risk (pod·s)',
+    'Evictions', 'Node not Ready (s)',
+  ]);
+  await expect(page.locator('#metric-evictions')).toHaveAttribute('title', 'Pods deleted by the taint eviction controller.');
+  await expect(page.locator('#metric-ready_transitions .vals small')).toHaveText(['1.35 · legacy', '1.35 · KEP']);
+  await expect(page.locator('#metric-ready_transitions .delta')).toHaveText('KEP −6 ▼ better');
+  await expect(page.locator('#metric-ready_transitions')).toHaveClass(/differs/);
+  await expect(page.locator('#metric-evictions .delta')).toHaveText('same');
+  await expect(page.locator('#metric-evictions')).not.toHaveClass(/differs/);
+  expect(problems).toEqual([]);
+});
+
+test('a release before 1.35 runs the legacy kubelet alone, without an error', async ({ page }) => {
+  const problems = await open(page, '?version=1.34&t=60');
+  await expect(page.locator('#url-notice')).toHaveCount(0);
+  await expect(page.locator('.why-col')).toHaveCount(1);
+  await expect(page.locator('.why-col .badge')).toHaveText('1.34');
+  await expect(page.locator('#one-kubelet')).toContainText('Kubernetes 1.34 has only the legacy kubelet');
+  await expect(page.locator('.kubectl')).toHaveCount(1);
+  await expect(page.locator('.kubectl .badge')).toHaveText('1.34');
+  await expect(page.locator('#metric-ready_transitions .vals > span')).toHaveCount(1);
+  await expect(page.locator('.metrics .kep')).toHaveCount(0);
+  await expect(page.locator('.metrics .delta')).toHaveCount(0);
+  await expect(page.locator('.log .badge.kep')).toHaveCount(0);
+  await expect(page.locator('#figure svg')).toContainText('Legacy kubelet · 1.34');
+  await expect(page.locator('#figure svg')).not.toContainText('KEP-4781 kubelet');
+  for (const e of await page.locator('.field-error').allInnerTexts()) expect(e).toBe('');
+  await expect(page.locator('footer .perf')).toContainText('recomputed the run');
+  // The select offers every release; choosing 1.31 also runs (one kubelet, no message).
+  await page.locator('details.params summary').click();
+  await expect(page.locator('#version option')).toHaveText([
+    '1.31 (grace 40 s, legacy only)', '1.34 (grace 50 s, legacy only)', '1.35 (grace 50 s)',
+    '1.35.4 (grace 50 s)', '1.36 (grace 50 s)', '1.37 (grace 50 s)', 'main (grace 50 s)',
+  ]);
+  await page.locator('#version').selectOption('1.31');
+  await expect(page.locator('#grace')).toHaveValue('40');
+  await expect(page.locator('.why-col .badge')).toHaveText('1.31');
+  for (const e of await page.locator('.field-error').allInnerTexts()) expect(e).toBe('');
+  await page.locator('#version').selectOption('1.35');
+  await expect(page.locator('.why-col')).toHaveCount(2);
+  await expect(page.locator('#one-kubelet')).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
+
+test('?version=main shows two lanes labelled with main', async ({ page }) => {
+  const problems = await open(page, '?version=main&t=60');
+  await expect(page.locator('#url-notice')).toHaveCount(0);
+  await expect(page.locator('.why-col .badge')).toHaveText(['main · legacy', 'main · KEP']);
+  await expect(page.locator('.kubectl .badge')).toHaveText(['main · legacy', 'main · KEP']);
+  await expect(page.locator('#metric-ready_transitions .vals small')).toHaveText(['main · legacy', 'main · KEP']);
+  await expect(page.locator('.lanes')).toHaveAttribute('aria-label', 'Timeline: main · legacy above, main · KEP below');
+  const svg = page.locator('#figure svg');
+  await expect(svg).toContainText('Legacy kubelet · main');
+  await expect(svg).toContainText('KEP-4781 kubelet · main');
+  await page.locator('details.params summary').click();
+  await expect(page.locator('#version')).toHaveValue('main');
+  expect(await page.evaluate(() => location.search)).toContain('version=main');
   expect(problems).toEqual([]);
 });
 
