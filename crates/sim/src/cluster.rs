@@ -45,6 +45,9 @@ pub struct Setup<'a> {
     pub zones: Option<u16>,
     /// Collect the per-second series.
     pub series: bool,
+    /// On nodes whose events are not kept, let quiet probe workers sleep until their container
+    /// changes (same metrics, far fewer events; see `prober/worker.rs`).
+    pub elide: bool,
 }
 
 pub struct Cluster<'a> {
@@ -188,6 +191,11 @@ impl<'a> Cluster<'a> {
                     first_sync,
                 ),
             });
+            let kept = match &setup.keep {
+                Keep::All => true,
+                Keep::Nodes(v) => v.contains(&id),
+            };
+            cl.nodes[i].kubelet.elide = setup.elide && !kept;
             cl.push(lease_phase, id, What::LeaseRenew { gen: 0 });
         }
         let nlc_phase = (draw(seed, Purpose::Nlc, 0, [0, 0, 0]) * monitor_period as f64) as Ms;
@@ -381,7 +389,10 @@ impl<'a> Cluster<'a> {
                     k.on_container_exit(&mut cx, rt, api, pod as usize, c as usize);
                 }
             }
-            What::Warm { pod } => cx.touch(pod as usize),
+            What::Warm { pod } => {
+                cx.touch(pod as usize);
+                rt.changed.push(pod);
+            }
             What::ContainerRestart {
                 pod, c, checked, ..
             } => k.container_restart(&mut cx, rt, api, pod as usize, c as usize, checked),
@@ -392,6 +403,19 @@ impl<'a> Cluster<'a> {
                 }
             }
             What::TerminationDone { pod, .. } => k.termination_done(&mut cx, rt, api, pod as usize),
+        }
+        // Sleeping probe workers of pods whose containers changed resume their tickers.
+        if !rt.changed.is_empty() {
+            let mut changed = std::mem::take(&mut rt.changed);
+            if k.up && k.elide {
+                changed.sort_unstable();
+                changed.dedup();
+                for p in &changed {
+                    k.wake(&mut cx, *p as usize);
+                }
+            }
+            changed.clear();
+            rt.changed = changed;
         }
     }
 

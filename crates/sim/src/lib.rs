@@ -99,6 +99,7 @@ fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
         keep: Keep::All,
         zones: None,
         series: false,
+        elide: false,
     };
     let node = NodeSetup {
         pods: &sc.pods,

@@ -13,6 +13,7 @@ fn run(sc: &Scenario, policy: Policy, nodes: usize, keep: Keep) -> cluster::Outc
         keep,
         zones: None,
         series: false,
+        elide: false,
     };
     let ns = (0..nodes)
         .map(|_| NodeSetup {

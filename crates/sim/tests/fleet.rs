@@ -106,6 +106,7 @@ fn a_zone_down_is_tainted_at_the_eviction_rate() {
         keep: Keep::All,
         zones: Some(2),
         series: false,
+        elide: false,
     };
     let nodes = restarts
         .iter()
@@ -143,4 +144,60 @@ fn fleet_validation_names_the_field() {
             .contains("pods per node must be between 1 and 110"),
         "{e:?}"
     );
+}
+
+/// Sleeping quiet probe workers (nodes whose events are not kept) changes nothing a user sees:
+/// the metrics of every node are those of the full simulation, with far fewer events.
+#[test]
+fn sleeping_workers_change_no_metric() {
+    for (seed, policy, downtime) in [
+        (1, Policy::Legacy, 30.0),
+        (2, Policy::Kep, 30.0),
+        (3, Policy::Legacy, 420.0),
+        (4, Policy::Kep, 90.0),
+    ] {
+        let mut f = small(9, 3, 3, downtime, 10.0);
+        f.seed = seed;
+        f.pods_per_node = 6;
+        let pods = f.node_pods();
+        let restarts = f.restarts();
+        let go = |elide: bool| {
+            let setup = cluster::Setup {
+                cluster: &f.cluster,
+                first_sync_delay_s: f.first_sync_delay_s,
+                seed: f.seed,
+                horizon_s: f.horizon_s(),
+                keep: Keep::Nodes(vec![]),
+                zones: Some(3),
+                series: true,
+                elide,
+            };
+            let nodes = restarts
+                .iter()
+                .map(|r| cluster::NodeSetup {
+                    pods: &pods,
+                    restarts: r,
+                    profile: profile(&f, policy),
+                })
+                .collect();
+            cluster::Cluster::new(&setup, nodes).run()
+        };
+        let (full, slept) = (go(false), go(true));
+        let strip = |m: &Vec<Metrics>| -> Vec<Metrics> {
+            m.iter()
+                .map(|m| Metrics {
+                    events_processed: 0,
+                    ..m.clone()
+                })
+                .collect()
+        };
+        assert_eq!(
+            strip(&full.metrics),
+            strip(&slept.metrics),
+            "seed {seed} {policy:?}"
+        );
+        assert_eq!(full.series, slept.series, "seed {seed} {policy:?}");
+        let ev = |o: &cluster::Outcome| o.metrics.iter().map(|m| m.events_processed).sum::<u64>();
+        assert!(ev(&slept) < ev(&full), "{} vs {}", ev(&slept), ev(&full));
+    }
 }

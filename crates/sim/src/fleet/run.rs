@@ -68,6 +68,7 @@ pub fn run(f: &Fleet, profile: &KubeletProfile) -> Result<FleetRun, Vec<FieldErr
         keep: Keep::Nodes(sampled.clone()),
         zones: Some(f.zones as u16),
         series: true,
+        elide: true,
     };
     let nodes = restarts
         .iter()

@@ -27,6 +27,8 @@ pub struct RtContainer {
 pub struct Runtime<'a> {
     pub spec: &'a [Pod],
     pub pods: Vec<Vec<RtContainer>>,
+    /// Pods whose containers changed during the current event (wakes sleeping probe workers).
+    pub changed: Vec<u16>,
 }
 
 /// A truth change the kubelet may have to notice.
@@ -56,6 +58,7 @@ impl<'a> Runtime<'a> {
                         .collect()
                 })
                 .collect(),
+            changed: Vec::new(),
         }
     }
 
@@ -91,6 +94,7 @@ impl<'a> Runtime<'a> {
         r.warm_at = cx.now + warmup;
         cx.at(cx.now + warmup, What::Warm { pod: p as u16 });
         cx.touch(p);
+        self.changed.push(p as u16);
     }
 
     /// Stops the container (kill or exit). Returns whether it was running.
@@ -102,6 +106,7 @@ impl<'a> Runtime<'a> {
         }
         r.running = false;
         cx.touch(p);
+        self.changed.push(p as u16);
         was
     }
 
@@ -124,6 +129,7 @@ impl<'a> Runtime<'a> {
         } else {
             self.pods[p][c].health = state;
             cx.touch(p);
+            self.changed.push(p as u16);
             cx.emit(
                 Kind::ContainerHealth,
                 Some(p),

@@ -69,6 +69,8 @@ pub struct Kubelet<'a> {
     /// Lease renewals by this kubelet process (keys the renewal jitter).
     pub renewals: u64,
     pub pods: Vec<KPod>,
+    /// Let quiet probe workers sleep (a node whose events are not kept).
+    pub elide: bool,
 }
 
 impl<'a> Kubelet<'a> {
@@ -105,6 +107,7 @@ impl<'a> Kubelet<'a> {
             restart_idx: 0,
             renewals: 0,
             pods,
+            elide: false,
         }
     }
 

@@ -10,7 +10,7 @@ pub mod results;
 pub mod worker;
 
 use crate::scenario::{Container, Pod, Probe};
-use crate::trace::{Outcome, ProbeKind};
+use crate::trace::{Ms, Outcome, ProbeKind};
 use results::ResultsCache;
 
 /// The probe of this kind of a container, if it has one.
@@ -40,6 +40,12 @@ pub struct Worker {
     pub pending_tick: bool,
     /// Identifies the worker's current ticker (a reset starts a new one).
     pub seq: u32,
+    /// When the ticker's next tick is due.
+    pub next_tick: Ms,
+    /// Asleep in the model (not in Kubernetes): a worker of a node whose events are not kept,
+    /// whose probes keep passing with nothing changing, stops scheduling ticks; `Some(t)`: the
+    /// first tick it skipped. Woken when its container changes (see `worker.rs`).
+    pub dormant: Option<Ms>,
 }
 
 impl Worker {
@@ -54,6 +60,8 @@ impl Worker {
             pending_trigger: false,
             pending_tick: false,
             seq: 0,
+            next_tick: 0,
+            dormant: None,
         }
     }
 }

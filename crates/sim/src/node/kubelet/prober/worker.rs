@@ -71,6 +71,7 @@ impl Kubelet<'_> {
             return;
         }
         w.first_done = true;
+        w.next_tick = cx.now + period;
         if w.busy {
             // The ticker keeps this tick until doProbe returns.
             w.pending_tick = true;
@@ -337,6 +338,87 @@ impl Kubelet<'_> {
         }
         // doProbe returns; the worker's select takes a buffered trigger or a held tick.
         self.set_busy(p, c, kind, false);
+        if self.elide && self.quiet(cx, rt, p, c, kind) {
+            let w = self.pods[p]
+                .probes
+                .worker_mut(c, kind)
+                .expect("worker exists");
+            w.dormant = Some(w.next_tick);
+            w.seq += 1;
+            return;
+        }
         self.select(cx, rt, api, p, c, kind);
+    }
+
+    /// Nothing a tick could change: the last probes passed and the Success is cached for this
+    /// container, nothing is buffered, the probe is shorter than its period, and the container
+    /// still answers (readiness and liveness only).
+    fn quiet(&self, cx: &Ctx, rt: &Runtime, p: usize, c: usize, kind: ProbeKind) -> bool {
+        let Some(pr) = probe_spec(&self.spec[p].containers[c], kind) else {
+            return false;
+        };
+        let Some(w) = self.pods[p].probes.worker(c, kind) else {
+            return false;
+        };
+        let exec = ms(pr.exec_s);
+        let cid = w.container_id.unwrap_or(0);
+        kind != ProbeKind::Startup
+            && w.last == Outcome::Success
+            && w.run >= pr.success_threshold
+            && !w.pending_trigger
+            && !w.pending_tick
+            && !w.on_hold
+            && exec <= pr.timeout_s as Ms * 1000
+            && exec < pr.period_s as Ms * 1000
+            && rt.pods[p][c].instance == cid
+            && self.pods[p].probes.results.get(c, kind, cid) == Some(Outcome::Success)
+            && rt.probe_answer(p, c, kind, cx.now)
+    }
+
+    /// The pod's containers changed: its sleeping workers resume their ticker where Kubernetes'
+    /// would be — between ticks, or in the middle of a probe started at the last tick (which
+    /// passed: nothing had changed then).
+    pub fn wake(&mut self, cx: &mut Ctx, p: usize) {
+        let gen = self.gen;
+        for c in 0..self.pods[p].probes.workers.len() {
+            for kind in ProbeKind::ALL {
+                let Some(pr) = probe_spec(&self.spec[p].containers[c], kind) else {
+                    continue;
+                };
+                let (period, exec) = (pr.period_s as Ms * 1000, ms(pr.exec_s));
+                let Some(w) = self.pods[p].probes.worker_mut(c, kind) else {
+                    continue;
+                };
+                let Some(t0) = w.dormant.take() else {
+                    continue;
+                };
+                let now = cx.now;
+                let next = if now <= t0 {
+                    t0
+                } else {
+                    let last = t0 + (now - t0) / period * period;
+                    if last == now {
+                        now
+                    } else {
+                        if now < last + exec {
+                            w.busy = true;
+                            cx.at(
+                                last + exec,
+                                What::ProbeDone {
+                                    gen,
+                                    pod: p as u16,
+                                    c: c as u8,
+                                    kind,
+                                    success: true,
+                                },
+                            );
+                        }
+                        last + period
+                    }
+                };
+                let seq = w.seq;
+                self.schedule_tick(cx, next, p, c, kind, seq);
+            }
+        }
     }
 }

@@ -1,0 +1,151 @@
+//! Runs the built `restartscope` binary: kubelet releases (`versions`, issue 11) and fleets
+//! (`fleet`, issue 12).
+
+use serde_json::Value as J;
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_restartscope");
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stderr.is_empty(), "{args:?} wrote to stderr");
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+fn json(args: &[&str]) -> J {
+    serde_json::from_str(&ok(args)).expect("valid JSON")
+}
+
+/// Exit status 2, one line on stderr that contains every `wants`, nothing on stdout, no panic.
+fn fails(args: &[&str], wants: &[&str]) -> String {
+    let out = run(args);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
+    assert!(
+        !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
+        "{err}"
+    );
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: not one line: {err}"
+    );
+    assert!(err.starts_with("restartscope: error: "), "{err}");
+    for w in wants {
+        assert!(err.contains(w), "{args:?}: {err:?} lacks {w:?}");
+    }
+    err
+}
+
+/// Issue 11: releases before 1.35 run the legacy kubelet only; `versions` lists every profile.
+#[test]
+fn versions_and_releases_without_kep() {
+    for policy in ["kep", "both"] {
+        let mut args = vec!["simulate", "--preset", "short-restart", "--version", "1.34"];
+        if policy != "both" {
+            args.extend(["--policy", policy]);
+        }
+        fails(
+            &args,
+            &[
+                "1.34 has only the legacy kubelet",
+                "1.35",
+                "--policy legacy",
+            ],
+        );
+    }
+    let doc = json(&[
+        "simulate",
+        "--preset",
+        "short-restart",
+        "--version",
+        "1.34",
+        "--policy",
+        "legacy",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(doc["runs"].as_array().unwrap().len(), 1);
+    let text = ok(&["versions"]);
+    for v in ["1.31", "1.34", "1.35", "1.35.4", "1.36", "1.37", "main"] {
+        assert!(
+            text.lines().any(|l| l.starts_with(&format!("{v} "))),
+            "{v}: {text}"
+        );
+    }
+    assert!(text.contains("#141342"));
+}
+
+/// Issue 12: `restartscope fleet` — table with the saving, JSON with totals and series, errors
+/// exit 2 with one message.
+#[test]
+fn fleet_command() {
+    let text = ok(&["fleet", "--preset", "rolling-upgrade", "--nodes", "20"]);
+    assert!(text.contains("KEP saves"), "{text}");
+    assert!(text.contains("In words:"), "{text}");
+    let doc = json(&[
+        "fleet",
+        "--preset",
+        "rolling-upgrade",
+        "--nodes",
+        "20",
+        "--format",
+        "json",
+    ]);
+    let runs = doc["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[0]["policy"], "legacy");
+    assert_eq!(runs[1]["kubelet"], "1.35 · KEP");
+    // 20 nodes × 31 pods, each flapping once under legacy; none under KEP.
+    assert_eq!(runs[0]["totals"]["ready_transitions"], 20 * 31 * 2);
+    assert_eq!(runs[1]["totals"]["ready_transitions"], 0);
+    let t = runs[0]["totals"]["watch_events"].as_u64().unwrap();
+    assert_eq!(
+        t,
+        runs[0]["totals"]["endpointslice_updates"].as_u64().unwrap() * 20
+    );
+    let series = &runs[0]["series"];
+    let n = series["t_s"].as_array().unwrap().len();
+    assert_eq!(series["status_writes"].as_array().unwrap().len(), n);
+    assert_eq!(series["ready_endpoint_share"].as_array().unwrap().len(), 5);
+    fails(
+        &[
+            "fleet",
+            "--preset",
+            "rolling-upgrade",
+            "--pods-per-node",
+            "200",
+        ],
+        &["pods per node must be between 1 and 110"],
+    );
+    fails(
+        &["fleet", "--preset", "nope"],
+        &["unknown fleet preset", "rolling-upgrade"],
+    );
+    fails(
+        &["fleet", "--preset", "rolling-upgrade", "--version", "1.34"],
+        &["1.34 has only the legacy kubelet"],
+    );
+    let legacy = ok(&[
+        "fleet",
+        "--preset",
+        "rolling-upgrade",
+        "--nodes",
+        "10",
+        "--version",
+        "1.34",
+        "--policy",
+        "legacy",
+    ]);
+    assert!(legacy.contains("1.34"), "{legacy}");
+}
