@@ -71,7 +71,7 @@ impl Drop for Tmp {
     }
 }
 
-const PRESETS: [&str; 8] = [
+const PRESETS: [&str; 13] = [
     "short-restart",
     "long-restart",
     "eviction",
@@ -80,12 +80,17 @@ const PRESETS: [&str; 8] = [
     "not-ready-before-restart",
     "crash-during-downtime",
     "daemonset-long-outage",
+    "report-113646-flap",
+    "report-125397-startup-rerun",
+    "report-135795-notready-flip",
+    "report-141155-started-by-name",
+    "report-142305-started-early",
 ];
 
 #[test]
-fn presets_lists_all_eight_with_descriptions() {
+fn presets_lists_all_with_descriptions() {
     let out = ok(&["presets"]);
-    assert_eq!(out.lines().count(), 8, "{out}");
+    assert_eq!(out.lines().count(), PRESETS.len(), "{out}");
     for (line, name) in out.lines().zip(PRESETS) {
         assert!(line.starts_with(name), "{line}");
         assert!(line.len() > name.len() + 20, "no description: {line}");

@@ -4,10 +4,14 @@
 
 use crate::scenario::*;
 
-/// A preset: its name, what it teaches, and the scenario.
+/// A preset: its name, what it teaches, the upstream report it reproduces (if any), and the
+/// scenario.
 pub struct Preset {
     pub name: &'static str,
     pub teaches: &'static str,
+    /// The kubernetes/kubernetes issue whose reporter's pod and observations the preset replays
+    /// (`tests/reports.rs` checks them); `None` for the teaching presets.
+    pub link: Option<&'static str>,
     pub build: fn() -> Scenario,
 }
 
@@ -15,42 +19,80 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         name: "short-restart",
         teaches: "A 20 s restart: the legacy kubelet flaps every healthy pod NotReady and back; KEP-4781 changes nothing.",
+        link: None,
         build: short_restart,
     },
     Preset {
         name: "long-restart",
         teaches: "A 90 s outage: the control plane marks pods NotReady; legacy goes True→False→True, KEP waits for a probe.",
+        link: None,
         build: long_restart,
     },
     Preset {
         name: "eviction",
         teaches: "A 6 min outage outlives the 300 s toleration: pods are evicted and Terminating under both policies.",
+        link: None,
         build: eviction,
     },
     Preset {
         name: "startup-probe",
         teaches: "With a startup probe the legacy kubelet also resets Started, so readiness waits a full probe cycle.",
+        link: None,
         build: startup_probe,
     },
     Preset {
         name: "unhealthy-during-downtime",
         teaches: "The risk KEP-4781 accepts: a pod that broke during the outage stays Ready until failureThreshold probes fail.",
+        link: None,
         build: unhealthy_during_downtime,
     },
     Preset {
         name: "not-ready-before-restart",
         teaches: "A pod already NotReady: the legacy kubelet briefly reports it Ready after the restart; KEP keeps it NotReady.",
+        link: None,
         build: not_ready_before_restart,
     },
     Preset {
         name: "crash-during-downtime",
         teaches: "A container that exits while the kubelet is down stays Ready in the API until the kubelet returns.",
+        link: None,
         build: crash_during_downtime,
     },
     Preset {
         name: "daemonset-long-outage",
         teaches: "An 8 min outage: the Deployment pod is evicted, the DaemonSet pod tolerates it and comes back.",
+        link: None,
         build: daemonset_long_outage,
+    },
+    Preset {
+        name: "report-113646-flap",
+        teaches: "kubernetes#113646: after a 10 s restart the legacy kubelet shows the Ready pod 0/1 for one 1 s probe and its endpoint is removed and re-added; KEP-4781 keeps it 1/1.",
+        link: Some("https://github.com/kubernetes/kubernetes/issues/113646"),
+        build: report_113646_flap,
+    },
+    Preset {
+        name: "report-125397-startup-rerun",
+        teaches: "kubernetes#125397 and #133579: the legacy kubelet runs the startup probe again after a restart, so the started pod is NotReady for a 60 s period plus the 10 s probe; KEP-4781 keeps Started.",
+        link: Some("https://github.com/kubernetes/kubernetes/issues/125397"),
+        build: report_125397_startup_rerun,
+    },
+    Preset {
+        name: "report-135795-notready-flip",
+        teaches: "kubernetes#135795: web-2, NotReady before the restart, is reported Ready by the legacy kubelet until its probe worker first runs, so all three replicas look Ready to a PodDisruptionBudget; KEP-4781 keeps it NotReady.",
+        link: Some("https://github.com/kubernetes/kubernetes/issues/135795"),
+        build: report_135795_notready_flip,
+    },
+    Preset {
+        name: "report-141155-started-by-name",
+        teaches: "kubernetes#141155 (1.35–1.37 with KEP-4781): at the liveness kill near 58 s the replacement inherits Started=true by container name and is probed for readiness before its startup probe; main (#141342) and the legacy kubelet keep it Started=false.",
+        link: Some("https://github.com/kubernetes/kubernetes/issues/141155"),
+        build: report_141155_started_by_name,
+    },
+    Preset {
+        name: "report-142305-started-early",
+        teaches: "kubernetes#142305 (open): containers still in their startup period become Started after a restart because SyncPod builds the status before the startup worker exists; with KEP-4781 slow-start stays Ready and liveness kills slow-start-probed.",
+        link: Some("https://github.com/kubernetes/kubernetes/issues/142305"),
+        build: report_142305_started_early,
     },
 ];
 
@@ -175,4 +217,114 @@ pub fn daemonset_long_outage() -> Scenario {
     ds.workload = Workload::DaemonSet;
     let pods = vec![pod("web-0", Some("web"), vec![container("app")]), ds];
     base("daemonset-long-outage", 30.0, 480.0, 600.0, pods)
+}
+
+// The upstream reports (issue 11). Each reduces the reporter's manifest to the model's terms;
+// `tests/reports.rs` checks the reporter's observed sequence on the trace, under the kubelet the
+// reporter ran. A field the report does not give keeps its Kubernetes default.
+
+fn probe(period_s: u32, failure_threshold: u32) -> Probe {
+    Probe {
+        period_s,
+        failure_threshold,
+        ..Probe::default()
+    }
+}
+
+/// kubernetes#113646 (v1.25.3): pod `busybox-test-1`, container `busybox` with a readiness probe
+/// `exec: sleep 1` and every other probe field defaulted (period 10 s, timeout 1 s, thresholds
+/// 1/3); the kubelet process restarted. A bare Pod; the Service shows what #78733, #106689 and
+/// #131303 report: the endpoint removed and re-added. The legacy lane is the reporter's kubelet.
+pub fn report_113646_flap() -> Scenario {
+    let c = container("busybox");
+    let pods = vec![pod("busybox-test-1", Some("busybox"), vec![c])];
+    base("report-113646-flap", 30.0, 10.0, 120.0, pods)
+}
+
+/// kubernetes#125397 (and #133579, no manifest): pod `startup-exec`, container `startup` with only
+/// a startup probe `sleep 10; cat /tmp/healthy`, `initialDelaySeconds: 6`, `timeoutSeconds: 15`,
+/// `periodSeconds: 60` (failureThreshold defaulted to 3), ready long before the kubelet restart.
+pub fn report_125397_startup_rerun() -> Scenario {
+    let c = Container {
+        name: "startup".into(),
+        startup_probe: Some(Probe {
+            period_s: 60,
+            timeout_s: 15,
+            initial_delay_s: 6,
+            exec_s: 10.0,
+            ..Probe::default()
+        }),
+        readiness_probe: None,
+        liveness_probe: None,
+        warmup_s: 0.0,
+        truth: vec![],
+    };
+    let pods = vec![pod("startup-exec", Some("startup"), vec![c])];
+    base("report-125397-startup-rerun", 30.0, 10.0, 200.0, pods)
+}
+
+/// kubernetes#135795: a pod NotReady before the restart (its readiness probe fails) is briefly
+/// Ready, "~4 seconds", long enough for a PodDisruptionBudget to allow an eviction. The report
+/// gives no manifest: three replicas with the default readiness probe, web-2 failing readiness
+/// from the start (a PDB with minAvailable 2 then allows no disruption until the restart).
+pub fn report_135795_notready_flip() -> Scenario {
+    let mut pods = web_pods(3);
+    pods[2].containers[0].truth = vec![Truth {
+        at_s: 0.0,
+        state: Health::FailingReadiness,
+    }];
+    base("report-135795-notready-flip", 60.0, 10.0, 150.0, pods)
+}
+
+/// kubernetes#141155 (reproduced on k3s v1.36.2): a container with startup, readiness and
+/// liveness probes fails its liveness probe and is replaced; the replacement comes up with
+/// Started=true. The reporter's probe fields are not in the stored report: defaults, a startup
+/// budget of 30 × 10 s and a replacement that takes 45 s to answer. The kubelet restart comes
+/// after the kill and changes nothing here.
+pub fn report_141155_started_by_name() -> Scenario {
+    let mut c = container("app");
+    c.startup_probe = Some(probe(10, 30));
+    c.liveness_probe = Some(Probe::default());
+    c.warmup_s = 45.0;
+    c.truth = vec![Truth {
+        at_s: 30.0,
+        state: Health::Failing,
+    }];
+    let mut sc = base(
+        "report-141155-started-by-name",
+        150.0,
+        10.0,
+        250.0,
+        vec![pod("probe-repro", Some("probe-repro"), vec![c])],
+    );
+    sc.cluster.version = KubeVersion::V1_36;
+    sc
+}
+
+/// kubernetes#142305 (open; fix proposed in PR #142303): pod `slow-start`, a container with a
+/// startup probe that keeps failing and no readiness probe. The model's containers have run for
+/// an hour at 0 s, so each container here exits at 20 s and its replacement answers only after
+/// 600 s (a startup budget of 60 × 10 s). `slow-start-probed` adds readiness and liveness probes,
+/// the reporter's second case. On main, where #141155 is fixed, the replacements start with
+/// Started=false.
+pub fn report_142305_started_early() -> Scenario {
+    let slow = |name: &str, probed: bool| {
+        let mut c = container("app");
+        c.startup_probe = Some(probe(10, 60));
+        if probed {
+            c.liveness_probe = Some(Probe::default());
+        } else {
+            c.readiness_probe = None;
+        }
+        c.warmup_s = 600.0;
+        c.truth = vec![Truth {
+            at_s: 20.0,
+            state: Health::Exited,
+        }];
+        pod(name, Some("slow-start"), vec![c])
+    };
+    let pods = vec![slow("slow-start", false), slow("slow-start-probed", true)];
+    let mut sc = base("report-142305-started-early", 60.0, 10.0, 200.0, pods);
+    sc.cluster.version = KubeVersion::Main;
+    sc
 }

@@ -17,8 +17,9 @@ fn preset_files_match_the_constructors() {
     for p in presets::PRESETS {
         let sc = (p.build)();
         let path = dir().join(format!("{}.toml", p.name));
+        let link = p.link.map(|l| format!("# {l}\n")).unwrap_or_default();
         let text = format!(
-            "# {}\n# {}\n{}",
+            "# {}\n# {}\n{link}{}",
             p.name,
             p.teaches,
             toml::to_string_pretty(&sc).unwrap()
@@ -38,7 +39,7 @@ fn preset_files_match_the_constructors() {
 
 #[test]
 fn every_preset_runs_under_both_policies() {
-    assert_eq!(presets::PRESETS.len(), 8);
+    assert_eq!(presets::PRESETS.len(), 13);
     for p in presets::PRESETS {
         let sc = (p.build)();
         assert_eq!(sc.name, p.name);
@@ -76,4 +77,69 @@ fn presets_teach_what_they_say() {
     assert!(l.unjustified_ready_s > k.unjustified_ready_s);
     let (l, k) = m("daemonset-long-outage");
     assert_eq!((l.evictions, k.evictions), (1, 1));
+
+    // The upstream reports (tests/reports.rs checks each reporter's sequence in detail).
+    let (l, k) = m("report-113646-flap");
+    assert_eq!((l.ready_transitions, k.ready_transitions), (2, 0));
+    assert_eq!((l.endpointslice_updates, k.endpointslice_updates), (2, 0));
+    let (l, k) = m("report-125397-startup-rerun");
+    assert_eq!((l.ready_transitions, k.ready_transitions), (2, 0));
+    assert!((l.unjustified_not_ready_s - 70.0).abs() < 1e-6 && k.unjustified_not_ready_s == 0.0);
+    let (l, k) = m("report-135795-notready-flip");
+    // Both count the 30 s before the failing probe crossed its threshold; legacy adds the window.
+    let window = l.unjustified_ready_s - k.unjustified_ready_s;
+    assert!(window > 0.0 && window < 10.0, "{window}");
+    let (l, k) = m("report-142305-started-early");
+    assert!(k.unjustified_ready_s > 100.0 && l.unjustified_ready_s < 20.0);
+    // #141155: Started written with the liveness-killed container's replacement, except by
+    // 1.35–1.37's KEP-4781 kubelet (copied by name); main writes it again (#141342).
+    let sc = (presets::find("report-141155-started-by-name")
+        .unwrap()
+        .build)();
+    let started_at_kill = |tr: &Trace| {
+        let kill = tr
+            .events
+            .iter()
+            .find(|e| e.kind == Kind::ContainerExit && e.rule == Rule::P6)
+            .expect("a liveness kill")
+            .t;
+        tr.events
+            .iter()
+            .filter(|e| e.t == kill && e.kind == Kind::ContainerStarted)
+            .count()
+    };
+    let [l, k] = compare(&sc).unwrap();
+    assert_eq!((started_at_kill(&l), started_at_kill(&k)), (1, 0));
+    let main = simulate_profile(
+        &sc,
+        &KubeletProfile::new(KubeVersion::Main, Policy::Kep).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(started_at_kill(&main), 1);
+}
+
+#[test]
+fn report_presets_link_their_issue_and_name_it() {
+    for p in presets::PRESETS {
+        match p.link {
+            Some(link) => {
+                let number = link
+                    .strip_prefix("https://github.com/kubernetes/kubernetes/issues/")
+                    .unwrap_or_else(|| panic!("{}: {link}", p.name));
+                assert!(
+                    p.name.starts_with(&format!("report-{number}-")),
+                    "{}",
+                    p.name
+                );
+                assert!(
+                    p.teaches.starts_with(&format!("kubernetes#{number}")),
+                    "{}",
+                    p.name
+                );
+                // The release the reporter's behaviour needs, and one the app can compare.
+                assert!((p.build)().cluster.version.has_kep_4781(), "{}", p.name);
+            }
+            None => assert!(!p.name.starts_with("report-"), "{}", p.name),
+        }
+    }
 }
