@@ -13,7 +13,7 @@ pub const SHORTCUTS: [(&str, &str); 10] = [
     ("← / →", "Previous / next event"),
     ("+ / −", "Faster / slower"),
     ("R", "Restart from 0 s"),
-    ("1 … 8", "Pick a scenario"),
+    ("1 … 9", "Pick one of the first nine scenarios"),
     ("P", "Presentation view (large type)"),
     ("Z", "Zoom the lanes to the restart / whole run"),
     ("?", "Show or hide this help"),
