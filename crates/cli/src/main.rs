@@ -7,8 +7,8 @@ use restartscope_figure::{layout, LayoutOpts};
 use restartscope_report::{json, table};
 mod fleet;
 use restartscope_sim::{
-    fmt_secs, limits, parse_duration, presets, simulate_policy, FieldError, KubeVersion, Overrides,
-    Policy, Scenario, Trace,
+    fmt_secs, limits, parse_duration, presets, simulate_policy, FieldError, KubeVersion,
+    KubeletProfile, Overrides, Policy, Scenario, Trace,
 };
 use std::io::Write;
 use std::path::Path;
@@ -34,6 +34,7 @@ Options of simulate:
                         (cluster.node_monitor_grace_s)
   --version V           kubelet release: 1.31 | 1.34 | 1.35 | 1.35.4 | 1.36 | 1.37 | main
                         (cluster.version; see `restartscope versions`; before 1.35 only legacy)
+  --kubelets LIST       any kubelets side by side: VERSION[:legacy|kep],… e.g. 1.34,1.35:kep
   --seed N              random seed (a non-negative integer)
   --format F            table | json | svg (default table)
   --out FILE            write to FILE instead of standard output
@@ -72,6 +73,8 @@ struct SimArgs {
     grace_s: Option<f64>,
     version: Option<KubeVersion>,
     seed: Option<u64>,
+    /// `--kubelets`: any kubelet profiles side by side.
+    kubelets: Option<Vec<KubeletProfile>>,
     format: Format,
     out: Option<String>,
 }
@@ -205,10 +208,11 @@ fn parse_args(args: &[String]) -> Result<Command, UserError> {
     }
 }
 
-const FLAGS: &str = "--preset, --scenario, --policy, --downtime, --grace, --version, --seed, --format, --out, --help";
+const FLAGS: &str = "--preset, --scenario, --policy, --kubelets, --downtime, --grace, --version, --seed, --format, --out, --help";
 
 fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
     let mut a = SimArgs {
+        kubelets: None,
         preset: None,
         scenario: None,
         policy: None,
@@ -237,7 +241,8 @@ fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
             Some((f, v)) => (f.to_string(), Some(v.to_string())),
             None => (arg.clone(), None),
         };
-        const KNOWN: [&str; 9] = [
+        const KNOWN: [&str; 10] = [
+            "--kubelets",
             "--preset",
             "--scenario",
             "--policy",
@@ -268,6 +273,7 @@ fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
         match flag.as_str() {
             "--preset" => a.preset = Some(value),
             "--scenario" => a.scenario = Some(value),
+            "--kubelets" => a.kubelets = Some(parse_kubelets(&value)?),
             "--policy" => {
                 a.policy = match value.as_str() {
                     "legacy" => Some(Policy::Legacy),
@@ -354,6 +360,47 @@ fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
         _ => {}
     }
     Ok(Command::Simulate(Box::new(a)))
+}
+
+/// `--kubelets 1.34,1.35:kep,main:kep`: each `VERSION[:legacy|kep]`; a version alone is that
+/// release's default kubelet (legacy before 1.35, KEP-4781 from 1.35: the gate defaults off).
+fn parse_kubelets(value: &str) -> Result<Vec<KubeletProfile>, UserError> {
+    let mut out = Vec::new();
+    for item in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (v, p) = match item.split_once(':') {
+            Some((v, p)) => (v, Some(p)),
+            None => (item, None),
+        };
+        let version = KubeVersion::parse(v).ok_or_else(|| {
+            let ok: Vec<&str> = KubeVersion::ALL.iter().map(|v| v.as_str()).collect();
+            format!(
+                "invalid --kubelets item {item:?}: unknown release {v:?}; accepted releases: {}",
+                ok.join(", ")
+            )
+        })?;
+        let policy = match p {
+            None if version.has_kep_4781() => Policy::Kep,
+            None | Some("legacy") => Policy::Legacy,
+            Some("kep") => Policy::Kep,
+            Some(x) => {
+                return Err(format!(
+                    "invalid --kubelets item {item:?}: policy {x:?}; accepted: legacy, kep"
+                )
+                .into())
+            }
+        };
+        out.push(
+            KubeletProfile::new(version, policy)
+                .map_err(|m| format!("invalid --kubelets item {item:?}: {m}"))?,
+        );
+    }
+    if out.is_empty() || out.len() > 4 {
+        return Err(
+            "--kubelets takes 1 to 4 comma-separated VERSION[:legacy|kep], e.g. 1.34,1.35:kep"
+                .into(),
+        );
+    }
+    Ok(out)
 }
 
 fn duration(flag: &str, value: &str) -> Result<f64, UserError> {
@@ -464,6 +511,14 @@ fn resolve(a: &SimArgs) -> Result<(Scenario, String), UserError> {
 
 fn run(a: &SimArgs) -> Result<String, UserError> {
     let (sc, _origin) = resolve(a)?;
+    if let Some(profiles) = &a.kubelets {
+        if a.policy.is_some() {
+            return Err("give either --kubelets or --policy, not both".into());
+        }
+        let traces =
+            restartscope_sim::simulate_profiles(&sc, profiles).map_err(|e| invalid("", &e))?;
+        return Ok(render(a, &sc, &traces));
+    }
     let policies: Vec<Policy> = match a.policy {
         Some(p) => vec![p],
         None => Policy::BOTH.to_vec(),
@@ -480,9 +535,13 @@ fn run(a: &SimArgs) -> Result<String, UserError> {
         .iter()
         .map(|p| simulate_policy(&sc, *p).map_err(|e| invalid("", &e)))
         .collect::<Result<_, _>>()?;
-    Ok(match a.format {
-        Format::Table => table::render(&sc, &traces),
-        Format::Json => json::render(&sc, &traces),
+    Ok(render(a, &sc, &traces))
+}
+
+fn render(a: &SimArgs, sc: &Scenario, traces: &[Trace]) -> String {
+    match a.format {
+        Format::Table => table::render(sc, traces),
+        Format::Json => json::render(sc, traces),
         Format::Svg => {
             let first = sc.first_restart();
             let title = match first {
@@ -507,7 +566,7 @@ fn run(a: &SimArgs) -> Result<String, UserError> {
                 title: Some(title),
                 ..LayoutOpts::default()
             };
-            layout(&traces, &opts).to_svg()
+            layout(traces, &opts).to_svg()
         }
-    })
+    }
 }

@@ -149,3 +149,54 @@ fn fleet_command() {
     ]);
     assert!(legacy.contains("1.34"), "{legacy}");
 }
+
+/// Issue 11: any kubelets side by side on one clock, labelled by profile.
+#[test]
+fn kubelets_side_by_side() {
+    let doc = json(&[
+        "simulate",
+        "--preset",
+        "short-restart",
+        "--kubelets",
+        "1.34,1.35:kep,main:kep",
+        "--format",
+        "json",
+    ]);
+    let labels: Vec<&str> = doc["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["kubelet"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["1.34", "1.35 · KEP", "main · KEP"]);
+    let text = ok(&[
+        "simulate",
+        "--preset",
+        "report-141155-started-by-name",
+        "--kubelets",
+        "1.35:kep,main:kep",
+    ]);
+    assert!(text.contains("main · KEP − 1.35 · KEP"), "{text}");
+    fails(
+        &[
+            "simulate",
+            "--preset",
+            "short-restart",
+            "--kubelets",
+            "1.31:kep",
+        ],
+        &["1.31 has only the legacy kubelet"],
+    );
+    fails(
+        &[
+            "simulate",
+            "--preset",
+            "short-restart",
+            "--kubelets",
+            "1.35",
+            "--policy",
+            "kep",
+        ],
+        &["either --kubelets or --policy"],
+    );
+}

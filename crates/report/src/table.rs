@@ -82,14 +82,29 @@ fn metrics_table(traces: &[Trace]) -> String {
     let mut s = String::new();
     let labels: Vec<String> = METRICS.iter().map(|m| m.label()).collect();
     let lw = labels.iter().map(|l| l.chars().count()).max().unwrap_or(10) + 2;
-    let cw = 18;
+    let heads: Vec<String> = traces.iter().map(crate::describe::heading).collect();
+    // Two runs: KEP minus legacy for one release's pair, else the second minus the first.
+    let pair = traces.len() == 2
+        && traces[0].policy != traces[1].policy
+        && traces[0].kubelet.split(" · ").next() == traces[1].kubelet.split(" · ").next();
+    let diff_head = match traces {
+        [a, b] if !pair => format!("{} − {}", b.kubelet, a.kubelet),
+        _ => "KEP − legacy".to_string(),
+    };
+    let cw = heads
+        .iter()
+        .chain([&diff_head])
+        .map(|h| h.chars().count() + 2)
+        .max()
+        .unwrap_or(18)
+        .max(18);
     let _ = write!(s, "{}", pad("metric", lw));
-    for t in traces {
-        let _ = write!(s, "{}", lpad(t.policy.label(), cw));
+    for h in &heads {
+        let _ = write!(s, "{}", lpad(h, cw));
     }
     let diff = traces.len() == 2;
     if diff {
-        let _ = write!(s, "{}", lpad("KEP − legacy", cw));
+        let _ = write!(s, "{}", lpad(&diff_head, cw));
     }
     s.push('\n');
     let _ = writeln!(
@@ -110,7 +125,12 @@ fn metrics_table(traces: &[Trace]) -> String {
                     .find(|t| t.policy == p)
                     .map_or(0.0, |t| m.value(&t.metrics))
             };
-            let cell = match m.delta(get(Policy::Legacy), get(Policy::Kep)) {
+            let (from, to) = if pair {
+                (get(Policy::Legacy), get(Policy::Kep))
+            } else {
+                (m.value(&traces[0].metrics), m.value(&traces[1].metrics))
+            };
+            let cell = match m.delta(from, to) {
                 None => m.fmt(0.0),
                 Some(d) => format!("{}{}", if d.sign == '+' { '+' } else { '-' }, d.size),
             };
@@ -126,7 +146,7 @@ fn timeline(tr: &Trace) -> String {
     let _ = writeln!(
         s,
         "{}: pod Ready as the API server shows it",
-        tr.policy.label()
+        crate::describe::heading(tr)
     );
     let rows: Vec<&Event> = tr
         .events
