@@ -15,6 +15,7 @@ use crate::components::{
     params::Params,
     why::Why,
 };
+use crate::form::Settings;
 use crate::state::{compute_at_width, runs_words, Runs};
 use crate::ui::Ui;
 use crate::url::{self, Theme};
@@ -54,16 +55,50 @@ pub fn App() -> impl IntoView {
     });
     crate::env::watch_system_dark(ui.system_dark);
     crate::env::watch_visibility(ui.visible);
-    // The query string follows the screen.
+    // The query string follows the runs on screen (never a rejected setting). A change of the
+    // settings pushes a history entry, so Back returns to the previous settings; the playhead and
+    // view modes replace the current one.
+    // Moves within a second of the last one (a slider drag) coalesce into one entry.
+    let pushed = StoredValue::new(None::<Settings>);
+    let last_change = StoredValue::new(f64::NEG_INFINITY);
     Effect::new(move |_| {
-        let q = url::to_query(&ui.url_state());
+        let Some(st) = ui.url_state() else {
+            return;
+        };
+        let q = format!("?{}", url::to_query(&st));
+        let changed = pushed.with_value(|p| p.as_ref().is_some_and(|p| *p != st.settings));
+        let push = changed && now_ms() - last_change.get_value() > 1000.0;
+        if changed {
+            last_change.set_value(now_ms());
+        }
         if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
-            let _ =
-                h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("?{q}")));
+            let null = wasm_bindgen::JsValue::NULL;
+            let _ = if push {
+                h.push_state_with_url(&null, "", Some(&q))
+            } else {
+                h.replace_state_with_url(&null, "", Some(&q))
+            };
+        }
+        pushed.set_value(Some(st.settings));
+    });
+    // Back and Forward: the screen follows the address (without pushing it again).
+    let handle = window_event_listener(leptos::ev::popstate, move |_| {
+        let search = web_sys::window()
+            .and_then(|w| w.location().search().ok())
+            .unwrap_or_default();
+        let (st, _) = url::parse(&search);
+        pushed.set_value(Some(st.settings.clone()));
+        ui.settings.set(st.settings);
+        ui.zoom.set(st.zoom);
+        ui.present.set(st.present);
+        if let Some(t) = st.t_ms {
+            ui.seek(t);
         }
     });
+    std::mem::forget(handle);
 
-    // Recompute the runs whenever a setting changes; keep the last valid runs on error.
+    // Recompute the runs whenever a setting changes; a setting the model rejects is not
+    // simulated: the last valid runs stay (marked as such) and the errors say why.
     Effect::new(move |_| {
         let s = ui.settings.get();
         let width = if ui.present.get() { 860.0 } else { 1200.0 };
@@ -74,10 +109,14 @@ pub fn App() -> impl IntoView {
             Ok(r) => {
                 let h = r.horizon;
                 ui.runs.set(Some(r));
+                ui.valid.set(Some(s));
                 ui.errors.set(Vec::new());
                 ui.playhead.update(|p| *p = (*p).min(h));
             }
-            Err(e) => ui.errors.set(e),
+            Err(e) => {
+                ui.errors.set(e);
+                ui.playing.set(false);
+            }
         }
         let dt = now_ms() - t0;
         ui.compute_ms.set(dt);
@@ -116,7 +155,7 @@ pub fn App() -> impl IntoView {
                 <button id="help-open" type="button" aria-keyshortcuts="?" on:click=move |_| ui.help.set(true)>"Keys ?"</button>
             </div>
         </header>
-        <main>
+        <main data-rejected=move || if ui.rejected() { "1" } else { "0" }>
             <Controls />
             <Params />
             <PlaybackBar />

@@ -4,7 +4,9 @@
 //! so each message shows next to its input. Called by `state.rs` (`compute`), `url.rs` and the
 //! parameter components.
 
-use restartscope_sim::{presets, FieldError, KubeVersion, Overrides, ProbeOverrides, Scenario};
+use restartscope_sim::{
+    fmt_secs, parse_duration, presets, FieldError, KubeVersion, Overrides, ProbeOverrides, Scenario,
+};
 
 /// Every editable setting, as the text in its input (so a half-typed value can be shown with an
 /// error while the last valid run stays on screen).
@@ -83,6 +85,33 @@ impl Field {
 }
 
 impl Field {
+    /// The Kubernetes name of the setting (what messages lead with), or the model's own name.
+    pub fn k8s_name(self) -> &'static str {
+        match self {
+            Field::Grace => "--node-monitor-grace-period",
+            Field::Toleration => "tolerationSeconds (node.kubernetes.io/unreachable)",
+            Field::FirstSync => "first SyncPod delay",
+            Field::Seed => "seed",
+            Field::Period => "readinessProbe.periodSeconds",
+            Field::FailureThreshold => "readinessProbe.failureThreshold",
+            Field::SuccessThreshold => "readinessProbe.successThreshold",
+            Field::Exec => "probe run time",
+            _ => self.label(),
+        }
+    }
+
+    /// The field takes a duration (`45s`, `1m30s`, `5m`) as well as plain seconds.
+    pub fn is_duration(self) -> bool {
+        matches!(
+            self,
+            Field::Downtime
+                | Field::RestartAt
+                | Field::Grace
+                | Field::Toleration
+                | Field::FirstSync
+        )
+    }
+
     /// What the field accepts (inclusive). The one place the form, the URL parser and the
     /// parameters panel take their ranges from; model limits where the model has one.
     pub fn range(self) -> (f64, f64) {
@@ -101,10 +130,14 @@ impl Field {
         }
     }
 
-    /// The range as the parameters panel shows it: `5–600`.
+    /// The range as the parameters panel shows it: `5–600`, or `0s–1d` for a duration.
     pub fn range_text(self) -> String {
         let (lo, hi) = self.range();
-        format!("{}–{}", fmt_num(lo), fmt_num(hi))
+        if self.is_duration() {
+            format!("{}–{}, like 1m30s", fmt_secs(lo), fmt_secs(hi))
+        } else {
+            format!("{}–{}", fmt_num(lo), fmt_num(hi))
+        }
     }
 }
 
@@ -160,12 +193,36 @@ impl Settings {
             )]);
         };
         let num = |errs: &mut Vec<(Field, String)>, f: Field, s: &str, lo: f64, hi: f64| -> f64 {
-            match s.trim().parse::<f64>() {
-                Ok(v) if v.is_finite() && v >= lo && v <= hi => v,
+            let v = if f.is_duration() {
+                parse_duration(s).ok()
+            } else {
+                s.trim().parse::<f64>().ok()
+            };
+            match v {
+                Some(v) if v.is_finite() && v >= lo && v <= hi => v,
+                _ if f.is_duration() => {
+                    errs.push((
+                        f,
+                        format!(
+                            "{} must be a duration from {} to {} seconds ({} to {}), like 40, 5m or 1m30s; got {:?}",
+                            f.k8s_name(),
+                            fmt_num(lo),
+                            fmt_num(hi),
+                            fmt_secs(lo),
+                            fmt_secs(hi),
+                            s.trim()
+                        ),
+                    ));
+                    f64::NAN
+                }
                 _ => {
                     errs.push((
                         f,
-                        format!("{} must be a number from {lo} to {hi}", f.label()),
+                        format!(
+                            "{} must be a number from {lo} to {hi}; got {:?}",
+                            f.k8s_name(),
+                            s.trim()
+                        ),
                     ));
                     f64::NAN
                 }
@@ -177,7 +234,11 @@ impl Settings {
                 _ => {
                     errs.push((
                         f,
-                        format!("{} must be a whole number from {lo} to {hi}", f.label()),
+                        format!(
+                            "{} must be a whole number from {lo} to {hi}; got {:?}",
+                            f.k8s_name(),
+                            s.trim()
+                        ),
                     ));
                     lo
                 }
@@ -367,6 +428,28 @@ mod tests {
                 .starts_with("--node-monitor-grace-period must be above 15.4s"),
             "{errs:?}"
         );
+    }
+
+    #[test]
+    fn grace_toleration_and_first_sync_take_durations() {
+        let s = Settings {
+            grace_s: "1m30s".into(),
+            toleration_s: "5m".into(),
+            first_sync_s: "2s".into(),
+            ..Settings::default()
+        };
+        let sc = s.scenario().unwrap();
+        assert_eq!(sc.cluster.grace_s(), 90.0);
+        assert_eq!(sc.cluster.toleration_s, 300.0);
+        assert_eq!(sc.kubelet.first_sync_delay_s, 2.0);
+        let s = Settings {
+            toleration_s: "5 minutes".into(),
+            ..Settings::default()
+        };
+        let errs = s.scenario().unwrap_err();
+        assert_eq!(errs[0].0, Field::Toleration);
+        assert!(errs[0].1.starts_with("tolerationSeconds"), "{errs:?}");
+        assert!(errs[0].1.contains("like 40, 5m or 1m30s"), "{errs:?}");
     }
 
     #[test]

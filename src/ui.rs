@@ -14,6 +14,9 @@ pub struct Ui {
     pub errors: RwSignal<Vec<(Field, String)>>,
     /// The last valid runs (kept while the settings are invalid).
     pub runs: RwSignal<Option<Runs>>,
+    /// The settings `runs` were simulated from: the only settings the address bar and a copied
+    /// link ever hold (a rejected setting is never simulated, never shared).
+    pub valid: RwSignal<Option<Settings>>,
     /// The runs' labels and policies; changes only when the set of kubelets does.
     pub lanes: Memo<Vec<Lane>>,
     pub playhead: RwSignal<i64>,
@@ -45,6 +48,7 @@ impl Ui {
             settings: RwSignal::new(initial.settings),
             errors: RwSignal::new(Vec::new()),
             runs,
+            valid: RwSignal::new(None),
             lanes: Memo::new(move |_| {
                 runs.with(|r| r.as_ref().map(Runs::lanes).unwrap_or_default())
             }),
@@ -136,10 +140,17 @@ impl Ui {
         self.playing.set(!self.reduced);
     }
 
-    /// What the query string holds (the playhead tracked only while paused, not every frame).
-    pub fn url_state(&self) -> UrlState {
-        UrlState {
-            settings: self.settings.get(),
+    /// The model rejects the settings in the form: nothing was simulated from them.
+    pub fn rejected(&self) -> bool {
+        self.errors.with(|e| !e.is_empty())
+    }
+
+    /// What the query string holds (the playhead tracked only while paused, not every frame):
+    /// the settings of the runs on screen; `None` before any setting was valid.
+    pub fn url_state(&self) -> Option<UrlState> {
+        let settings = self.valid.get()?;
+        Some(UrlState {
+            settings,
             t_ms: Some(if self.playing.get() {
                 self.playhead.get_untracked()
             } else {
@@ -150,19 +161,29 @@ impl Ui {
             embed: self.embed,
             present: self.present.get(),
             zoom: self.zoom.get(),
-        }
+        })
     }
 
-    /// The whole link to this screen, playhead included.
+    /// The whole link to this screen, playhead included: the last valid settings, never a
+    /// rejected one (before any valid setting, the page without parameters).
     pub fn link(&self) -> String {
-        let q = url::to_query(&UrlState {
-            t_ms: Some(self.playhead.get_untracked()),
-            ..self.url_state()
-        });
+        let q = self
+            .url_state()
+            .map(|st| {
+                url::to_query(&UrlState {
+                    t_ms: Some(self.playhead.get_untracked()),
+                    ..st
+                })
+            })
+            .unwrap_or_default();
         let base = web_sys::window()
             .and_then(|w| w.location().href().ok())
             .map(|h| h.split(['?', '#']).next().unwrap_or("").to_string())
             .unwrap_or_default();
-        format!("{base}?{q}")
+        if q.is_empty() {
+            base
+        } else {
+            format!("{base}?{q}")
+        }
     }
 }

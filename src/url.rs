@@ -132,14 +132,14 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
                     s.grace_s = fmt_num(k.default_grace_s());
                 })
                 .is_some(),
-            "grace" => num(v, Field::Grace)
-                .map(|x| s.grace_s = fmt_num(x))
+            "grace" => secs(v, Field::Grace)
+                .map(|_| s.grace_s = v.trim().to_string())
                 .is_some(),
-            "toleration" => num(v, Field::Toleration)
-                .map(|x| s.toleration_s = fmt_num(x))
+            "toleration" => secs(v, Field::Toleration)
+                .map(|_| s.toleration_s = v.trim().to_string())
                 .is_some(),
-            "sync" => num(v, Field::FirstSync)
-                .map(|x| s.first_sync_s = fmt_num(x))
+            "sync" => secs(v, Field::FirstSync)
+                .map(|_| s.first_sync_s = v.trim().to_string())
                 .is_some(),
             "seed" => int(v, Field::Seed)
                 .map(|x| s.seed = x.to_string())
@@ -225,9 +225,14 @@ pub fn accepted(k: &str) -> String {
         "downtime" => duration(Field::Downtime),
         "at" => duration(Field::RestartAt),
         "version" => crate::form::versions_text(),
-        "grace" => range(Field::Grace, "seconds"),
-        "toleration" => range(Field::Toleration, "seconds"),
-        "sync" => range(Field::FirstSync, "seconds"),
+        "grace" | "toleration" | "sync" => {
+            let f = match k {
+                "grace" => Field::Grace,
+                "toleration" => Field::Toleration,
+                _ => Field::FirstSync,
+            };
+            format!("{}, or a duration like 5m or 1m30s", range(f, "seconds"))
+        }
         "seed" => range(Field::Seed, "a whole number"),
         "period" => range(Field::Period, "whole seconds"),
         "failure" | "success" => range(Field::FailureThreshold, "a whole number"),
@@ -350,5 +355,25 @@ mod tests {
         assert_eq!(crate::state::SPEEDS[st.speed.unwrap()], 16.0);
         assert!(st.present && !st.embed);
         assert_eq!(decode("a%20b+c%2"), "a b c%2");
+    }
+
+    #[test]
+    fn grace_toleration_and_sync_take_durations() {
+        let (st, notes) = parse("grace=1m&toleration=5m&sync=2s");
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(st.settings.grace_s, "1m");
+        assert_eq!(st.settings.toleration_s, "5m");
+        assert_eq!(st.settings.first_sync_s, "2s");
+        let sc = st.settings.scenario().unwrap();
+        assert_eq!(sc.cluster.grace_s(), 60.0);
+        assert_eq!(sc.cluster.toleration_s, 300.0);
+        assert_eq!(sc.kubelet.first_sync_delay_s, 2.0);
+        let (back, _) = parse(&to_query(&st));
+        assert_eq!(back.settings, st.settings);
+        let (_, notes) = parse("grace=1m30s&toleration=1h");
+        assert!(notes.is_empty(), "{notes:?}");
+        let (_, notes) = parse("grace=1x");
+        assert_eq!(notes.len(), 1);
+        assert!(notes[0].contains("or a duration like 5m"), "{notes:?}");
     }
 }

@@ -67,8 +67,23 @@ pub fn Lanes() -> impl IntoView {
                 .unwrap_or("none")
         })
     };
+    let errors = ui.errors;
+    let had_runs = move || runs.with(Option::is_some);
     view! {
         <section class="lanes" aria-label=move || ui.lanes.with(|l| aria_label(l))>
+            <Show when=move || ui.rejected()>
+                <div class="rejected" id="rejected" role="alert">
+                    <p><strong>"Nothing was simulated: Kubernetes (and so the model) rejects this setting."</strong></p>
+                    <ul>
+                        {move || errors.get().into_iter().map(|(f, m)| view! { <li><b>{f.label()}</b>": "{m}</li> }).collect_view()}
+                    </ul>
+                    <p class="previous">{move || if had_runs() {
+                        "Below, dimmed: the previous valid setting, not this one. The address and Copy link keep the previous valid setting too."
+                    } else {
+                        "Change the setting to see a run."
+                    }}</p>
+                </div>
+            </Show>
             <div class="figure" id="figure" data-playhead=move || playhead.get().to_string() on:click=on_click>
                 <div class="svg-host" inner_html=move || runs.with(|r| r.as_ref().map(|r| (*r.svg).clone()).unwrap_or_default())></div>
                 <div class="playhead" aria-hidden="true" style:left=left style:display=display></div>

@@ -72,8 +72,17 @@ fn version_note(version: &str) -> &'static str {
 pub fn Params() -> impl IntoView {
     let ui = Ui::get();
     let settings = ui.settings;
+    // A rejected setting opens the panel, so its field and message are in view.
+    let details = NodeRef::<leptos::html::Details>::new();
+    Effect::new(move |_| {
+        if ui.rejected() {
+            if let Some(d) = details.get() {
+                let _ = d.set_attribute("open", "");
+            }
+        }
+    });
     view! {
-        <details class="params">
+        <details class="params" node_ref=details>
             <summary>"Parameters"</summary>
             <div class="param-grid">
                 <div class="control version">
@@ -99,7 +108,7 @@ pub fn Params() -> impl IntoView {
                     view! {
                         <div class="control" class:invalid=invalid>
                             <label for=f.id()>{f.label()}</label>
-                            <input id=f.id() type="text" inputmode="decimal" aria-describedby=err_id.clone()
+                            <input id=f.id() type="text" inputmode=if f.is_duration() { "text" } else { "decimal" } aria-describedby=err_id.clone()
                                 prop:value=move || settings.with(|s| text_of(s, f))
                                 aria-invalid=move || invalid().to_string()
                                 on:change=move |ev| {
