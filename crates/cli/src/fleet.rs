@@ -20,11 +20,13 @@ pub struct FleetArgs {
     version: Option<KubeVersion>,
     policy: Option<Policy>,
     seed: Option<u64>,
+    wait_ready: bool,
     json: bool,
     pub out: Option<String>,
 }
 
-const FLAGS: [&str; 15] = [
+const FLAGS: [&str; 16] = [
+    "--wait-ready",
     "--preset",
     "--scenario",
     "--nodes",
@@ -62,6 +64,7 @@ pub fn parse(args: &[String]) -> Result<Option<FleetArgs>, UserError> {
         version: None,
         policy: None,
         seed: None,
+        wait_ready: false,
         json: false,
         out: None,
     };
@@ -72,6 +75,10 @@ pub fn parse(args: &[String]) -> Result<Option<FleetArgs>, UserError> {
         i += 1;
         if arg == "-h" || arg == "--help" {
             return Ok(None);
+        }
+        if arg == "--wait-ready" {
+            a.wait_ready = true;
+            continue;
         }
         let (flag, inline) = match arg.split_once('=') {
             Some((f, v)) => (f.to_string(), Some(v.to_string())),
@@ -197,6 +204,9 @@ fn resolve(a: &FleetArgs) -> Result<Fleet, UserError> {
     }
     if let Some(v) = a.seed {
         f.seed = v;
+    }
+    if a.wait_ready {
+        f.rolling.wait_ready = true;
     }
     f.validate().map_err(|e| {
         let list: Vec<String> = e.iter().map(|e| e.message.clone()).collect();

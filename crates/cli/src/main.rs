@@ -43,7 +43,7 @@ Options of simulate:
 Options of fleet (a rolling kubelet restart across a cluster):
   --preset NAME | --scenario FILE   rolling-upgrade, or a fleet file (.toml/.json)
   --nodes N  --zones Z  --pods-per-node M  --services K  --batch B
-  --downtime DUR  --pause DUR  --version V  --policy P  --seed N
+  --downtime DUR  --pause DUR  --wait-ready  --version V  --policy P  --seed N
   --format table | json   --out FILE
 
 Exit status: 0 ok, 2 bad input (flag, duration, preset, scenario), 1 output not writable.

@@ -148,6 +148,21 @@ fn fleet_command() {
         "legacy",
     ]);
     assert!(legacy.contains("1.34"), "{legacy}");
+    let waited = json(&[
+        "fleet",
+        "--preset",
+        "rolling-upgrade",
+        "--nodes",
+        "20",
+        "--wait-ready",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(waited["fleet"]["rolling"]["wait_ready"], true);
+    assert_eq!(
+        waited["runs"][0]["totals"]["ready_transitions"],
+        20 * 31 * 2
+    );
 }
 
 /// Issue 11: any kubelets side by side on one clock, labelled by profile.

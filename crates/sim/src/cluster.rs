@@ -48,6 +48,24 @@ pub struct Setup<'a> {
     /// On nodes whose events are not kept, let quiet probe workers sleep until their container
     /// changes (same metrics, far fewer events; see `prober/worker.rs`).
     pub elide: bool,
+    /// A rollout that waits for each batch: the batches after the first (whose restarts the
+    /// `NodeSetup`s carry) start only once every pod of the previous batch is Ready again.
+    pub rollout: Option<Rollout>,
+}
+
+/// A rolling restart driven by readiness (polled every second, as an upgrade tool would).
+#[derive(Clone, Debug)]
+pub struct Rollout {
+    /// Every batch, the first included.
+    pub batches: Vec<Vec<NodeId>>,
+    pub downtime: Ms,
+    pub pause: Ms,
+}
+
+struct RolloutState {
+    plan: Rollout,
+    /// The batch being waited for.
+    current: usize,
 }
 
 pub struct Cluster<'a> {
@@ -61,6 +79,7 @@ pub struct Cluster<'a> {
     eps: EndpointSliceController,
     rec: Recorder,
     spec: Vec<&'a [Pod]>,
+    rollout: Option<RolloutState>,
 }
 
 /// The result of a run: the kept events (all nodes interleaved), metrics per node and, if asked,
@@ -147,6 +166,10 @@ impl<'a> Cluster<'a> {
             eps: EndpointSliceController::new(&nodes.iter().map(|n| n.pods).collect::<Vec<_>>()),
             rec: Recorder::new(&pods_per_node, &setup.keep, expected_events(setup, &nodes)),
             spec: nodes.iter().map(|n| n.pods).collect(),
+            rollout: setup
+                .rollout
+                .clone()
+                .map(|plan| RolloutState { plan, current: 0 }),
         };
         let first_sync = ms(setup.first_sync_delay_s);
         for (i, ns) in nodes.iter().enumerate() {
@@ -244,6 +267,9 @@ impl<'a> Cluster<'a> {
                 cl.rec.touch(id, pi);
             }
         }
+        if setup.rollout.is_some() {
+            cl.push(1000, 0, What::RolloutPoll);
+        }
         if setup.series {
             cl.rec.series = Some(Series::default());
         }
@@ -281,6 +307,53 @@ impl<'a> Cluster<'a> {
             events,
             metrics,
             series,
+        }
+    }
+
+    /// The rollout checks its batch once a second: when every node of it has restarted and every
+    /// pod there has been synced by the new kubelet and is Ready (or is going away), the next
+    /// batch stops `pause` later.
+    fn poll_rollout(&mut self) {
+        let Some(r) = self.rollout.as_mut() else {
+            return;
+        };
+        if r.current + 1 >= r.plan.batches.len() {
+            return;
+        }
+        let batch = &r.plan.batches[r.current];
+        // Ready *after* the restart: the new kubelet has synced the pod (its first status
+        // since the start) and the API shows it Ready.
+        let done = batch.iter().all(|&n| {
+            let k = &self.nodes[n as usize].kubelet;
+            k.up && k.restart_idx > 0
+                && self.api.pods[n as usize]
+                    .iter()
+                    .zip(&k.pods)
+                    .all(|(a, kp)| a.gone_or_deleting() || (kp.synced && a.status.ready))
+        });
+        if done {
+            r.current += 1;
+            let stop = self.now + r.plan.pause;
+            let start = stop + r.plan.downtime;
+            for &n in &r.plan.batches[r.current] {
+                self.queue.push(
+                    stop,
+                    Ev {
+                        node: n,
+                        what: What::KubeletStop,
+                    },
+                );
+                self.queue.push(
+                    start,
+                    Ev {
+                        node: n,
+                        what: What::KubeletStart,
+                    },
+                );
+            }
+        }
+        if r.current + 1 < r.plan.batches.len() {
+            self.push(self.now + 1000, 0, What::RolloutPoll);
         }
     }
 
@@ -331,6 +404,10 @@ impl<'a> Cluster<'a> {
             self.tainting_pass();
             return;
         }
+        if ev.what == What::RolloutPoll {
+            self.poll_rollout();
+            return;
+        }
         let mut cx = Ctx {
             now: self.now,
             node: ev.node,
@@ -344,7 +421,9 @@ impl<'a> Cluster<'a> {
             What::KubeletStop => k.stop(&mut cx),
             What::KubeletStart => k.start(&mut cx, api),
             What::LeaseRenew { .. } => k.renew_lease(&mut cx, api, Rule::K2r),
-            What::NlcPass | What::TaintingPass => unreachable!("handled above"),
+            What::NlcPass | What::TaintingPass | What::RolloutPoll => {
+                unreachable!("handled above")
+            }
             What::FirstSync { pod, .. } => k.first_sync(&mut cx, rt, api, pod as usize),
             What::ProbeTick {
                 pod, c, kind, seq, ..

@@ -100,6 +100,7 @@ fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
         zones: None,
         series: false,
         elide: false,
+        rollout: None,
     };
     let node = NodeSetup {
         pods: &sc.pods,

@@ -14,6 +14,7 @@ fn run(sc: &Scenario, policy: Policy, nodes: usize, keep: Keep) -> cluster::Outc
         zones: None,
         series: false,
         elide: false,
+        rollout: None,
     };
     let ns = (0..nodes)
         .map(|_| NodeSetup {

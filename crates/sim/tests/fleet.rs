@@ -107,6 +107,7 @@ fn a_zone_down_is_tainted_at_the_eviction_rate() {
         zones: Some(2),
         series: false,
         elide: false,
+        rollout: None,
     };
     let nodes = restarts
         .iter()
@@ -171,6 +172,7 @@ fn sleeping_workers_change_no_metric() {
                 zones: Some(3),
                 series: true,
                 elide,
+                rollout: None,
             };
             let nodes = restarts
                 .iter()
@@ -199,5 +201,31 @@ fn sleeping_workers_change_no_metric() {
         assert_eq!(full.series, slept.series, "seed {seed} {policy:?}");
         let ev = |o: &cluster::Outcome| o.metrics.iter().map(|m| m.events_processed).sum::<u64>();
         assert!(ev(&slept) < ev(&full), "{} vs {}", ev(&slept), ev(&full));
+    }
+}
+
+/// A rollout that waits for each batch to be Ready: the next batch stops only after every pod of
+/// the previous one was synced by its new kubelet and is Ready (polled each second), then the
+/// pause. (The legacy kubelet's first SyncPod reports Ready before its probe workers exist, so a
+/// readiness-driven rollout moves on before the flap that follows — as upgrade tools do.)
+#[test]
+fn a_rollout_can_wait_for_ready_batches() {
+    let mut f = small(6, 2, 2, 20.0, 5.0);
+    f.rolling.wait_ready = true;
+    f.sample_nodes = 6;
+    for p in Policy::BOTH {
+        let run = fleet::run(&f, &profile(&f, p)).unwrap();
+        let mut r: Vec<(Ms, Ms)> = run.samples.iter().map(|t| t.restarts[0]).collect();
+        assert_eq!(r.len(), 6);
+        r.sort();
+        for b in 0..2 {
+            let (prev_start, next_stop) = (r[2 * b + 1].1, r[2 * b + 2].0);
+            // First SyncPod 2 s after the start, the next whole-second poll, then the pause.
+            assert!(next_stop >= prev_start + 2_000 + 5_000, "{p:?} {r:?}");
+            assert!(
+                next_stop <= prev_start + 2_000 + 1_000 + 5_000 + 10_000,
+                "{p:?} {r:?}"
+            );
+        }
     }
 }

@@ -26,6 +26,8 @@ pub enum What {
     NlcPass,
     /// The node lifecycle controller's NoExecute tainting pass (fleets only).
     TaintingPass,
+    /// A readiness-driven rollout checks its current batch (fleets only).
+    RolloutPoll,
     FirstSync {
         gen: u32,
         pod: u16,

@@ -3,7 +3,7 @@
 //! nodes as they were counted, and the per-second series). Called by `fleet::run` users.
 
 use super::scenario::Fleet;
-use crate::cluster::{Cluster, NodeSetup, Setup};
+use crate::cluster::{Cluster, NodeSetup, Rollout, Setup};
 use crate::core::ms;
 use crate::profile::KubeletProfile;
 use crate::scenario::{FieldError, Policy};
@@ -58,7 +58,23 @@ pub struct FleetRun {
 pub fn run(f: &Fleet, profile: &KubeletProfile) -> Result<FleetRun, Vec<FieldError>> {
     f.validate()?;
     let pods = f.node_pods();
-    let restarts = f.restarts();
+    let mut restarts = f.restarts();
+    let batch = f.rolling.batch.max(1) as usize;
+    let rollout = f.rolling.wait_ready.then(|| Rollout {
+        batches: (0..f.nodes as usize)
+            .collect::<Vec<_>>()
+            .chunks(batch)
+            .map(|c| c.iter().map(|&n| n as NodeId).collect())
+            .collect(),
+        downtime: ms(f.rolling.downtime_s),
+        pause: ms(f.rolling.pause_s),
+    });
+    if rollout.is_some() {
+        // Only the first batch is on a schedule; the rollout starts the others.
+        for r in restarts.iter_mut().skip(batch) {
+            r.clear();
+        }
+    }
     let sampled: Vec<NodeId> = (0..f.sample_nodes.min(f.nodes) as NodeId).collect();
     let setup = Setup {
         cluster: &f.cluster,
@@ -69,6 +85,7 @@ pub fn run(f: &Fleet, profile: &KubeletProfile) -> Result<FleetRun, Vec<FieldErr
         zones: Some(f.zones as u16),
         series: true,
         elide: true,
+        rollout,
     };
     let nodes = restarts
         .iter()
@@ -88,6 +105,15 @@ pub fn run(f: &Fleet, profile: &KubeletProfile) -> Result<FleetRun, Vec<FieldErr
         .iter()
         .map(|&n| {
             let sc = f.node_scenario(n as u32);
+            let events: Vec<_> = out.events.iter().filter(|e| e.node == n).cloned().collect();
+            // The restarts as they happened (a readiness-driven rollout decides them as it goes).
+            let stops = events
+                .iter()
+                .filter(|e| e.kind == crate::trace::Kind::KubeletStop);
+            let starts = events
+                .iter()
+                .filter(|e| e.kind == crate::trace::Kind::KubeletStart);
+            let happened: Vec<(i64, i64)> = stops.zip(starts).map(|(a, b)| (a.t, b.t)).collect();
             Trace {
                 policy: profile.policy(),
                 kubelet: profile.label(),
@@ -96,14 +122,9 @@ pub fn run(f: &Fleet, profile: &KubeletProfile) -> Result<FleetRun, Vec<FieldErr
                 grace: ms(f.cluster.grace_s()),
                 lease_duration: ms(f.cluster.lease_duration_s),
                 toleration: ms(f.cluster.toleration_s),
-                restarts: sc
-                    .kubelet
-                    .restarts
-                    .iter()
-                    .map(|r| (ms(r.at_s), ms(r.at_s + r.downtime_s)))
-                    .collect(),
+                restarts: happened,
                 pods: sc.pods.iter().map(crate::pod_info).collect(),
-                events: out.events.iter().filter(|e| e.node == n).cloned().collect(),
+                events,
                 metrics: out.metrics[n as usize].clone(),
             }
         })

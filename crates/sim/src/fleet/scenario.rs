@@ -17,6 +17,10 @@ pub struct Rolling {
     pub downtime_s: f64,
     #[serde(default)]
     pub pause_s: f64,
+    /// Start the next batch only when every pod of the previous one is Ready again (checked each
+    /// second), `pause_s` after that; otherwise batches follow a fixed schedule.
+    #[serde(default)]
+    pub wait_ready: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -126,9 +130,18 @@ impl Fleet {
             .collect()
     }
 
-    /// From t = 0 until `tail_s` after the last batch returned.
+    /// From t = 0 until `tail_s` after the last batch returned. Waiting for readiness allows
+    /// each batch two more minutes to become Ready.
     pub fn horizon_s(&self) -> f64 {
-        self.batch_at(self.batches().saturating_sub(1)) + self.rolling.downtime_s + self.tail_s
+        let wait = if self.rolling.wait_ready {
+            self.batches() as f64 * 120.0
+        } else {
+            0.0
+        };
+        self.batch_at(self.batches().saturating_sub(1))
+            + self.rolling.downtime_s
+            + self.tail_s
+            + wait
     }
 
     /// One node of the fleet as a single-node scenario (its first batch's restart): what the
@@ -267,6 +280,7 @@ pub fn rolling_upgrade() -> Fleet {
             batch: 10,
             downtime_s: 30.0,
             pause_s: 0.0,
+            wait_ready: false,
         },
         first_sync_delay_s: 2.0,
         seed: 1,
