@@ -7,6 +7,7 @@ use crate::state::Lane;
 use crate::ui::Ui;
 use leptos::prelude::*;
 use restartscope_report::{Metric, METRICS};
+use restartscope_sim::fmt_secs;
 
 /// "Metrics, 1.35 · legacy versus 1.35 · KEP", "Metrics, 1.34".
 fn aria_label(lanes: &[Lane]) -> String {
@@ -60,9 +61,14 @@ fn Card(m: &'static Metric) -> impl IntoView {
 
 #[component]
 pub fn Metrics() -> impl IntoView {
-    let lanes = Ui::get().lanes;
+    let ui = Ui::get();
+    let lanes = ui.lanes;
     view! {
         <section class="metrics" aria-label=move || lanes.with(|l| aria_label(l))>
+            <p class="metrics-scope" id="metrics-scope">{move || format!(
+                "Whole-run totals (0s to {}), not up to the playhead",
+                fmt_secs((ui.horizon() as f64 / 1000.0).round())
+            )}</p>
             {METRICS.iter().map(|m| view! { <Card m=m /> }).collect_view()}
         </section>
     }

@@ -5,29 +5,42 @@ use crate::state::Lane;
 use crate::ui::Ui;
 use leptos::prelude::*;
 use restartscope_report::why;
-use restartscope_sim::Policy;
+use restartscope_sim::{fmt_secs, Policy};
 
 /// `alone`: the release runs one kubelet (no KEP-4781 code before 1.35), said under its lines.
 #[component]
 fn WhyColumn(lane: Lane, alone: bool) -> impl IntoView {
-    let runs = Ui::get().runs;
+    let ui = Ui::get();
+    let (runs, playhead) = (ui.runs, ui.playhead);
     let p = lane.index;
+    // Up to the playhead: the story is not told before the playhead gets there.
     let lines = move || {
         runs.with(|r| {
             r.as_ref()
                 .and_then(|r| r.timelines.get(p))
-                .map(|tl| why::lines(tl, None))
+                .map(|tl| why::lines(tl, Some(playhead.get())))
                 .unwrap_or_default()
         })
     };
+    // Whether the whole run has any Ready change (only then is "not yet" the right words).
+    let ever = move || {
+        runs.with(|r| {
+            r.as_ref()
+                .and_then(|r| r.timelines.get(p))
+                .is_some_and(|tl| !why::lines(tl, None).is_empty())
+        })
+    };
+    let clock = move || fmt_secs((playhead.get() as f64 / 1000.0).floor());
     let class = lane.class();
     view! {
         <div class=format!("why-col {class}") id=format!("why-{class}")>
-            <h2><span class=format!("badge {class}")>{lane.kubelet.clone()}</span>" why pod Ready changed"</h2>
+            <h2><span class=format!("badge {class}")>{lane.kubelet.clone()}</span>" why pod Ready changed"<small class="upto">{move || format!(" · up to {}", clock())}</small></h2>
             <ul>
                 {move || {
                     let l = lines();
-                    if l.is_empty() {
+                    if l.is_empty() && ever() {
+                        view! { <li class="none">{format!("No Ready change yet (up to {}).", clock())}</li> }.into_any()
+                    } else if l.is_empty() {
                         view! { <li class="none">"Never: the restart was invisible to the API server and to Services."</li> }.into_any()
                     } else {
                         l.into_iter().map(|why::WhyLine { rule, ready: v, count: n, text }| view! {
