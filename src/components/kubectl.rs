@@ -1,5 +1,6 @@
-//! `kubectl get pods -w` per run, up to the playhead: the last fourteen rows that
-//! `report::kubectl::rows` reads from the run's timeline, NotReady rows marked.
+//! `kubectl get pods -w` per run, up to the playhead: every row that `report::kubectl::rows`
+//! reads from the run's timeline, NotReady rows marked, in a keyboard-focusable scroll region
+//! that follows its last line.
 
 use crate::state::Lane;
 use crate::ui::Ui;
@@ -19,15 +20,23 @@ fn KubectlPanel(lane: Lane) -> impl IntoView {
                 .unwrap_or_default()
         })
     };
+    let pre = NodeRef::<leptos::html::Pre>::new();
+    let count = move || rows().len();
+    // Keep the newest line in view as rows arrive.
+    Effect::new(move |_| {
+        count();
+        if let Some(el) = pre.get() {
+            request_animation_frame(move || el.set_scroll_top(el.scroll_height()));
+        }
+    });
+    let label = format!("kubectl get pods -w, {}", lane.kubelet);
     view! {
-        <section class="kubectl" aria-label=format!("kubectl get pods -w, {}", lane.kubelet)>
+        <section class="kubectl" aria-label=label.clone()>
             <h2><code>"$ kubectl get pods -w"</code>" "<span class=format!("badge {}", lane.class())>{lane.kubelet.clone()}</span></h2>
-            <pre>
+            <pre node_ref=pre tabindex="0" aria-label=format!("{label}: output up to the playhead, scrollable")>
                 <span class="hdr">{format!("{:<7}{:<13}{:<6}{:<12}{:<9}{}\n", "TIME", "NAME", "READY", "STATUS", "RESTARTS", "# Ready condition")}</span>
                 {move || {
-                    let rows = rows();
-                    let skip = rows.len().saturating_sub(14);
-                    rows.into_iter().skip(skip).map(|r| {
+                    rows().into_iter().map(|r| {
                         let line = format!("{:<7}{:<13}{:<6}{:<12}{:<9}", kubectl::clock(r.t_ms), r.name, r.ready, r.status, r.restarts);
                         view! { <span class:notready=!r.condition_ready>{line}<span class="cond">{format!("# {}\n", r.condition)}</span></span> }
                     }).collect_view()

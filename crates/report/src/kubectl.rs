@@ -23,9 +23,9 @@ impl Row {
     fn of(t_ms: Ms, name: &str, p: &PodState) -> Row {
         let n = p.containers.len();
         let r = p.containers.iter().filter(|c| c.ready).count();
-        let status = if p.removed {
-            "Deleted"
-        } else if p.deleting {
+        // `kubectl get pods -w` prints a deleted pod's last object (Terminating), never "Deleted":
+        // the deletion is said in the comment.
+        let status = if p.removed || p.deleting {
             "Terminating"
         } else if p.containers.iter().all(|c| c.running) {
             "Running"
@@ -45,8 +45,9 @@ impl Row {
             status,
             restarts: p.containers.iter().map(|c| c.restarts).sum(),
             condition: format!(
-                "Ready={} by {who}",
-                if condition { "True" } else { "False" }
+                "Ready={} by {who}{}",
+                if condition { "True" } else { "False" },
+                if p.removed { ", pod deleted" } else { "" }
             ),
             condition_ready: condition,
         }
@@ -128,7 +129,7 @@ mod tests {
     }
 
     #[test]
-    fn eviction_shows_terminating_then_deleted() {
+    fn eviction_shows_terminating_then_the_deletion_in_the_comment() {
         let [legacy, _] = compare(&presets::eviction()).unwrap();
         let rows = rows(&Timeline::new(&legacy), legacy.horizon);
         let name = &legacy.pods[0].name;
@@ -137,8 +138,12 @@ mod tests {
             .filter(|r| &r.name == name)
             .map(|r| r.status)
             .collect();
-        let term = statuses.iter().position(|s| *s == "Terminating").unwrap();
-        assert!(statuses[term..].contains(&"Deleted"), "{statuses:?}");
+        assert!(statuses.contains(&"Terminating"), "{statuses:?}");
+        // kubectl never prints "Deleted": the last row is the last object, the comment says so.
+        assert!(rows.iter().all(|r| r.status != "Deleted"));
+        let last = rows.iter().rfind(|r| &r.name == name).unwrap();
+        assert_eq!(last.status, "Terminating");
+        assert!(last.condition.ends_with(", pod deleted"), "{last:?}");
     }
 
     #[test]
