@@ -1,6 +1,6 @@
 //! The help overlay (`?`): the keyboard shortcuts (`keys::SHORTCUTS`) and the scenarios with
-//! what each teaches. A dialog that takes focus when it opens; Esc, the button or a click
-//! outside closes it.
+//! what each teaches. A dialog that opens at its top with focus on its Close button (top right);
+//! Esc, the button or a click outside closes it.
 
 use crate::keys::SHORTCUTS;
 use crate::ui::Ui;
@@ -15,10 +15,14 @@ pub fn Help() -> impl IntoView {
     Effect::new(move |_| {
         if open.get() {
             request_animation_frame(|| {
+                // The close button sits at the top, so focusing it keeps the dialog at its top.
                 if let Some(el) = document().get_element_by_id("help-close") {
                     if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
                         let _ = el.focus();
                     }
+                }
+                if let Some(d) = document().get_element_by_id("help") {
+                    d.set_scroll_top(0);
                 }
             });
         }
@@ -28,14 +32,16 @@ pub fn Help() -> impl IntoView {
             <div class="overlay" on:click=move |_| open.set(false)>
                 <div class="help" id="help" role="dialog" aria-modal="true" aria-labelledby="help-title"
                     on:click=|ev| ev.stop_propagation()>
-                    <h2 id="help-title">"Keyboard shortcuts"</h2>
+                    <div class="help-head">
+                        <h2 id="help-title">"Keyboard shortcuts"</h2>
+                        <button type="button" id="help-close" on:click=move |_| open.set(false)>"Close"</button>
+                    </div>
                     <table>
                         {SHORTCUTS.iter().map(|(k, what)| view! { <tr><th><kbd>{*k}</kbd></th><td>{*what}</td></tr> }).collect_view()}
                     </table>
                     <ol class="preset-keys">
                         {presets::PRESETS.iter().map(|p| view! { <li><b>{p.name}</b>" — "{p.teaches}</li> }).collect_view()}
                     </ol>
-                    <button type="button" id="help-close" on:click=move |_| open.set(false)>"Close"</button>
                 </div>
             </div>
         </Show>
