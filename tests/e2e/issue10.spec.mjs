@@ -103,3 +103,98 @@ test('grace, toleration and first sync take durations in the form and the link',
   await expect(page.locator('.mark.grace')).toContainText('1m30s');
   expect(problems).toEqual([]);
 });
+
+test('why Ready changed and the kubectl panels follow the playhead; the cards say they are whole-run totals', async ({ page }) => {
+  const problems = await open(page, '?t=0');
+  await expect(page.locator('#why-legacy')).toContainText('No Ready change yet (up to 0s)');
+  await expect(page.locator('#why-legacy')).not.toContainText('→ NotReady');
+  await expect(page.locator('#why-kep')).toContainText('Never: the restart was invisible');
+  await expect(page.locator('.kubectl').first().locator('pre > span:not(.hdr)')).toHaveCount(3);
+  await expect(page.locator('#metrics-scope')).toContainText('Whole-run totals');
+  await page.locator('#scrub').evaluate((el) => { el.value = '60000'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+  await expect(clock(page)).toHaveText('1m');
+  await expect(page.locator('#why-legacy')).toContainText('→ NotReady');
+  await expect(page.locator('#why-legacy')).toContainText('up to 1m');
+  expect(await page.locator('.kubectl').first().locator('pre > span:not(.hdr)').count()).toBeGreaterThan(3);
+  expect(problems).toEqual([]);
+});
+
+test('keyboard: Space after a click plays/pauses, Esc leaves presentation view, P and digits work on a focused slider', async ({ page }) => {
+  const problems = await open(page, '?t=30');
+  // A clicked button does not keep Space.
+  await page.locator('#zoom').click();
+  await expect(page.locator('#zoom')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('#play')).toContainText('Play');
+  await page.keyboard.press(' ');
+  await expect(page.locator('#play')).toContainText('Pause');
+  await expect(page.locator('#zoom')).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press(' ');
+  await expect(page.locator('#play')).toContainText('Play');
+  // A button reached with Tab still presses with Space.
+  await page.locator('#zoom').focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  await expect(page.locator('#zoom')).toBeFocused();
+  await page.keyboard.press(' ');
+  await expect(page.locator('#zoom')).toHaveAttribute('aria-pressed', 'false');
+  // Esc leaves presentation view.
+  await page.keyboard.press('p');
+  await expect(page.locator('html')).toHaveAttribute('data-present', '1');
+  await page.keyboard.press('Escape');
+  await expect(page.locator('html')).toHaveAttribute('data-present', '0');
+  // On a focused slider: P and digits work, arrows still move the slider.
+  await page.locator('#downtime').focus();
+  await page.keyboard.press('p');
+  await expect(page.locator('html')).toHaveAttribute('data-present', '1');
+  await page.keyboard.press('Escape');
+  await page.locator('#downtime').focus();
+  await page.keyboard.press('3');
+  await expect(page.locator('#preset')).toHaveValue('eviction');
+  await page.locator('#downtime').focus();
+  const before = await page.locator('#downtime-value').innerText();
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.locator('#downtime-value')).not.toHaveText(before);
+  expect(problems).toEqual([]);
+});
+
+test('kubectl panels: focusable scroll regions with every line, no "Deleted", the comment whole at 1280 px', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const problems = await open(page, '?preset=eviction&t=600');
+  const pre = page.locator('.kubectl pre').first();
+  await expect(pre).toHaveAttribute('tabindex', '0');
+  await expect(pre).toHaveAttribute('aria-label', /kubectl get pods -w, 1\.35 · legacy/);
+  const lines = await pre.locator(':scope > span:not(.hdr)').count();
+  expect(lines).toBeGreaterThan(14);
+  await expect(pre).not.toContainText('Deleted');
+  await expect(pre).toContainText('pod deleted');
+  // Scrolls instead of dropping lines; no comment is cut off at the right edge.
+  const m = await pre.evaluate((el) => ({
+    sh: el.scrollHeight, ch: el.clientHeight, sw: el.scrollWidth, cw: el.clientWidth,
+    cut: [...el.querySelectorAll('.cond')].filter((c) => c.getBoundingClientRect().right > el.getBoundingClientRect().right + 1).length,
+  }));
+  expect(m.sh).toBeGreaterThan(m.ch);
+  expect(m.sw).toBeLessThanOrEqual(m.cw + 1);
+  expect(m.cut).toBe(0);
+  await pre.focus();
+  await expect(pre).toBeFocused();
+  await page.locator('.kubectl').first().screenshot({ path: `${shots}/kubectl-1280.png` });
+  expect(problems).toEqual([]);
+});
+
+test('hundreds of unknown parameters: a short notice with the first few and a count; help opens at its top', async ({ page }) => {
+  const junk = Array.from({ length: 300 }, (_, i) => `junk${i}=${'x'.repeat(20)}`).join('&');
+  const problems = await open(page, `?t=10&${junk}`);
+  const notice = page.locator('#url-notice');
+  await expect(notice).toContainText('"junk0" is not a RestartScope parameter');
+  await expect(notice).toContainText('and 297 more');
+  await expect(notice.locator('li')).toHaveCount(4);
+  expect((await notice.boundingBox()).height).toBeLessThan(220);
+  await page.locator('#notice-dismiss').click();
+  await page.setViewportSize({ width: 1000, height: 400 });
+  await page.keyboard.press('?');
+  await expect(page.locator('#help')).toBeVisible();
+  await expect(page.locator('#help-close')).toBeFocused();
+  expect(await page.locator('#help').evaluate((el) => el.scrollTop)).toBe(0);
+  await expect(page.locator('#help-title')).toBeInViewport();
+  expect(problems).toEqual([]);
+});
