@@ -198,3 +198,27 @@ test('hundreds of unknown parameters: a short notice with the first few and a co
   await expect(page.locator('#help-title')).toBeInViewport();
   expect(problems).toEqual([]);
 });
+
+for (const width of [480, 720]) {
+  test(`embed at ${width} px in a 560-px frame: the figure first, both runs' lanes without scrolling`, async ({ page }) => {
+    await page.setViewportSize({ width: width + 40, height: 800 });
+    await page.goto('embed-example.html');
+    await page.locator('#restartscope').evaluate((f, w) => {
+      f.style.width = `${w}px`; f.style.height = '560px'; f.style.minHeight = '0'; f.style.aspectRatio = 'auto';
+    }, width);
+    const frame = page.frameLocator('#restartscope');
+    await expect(frame.locator('#figure svg').first()).toBeVisible();
+    const f = page.frame({ url: /embed=1/ });
+    const box = await f.evaluate(() => {
+      const r = document.querySelector('#figure svg').getBoundingClientRect();
+      const c = document.querySelector('#downtime').getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, h: innerHeight, controls: c.top, scroll: scrollY };
+    });
+    expect(box.scroll).toBe(0);
+    expect(box.top).toBeGreaterThanOrEqual(0);
+    expect(box.bottom).toBeLessThanOrEqual(box.h);
+    expect(box.controls).toBeGreaterThan(box.top); // the figure comes before the controls
+    await expect(frame.locator('#figure svg .rs-group, #figure svg [class*="rs-group"]').first()).toBeVisible();
+    await page.screenshot({ path: `${shots}/embed-${width}-560.png` });
+  });
+}
