@@ -256,6 +256,7 @@ impl ApiServer {
     /// `DisruptionTarget=True` (reason `DeletionByTaintManager`).
     pub fn add_disruption_target(&mut self, cx: &mut Ctx, pod: usize) {
         let by = Actor::TaintEvictionController;
+        cx.rec.count_write(cx.now);
         cx.emit(
             Kind::StatusWrite,
             Some(pod),

@@ -77,6 +77,15 @@ impl TokenBucket {
         }
     }
 
+    /// Whether `try_accept` would accept now (without taking a token).
+    pub fn would_accept(&self, now: Ms) -> bool {
+        if self.qps <= 0.0 {
+            return false;
+        }
+        let dt = (now - self.last).max(0) as f64 / 1000.0;
+        (self.tokens + dt * self.qps).min(1.0) >= 1.0 - 1e-9
+    }
+
     /// `TryAccept`.
     pub fn try_accept(&mut self, now: Ms) -> bool {
         if self.qps <= 0.0 {
@@ -114,18 +123,24 @@ impl Zone {
         }
     }
 
-    /// `SwapLimiter`: a new rate gets a new, full bucket; the same rate keeps the old one.
+    /// `SwapLimiter`: the same rate keeps the old bucket; a new rate gets a new bucket, which
+    /// starts full only if the old one could accept now (`if q.limiter.TryAccept() == false {
+    /// newLimiter.TryAccept() }`; a rate-0 limiter never accepts).
     pub fn swap_limiter(&mut self, qps: f64, now: Ms) {
         if (self.limiter.qps - qps).abs() > 1e-12 {
+            let had_token = self.limiter.would_accept(now);
             self.limiter = TokenBucket::new(qps, now);
+            if !had_token {
+                self.limiter.try_accept(now);
+            }
         }
     }
 
-    /// `markNodeForTainting`: queue the node unless it is queued already.
+    /// `markNodeForTainting` for a node without the taint: `Remove` then `Add`, so every pass
+    /// moves a waiting node to the back of the queue.
     pub fn add(&mut self, node: NodeId) {
-        if !self.queue.contains(&node) {
-            self.queue.push_back(node);
-        }
+        self.queue.retain(|n| *n != node);
+        self.queue.push_back(node);
     }
 
     /// `markNodeAsReachable`'s dequeue.
@@ -188,10 +203,17 @@ mod tests {
         z.add(0);
         z.add(1);
         z.add(1);
+        assert_eq!(z.queue, [0, 1]);
         assert_eq!(z.try_take(100), vec![0]);
         assert_eq!(z.try_take(200), Vec::<NodeId>::new());
         assert_eq!(z.try_take(10_100), vec![1]);
         let mut never = TokenBucket::new(0.0, 0);
         assert!(!never.try_accept(1_000_000));
+        // Leaving rate 0 (master disruption) starts with an empty bucket: 10 s to the first token.
+        let mut z = Zone::new(vec![0]);
+        z.swap_limiter(0.0, 0);
+        z.swap_limiter(0.1, 1_000);
+        assert!(!z.limiter.try_accept(1_000));
+        assert!(z.limiter.try_accept(11_000));
     }
 }

@@ -11,7 +11,7 @@ use serde::Serialize;
 pub struct Series {
     /// Second of each sample.
     pub t_s: Vec<u32>,
-    /// Pod status writes (kubelet and node lifecycle controller) in each second.
+    /// Pod status writes (kubelet, node lifecycle controller, taint eviction) in each second.
     pub status_writes: Vec<u32>,
     /// EndpointSlice updates in each second.
     pub endpointslice_updates: Vec<u32>,

@@ -71,7 +71,8 @@ impl Kubelet<'_> {
     pub fn renew_lease(&mut self, cx: &mut Ctx, api: &mut ApiServer, rule: Rule) {
         api.renew_lease(cx, rule);
         let gen = self.gen;
-        let key = [self.restart_idx as u64, self.renewals, 0];
+        // Keyed by this process's start time (unique per kubelet process) and renewal number.
+        let key = [self.started_at as u64, self.renewals, 0];
         let jitter = draw(self.seed, Purpose::LeaseJitter, cx.node, key);
         self.renewals += 1;
         let wait = self.renew_interval + (jitter * 0.04 * self.renew_interval as f64) as Ms;

@@ -122,6 +122,8 @@ impl Kubelet<'_> {
         if w.pending_trigger {
             w.pending_trigger = false;
             w.pending_tick = false;
+            // A reset ticker is a running one.
+            w.dormant = None;
             w.seq += 1;
             let seq = w.seq;
             self.schedule_tick(cx, cx.now, p, c, kind, seq);
