@@ -84,7 +84,8 @@ pub fn Lanes() -> impl IntoView {
                     }}</p>
                 </div>
             </Show>
-            <div class="figure" id="figure" data-playhead=move || playhead.get().to_string() on:click=on_click>
+            <div class="figure" id="figure" data-playhead=move || playhead.get().to_string() on:click=on_click
+                style:--fig-aspect=move || runs.with(|r| r.as_ref().map(|r| format!("{:.4}", r.figure.width / r.figure.height.max(1.0))).unwrap_or_default())>
                 <div class="svg-host" inner_html=move || runs.with(|r| r.as_ref().map(|r| (*r.svg).clone()).unwrap_or_default())></div>
                 <div class="playhead" aria-hidden="true" style:left=left style:display=display></div>
             </div>

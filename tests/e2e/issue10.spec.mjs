@@ -222,3 +222,34 @@ for (const width of [480, 720]) {
     await page.screenshot({ path: `${shots}/embed-${width}-560.png` });
   });
 }
+
+const figureBox = (page) => page.evaluate(() => {
+  const svg = document.querySelector('#figure svg');
+  const r = svg.getBoundingClientRect();
+  const vb = svg.viewBox.baseVal;
+  let minFont = Infinity;
+  for (const t of svg.querySelectorAll('text')) {
+    if (t.getBoundingClientRect().height > 0) minFont = Math.min(minFont, parseFloat(getComputedStyle(t).fontSize) * r.width / vb.width);
+  }
+  const p = document.querySelector('#figure .playhead').getBoundingClientRect();
+  return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, minFont, vh: innerHeight, vw: innerWidth, playhead: p.left, scroll: scrollY };
+});
+
+test('presentation view: the figure right under the playback bar; whole at 1920×1080, text ≥ 12 px at 1280×720', async ({ page }) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  const problems = await open(page, '?present=1&t=40');
+  let b = await figureBox(page);
+  expect(b.scroll).toBe(0);
+  expect(b.top).toBeGreaterThanOrEqual(0);
+  expect(b.bottom).toBeLessThanOrEqual(b.vh);
+  expect(b.playhead).toBeGreaterThan(b.left);
+  expect(b.playhead).toBeLessThan(b.right);
+  await page.screenshot({ path: `${shots}/present-1920x1080.png` });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await expect.poll(async () => (await figureBox(page)).right).toBeLessThanOrEqual(1280);
+  b = await figureBox(page);
+  expect(b.top).toBeLessThan(b.vh / 2); // starts on the first screen
+  expect(b.minFont).toBeGreaterThanOrEqual(12);
+  await page.screenshot({ path: `${shots}/present-1280x720.png` });
+  expect(problems).toEqual([]);
+});
