@@ -2,6 +2,7 @@
 // keyboard, kubectl panels, long notices, the help dialog.
 import { test, expect } from '@playwright/test';
 import { open, shots } from './helpers.mjs';
+import AxeBuilder from '@axe-core/playwright';
 
 const clock = (page) => page.locator('#clock');
 
@@ -28,6 +29,8 @@ test('a link with a rejected grace period: nothing simulated, the reason by the 
   await expect(page.getByText('Never: the restart was invisible')).toHaveCount(0);
   await expect(page.locator('.metrics')).toBeHidden();
   await page.screenshot({ path: `${shots}/rejected-link.png` });
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.filter((v) => ['serious', 'critical'].includes(v.impact)).map((v) => v.id)).toEqual([]);
   // Fixing the field simulates and writes the now valid setting.
   await page.locator('#grace').fill('40');
   await page.locator('#grace').blur();
@@ -177,6 +180,8 @@ test('kubectl panels: focusable scroll regions with every line, no "Deleted", th
   expect(m.cut).toBe(0);
   await pre.focus();
   await expect(pre).toBeFocused();
+  const axe = await new AxeBuilder({ page }).withRules(['scrollable-region-focusable']).analyze();
+  expect(axe.violations).toEqual([]);
   await page.locator('.kubectl').first().screenshot({ path: `${shots}/kubectl-1280.png` });
   expect(problems).toEqual([]);
 });
