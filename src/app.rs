@@ -170,7 +170,11 @@ pub fn App() -> impl IntoView {
         </main>
         <footer>
             <span>"Model: "<a href="https://github.com/kubernetes/kubernetes/blob/master/pkg/kubelet/prober/prober_manager.go">"prober_manager.go"</a>", node lifecycle controller, taint eviction, EndpointSlices — every change names its rule."</span>
-            <span class="perf">{move || format!("recomputed {} in {:.1} ms", runs_words(ui.lanes.with(Vec::len)), ui.compute_ms.get())}</span>
+            <span class="perf">{move || if ui.rejected() {
+                "nothing simulated: a setting is rejected".to_string()
+            } else {
+                format!("recomputed {} in {:.1} ms", runs_words(ui.lanes.with(Vec::len)), ui.compute_ms.get())
+            }}</span>
         </footer>
     }
 }

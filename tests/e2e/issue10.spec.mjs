@@ -50,6 +50,7 @@ test('a rejected edit is never simulated, written to the address or copied; the 
   await expect(page.locator('#rejected')).toContainText('--node-monitor-grace-period must be above 15.4');
   await expect(page.locator('#rejected')).toContainText('the previous valid setting, not this one');
   await expect(page.locator('main')).toHaveAttribute('data-rejected', '1');
+  await expect(page.locator('footer .perf')).toHaveText('nothing simulated: a setting is rejected');
   expect(await page.locator('#figure svg').innerHTML()).toEqual(svg);
   await expect(page.getByText('Never: the restart was invisible')).toBeHidden();
   const search = await page.evaluate(() => location.search);
