@@ -38,7 +38,7 @@ fn KubectlPanel(lane: Lane) -> impl IntoView {
                 {move || {
                     rows().into_iter().map(|r| {
                         let line = format!("{:<7}{:<13}{:<6}{:<12}{:<9}", kubectl::clock(r.t_ms), r.name, r.ready, r.status, r.restarts);
-                        view! { <span class:notready=!r.condition_ready>{line}<span class="cond">{format!("# {}\n", r.condition)}</span></span> }
+                        view! { <span class:notready=!r.condition_ready>{line}<span class="cond">{format!("# {}", r.condition)}</span>"\n"</span> }
                     }).collect_view()
                 }}
             </pre>

@@ -170,6 +170,10 @@ test('kubectl panels: focusable scroll regions with every line, no "Deleted", th
   const lines = await pre.locator(':scope > span:not(.hdr)').count();
   expect(lines).toBeGreaterThan(14);
   await expect(pre).not.toContainText('Deleted');
+  // One printed line per row (the header included), each starting with its time.
+  const printed = (await pre.innerText()).trim().split('\n');
+  expect(printed.length).toBe(lines + 1);
+  expect(printed.slice(1).every((l) => /^\d/.test(l))).toBeTruthy();
   await expect(pre).toContainText('pod deleted');
   // Scrolls instead of dropping lines; no comment is cut off at the right edge.
   const m = await pre.evaluate((el) => ({
