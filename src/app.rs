@@ -1,7 +1,8 @@
 //! The root of the page: reads the link into a `Ui` (provided as context), keeps the document's
 //! theme attributes and the query string in step with it, recomputes the runs when a setting
-//! changes (`state::compute_at_width`, keeping the last valid runs on error), starts the
-//! playback clock and the keyboard, and lays out the header, the components and the footer.
+//! changes (`state::compute_at_width`; `compute_present`, the compact figure, in presentation
+//! view; keeping the last valid runs on error), starts the playback clock and the keyboard, and
+//! lays out the header, the components and the footer.
 
 use crate::components::{
     controls::{Controls, PlaybackBar},
@@ -16,7 +17,7 @@ use crate::components::{
     why::Why,
 };
 use crate::form::Settings;
-use crate::state::{compute_at_width, runs_words, Runs};
+use crate::state::{compute_at_width, compute_present, runs_words, Runs};
 use crate::ui::Ui;
 use crate::url::{self, Theme};
 use leptos::prelude::*;
@@ -101,9 +102,12 @@ pub fn App() -> impl IntoView {
     // simulated: the last valid runs stay (marked as such) and the errors say why.
     Effect::new(move |_| {
         let s = ui.settings.get();
-        let width = if ui.present.get() { 860.0 } else { 1200.0 };
         let t0 = now_ms();
-        let result = compute_at_width(&s, width, ui.zoom.get());
+        let result = if ui.present.get() {
+            compute_present(&s, ui.zoom.get())
+        } else {
+            compute_at_width(&s, 1200.0, ui.zoom.get())
+        };
         set_root_attr("data-model-ms", &format!("{:.3}", now_ms() - t0));
         match result {
             Ok(r) => {

@@ -117,12 +117,30 @@ pub fn compute(settings: &Settings) -> Result<Runs, Vec<(Field, String)>> {
 }
 
 /// `width` is the figure's layout width: narrower means larger text once scaled to the page
-/// (presentation view uses 860).
+/// (presentation view uses 860, with the compact layout: [`compute_present`]).
 /// `zoom` narrows the figure to the restart: from 10 s before the stop to 45 s after the return.
 pub fn compute_at_width(
     settings: &Settings,
     width: f64,
     zoom: bool,
+) -> Result<Runs, Vec<(Field, String)>> {
+    compute_with(settings, width, zoom, false)
+}
+
+/// Pods drawn per run in presentation view (the rest are counted under the lanes).
+pub const PRESENT_PODS: usize = 4;
+
+/// The runs for presentation view: the figure at 860 px in the compact layout (both runs and
+/// the axis fit a 1280×720 screen under the playback bar, text ≥ 12 px once scaled).
+pub fn compute_present(settings: &Settings, zoom: bool) -> Result<Runs, Vec<(Field, String)>> {
+    compute_with(settings, 860.0, zoom, true)
+}
+
+fn compute_with(
+    settings: &Settings,
+    width: f64,
+    zoom: bool,
+    compact: bool,
 ) -> Result<Runs, Vec<(Field, String)>> {
     let sc = settings.scenario()?;
     let traces = compare_default(&sc).map_err(crate::form::by_field)?;
@@ -142,6 +160,12 @@ pub fn compute_at_width(
                 ms_of(restart.at_s + restart.downtime_s) + 45_000
             } else {
                 0
+            },
+            compact,
+            max_pods: if compact {
+                PRESENT_PODS
+            } else {
+                LayoutOpts::default().max_pods
             },
             ..LayoutOpts::default()
         },

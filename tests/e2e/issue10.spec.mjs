@@ -242,24 +242,64 @@ const figureBox = (page) => page.evaluate(() => {
     if (t.getBoundingClientRect().height > 0) minFont = Math.min(minFont, parseFloat(getComputedStyle(t).fontSize) * r.width / vb.width);
   }
   const p = document.querySelector('#figure .playhead').getBoundingClientRect();
-  return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, minFont, vh: innerHeight, vw: innerWidth, playhead: p.left, scroll: scrollY };
+  const bar = document.querySelector('main > .playback').getBoundingClientRect();
+  // One frame per run (legacy, KEP): the whole group, header to last pod lane.
+  const groups = [...svg.querySelectorAll('rect.rs-group')].map((g) => {
+    const b = g.getBoundingClientRect();
+    return { top: b.top, bottom: b.bottom, left: b.left, right: b.right };
+  });
+  return {
+    top: r.top, bottom: r.bottom, left: r.left, right: r.right, minFont, vh: innerHeight, vw: innerWidth,
+    playhead: p.left, playheadTop: p.top, playheadBottom: p.bottom, barBottom: bar.bottom, groups, scroll: scrollY,
+  };
 });
 
-test('presentation view: the figure right under the playback bar; whole at 1920×1080, text ≥ 12 px at 1280×720', async ({ page }) => {
-  await page.setViewportSize({ width: 1920, height: 1080 });
-  const problems = await open(page, '?present=1&t=40');
-  let b = await figureBox(page);
+// Both runs' groups, the axis and the playhead on the first screen, under the playback bar.
+function expectWholeOnScreen(b) {
   expect(b.scroll).toBe(0);
-  expect(b.top).toBeGreaterThanOrEqual(0);
+  expect(b.top).toBeGreaterThanOrEqual(b.barBottom - 1);
   expect(b.bottom).toBeLessThanOrEqual(b.vh);
+  expect(b.right).toBeLessThanOrEqual(b.vw);
+  expect(b.groups.length).toBe(2);
+  for (const g of b.groups) {
+    expect(g.top).toBeGreaterThanOrEqual(0);
+    expect(g.bottom).toBeLessThanOrEqual(b.vh);
+    expect(g.left).toBeGreaterThanOrEqual(0);
+    expect(g.right).toBeLessThanOrEqual(b.vw);
+  }
   expect(b.playhead).toBeGreaterThan(b.left);
   expect(b.playhead).toBeLessThan(b.right);
+  expect(b.playheadTop).toBeGreaterThanOrEqual(b.barBottom - 1);
+  expect(b.playheadBottom).toBeLessThanOrEqual(b.vh);
+}
+
+test('presentation view: the compact figure under the playback bar; both runs whole at 1920×1080 and 1280×720, text ≥ 12 px at 1280×720', async ({ page }) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  const problems = await open(page, '?present=1&t=40');
+  // The compact layout: no lease-age or probe lanes in presentation view.
+  await expect(page.locator('#figure svg text', { hasText: 'lease age' })).toHaveCount(0);
+  let b = await figureBox(page);
+  expectWholeOnScreen(b);
+  expect(b.minFont).toBeGreaterThanOrEqual(12);
   await page.screenshot({ path: `${shots}/present-1920x1080.png` });
   await page.setViewportSize({ width: 1280, height: 720 });
   await expect.poll(async () => (await figureBox(page)).right).toBeLessThanOrEqual(1280);
   b = await figureBox(page);
-  expect(b.top).toBeLessThan(b.vh / 2); // starts on the first screen
+  expectWholeOnScreen(b);
   expect(b.minFont).toBeGreaterThanOrEqual(12);
+  console.log(`presentation 1280×720: figure y ${b.top.toFixed(0)}–${b.bottom.toFixed(0)}, groups ${b.groups.map((g) => `${g.top.toFixed(0)}–${g.bottom.toFixed(0)}`).join(', ')}, smallest text ${b.minFont.toFixed(2)} px`);
   await page.screenshot({ path: `${shots}/present-1280x720.png` });
+  // Dark theme: the same geometry.
+  await page.goto('?present=1&t=40&theme=dark');
+  await expect(page.locator('#figure svg').first()).toBeVisible();
+  expectWholeOnScreen(await figureBox(page));
+  await page.screenshot({ path: `${shots}/present-1280x720-dark.png` });
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await expect.poll(async () => (await figureBox(page)).right).toBeGreaterThan(1280);
+  expectWholeOnScreen(await figureBox(page));
+  await page.screenshot({ path: `${shots}/present-1920x1080-dark.png` });
+  // The normal view keeps the full layout (lease age, probes).
+  await page.keyboard.press('p');
+  await expect(page.locator('#figure svg text', { hasText: 'lease age' }).first()).toBeVisible();
   expect(problems).toEqual([]);
 });

@@ -21,6 +21,11 @@ pub struct LayoutOpts {
     pub title: Option<String>,
     /// At most this many pods per trace are drawn (default 24); a note says how many are left out.
     pub max_pods: usize,
+    /// A short layout for a projector (default false): one header line per run, no lease-age
+    /// and probe lanes, the taints lane only when a run has taints, per pod the Ready lane
+    /// (writer badges only where a write falls in the window) with the endpoint as a thin strip
+    /// under it, and a legend of what those lanes can show.
+    pub compact: bool,
 }
 
 impl Default for LayoutOpts {
@@ -32,6 +37,7 @@ impl Default for LayoutOpts {
             show_probes: true,
             title: None,
             max_pods: 24,
+            compact: false,
         }
     }
 }

@@ -19,6 +19,20 @@ pub const POD_GAP: f64 = 7.0;
 pub const GROUP_GAP: f64 = 14.0;
 pub const BADGE_W: f64 = 11.0;
 
+/// Heights used by the compact layout (`LayoutOpts::compact`).
+pub mod compact {
+    pub const HEADER_H: f64 = 20.0;
+    pub const KUBELET_H: f64 = 13.0;
+    pub const NODE_H: f64 = 14.0;
+    pub const TAINT_H: f64 = 18.0;
+    pub const READY_H: f64 = 14.0;
+    /// The endpoint strip right under a pod's Ready band.
+    pub const EP_H: f64 = 4.0;
+    pub const LANE_GAP: f64 = 3.0;
+    pub const POD_GAP: f64 = 5.0;
+    pub const GROUP_GAP: f64 = 8.0;
+}
+
 /// Rough width of `s` in px at `font_px` (DejaVu Sans averages ~0.6 em).
 pub fn text_w(s: &str, font_px: f64) -> f64 {
     s.chars().count() as f64 * font_px * 0.6

@@ -6,6 +6,7 @@
 use crate::axis;
 use crate::builder::Builder;
 use crate::figure::{Figure, GroupBox, LayoutOpts, Shape};
+use crate::geom::compact as C;
 use crate::geom::{
     plural, text_w, BADGE_ROW, EP_H, EVICT_H, GROUP_GAP, HEADER_H, KUBELET_H, LANE_GAP, LEASE_H,
     NODE_H, PAD, POD_GAP, PROBE_H, READY_H, TAINT_H,
@@ -101,6 +102,11 @@ pub fn layout_read(traces: &[Trace], timelines: &[Timeline], opts: &LayoutOpts) 
         y += 24.0;
     }
 
+    let gap = if opts.compact {
+        C::GROUP_GAP
+    } else {
+        GROUP_GAP
+    };
     let mut groups = Vec::new();
     let plot_top = y;
     for (tr, tl) in &order {
@@ -110,21 +116,25 @@ pub fn layout_read(traces: &[Trace], timelines: &[Timeline], opts: &LayoutOpts) 
             tl,
             end: t1.min(tr.horizon).max(t0),
         };
-        y = draw_group(&mut b, &g, gy, shown, &lanes, opts.show_probes);
+        y = if opts.compact {
+            draw_group_compact(&mut b, &g, gy, shown, &lanes)
+        } else {
+            draw_group(&mut b, &g, gy, shown, &lanes, opts.show_probes)
+        };
         groups.push(GroupBox {
             policy: tr.policy,
             y: gy,
             h: y - gy,
         });
-        y += GROUP_GAP;
+        y += gap;
     }
     if order.is_empty() {
         b.text(x0, y + 14.0, "no traces", "rs-label", "start");
         y += 24.0;
     }
 
-    let y = axis::draw(&mut b, plot_top, y - GROUP_GAP + 8.0, width);
-    let y = legend::draw(&mut b, y, width);
+    let y = axis::draw(&mut b, plot_top, y - gap + 8.0, width);
+    let y = legend::draw(&mut b, y, width, opts.compact);
 
     let height = (y + PAD).ceil();
     let mut shapes = vec![Shape::Rect {
@@ -170,13 +180,13 @@ fn draw_group(
     let top = gy + HEADER_H;
     let mut y = top;
 
-    node::kubelet(b, g, y);
+    node::kubelet(b, g, y, KUBELET_H);
     y += KUBELET_H + LANE_GAP;
     node::lease(b, g, y);
     y += LEASE_H + LANE_GAP;
-    node::node_ready(b, g, y);
+    node::node_ready(b, g, y, NODE_H);
     y += NODE_H + LANE_GAP;
-    node::taints(b, g, y);
+    node::taints(b, g, y, TAINT_H);
     y += TAINT_H + LANE_GAP;
 
     for (p, pl) in lanes.iter().enumerate().take(shown) {
@@ -186,14 +196,14 @@ fn draw_group(
         y += POD_GAP - LANE_GAP;
         let sep = y - POD_GAP / 2.0 + 1.0;
         b.line(PAD, sep, b.x1, sep, "rs-sep");
-        pod::ready(b, g, p, y);
+        pod::ready(b, g, p, y, BADGE_ROW, READY_H);
         y += BADGE_ROW + READY_H + LANE_GAP;
         if show_probes {
             pod::probes(b, g, p, y);
             y += PROBE_H + LANE_GAP;
         }
         if pl.endpoint {
-            pod::endpoint(b, g, p, y);
+            pod::endpoint(b, g, p, y, EP_H, false);
             y += EP_H + LANE_GAP;
         }
         if pl.eviction {
@@ -201,23 +211,89 @@ fn draw_group(
             y += EVICT_H + LANE_GAP;
         }
     }
-    if tr.pods.len() > shown {
-        let more = tr.pods.len() - shown;
-        b.text(
-            b.x0,
-            y + 9.0,
-            format!(
-                "… {more} more pod{} not drawn",
-                if more == 1 { "" } else { "s" }
-            ),
-            "rs-small",
-            "start",
-        );
-        y += 14.0;
-    }
+    y = more_pods(b, tr, shown, y);
     let bottom = y + 2.0;
+    frame(b, g, gy, top, bottom);
+    bottom
+}
 
-    // Group frame and downtime shading go under everything drawn above.
+/// The compact group (`LayoutOpts::compact`): the header on one line; kubelet, node Ready, the
+/// taints only when this run has some; per pod the Ready band (with the badge row only where a
+/// write falls in the window), the endpoint as a thin strip under it, the eviction countdown.
+fn draw_group_compact(
+    b: &mut Builder,
+    g: &Group,
+    gy: f64,
+    shown: usize,
+    lanes: &[PodLanes],
+) -> f64 {
+    let tr = g.tr;
+    let title = heading(tr);
+    let (m1, _) = metrics_lines(&tr.metrics);
+    let lx = PAD + 4.0 + text_w(&title, 12.5) + 10.0;
+    b.text(PAD + 4.0, gy + 14.0, title, "rs-h2", "start");
+    b.text(lx, gy + 14.0, m1, "rs-meta", "start");
+    let top = gy + C::HEADER_H;
+    let mut y = top;
+    node::kubelet(b, g, y, C::KUBELET_H);
+    y += C::KUBELET_H + C::LANE_GAP;
+    node::node_ready(b, g, y, C::NODE_H);
+    y += C::NODE_H + C::LANE_GAP;
+    if node::any_taint(b, g) {
+        node::taints(b, g, y, C::TAINT_H);
+        y += C::TAINT_H + C::LANE_GAP;
+    }
+    for (p, pl) in lanes.iter().enumerate().take(shown) {
+        if p >= tr.pods.len() {
+            continue;
+        }
+        y += C::POD_GAP - C::LANE_GAP;
+        let sep = y - C::POD_GAP / 2.0 + 1.0;
+        b.line(PAD, sep, b.x1, sep, "rs-sep");
+        let badges = if pod::has_writes(b, g, p) {
+            BADGE_ROW
+        } else {
+            0.0
+        };
+        pod::ready(b, g, p, y, badges, C::READY_H);
+        y += badges + C::READY_H;
+        if pl.endpoint {
+            pod::endpoint(b, g, p, y, C::EP_H, true);
+            y += C::EP_H;
+        }
+        y += C::LANE_GAP;
+        if pl.eviction {
+            pod::eviction(b, g, p, y);
+            y += EVICT_H + C::LANE_GAP;
+        }
+    }
+    y = more_pods(b, tr, shown, y);
+    let bottom = y + 2.0;
+    frame(b, g, gy, top, bottom);
+    bottom
+}
+
+/// "… N more pods not drawn" under the lanes when some are left out; returns the new y.
+fn more_pods(b: &mut Builder, tr: &Trace, shown: usize, y: f64) -> f64 {
+    if tr.pods.len() <= shown {
+        return y;
+    }
+    let more = tr.pods.len() - shown;
+    b.text(
+        b.x0,
+        y + 9.0,
+        format!(
+            "… {more} more pod{} not drawn",
+            if more == 1 { "" } else { "s" }
+        ),
+        "rs-small",
+        "start",
+    );
+    y + 14.0
+}
+
+/// The group frame and the downtime shading, under everything drawn above.
+fn frame(b: &mut Builder, g: &Group, gy: f64, top: f64, bottom: f64) {
     b.under.push(Shape::Rect {
         x: PAD / 2.0,
         y: gy,
@@ -239,5 +315,4 @@ fn draw_group(
             });
         }
     }
-    bottom
 }

@@ -67,8 +67,9 @@ fn items() -> [(Swatch, &'static str); 17] {
     ]
 }
 
-/// The legend from `y0`, wrapping at the figure's right edge; returns the bottom.
-pub fn draw(b: &mut Builder, y0: f64, width: f64) -> f64 {
+/// The legend from `y0`, wrapping at the figure's right edge; returns the bottom. `compact`
+/// leaves out what the compact layout does not draw (probe marks, the lease's grace line).
+pub fn draw(b: &mut Builder, y0: f64, width: f64, compact: bool) -> f64 {
     let left = PAD + 4.0;
     let right = width - PAD;
     let mut x = left;
@@ -76,6 +77,9 @@ pub fn draw(b: &mut Builder, y0: f64, width: f64) -> f64 {
     b.text(left, y + 8.0, "Legend", "rs-label-pod", "start");
     x += text_w("Legend", 11.0) + 12.0;
     for (sw, label) in items() {
+        if compact && matches!(sw, Swatch::Probe(_) | Swatch::Grace) {
+            continue;
+        }
         let sw_w = match sw {
             Swatch::State(_, t) if !t.is_empty() => text_w(t, 9.5) + 8.0,
             Swatch::State(..) | Swatch::KubeletDown | Swatch::Taint(_) | Swatch::Grace => 18.0,

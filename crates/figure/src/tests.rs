@@ -350,3 +350,49 @@ fn group_titles_name_the_release() {
     let svg = layout(&compare_default(&sc).unwrap(), &LayoutOpts::default()).to_svg();
     assert!(svg.contains("Legacy kubelet · main") && svg.contains("KEP-4781 kubelet · main"));
 }
+
+#[test]
+fn compact_layout_is_short_and_keeps_the_story() {
+    for p in presets::PRESETS {
+        let tr = traces(p.name);
+        let full = layout(
+            &tr,
+            &LayoutOpts {
+                width: 860.0,
+                ..LayoutOpts::default()
+            },
+        );
+        let opts = LayoutOpts {
+            width: 860.0,
+            compact: true,
+            max_pods: 4,
+            ..LayoutOpts::default()
+        };
+        let fig = layout(&tr, &opts);
+        let svg = fig.to_svg();
+        parse(&svg);
+        assert!(
+            fig.height < full.height * 0.7,
+            "{}: {} vs {}",
+            p.name,
+            fig.height,
+            full.height
+        );
+        let pols: Vec<Policy> = fig.groups.iter().map(|g| g.policy).collect();
+        assert_eq!(pols, [Policy::Legacy, Policy::Kep], "{}", p.name);
+        // No lease-age or probe lanes; every drawn pod's Ready band is there, by name.
+        for sh in &fig.shapes {
+            if let Shape::Path { class, .. } = sh {
+                assert!(!["rs-lease", "rs-probe-ok", "rs-probe-fail"].contains(class));
+            }
+        }
+        assert!(!svg.contains(">lease age<") && !svg.contains(">probes<"));
+        for pod in tr[0].pods.iter().take(4) {
+            let head: String = pod.name.chars().take(6).collect();
+            assert!(svg.contains(&format!(">{head}")), "{}", pod.name);
+        }
+        if tr[0].pods.len() > 4 {
+            assert!(svg.contains(&format!("{} more pod", tr[0].pods.len() - 4)));
+        }
+    }
+}

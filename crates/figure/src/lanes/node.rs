@@ -3,33 +3,34 @@
 
 use super::Group;
 use crate::builder::Builder;
-use crate::geom::{secs, text_w, ts, KUBELET_H, LEASE_H, NODE_H, TAINT_H};
+use crate::geom::{secs, text_w, ts, LEASE_H};
 use crate::glyphs;
 use crate::svg::n;
 use restartscope_report::timeline::TAINTS;
 use restartscope_sim::{fmt_secs, Ms};
 
 /// Kubelet up (thin bar) or down (hatched), each outage labelled with its length.
-pub fn kubelet(b: &mut Builder, g: &Group, y: f64) {
-    b.lane_label(y + KUBELET_H / 2.0, "kubelet", "rs-label");
+pub fn kubelet(b: &mut Builder, g: &Group, y: f64, h: f64) {
+    b.lane_label(y + h / 2.0, "kubelet", "rs-label");
     for (a, z, up) in g.tl.kubelet_up.spans(b.t0, g.end) {
         let (xa, xz) = (b.x(a), b.x(z));
         let w = (xz - xa).max(0.6);
         if up {
             let title = format!("kubelet up {}–{}", ts(a), ts(z));
-            glyphs::kubelet(b, (xa, y + 4.0, w, KUBELET_H - 8.0), true, Some(title));
+            let bar = (h - 8.0).max(4.0);
+            glyphs::kubelet(b, (xa, y + (h - bar) / 2.0, w, bar), true, Some(title));
         } else {
             let title = format!("kubelet down {}–{} ({})", ts(a), ts(z), ts(z - a));
-            glyphs::kubelet(b, (xa, y, w, KUBELET_H), false, Some(title));
+            glyphs::kubelet(b, (xa, y, w, h), false, Some(title));
         }
     }
     // Label each whole outage (not its clipped part) in the gap.
     for (stop, start) in g.tl.outages() {
-        down_label(b, stop, start, y);
+        down_label(b, stop, start, y, h);
     }
 }
 
-fn down_label(b: &mut Builder, stop: Ms, start: Ms, y: f64) {
+fn down_label(b: &mut Builder, stop: Ms, start: Ms, y: f64, h: f64) {
     let (a, z) = (stop.max(b.t0), start.min(b.t1));
     if z <= a {
         return;
@@ -44,13 +45,7 @@ fn down_label(b: &mut Builder, stop: Ms, start: Ms, y: f64) {
     } else {
         return;
     };
-    b.text(
-        xa + w / 2.0,
-        y + KUBELET_H / 2.0 + 3.3,
-        s,
-        "rs-in",
-        "middle",
-    );
+    b.text(xa + w / 2.0, y + h / 2.0 + 3.3, s, "rs-in", "middle");
 }
 
 /// Lease age: a sawtooth rising from each renewal toward the dashed grace line, with the
@@ -126,10 +121,10 @@ pub fn lease(b: &mut Builder, g: &Group, y: f64) {
 }
 
 /// The node's Ready condition.
-pub fn node_ready(b: &mut Builder, g: &Group, y: f64) {
-    b.lane_label(y + NODE_H / 2.0, "node Ready", "rs-label");
+pub fn node_ready(b: &mut Builder, g: &Group, y: f64, h: f64) {
+    b.lane_label(y + h / 2.0, "node Ready", "rs-label");
     let segs = g.tl.node_ready.spans(b.t0, g.end);
-    glyphs::band(b, &segs, y, NODE_H, |v, a, z| {
+    glyphs::band(b, &segs, y, h, |v, a, z| {
         let s = v.as_str();
         (
             glyphs::node_class(*v),
@@ -139,12 +134,22 @@ pub fn node_ready(b: &mut Builder, g: &Group, y: f64) {
     });
 }
 
+/// Whether either `unreachable` taint is on at some time in the window.
+pub fn any_taint(b: &Builder, g: &Group) -> bool {
+    TAINTS.into_iter().any(|effect| {
+        g.tl.taint(effect)
+            .spans(b.t0, g.end)
+            .iter()
+            .any(|(_, _, on)| *on)
+    })
+}
+
 /// The `unreachable` taints, NoSchedule above NoExecute; "none" when neither is ever on.
-pub fn taints(b: &mut Builder, g: &Group, y: f64) {
-    b.lane_label(y + TAINT_H / 2.0, "taints", "rs-label");
+pub fn taints(b: &mut Builder, g: &Group, y: f64, h: f64) {
+    b.lane_label(y + h / 2.0, "taints", "rs-label");
     let mut any_taint = false;
     for (i, effect) in TAINTS.into_iter().enumerate() {
-        let ry = y + i as f64 * (TAINT_H / 2.0);
+        let ry = y + i as f64 * (h / 2.0);
         for (a, z, on) in g.tl.taint(effect).spans(b.t0, g.end) {
             if !on {
                 continue;
@@ -157,17 +162,11 @@ pub fn taints(b: &mut Builder, g: &Group, y: f64) {
                 ts(a),
                 ts(z)
             );
-            let area = (xa, ry + 0.5, (xz - xa).max(0.6), TAINT_H / 2.0 - 1.0);
+            let area = (xa, ry + 0.5, (xz - xa).max(0.6), h / 2.0 - 1.0);
             glyphs::taint(b, area, effect, Some(title));
         }
     }
     if !any_taint {
-        b.text(
-            b.x0 + 4.0,
-            y + TAINT_H / 2.0 + 3.0,
-            "none",
-            "rs-small",
-            "start",
-        );
+        b.text(b.x0 + 4.0, y + h / 2.0 + 3.0, "none", "rs-small", "start");
     }
 }

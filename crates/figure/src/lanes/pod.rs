@@ -3,20 +3,29 @@
 
 use super::Group;
 use crate::builder::Builder;
-use crate::geom::{secs, text_w, ts, BADGE_ROW, BADGE_W, EP_H, EVICT_H, PROBE_H, READY_H};
+use crate::geom::{secs, text_w, ts, BADGE_ROW, BADGE_W, EVICT_H, PROBE_H};
 use crate::glyphs::{self, ProbeGlyph};
 use restartscope_report::describe;
 use restartscope_report::timeline::{ApiReady, CountdownEnd, MarkKind};
 use restartscope_sim::fmt_secs;
 
-/// The pod's name, its API Ready condition from `y + BADGE_ROW`, and above it a badge per
-/// write naming the writer (pushed right where writes crowd, with a leader line).
-pub fn ready(b: &mut Builder, g: &Group, p: usize, y: f64) {
+/// Whether a write of the pod's Ready condition falls in the window (its lane needs the badge row).
+pub fn has_writes(b: &Builder, g: &Group, p: usize) -> bool {
+    g.tl.pods[p]
+        .writes
+        .iter()
+        .any(|w| w.t >= b.t0 && w.t <= g.end)
+}
+
+/// The pod's name, its API Ready condition (`h` high) from `y + badge_row`, and above it a
+/// badge per write naming the writer (pushed right where writes crowd, with a leader line).
+/// `badge_row` is `BADGE_ROW`, or 0 when no write falls in the window.
+pub fn ready(b: &mut Builder, g: &Group, p: usize, y: f64, badge_row: f64, h: f64) {
     let (info, pt) = (&g.tr.pods[p], &g.tl.pods[p]);
     let name = &info.name;
     let badge_y = y;
-    let band_y = y + BADGE_ROW;
-    b.lane_label(band_y + READY_H / 2.0, name, "rs-label-pod");
+    let band_y = y + badge_row;
+    b.lane_label(band_y + h / 2.0, name, "rs-label-pod");
     let why = |a| -> String {
         pt.writer_at(a)
             .map(|w| {
@@ -30,7 +39,7 @@ pub fn ready(b: &mut Builder, g: &Group, p: usize, y: f64) {
             .unwrap_or_default()
     };
     let segs = pt.ready.spans(b.t0, g.end);
-    glyphs::band(b, &segs, band_y, READY_H, |v, a, z| {
+    glyphs::band(b, &segs, band_y, h, |v, a, z| {
         let dur = ts(z - a);
         let class = glyphs::ready_class(*v);
         match v {
@@ -120,19 +129,26 @@ pub fn probes(b: &mut Builder, g: &Group, p: usize, y: f64) {
 }
 
 /// The pod's endpoint in its Service (ready, not ready, serving while terminating, …); the
-/// lane stays empty for a pod without a Service.
-pub fn endpoint(b: &mut Builder, g: &Group, p: usize, y: f64) {
-    b.lane_label(y + EP_H / 2.0, "endpoint", "rs-label");
+/// lane stays empty for a pod without a Service. `strip`: a thin unlabelled strip (`h` high)
+/// under the Ready band, states told by the legend and the tooltips.
+pub fn endpoint(b: &mut Builder, g: &Group, p: usize, y: f64, h: f64, strip: bool) {
+    if !strip {
+        b.lane_label(y + h / 2.0, "endpoint", "rs-label");
+    }
     let (info, pt) = (&g.tr.pods[p], &g.tl.pods[p]);
     let (Some(svc), Some(ep)) = (&info.service, &pt.endpoint) else {
         return;
     };
     let name = &info.name;
     let segs = ep.spans(b.t0, g.end);
-    glyphs::band(b, &segs, y, EP_H, |v, a, z| {
+    glyphs::band(b, &segs, y, h, |v, a, z| {
         (
             glyphs::endpoint_class(*v),
-            v.label().to_string(),
+            if strip {
+                String::new()
+            } else {
+                v.label().to_string()
+            },
             format!(
                 "endpoint of {name} in Service {svc}: {} {}–{}",
                 v.label(),
