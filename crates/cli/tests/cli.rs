@@ -2,50 +2,9 @@
 
 use serde_json::Value as J;
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
-const BIN: &str = env!("CARGO_BIN_EXE_restartscope");
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.stderr.is_empty(), "{args:?} wrote to stderr");
-    String::from_utf8(out.stdout).expect("UTF-8")
-}
-
-fn json(args: &[&str]) -> J {
-    serde_json::from_str(&ok(args)).expect("valid JSON")
-}
-
-/// Exit status 2, one line on stderr that contains every `wants`, nothing on stdout, no panic.
-fn fails(args: &[&str], wants: &[&str]) -> String {
-    let out = run(args);
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
-    assert!(
-        !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
-        "{err}"
-    );
-    assert_eq!(
-        err.trim_end().lines().count(),
-        1,
-        "{args:?}: not one line: {err}"
-    );
-    assert!(err.starts_with("restartscope: error: "), "{err}");
-    for w in wants {
-        assert!(err.contains(w), "{args:?}: {err:?} lacks {w:?}");
-    }
-    err
-}
+mod common;
+use common::*;
 
 struct Tmp(PathBuf);
 

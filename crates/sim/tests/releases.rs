@@ -5,16 +5,6 @@ mod common;
 use common::*;
 use restartscope_sim::*;
 
-#[allow(dead_code)]
-fn secs(e: &Event) -> f64 {
-    e.t as f64 / 1000.0
-}
-
-#[allow(dead_code)]
-fn events(tr: &Trace, kind: Kind) -> Vec<&Event> {
-    tr.events.iter().filter(|e| e.kind == kind).collect()
-}
-
 /// Profiles: 1.31 and 1.34 have no KEP-4781 code, so the KEP kubelet is refused there with a
 /// message naming 1.35; from 1.35 on both run, labelled by release.
 #[test]

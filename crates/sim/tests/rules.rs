@@ -4,14 +4,6 @@ mod common;
 use common::*;
 use restartscope_sim::*;
 
-fn secs(e: &Event) -> f64 {
-    e.t as f64 / 1000.0
-}
-
-fn events(tr: &Trace, kind: Kind) -> Vec<&Event> {
-    tr.events.iter().filter(|e| e.kind == kind).collect()
-}
-
 #[test]
 fn k1_stopped_kubelet_does_nothing() {
     let sc = canonical(30.0, 3);

@@ -4,16 +4,6 @@ mod common;
 use common::*;
 use restartscope_sim::*;
 
-#[allow(dead_code)]
-fn secs(e: &Event) -> f64 {
-    e.t as f64 / 1000.0
-}
-
-#[allow(dead_code)]
-fn events(tr: &Trace, kind: Kind) -> Vec<&Event> {
-    tr.events.iter().filter(|e| e.kind == kind).collect()
-}
-
 #[test]
 fn validation_names_field_and_range() {
     let mut sc = canonical(20.0, 1);

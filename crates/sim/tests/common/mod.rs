@@ -59,3 +59,11 @@ pub fn count(tr: &Trace, kind: Kind) -> usize {
 pub fn run(sc: &Scenario) -> [Trace; 2] {
     compare(sc).expect("valid scenario")
 }
+
+pub fn secs(e: &Event) -> f64 {
+    e.t as f64 / 1000.0
+}
+
+pub fn events(tr: &Trace, kind: Kind) -> Vec<&Event> {
+    tr.events.iter().filter(|e| e.kind == kind).collect()
+}

@@ -14,7 +14,7 @@ pub mod sync;
 
 use crate::control_plane::api::Status;
 use crate::profile::KubeletProfile;
-use crate::scenario::Pod;
+use crate::scenario::{Pod, Probe};
 use crate::trace::Ms;
 use prober::PodProbes;
 
@@ -123,6 +123,11 @@ impl<'a> Kubelet<'a> {
         let base = self.started_at + (phase * PLEG_RELIST as f64) as Ms;
         let k = (now - base + PLEG_RELIST - 1).div_euclid(PLEG_RELIST);
         base + k * PLEG_RELIST
+    }
+
+    /// The probe of this kind of container `c` of pod `p`, if it has one.
+    pub fn probe(&self, p: usize, c: usize, kind: crate::trace::ProbeKind) -> Option<&'a Probe> {
+        prober::probe_spec(&self.spec[p].containers[c], kind)
     }
 
     /// The container started before this kubelet (minus `kubeletRestartGracePeriod`).

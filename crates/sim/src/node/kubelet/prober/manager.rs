@@ -59,7 +59,8 @@ impl Kubelet<'_> {
         if !self.pods[p].probes.results.set(c, kind, cid, r) {
             return;
         }
-        let threshold = probe_spec(&self.spec[p].containers[c], kind)
+        let threshold = self
+            .probe(p, c, kind)
             .map(|pr| {
                 if r == Outcome::Success {
                     pr.success_threshold

@@ -7,7 +7,6 @@
 //! tick for a slow receiver: a tick that arrives while `doProbe` still runs is taken as soon as
 //! it returns, later ones are dropped; `Reset` (after a manual trigger) discards it.
 
-use super::probe_spec;
 use crate::control_plane::api::ApiServer;
 use crate::core::{ms, Ctx, What};
 use crate::node::kubelet::Kubelet;
@@ -60,7 +59,7 @@ impl Kubelet<'_> {
         kind: ProbeKind,
         seq: u32,
     ) {
-        let Some(pr) = probe_spec(&self.spec[p].containers[c], kind) else {
+        let Some(pr) = self.probe(p, c, kind) else {
             return;
         };
         let period = pr.period_s as Ms * 1000;
@@ -167,7 +166,7 @@ impl Kubelet<'_> {
         c: usize,
         kind: ProbeKind,
     ) -> bool {
-        let Some(pr) = probe_spec(&self.spec[p].containers[c], kind) else {
+        let Some(pr) = self.probe(p, c, kind) else {
             return false;
         };
         let (exec, timeout) = (ms(pr.exec_s), pr.timeout_s as Ms * 1000);
@@ -290,7 +289,7 @@ impl Kubelet<'_> {
         kind: ProbeKind,
         success: bool,
     ) {
-        let Some(pr) = probe_spec(&self.spec[p].containers[c], kind) else {
+        let Some(pr) = self.probe(p, c, kind) else {
             return;
         };
         let result = if success {
@@ -356,7 +355,7 @@ impl Kubelet<'_> {
     /// container, nothing is buffered, the probe is shorter than its period, and the container
     /// still answers (readiness and liveness only).
     fn quiet(&self, cx: &Ctx, rt: &Runtime, p: usize, c: usize, kind: ProbeKind) -> bool {
-        let Some(pr) = probe_spec(&self.spec[p].containers[c], kind) else {
+        let Some(pr) = self.probe(p, c, kind) else {
             return false;
         };
         let Some(w) = self.pods[p].probes.worker(c, kind) else {
@@ -384,7 +383,7 @@ impl Kubelet<'_> {
         let gen = self.gen;
         for c in 0..self.pods[p].probes.workers.len() {
             for kind in ProbeKind::ALL {
-                let Some(pr) = probe_spec(&self.spec[p].containers[c], kind) else {
+                let Some(pr) = self.probe(p, c, kind) else {
                     continue;
                 };
                 let (period, exec) = (pr.period_s as Ms * 1000, ms(pr.exec_s));
