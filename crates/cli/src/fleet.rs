@@ -80,31 +80,13 @@ pub fn parse(args: &[String]) -> Result<Option<FleetArgs>, UserError> {
             a.wait_ready = true;
             continue;
         }
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) => (f.to_string(), Some(v.to_string())),
-            None => (arg.clone(), None),
-        };
-        if !FLAGS.contains(&flag.as_str()) {
-            return Err(format!(
+        let unknown = |flag: &str| {
+            format!(
                 "unknown option {flag:?} for fleet; accepted options: {}",
                 FLAGS.join(", ")
             )
-            .into());
-        }
-        if seen.contains(&flag) {
-            return Err(format!("option {flag} given more than once").into());
-        }
-        seen.push(flag.clone());
-        let value = match inline {
-            Some(v) => v,
-            None => {
-                let v = args
-                    .get(i)
-                    .ok_or_else(|| format!("option {flag} needs a value"))?;
-                i += 1;
-                v.clone()
-            }
         };
+        let (flag, value) = super::option(arg, args, &mut i, &FLAGS, &mut seen, unknown)?;
         let secs = |v: &str| parse_duration(v).map_err(|e| UserError(format!("{flag}: {e}")));
         match flag.as_str() {
             "--preset" => a.preset = Some(value),
@@ -117,28 +99,8 @@ pub fn parse(args: &[String]) -> Result<Option<FleetArgs>, UserError> {
             "--seed" => a.seed = Some(number(&flag, &value)?),
             "--downtime" => a.downtime_s = Some(secs(&value)?),
             "--pause" => a.pause_s = Some(secs(&value)?),
-            "--version" => {
-                a.version = Some(KubeVersion::parse(&value).ok_or_else(|| {
-                    let ok: Vec<&str> = KubeVersion::ALL.iter().map(|v| v.as_str()).collect();
-                    format!(
-                        "invalid --version {value:?}; accepted values: {}",
-                        ok.join(", ")
-                    )
-                })?)
-            }
-            "--policy" => {
-                a.policy = match value.as_str() {
-                    "legacy" => Some(Policy::Legacy),
-                    "kep" => Some(Policy::Kep),
-                    "both" => None,
-                    _ => {
-                        return Err(format!(
-                            "invalid --policy {value:?}; accepted values: legacy, kep, both"
-                        )
-                        .into())
-                    }
-                }
-            }
+            "--version" => a.version = Some(super::parse_version(&value)?),
+            "--policy" => a.policy = super::parse_policy(&value)?,
             "--format" => {
                 a.json = match value.as_str() {
                     "table" => false,

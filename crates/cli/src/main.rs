@@ -237,10 +237,6 @@ fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
             )
             .into());
         }
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) => (f.to_string(), Some(v.to_string())),
-            None => (arg.clone(), None),
-        };
         const KNOWN: [&str; 10] = [
             "--kubelets",
             "--preset",
@@ -253,40 +249,13 @@ fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
             "--format",
             "--out",
         ];
-        if !KNOWN.contains(&flag.as_str()) {
-            return Err(format!("unknown option {flag:?}; accepted options: {FLAGS}").into());
-        }
-        if seen.contains(&flag) {
-            return Err(format!("option {flag} given more than once").into());
-        }
-        seen.push(flag.clone());
-        let value = match inline {
-            Some(v) => v,
-            None => {
-                let v = args
-                    .get(i)
-                    .ok_or_else(|| format!("option {flag} needs a value"))?;
-                i += 1;
-                v.clone()
-            }
-        };
+        let unknown = |flag: &str| format!("unknown option {flag:?}; accepted options: {FLAGS}");
+        let (flag, value) = option(arg, args, &mut i, &KNOWN, &mut seen, unknown)?;
         match flag.as_str() {
             "--preset" => a.preset = Some(value),
             "--scenario" => a.scenario = Some(value),
             "--kubelets" => a.kubelets = Some(parse_kubelets(&value)?),
-            "--policy" => {
-                a.policy = match value.as_str() {
-                    "legacy" => Some(Policy::Legacy),
-                    "kep" => Some(Policy::Kep),
-                    "both" => None,
-                    _ => {
-                        return Err(format!(
-                            "invalid --policy {value:?}; accepted values: legacy, kep, both"
-                        )
-                        .into())
-                    }
-                }
-            }
+            "--policy" => a.policy = parse_policy(&value)?,
             "--downtime" => {
                 let v = duration("--downtime", &value)?;
                 in_range(
@@ -309,15 +278,7 @@ fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
                 )?;
                 a.grace_s = Some(v);
             }
-            "--version" => {
-                a.version = Some(KubeVersion::parse(&value).ok_or_else(|| {
-                    let ok: Vec<&str> = KubeVersion::ALL.iter().map(|v| v.as_str()).collect();
-                    format!(
-                        "invalid --version {value:?}; accepted values: {}",
-                        ok.join(", ")
-                    )
-                })?)
-            }
+            "--version" => a.version = Some(parse_version(&value)?),
             "--seed" => {
                 a.seed = Some(value.parse::<u64>().map_err(|_| {
                     format!(
@@ -401,6 +362,62 @@ fn parse_kubelets(value: &str) -> Result<Vec<KubeletProfile>, UserError> {
         );
     }
     Ok(out)
+}
+
+/// One `--flag value` or `--flag=value` from `args` (at `arg`, `i` past it): known, given once,
+/// with a value. Shared by `simulate` and `fleet`.
+fn option(
+    arg: &str,
+    args: &[String],
+    i: &mut usize,
+    known: &[&str],
+    seen: &mut Vec<String>,
+    unknown: impl Fn(&str) -> String,
+) -> Result<(String, String), UserError> {
+    let (flag, inline) = match arg.split_once('=') {
+        Some((f, v)) => (f.to_string(), Some(v.to_string())),
+        None => (arg.to_string(), None),
+    };
+    if !known.contains(&flag.as_str()) {
+        return Err(unknown(&flag).into());
+    }
+    if seen.contains(&flag) {
+        return Err(format!("option {flag} given more than once").into());
+    }
+    seen.push(flag.clone());
+    let value = match inline {
+        Some(v) => v,
+        None => {
+            let v = args
+                .get(*i)
+                .ok_or_else(|| format!("option {flag} needs a value"))?;
+            *i += 1;
+            v.clone()
+        }
+    };
+    Ok((flag, value))
+}
+
+/// `--policy legacy | kep | both` (`None`: both).
+fn parse_policy(value: &str) -> Result<Option<Policy>, UserError> {
+    match value {
+        "legacy" => Ok(Some(Policy::Legacy)),
+        "kep" => Ok(Some(Policy::Kep)),
+        "both" => Ok(None),
+        _ => Err(format!("invalid --policy {value:?}; accepted values: legacy, kep, both").into()),
+    }
+}
+
+/// `--version`: a kubelet release the model has a profile for.
+fn parse_version(value: &str) -> Result<KubeVersion, UserError> {
+    KubeVersion::parse(value).ok_or_else(|| {
+        let ok: Vec<&str> = KubeVersion::ALL.iter().map(|v| v.as_str()).collect();
+        format!(
+            "invalid --version {value:?}; accepted values: {}",
+            ok.join(", ")
+        )
+        .into()
+    })
 }
 
 fn duration(flag: &str, value: &str) -> Result<f64, UserError> {
