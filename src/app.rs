@@ -35,6 +35,9 @@ fn set_root_attr(name: &str, value: &str) {
     }
 }
 
+/// Milliseconds the address waits for the state to be still before it is written.
+const URL_WRITE_DELAY_MS: u32 = 150;
+
 #[component]
 pub fn App() -> impl IntoView {
     let search = web_sys::window()
@@ -62,6 +65,10 @@ pub fn App() -> impl IntoView {
     // Moves within a second of the last one (a slider drag) coalesce into one entry.
     let pushed = StoredValue::new(None::<Settings>);
     let last_change = StoredValue::new(f64::NEG_INFINITY);
+    // The write itself waits until the state has been still for a moment (`gloo-timers`): a
+    // history write costs the browser ~5 ms, more than a slider move may take.
+    let pending = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
+    let push_pending = StoredValue::new(false);
     Effect::new(move |_| {
         let Some(st) = ui.url_state() else {
             return;
@@ -72,15 +79,25 @@ pub fn App() -> impl IntoView {
         if changed {
             last_change.set_value(now_ms());
         }
-        if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
-            let null = wasm_bindgen::JsValue::NULL;
-            let _ = if push {
-                h.push_state_with_url(&null, "", Some(&q))
-            } else {
-                h.replace_state_with_url(&null, "", Some(&q))
-            };
-        }
         pushed.set_value(Some(st.settings));
+        // A push decided for an earlier, still pending write is kept.
+        push_pending.update_value(|p| *p |= push);
+        let write = move || {
+            let push = push_pending.get_value();
+            push_pending.set_value(false);
+            if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
+                let null = wasm_bindgen::JsValue::NULL;
+                let _ = if push {
+                    h.push_state_with_url(&null, "", Some(&q))
+                } else {
+                    h.replace_state_with_url(&null, "", Some(&q))
+                };
+            }
+        };
+        pending.set_value(Some(gloo_timers::callback::Timeout::new(
+            URL_WRITE_DELAY_MS,
+            write,
+        )));
     });
     // Back and Forward: the screen follows the address (without pushing it again).
     let handle = window_event_listener(leptos::ev::popstate, move |_| {

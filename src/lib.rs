@@ -10,6 +10,7 @@ pub mod form;
 pub mod keys;
 pub mod playback;
 pub mod state;
+pub mod svg_patch;
 pub mod ui;
 pub mod url;
 

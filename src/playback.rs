@@ -7,6 +7,9 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
+/// Under reduced motion, the longest wait (wall ms) for the next event while playing.
+const REDUCED_WAIT_MS: f64 = 1000.0;
+
 type FrameCallback = Closure<dyn FnMut(f64)>;
 
 pub fn start(
@@ -21,6 +24,8 @@ pub fn start(
     let last: Rc<Cell<Option<f64>>> = Rc::new(Cell::new(None));
     // Virtual clock for reduced motion (the playhead shows the last event before it).
     let virt: Rc<Cell<Option<i64>>> = Rc::new(Cell::new(None));
+    // Wall time of the last jump under reduced motion.
+    let jumped: Rc<Cell<Option<f64>>> = Rc::new(Cell::new(None));
     let cb: Rc<RefCell<Option<FrameCallback>>> = Rc::new(RefCell::new(None));
     let cb2 = cb.clone();
     let win2 = win.clone();
@@ -35,19 +40,37 @@ pub fn start(
                 runs.with_untracked(|r| {
                     let Some(r) = r else { return };
                     if reduced {
+                        // No gliding: the playhead jumps to the next event when the clock
+                        // reaches it, or after REDUCED_WAIT_MS of wall time, whichever is first,
+                        // so Play never shows nothing for seconds.
                         let v = virt.get().filter(|v| *v >= now).unwrap_or(now) + step;
                         virt.set(Some(v));
-                        let jump = r
-                            .log
-                            .iter()
-                            .map(|&(p, i)| r.traces[p].events[i].t)
-                            .filter(|&t| t > now && t <= v)
-                            .max();
-                        if v >= r.horizon {
-                            playhead.set(r.horizon);
-                            playing.set(false);
-                        } else if let Some(t) = jump {
-                            playhead.set(t);
+                        let waited = ts - jumped.get().unwrap_or(ts);
+                        if jumped.get().is_none() {
+                            jumped.set(Some(ts));
+                        }
+                        let next = r.step_from(now, true);
+                        let due = next.is_some_and(|t| t <= v) || waited >= REDUCED_WAIT_MS;
+                        if due {
+                            jumped.set(Some(ts));
+                            match next {
+                                Some(t) if t < r.horizon => {
+                                    // Later events the clock has passed too: the last of them.
+                                    let last = r
+                                        .log
+                                        .iter()
+                                        .map(|&(p, i)| r.traces[p].events[i].t)
+                                        .filter(|&e| e > t && e <= v)
+                                        .max()
+                                        .unwrap_or(t);
+                                    virt.set(Some(v.max(last)));
+                                    playhead.set(last);
+                                }
+                                _ => {
+                                    playhead.set(r.horizon);
+                                    playing.set(false);
+                                }
+                            }
                         }
                     } else if now + step >= r.horizon {
                         playhead.set(r.horizon);
@@ -59,6 +82,7 @@ pub fn start(
             }
         } else {
             virt.set(None);
+            jumped.set(None);
         }
         if let Some(f) = cb2.borrow().as_ref() {
             let _ = win2.request_animation_frame(f.as_ref().unchecked_ref());

@@ -23,7 +23,6 @@ pub struct Runs {
     /// `timelines[i]` is `traces[i]` read once (state at any time).
     pub timelines: Arc<Vec<Timeline>>,
     pub figure: Arc<Figure>,
-    pub svg: Arc<String>,
     /// Notable events of every run, in time order: (run index, event index).
     pub log: Arc<Vec<(usize, usize)>>,
     pub horizon: i64,
@@ -170,7 +169,6 @@ fn compute_with(
             ..LayoutOpts::default()
         },
     );
-    let svg = figure.to_svg();
     let log = notable::merged(&traces);
     Ok(Runs {
         scenario: Arc::new(sc),
@@ -178,7 +176,6 @@ fn compute_with(
         timelines: Arc::new(timelines),
         traces: Arc::new(traces),
         figure: Arc::new(figure),
-        svg: Arc::new(svg),
         log: Arc::new(log),
     })
 }
@@ -217,7 +214,10 @@ mod tests {
             let r = compute(&at(v)).unwrap_or_else(|e| panic!("{v}: {e:?}"));
             let names: Vec<String> = r.lanes().into_iter().map(|l| l.kubelet).collect();
             assert_eq!(names, [format!("{v} · legacy"), format!("{v} · KEP")]);
-            assert!(r.svg.contains(&format!("KEP-4781 kubelet · {v}")));
+            assert!(r
+                .figure
+                .to_svg()
+                .contains(&format!("KEP-4781 kubelet · {v}")));
         }
     }
 

@@ -13,7 +13,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 fn every_preset_computes_in_the_browser() {
     for p in presets::PRESETS {
         let runs = state::compute(&form::Settings::for_preset(p.name)).expect("valid preset");
-        assert!(runs.svg.starts_with("<svg"));
+        assert!(runs.figure.to_svg().starts_with("<svg"));
         assert!(!runs.log.is_empty());
     }
 }

@@ -10,11 +10,18 @@ use restartscope_report::{describe, kubectl};
 pub fn EventLog() -> impl IntoView {
     let ui = Ui::get();
     let (runs, playhead) = (ui.runs, ui.playhead);
+    // Which slice of the log is shown: a playback frame redraws the list only when it moves.
+    let window = Memo::new(move |_| {
+        let t = playhead.get();
+        runs.with(|r| r.as_ref().map(|r| r.log_window(t)))
+    });
     let items = move || {
         let lanes = ui.lanes.get();
+        let Some((from, split, to)) = window.get() else {
+            return Vec::new();
+        };
         runs.with(|r| {
             let Some(r) = r else { return Vec::new() };
-            let (from, split, to) = r.log_window(playhead.get());
             r.log[from..to]
                 .iter()
                 .enumerate()

@@ -16,10 +16,10 @@ pub fn Export() -> impl IntoView {
                 copied.set(true);
             }>{move || if copied.get() { "✓ Link copied" } else { "Copy link" }}</button>
             <button id="download-svg" type="button" on:click=move |_| runs.with_untracked(|r| if let Some(r) = r {
-                let _ = download_text(&format!("{}.svg", r.file_stem()), "image/svg+xml", &r.svg);
+                let _ = download_text(&format!("{}.svg", r.file_stem()), "image/svg+xml", &r.figure.to_svg());
             })>"Download SVG"</button>
             <button id="download-png" type="button" on:click=move |_| runs.with_untracked(|r| if let Some(r) = r {
-                let _ = download_png(&format!("{}.png", r.file_stem()), &r.svg, r.figure.width, r.figure.height);
+                let _ = download_png(&format!("{}.png", r.file_stem()), &r.figure.to_svg(), r.figure.width, r.figure.height);
             })>"Download PNG"</button>
             <button id="download-json" type="button" on:click=move |_| runs.with_untracked(|r| if let Some(r) = r {
                 let json = restartscope_report::json::render(&r.scenario, &r.traces);

@@ -1,30 +1,65 @@
 //! `kubectl get pods -w` per run, up to the playhead: every row that `report::kubectl::rows`
 //! reads from the run's timeline, NotReady rows marked, in a keyboard-focusable scroll region
-//! that follows its last line.
+//! that follows its last line. The rows are read once per run; the playhead only decides how
+//! many are shown, so a playback frame touches the DOM only when a row appears or goes.
 
 use crate::state::Lane;
 use crate::ui::Ui;
 use leptos::prelude::*;
 use restartscope_report::kubectl;
 
+/// One printed line (keyed by its position and text, so a new run redraws what changed).
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Line {
+    i: usize,
+    text: String,
+    cond: String,
+    not_ready: bool,
+}
+
 #[component]
 fn KubectlPanel(lane: Lane) -> impl IntoView {
     let ui = Ui::get();
     let (runs, playhead) = (ui.runs, ui.playhead);
     let p = lane.index;
-    let rows = move || {
+    let all = Memo::new(move |_| {
         runs.with(|r| {
             r.as_ref()
                 .and_then(|r| r.timelines.get(p))
-                .map(|tl| kubectl::rows(tl, playhead.get()))
+                .map(|tl| {
+                    kubectl::rows(tl, i64::MAX)
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, r)| {
+                            let line = Line {
+                                i,
+                                text: format!(
+                                    "{:<7}{:<13}{:<6}{:<12}{:<9}",
+                                    kubectl::clock(r.t_ms),
+                                    r.name,
+                                    r.ready,
+                                    r.status,
+                                    r.restarts
+                                ),
+                                cond: format!("# {}", r.condition),
+                                not_ready: !r.condition_ready,
+                            };
+                            (r.t_ms, line)
+                        })
+                        .collect::<Vec<_>>()
+                })
                 .unwrap_or_default()
         })
-    };
+    });
+    // Rows are in time order: those up to the playhead are a prefix.
+    let shown = Memo::new(move |_| {
+        let t = playhead.get();
+        all.with(|rows| rows.partition_point(|(at, _)| *at <= t))
+    });
     let pre = NodeRef::<leptos::html::Pre>::new();
-    let count = move || rows().len();
     // Keep the newest line in view as rows arrive.
     Effect::new(move |_| {
-        count();
+        shown.track();
         if let Some(el) = pre.get() {
             request_animation_frame(move || el.set_scroll_top(el.scroll_height()));
         }
@@ -35,12 +70,11 @@ fn KubectlPanel(lane: Lane) -> impl IntoView {
             <h2><code>"$ kubectl get pods -w"</code>" "<span class=format!("badge {}", lane.class())>{lane.kubelet.clone()}</span></h2>
             <pre node_ref=pre tabindex="0" aria-label=format!("{label}: output up to the playhead, scrollable")>
                 <span class="hdr">{format!("{:<7}{:<13}{:<6}{:<12}{:<9}{}\n", "TIME", "NAME", "READY", "STATUS", "RESTARTS", "# Ready condition")}</span>
-                {move || {
-                    rows().into_iter().map(|r| {
-                        let line = format!("{:<7}{:<13}{:<6}{:<12}{:<9}", kubectl::clock(r.t_ms), r.name, r.ready, r.status, r.restarts);
-                        view! { <span class:notready=!r.condition_ready>{line}<span class="cond">{format!("# {}", r.condition)}</span>"\n"</span> }
-                    }).collect_view()
-                }}
+                <For each=move || all.with(|rows| rows[..shown.get().min(rows.len())].iter().map(|(_, l)| l.clone()).collect::<Vec<_>>())
+                    key=|l| l.clone()
+                    let:l>
+                    <span class:notready=l.not_ready>{l.text}<span class="cond">{l.cond}</span>"\n"</span>
+                </For>
             </pre>
         </section>
     }

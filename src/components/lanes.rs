@@ -1,8 +1,9 @@
 //! The lanes: the figure's SVG (`restartscope-figure`, the same drawing as the CLI's
-//! `--format svg`), one group per run, and a playhead line over it. A click seeks to the time
+//! `--format svg`, patched in place by `svg_patch`), one group per run, and a playhead line over it. A click seeks to the time
 //! under the pointer.
 
 use crate::state::Lane;
+use crate::svg_patch::SvgPatcher;
 use crate::ui::Ui;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -46,7 +47,7 @@ pub fn Lanes() -> impl IntoView {
             r.as_ref()
                 .map(|r| {
                     format!(
-                        "{:.3}%",
+                        "translateX({:.3}%)",
                         r.figure.x_of(playhead.get()) / r.figure.width * 100.0
                     )
                 })
@@ -67,6 +68,23 @@ pub fn Lanes() -> impl IntoView {
                 .unwrap_or("none")
         })
     };
+    // The figure is patched in place (`svg_patch`): a new run changes only what differs.
+    let host = NodeRef::<leptos::html::Div>::new();
+    let patcher = StoredValue::new_local(None::<SvgPatcher>);
+    Effect::new(move |_| {
+        let Some(el) = host.get() else { return };
+        runs.with(|r| {
+            let Some(r) = r else { return };
+            patcher.update_value(|p| {
+                if p.is_none() {
+                    *p = SvgPatcher::new(&el);
+                }
+                if let Some(p) = p {
+                    p.draw(&r.figure);
+                }
+            });
+        });
+    });
     let errors = ui.errors;
     let had_runs = move || runs.with(Option::is_some);
     view! {
@@ -86,8 +104,8 @@ pub fn Lanes() -> impl IntoView {
             </Show>
             <div class="figure" id="figure" data-playhead=move || playhead.get().to_string() on:click=on_click
                 style:--fig-aspect=move || runs.with(|r| r.as_ref().map(|r| format!("{:.4}", r.figure.width / r.figure.height.max(1.0))).unwrap_or_default())>
-                <div class="svg-host" inner_html=move || runs.with(|r| r.as_ref().map(|r| (*r.svg).clone()).unwrap_or_default())></div>
-                <div class="playhead" aria-hidden="true" style:left=left style:display=display></div>
+                <div class="svg-host" node_ref=host></div>
+                <div class="playhead" aria-hidden="true" style:transform=left style:display=display></div>
             </div>
         </section>
     }

@@ -14,31 +14,33 @@ fn WhyColumn(lane: Lane, alone: bool) -> impl IntoView {
     let (runs, playhead) = (ui.runs, ui.playhead);
     let p = lane.index;
     // Up to the playhead: the story is not told before the playhead gets there.
-    let lines = move || {
+    // A memo: a playback frame redraws the list only when a Ready change passes the playhead.
+    let lines = Memo::new(move |_| {
         runs.with(|r| {
             r.as_ref()
                 .and_then(|r| r.timelines.get(p))
                 .map(|tl| why::lines(tl, Some(playhead.get())))
                 .unwrap_or_default()
         })
-    };
+    });
     // Whether the whole run has any Ready change (only then is "not yet" the right words).
-    let ever = move || {
+    let ever = Memo::new(move |_| {
         runs.with(|r| {
             r.as_ref()
                 .and_then(|r| r.timelines.get(p))
                 .is_some_and(|tl| !why::lines(tl, None).is_empty())
         })
-    };
-    let clock = move || fmt_secs((playhead.get() as f64 / 1000.0).floor());
+    });
+    let clock = Memo::new(move |_| fmt_secs((playhead.get() as f64 / 1000.0).floor()));
+    let clock = move || clock.get();
     let class = lane.class();
     view! {
         <div class=format!("why-col {class}") id=format!("why-{class}")>
             <h2><span class=format!("badge {class}")>{lane.kubelet.clone()}</span>" why pod Ready changed"<small class="upto">{move || format!(" · up to {}", clock())}</small></h2>
             <ul>
                 {move || {
-                    let l = lines();
-                    if l.is_empty() && ever() {
+                    let l = lines.get();
+                    if l.is_empty() && ever.get() {
                         view! { <li class="none">{format!("No Ready change yet (up to {}).", clock())}</li> }.into_any()
                     } else if l.is_empty() {
                         view! { <li class="none">"Never: the restart was invisible to the API server and to Services."</li> }.into_any()

@@ -176,7 +176,7 @@ test('?version=main shows two lanes labelled with main', async ({ page }) => {
   await expect(svg).toContainText('KEP-4781 kubelet · main');
   await page.locator('details.params summary').click();
   await expect(page.locator('#version')).toHaveValue('main');
-  expect(await page.evaluate(() => location.search)).toContain('version=main');
+  await expect.poll(() => page.evaluate(() => location.search)).toContain('version=main');
   expect(problems).toEqual([]);
 });
 

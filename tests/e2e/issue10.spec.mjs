@@ -66,7 +66,7 @@ test('a rejected edit is never simulated, written to the address or copied; the 
   await page.locator('#period').fill('0');
   await page.locator('#period').blur();
   await expect(page.locator('#rejected')).toContainText('readinessProbe.periodSeconds must be a whole number from 1 to 300');
-  expect(await page.evaluate(() => location.search)).toContain('period=10');
+  await expect.poll(() => page.evaluate(() => location.search)).toContain('period=10');
   expect(problems).toEqual([]);
 });
 

@@ -173,7 +173,7 @@ test('dark theme: follows the system, toggles, passes axe', async ({ browser }) 
   expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
   await page.locator('#theme-toggle').click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
-  expect(await page.evaluate(() => location.search)).toContain('theme=light');
+  await expect.poll(() => page.evaluate(() => location.search)).toContain('theme=light');
   expect(problems).toEqual([]);
   await ctx.close();
 });

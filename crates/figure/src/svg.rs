@@ -112,57 +112,31 @@ impl Figure {
         s.push_str(DEFS);
         s.push('\n');
         for sh in &self.shapes {
-            match sh {
-                Shape::Rect {
-                    x,
-                    y,
-                    w,
-                    h,
-                    class,
-                    title,
-                } => {
-                    s.push_str(&format!(
-                        r#"<rect x="{}" y="{}" width="{}" height="{}" class="{class}""#,
-                        n(*x),
-                        n(*y),
-                        n(w.max(0.0)),
-                        n(h.max(0.0))
-                    ));
-                    close(&mut s, "rect", title);
+            s.push('<');
+            s.push_str(sh.tag());
+            for (name, value) in sh.attrs() {
+                s.push_str(&format!(r#" {name}="{}""#, esc(&value)));
+            }
+            match (sh.content(), sh.title()) {
+                (Some(text), _) => s.push_str(&format!(">{}</{}>", esc(text), sh.tag())),
+                (None, Some(t)) => {
+                    s.push_str(&format!("><title>{}</title></{}>", esc(t), sh.tag()))
                 }
-                Shape::Line {
-                    x1,
-                    y1,
-                    x2,
-                    y2,
-                    class,
-                } => s.push_str(&format!(
-                    r#"<line x1="{}" y1="{}" x2="{}" y2="{}" class="{class}"/>"#,
-                    n(*x1),
-                    n(*y1),
-                    n(*x2),
-                    n(*y2)
-                )),
-                Shape::Text {
-                    x,
-                    y,
-                    text,
-                    class,
-                    anchor,
-                } => s.push_str(&format!(
-                    r#"<text x="{}" y="{}" class="{class}" text-anchor="{anchor}">{}</text>"#,
-                    n(*x),
-                    n(*y),
-                    esc(text)
-                )),
-                Shape::Path { d, class, title } => {
-                    s.push_str(&format!(r#"<path d="{}" class="{class}""#, esc(d)));
-                    close(&mut s, "path", title);
-                }
+                (None, None) => s.push_str("/>"),
             }
             s.push('\n');
         }
         s
+    }
+
+    /// The root element's `width`, `height` and `viewBox` as the SVG writes them.
+    pub fn size_attrs(&self) -> [(&'static str, String); 3] {
+        let (w, h) = (n(self.width), n(self.height));
+        [
+            ("width", w.clone()),
+            ("height", h.clone()),
+            ("viewBox", format!("0 0 {w} {h}")),
+        ]
     }
 
     /// A standalone SVG document: xmlns, viewBox, embedded style, no external references.
@@ -177,10 +151,73 @@ impl Figure {
     }
 }
 
-/// Ends an element opened as `<tag ...`: with a `<title>` child when there is a title.
-fn close(s: &mut String, tag: &str, title: &Option<String>) {
-    match title {
-        Some(t) => s.push_str(&format!("><title>{}</title></{tag}>", esc(t))),
-        None => s.push_str("/>"),
+impl Shape {
+    /// The SVG element that draws it.
+    pub fn tag(&self) -> &'static str {
+        match self {
+            Shape::Rect { .. } => "rect",
+            Shape::Line { .. } => "line",
+            Shape::Text { .. } => "text",
+            Shape::Path { .. } => "path",
+        }
+    }
+
+    /// Its attributes in document order, unescaped, numbers as the SVG writes them. The same
+    /// kind of shape always has the same names in the same order (the web app patches a drawn
+    /// figure attribute by attribute).
+    pub fn attrs(&self) -> Vec<(&'static str, String)> {
+        match self {
+            Shape::Rect {
+                x, y, w, h, class, ..
+            } => vec![
+                ("x", n(*x)),
+                ("y", n(*y)),
+                ("width", n(w.max(0.0))),
+                ("height", n(h.max(0.0))),
+                ("class", class.to_string()),
+            ],
+            Shape::Line {
+                x1,
+                y1,
+                x2,
+                y2,
+                class,
+            } => vec![
+                ("x1", n(*x1)),
+                ("y1", n(*y1)),
+                ("x2", n(*x2)),
+                ("y2", n(*y2)),
+                ("class", class.to_string()),
+            ],
+            Shape::Text {
+                x,
+                y,
+                class,
+                anchor,
+                ..
+            } => vec![
+                ("x", n(*x)),
+                ("y", n(*y)),
+                ("class", class.to_string()),
+                ("text-anchor", anchor.to_string()),
+            ],
+            Shape::Path { d, class, .. } => vec![("d", d.clone()), ("class", class.to_string())],
+        }
+    }
+
+    /// The text of a `<text>`.
+    pub fn content(&self) -> Option<&str> {
+        match self {
+            Shape::Text { text, .. } => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The tooltip (a `<title>` child) of a rect or path.
+    pub fn title(&self) -> Option<&str> {
+        match self {
+            Shape::Rect { title, .. } | Shape::Path { title, .. } => title.as_deref(),
+            _ => None,
+        }
     }
 }
