@@ -98,7 +98,7 @@ fn expected_events(setup: &Setup, nodes: &[NodeSetup]) -> usize {
         let probes: f64 = n
             .pods
             .iter()
-            .flat_map(|p| &p.containers)
+            .flat_map(|p| p.all_containers())
             .flat_map(|c| ProbeKind::ALL.map(|k| probe_spec(c, k)))
             .flatten()
             .map(|p| horizon / p.period_s.max(1) as f64)
@@ -187,7 +187,7 @@ impl<'a> Cluster<'a> {
                 ns.pods
                     .iter()
                     .map(|p| ApiPod {
-                        status: Status::healthy(p.containers.len()),
+                        status: Status::steady(p),
                         deleted_at: None,
                         removed: false,
                         has_service: p.service.is_some(),
@@ -235,7 +235,7 @@ impl<'a> Cluster<'a> {
                 cl.push(ms(r.at_s + r.downtime_s), id, What::KubeletStart);
             }
             for (pi, p) in ns.pods.iter().enumerate() {
-                for (ci, c) in p.containers.iter().enumerate() {
+                for (ci, c) in p.all_containers().enumerate() {
                     for (k, t) in c.truth.iter().enumerate() {
                         let what = What::Truth {
                             pod: pi as u16,

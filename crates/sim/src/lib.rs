@@ -134,10 +134,11 @@ pub(crate) fn pod_info(p: &Pod) -> PodInfo {
         workload: p.workload,
         service: p.service.clone(),
         containers: p
-            .containers
-            .iter()
-            .map(|c| ContainerInfo {
+            .all_containers()
+            .enumerate()
+            .map(|(i, c)| ContainerInfo {
                 name: c.name.clone(),
+                role: p.role(i),
                 probes: ProbeKind::ALL.map(|k| {
                     node::kubelet::prober::probe_spec(c, k).map(|p| ProbeInfo {
                         period_s: p.period_s,
