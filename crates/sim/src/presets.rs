@@ -276,14 +276,21 @@ pub fn report_125397_startup_rerun() -> Scenario {
 /// kubernetes#135795: a pod NotReady before the restart (its readiness probe fails) is briefly
 /// Ready, "~4 seconds", long enough for a PodDisruptionBudget to allow an eviction. The report
 /// gives no manifest: three replicas with the default readiness probe, web-2 failing readiness
-/// from the start (a PDB with minAvailable 2 then allows no disruption until the restart).
+/// from the start, and a PodDisruptionBudget with minAvailable 2 over them, which allows no
+/// disruption until the restart.
 pub fn report_135795_notready_flip() -> Scenario {
     let mut pods = web_pods(3);
     pods[2].containers[0].truth = vec![Truth {
         at_s: 0.0,
         state: Health::FailingReadiness,
     }];
-    base("report-135795-notready-flip", 60.0, 10.0, 150.0, pods)
+    let mut sc = base("report-135795-notready-flip", 60.0, 10.0, 150.0, pods);
+    sc.pdb = Some(Pdb {
+        service: None,
+        min_available: Some(IntOrPercent::Int(2)),
+        max_unavailable: None,
+    });
+    sc
 }
 
 /// kubernetes#136910 (v1.34.2 → v1.35.0 upgrade): a pod with a sidecar (an init container with

@@ -294,6 +294,11 @@ pub struct Metrics {
     pub evictions: u32,
     /// Seconds the node's Ready condition was not True.
     pub node_not_ready_s: f64,
+    /// Seconds the PodDisruptionBudget allowed more evictions than it would have had the
+    /// wrongfully Ready pods (API Ready while a container is failing, warming up or stopped)
+    /// counted as unhealthy; `None` without a budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pdb_wrongful_allowed_s: Option<f64>,
     /// Events processed by the engine (for benchmarks).
     pub events_processed: u64,
 }
@@ -338,6 +343,9 @@ pub struct Trace {
     /// (stop, start) of each kubelet restart.
     pub restarts: Vec<(Ms, Ms)>,
     pub pods: Vec<PodInfo>,
+    /// The PodDisruptionBudget over node 0's pods, if the scenario has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pdb: Option<crate::disruption::Budget>,
     pub events: Vec<Event>,
     pub metrics: Metrics,
 }
