@@ -304,6 +304,8 @@ impl Settings {
                     exec_s: Some(exec),
                     ..ProbeOverrides::default()
                 },
+                init_containers: None,
+                pdb: None,
             },
         ))
     }

@@ -30,7 +30,7 @@ impl Drop for Tmp {
     }
 }
 
-const PRESETS: [&str; 13] = [
+const PRESETS: [&str; 14] = [
     "short-restart",
     "long-restart",
     "eviction",
@@ -42,6 +42,7 @@ const PRESETS: [&str; 13] = [
     "report-113646-flap",
     "report-125397-startup-rerun",
     "report-135795-notready-flip",
+    "report-136910-sidecar-startup",
     "report-141155-started-by-name",
     "report-142305-started-early",
 ];

@@ -76,6 +76,11 @@ pub fn describe(tr: &Trace, e: &Event) -> String {
             _ => "probe".into(),
         },
         Kind::ProbeResult => match &e.value {
+            Value::Probe(p) if e.rule == Rule::P1s => format!(
+                "{pod}/{ctr} {} result seeded {}: the sidecar's status says Started",
+                p.probe.as_str(),
+                outcome(p.result)
+            ),
             Value::Probe(p) if e.rule == Rule::P1k => format!(
                 "{pod}/{ctr} {} worker skips its initial {}: the container predates this kubelet",
                 p.probe.as_str(),
@@ -99,6 +104,9 @@ pub fn describe(tr: &Trace, e: &Event) -> String {
         Kind::ContainerHealth => format!("{pod}/{ctr} actually becomes {}", e.value.text()),
         Kind::ContainerExit => format!("{pod}/{ctr} exits"),
         Kind::ContainerRestart => format!("{pod}/{ctr} restarted as a new container"),
+        Kind::ContainerWaiting => format!(
+            "{pod}/{ctr} not restarted: the pod has not initialized (its last sidecar has no startup Success)"
+        ),
         Kind::PodReady => format!(
             "{pod} Ready={} written by the {}",
             if b(&e.value) { "True" } else { "False" },

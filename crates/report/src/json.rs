@@ -20,6 +20,9 @@ pub struct Run<'a> {
     /// The kubelet profile's label (`Trace::kubelet`): "1.35 · KEP", "1.34".
     pub kubelet: &'a str,
     pub metrics: &'a Metrics,
+    /// The PodDisruptionBudget's status over time (`crate::pdb::series`), when the scenario has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pdb: Option<Vec<crate::pdb::Point>>,
     pub events: Vec<JsonEvent<'a>>,
 }
 
@@ -112,6 +115,7 @@ pub fn render(sc: &Scenario, traces: &[Trace]) -> String {
                 policy: tr.policy.as_str(),
                 kubelet: &tr.kubelet,
                 metrics: &tr.metrics,
+                pdb: crate::pdb::series(tr),
                 events: tr.events.iter().map(|e| event(tr, e)).collect(),
             })
             .collect(),

@@ -4,7 +4,7 @@
 //! may change ([`crate::timeline::PodTimeline::watch`]). Called by the web app's kubectl panels.
 
 use crate::timeline::{PodState, Timeline};
-use restartscope_sim::{fmt_secs, Actor, Ms};
+use restartscope_sim::{fmt_secs, Actor, ContainerRole, Ms};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
@@ -21,13 +21,20 @@ pub struct Row {
 
 impl Row {
     fn of(t_ms: Ms, name: &str, p: &PodState) -> Row {
-        let n = p.containers.len();
-        let r = p.containers.iter().filter(|c| c.ready).count();
+        // kubectl's printPod counts the regular containers and the sidecars (restartable init
+        // containers), not the completed ordinary init containers.
+        let counted = || {
+            p.containers
+                .iter()
+                .filter(|c| c.role != ContainerRole::Init)
+        };
+        let n = counted().count();
+        let r = counted().filter(|c| c.ready).count();
         // `kubectl get pods -w` prints a deleted pod's last object (Terminating), never "Deleted":
         // the deletion is said in the comment.
         let status = if p.removed || p.deleting {
             "Terminating"
-        } else if p.containers.iter().all(|c| c.running) {
+        } else if counted().all(|c| c.running) {
             "Running"
         } else {
             "Error"

@@ -4,6 +4,7 @@
 //! - [`timeline`]: every object of a trace as pieces of constant state, built once; state at
 //!   any time `t` by binary search.
 //! - [`notable`]: which events an event log shows.
+//! - [`pdb`]: the PodDisruptionBudget's `disruptionsAllowed` over time.
 //! - [`metrics`]: the one table of metric descriptors (title, unit, format, better direction).
 //! - [`why`]: why pod Ready changed, grouped by rule, optionally up to a time.
 //! - [`kubectl`]: the rows of `kubectl get pods -w`, up to a time.
@@ -16,6 +17,7 @@ pub mod json;
 pub mod kubectl;
 pub mod metrics;
 pub mod notable;
+pub mod pdb;
 pub mod table;
 pub mod timeline;
 pub mod why;

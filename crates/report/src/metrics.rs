@@ -33,11 +33,17 @@ pub struct Metric {
     pub format: Format,
     pub better: Better,
     get: fn(&Metrics) -> f64,
+    /// Whether the run has this metric at all (the PodDisruptionBudget metric needs a budget).
+    has: fn(&Metrics) -> bool,
+}
+
+fn always(_: &Metrics) -> bool {
+    true
 }
 
 /// Every metric a reader compares, in the order of SPEC §5 (`events_processed`, a benchmark
 /// figure, is not one).
-pub const METRICS: [Metric; 8] = [
+pub const METRICS: [Metric; 9] = [
     Metric {
         key: "ready_transitions",
         title: "Pod Ready transitions",
@@ -46,6 +52,7 @@ pub const METRICS: [Metric; 8] = [
         format: Format::Count,
         better: Better::Lower,
         get: |m| m.ready_transitions as f64,
+        has: always,
     },
     Metric {
         key: "kubelet_status_writes",
@@ -55,6 +62,7 @@ pub const METRICS: [Metric; 8] = [
         format: Format::Count,
         better: Better::Lower,
         get: |m| m.kubelet_status_writes as f64,
+        has: always,
     },
     Metric {
         key: "nlc_status_writes",
@@ -64,6 +72,7 @@ pub const METRICS: [Metric; 8] = [
         format: Format::Count,
         better: Better::Lower,
         get: |m| m.nlc_status_writes as f64,
+        has: always,
     },
     Metric {
         key: "endpointslice_updates",
@@ -73,6 +82,7 @@ pub const METRICS: [Metric; 8] = [
         format: Format::Count,
         better: Better::Lower,
         get: |m| m.endpointslice_updates as f64,
+        has: always,
     },
     Metric {
         key: "unjustified_not_ready_s",
@@ -82,6 +92,7 @@ pub const METRICS: [Metric; 8] = [
         format: Format::Tenths,
         better: Better::Lower,
         get: |m| m.unjustified_not_ready_s,
+        has: always,
     },
     Metric {
         key: "unjustified_ready_s",
@@ -91,6 +102,7 @@ pub const METRICS: [Metric; 8] = [
         format: Format::Tenths,
         better: Better::Lower,
         get: |m| m.unjustified_ready_s,
+        has: always,
     },
     Metric {
         key: "evictions",
@@ -100,6 +112,7 @@ pub const METRICS: [Metric; 8] = [
         format: Format::Count,
         better: Better::Lower,
         get: |m| m.evictions as f64,
+        has: always,
     },
     Metric {
         key: "node_not_ready_s",
@@ -109,6 +122,17 @@ pub const METRICS: [Metric; 8] = [
         format: Format::Tenths,
         better: Better::Lower,
         get: |m| m.node_not_ready_s,
+        has: always,
+    },
+    Metric {
+        key: "pdb_wrongful_allowed_s",
+        title: "PDB allows an eviction on a wrongful Ready",
+        unit: "s",
+        description: "Seconds the PodDisruptionBudget's disruptionsAllowed exceeded what it would be had the wrongfully Ready pods (API Ready while a container is failing, warming up or stopped) counted as unhealthy: an eviction then could take the Service below its budget (0 without a budget).",
+        format: Format::Tenths,
+        better: Better::Lower,
+        get: |m| m.pdb_wrongful_allowed_s.unwrap_or(0.0),
+        has: |m| m.pdb_wrongful_allowed_s.is_some(),
     },
 ];
 
@@ -120,6 +144,11 @@ pub fn find(key: &str) -> Option<&'static Metric> {
 impl Metric {
     pub fn value(&self, m: &Metrics) -> f64 {
         (self.get)(m)
+    }
+
+    /// Whether a run with these metrics has this one (a card or row may say "no budget").
+    pub fn applies(&self, m: &Metrics) -> bool {
+        (self.has)(m)
     }
 
     /// Title with the unit in parentheses: `Unjustified NotReady (pod·s)`.
@@ -184,6 +213,7 @@ mod tests {
             unjustified_ready_s: 6.25,
             evictions: 7,
             node_not_ready_s: 8.0,
+            pdb_wrongful_allowed_s: Some(4.5),
             events_processed: 99,
         };
         let json = serde_json::to_value(&m).unwrap();

@@ -51,6 +51,8 @@ pub struct Setup<'a> {
     /// A rollout that waits for each batch: the batches after the first (whose restarts the
     /// `NodeSetup`s carry) start only once every pod of the previous batch is Ready again.
     pub rollout: Option<Rollout>,
+    /// A PodDisruptionBudget over node 0's pods (the single-node view).
+    pub pdb: Option<crate::disruption::Budget>,
 }
 
 /// A rolling restart driven by readiness (polled every second, as an upgrade tool would).
@@ -80,6 +82,7 @@ pub struct Cluster<'a> {
     rec: Recorder,
     spec: Vec<&'a [Pod]>,
     rollout: Option<RolloutState>,
+    pdb: Option<crate::disruption::Budget>,
 }
 
 /// The result of a run: the kept events (all nodes interleaved), metrics per node and, if asked,
@@ -98,7 +101,7 @@ fn expected_events(setup: &Setup, nodes: &[NodeSetup]) -> usize {
         let probes: f64 = n
             .pods
             .iter()
-            .flat_map(|p| &p.containers)
+            .flat_map(|p| p.all_containers())
             .flat_map(|c| ProbeKind::ALL.map(|k| probe_spec(c, k)))
             .flatten()
             .map(|p| horizon / p.period_s.max(1) as f64)
@@ -170,7 +173,11 @@ impl<'a> Cluster<'a> {
                 .rollout
                 .clone()
                 .map(|plan| RolloutState { plan, current: 0 }),
+            pdb: setup.pdb.clone(),
         };
+        if cl.pdb.is_some() {
+            cl.rec.with_pdb();
+        }
         let first_sync = ms(setup.first_sync_delay_s);
         for (i, ns) in nodes.iter().enumerate() {
             let id = i as NodeId;
@@ -187,7 +194,7 @@ impl<'a> Cluster<'a> {
                 ns.pods
                     .iter()
                     .map(|p| ApiPod {
-                        status: Status::healthy(p.containers.len()),
+                        status: Status::steady(p),
                         deleted_at: None,
                         removed: false,
                         has_service: p.service.is_some(),
@@ -235,7 +242,7 @@ impl<'a> Cluster<'a> {
                 cl.push(ms(r.at_s + r.downtime_s), id, What::KubeletStart);
             }
             for (pi, p) in ns.pods.iter().enumerate() {
-                for (ci, c) in p.containers.iter().enumerate() {
+                for (ci, c) in p.all_containers().enumerate() {
                     for (k, t) in c.truth.iter().enumerate() {
                         let what = What::Truth {
                             pod: pi as u16,
@@ -377,13 +384,43 @@ impl<'a> Cluster<'a> {
     }
 
     fn settle(&mut self) {
-        for (node, pod) in self.rec.take_touched() {
+        let touched = self.rec.take_touched();
+        for &(node, pod) in &touched {
             let p = pod as usize;
             let a = self.api.pod(node, p);
             let healthy = self.nodes[node as usize].runtime.healthy(p, self.now);
             let class = Class::of(a.gone_or_deleting(), a.status.ready, healthy);
             self.rec.classify(node, p, class, self.now);
         }
+        if !touched.is_empty() {
+            self.settle_pdb();
+        }
+    }
+
+    /// The PodDisruptionBudget after the instant: does it allow more evictions than it would
+    /// if the wrongfully Ready pods (Class::UnjustifiedReady) were counted as not Ready?
+    fn settle_pdb(&mut self) {
+        let Some(b) = &self.pdb else {
+            return;
+        };
+        let (mut listed, mut ready, mut wrongful) = (0, 0, 0);
+        for &p in &b.pods {
+            let a = self.api.pod(0, p as usize);
+            if a.removed {
+                continue;
+            }
+            listed += 1;
+            // countHealthyPods: a pod being deleted does not count.
+            if a.deleted_at.is_none() && a.status.ready {
+                ready += 1;
+                if !self.nodes[0].runtime.healthy(p as usize, self.now) {
+                    wrongful += 1;
+                }
+            }
+        }
+        let api = b.status(listed, ready).disruptions_allowed;
+        let truthful = b.status(listed, ready - wrongful).disruptions_allowed;
+        self.rec.pdb_over(api > truthful, self.now);
     }
 
     fn dispatch(&mut self, ev: Ev) {

@@ -15,6 +15,7 @@
 pub mod cluster;
 mod control_plane;
 pub mod core;
+pub mod disruption;
 pub mod fleet;
 mod node;
 pub mod presets;
@@ -101,6 +102,7 @@ fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
         series: false,
         elide: false,
         rollout: None,
+        pdb: disruption::Budget::of(sc),
     };
     let node = NodeSetup {
         pods: &sc.pods,
@@ -123,6 +125,7 @@ fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
             .map(|r| (ms(r.at_s), ms(r.at_s + r.downtime_s)))
             .collect(),
         pods: sc.pods.iter().map(pod_info).collect(),
+        pdb: setup.pdb.clone(),
         events: out.events,
         metrics: out.metrics.into_iter().next().unwrap_or_default(),
     }
@@ -134,10 +137,11 @@ pub(crate) fn pod_info(p: &Pod) -> PodInfo {
         workload: p.workload,
         service: p.service.clone(),
         containers: p
-            .containers
-            .iter()
-            .map(|c| ContainerInfo {
+            .all_containers()
+            .enumerate()
+            .map(|(i, c)| ContainerInfo {
                 name: c.name.clone(),
+                role: p.role(i),
                 probes: ProbeKind::ALL.map(|k| {
                     node::kubelet::prober::probe_spec(c, k).map(|p| ProbeInfo {
                         period_s: p.period_s,

@@ -83,6 +83,12 @@ pub const PRESETS: &[Preset] = &[
         build: report_135795_notready_flip,
     },
     Preset {
+        name: "report-136910-sidecar-startup",
+        teaches: "kubernetes#136910 (1.35.0 with KEP-4781): after a kubelet restart the sidecar's startup result is never found, so when the app container crashes the pod never initializes again and the app is never restarted (RestartCount 0, Ready False); 1.35.4 (#137885), 1.36 (#137146) and the legacy kubelet restart it.",
+        link: Some("https://github.com/kubernetes/kubernetes/issues/136910"),
+        build: report_136910_sidecar_startup,
+    },
+    Preset {
         name: "report-141155-started-by-name",
         teaches: "kubernetes#141155 (1.35–1.37 with KEP-4781): at the liveness kill near 58 s the replacement inherits Started=true by container name and is probed for readiness before its startup probe; main (#141342) and the legacy kubelet keep it Started=false.",
         link: Some("https://github.com/kubernetes/kubernetes/issues/141155"),
@@ -111,6 +117,7 @@ fn readiness() -> Probe {
 fn container(name: &str) -> Container {
     Container {
         name: name.into(),
+        restart_policy: None,
         startup_probe: None,
         readiness_probe: Some(readiness()),
         liveness_probe: None,
@@ -125,6 +132,7 @@ fn pod(name: &str, service: Option<&str>, containers: Vec<Container>) -> Pod {
         workload: Workload::Deployment,
         service: service.map(str::to_string),
         termination_grace_s: 30.0,
+        init_containers: vec![],
         containers,
     }
 }
@@ -145,6 +153,7 @@ fn base(name: &str, at: f64, downtime: f64, horizon: f64, pods: Vec<Pod>) -> Sce
             first_sync_delay_s: 2.0,
         },
         pods,
+        pdb: None,
         seed: 1,
         horizon_s: horizon,
     }
@@ -247,6 +256,7 @@ pub fn report_113646_flap() -> Scenario {
 pub fn report_125397_startup_rerun() -> Scenario {
     let c = Container {
         name: "startup".into(),
+        restart_policy: None,
         startup_probe: Some(Probe {
             period_s: 60,
             timeout_s: 15,
@@ -266,14 +276,42 @@ pub fn report_125397_startup_rerun() -> Scenario {
 /// kubernetes#135795: a pod NotReady before the restart (its readiness probe fails) is briefly
 /// Ready, "~4 seconds", long enough for a PodDisruptionBudget to allow an eviction. The report
 /// gives no manifest: three replicas with the default readiness probe, web-2 failing readiness
-/// from the start (a PDB with minAvailable 2 then allows no disruption until the restart).
+/// from the start, and a PodDisruptionBudget with minAvailable 2 over them, which allows no
+/// disruption until the restart.
 pub fn report_135795_notready_flip() -> Scenario {
     let mut pods = web_pods(3);
     pods[2].containers[0].truth = vec![Truth {
         at_s: 0.0,
         state: Health::FailingReadiness,
     }];
-    base("report-135795-notready-flip", 60.0, 10.0, 150.0, pods)
+    let mut sc = base("report-135795-notready-flip", 60.0, 10.0, 150.0, pods);
+    sc.pdb = Some(Pdb {
+        service: None,
+        min_available: Some(IntOrPercent::Int(2)),
+        max_unavailable: None,
+    });
+    sc
+}
+
+/// kubernetes#136910 (v1.34.2 → v1.35.0 upgrade): a pod with a sidecar (an init container with
+/// `restartPolicy: Always` and a startup probe) and one application container; after the kubelet
+/// restart the application container exits (`Exit Code: 2`) and is never restarted. The report
+/// gives no manifest: the sidecar's startup probe is the one of the fix's e2e test
+/// (`flagProbe(0, 1, 30)`: period 1 s, failureThreshold 30), the app keeps the default readiness
+/// probe; the kubelet restarts at 30 s (the upgrade) and the app exits at 90 s.
+pub fn report_136910_sidecar_startup() -> Scenario {
+    let mut sidecar = container("sidecar");
+    sidecar.restart_policy = Some(RESTART_POLICY_ALWAYS.into());
+    sidecar.readiness_probe = None;
+    sidecar.startup_probe = Some(probe(1, 30));
+    let mut app = container("app");
+    app.truth = vec![Truth {
+        at_s: 90.0,
+        state: Health::Exited,
+    }];
+    let mut p = pod("app-0", Some("app"), vec![app]);
+    p.init_containers = vec![sidecar];
+    base("report-136910-sidecar-startup", 30.0, 10.0, 200.0, vec![p])
 }
 
 /// kubernetes#141155 (reproduced on k3s v1.36.2): a container with startup, readiness and

@@ -27,8 +27,11 @@ pub struct Rules {
     pub ready_from_api_on_restart: bool,
     /// P1k and S3 after #141487: … only when the API status names the same container ID.
     pub restart_inherit_requires_same_container: bool,
-    /// #137146 / #137885: a restartable init container's startup result is seeded Success when the
-    /// API says Started=true. (Sidecars are not modelled yet: no effect on today's scenarios.)
+    /// P1s, #137146 (v1.36.0) / #137885 (v1.35.4): `worker.go` `doProbe` seeds a restartable init
+    /// container's startup result with Success when its status says Started=true (gate off only).
+    /// Without it a sidecar older than the kubelet never has a startup result after a restart and
+    /// `computeInitContainerActions` never initializes a pod whose regular containers all exited
+    /// (K3i, kubernetes#136910).
     pub seed_sidecar_startup_from_api: bool,
 }
 
@@ -88,7 +91,7 @@ pub const VERSIONS: [VersionInfo; 7] = [
     },
     VersionInfo {
         version: KubeVersion::V1_35_4,
-        differs: "sidecar startup result seeded from the API after a restart (#136910; sidecars not modelled yet)",
+        differs: "P1s: a sidecar's startup result is seeded Success from its Started status after a restart, so a crashed app container behind it is restarted again (#136910)",
         source: "v1.35.4, PR #137885",
     },
     VersionInfo {

@@ -15,6 +15,8 @@ pub enum Rule {
     K3,
     /// Exited container restarted by SyncPod (restart policy, crash-loop back-off).
     K3r,
+    /// computeInitContainerActions: regular containers wait until the pod has initialized.
+    K3i,
     /// Kubelet terminates a pod that has a deletion timestamp.
     K4,
     /// PLEG reports a container exit; SyncPod regenerates the status.
@@ -22,6 +24,8 @@ pub enum Rule {
     P1,
     /// KEP: initial value not written for a container that predates this kubelet.
     P1k,
+    /// #137146 / #137885: a sidecar's startup result seeded Success from its Started status.
+    P1s,
     P2,
     P4,
     P5,
@@ -55,10 +59,12 @@ impl Rule {
             Rule::K2r => "K2r",
             Rule::K3 => "K3",
             Rule::K3r => "K3r",
+            Rule::K3i => "K3i",
             Rule::K4 => "K4",
             Rule::K5 => "K5",
             Rule::P1 => "P1",
             Rule::P1k => "P1k",
+            Rule::P1s => "P1s",
             Rule::P2 => "P2",
             Rule::P4 => "P4",
             Rule::P5 => "P5",
@@ -88,10 +94,12 @@ impl Rule {
             Rule::K2r => "Kubelet renews its node lease every 0.25 × lease duration",
             Rule::K3 => "First SyncPod: status generated before the probe workers exist",
             Rule::K3r => "SyncPod restarts an exited container (new container, new StartedAt)",
+            Rule::K3i => "SyncPod starts regular containers only once the pod has initialized (last init container done, last sidecar running and started)",
             Rule::K4 => "Kubelet kills the containers of a deleted pod (termination grace)",
             Rule::K5 => "PLEG reports a container exit; SyncPod reports it not running",
             Rule::P1 => "A new probe worker writes its initial result (readiness Failure)",
             Rule::P1k => "KEP-4781: initial result not written for a container older than this kubelet",
+            Rule::P1s => "1.35.4+ KEP-4781: a sidecar's startup result is seeded Success when its status says Started",
             Rule::P2 => "Probe worker ticks every period (first tick jittered after a kubelet start)",
             Rule::P4 => "Probe result for a container that is not running is Failure",
             Rule::P5 => "Result cached after successThreshold / failureThreshold in a row",
@@ -121,10 +129,12 @@ impl Rule {
             Rule::K2r => "pkg/kubelet/nodelease controller (renewInterval)",
             Rule::K3 => "pkg/kubelet/kubelet.go SyncPod: generateAPIPodStatus before probeManager.AddPod",
             Rule::K3r => "pkg/kubelet/kuberuntime computePodActions (restartPolicy, CrashLoopBackOff)",
+            Rule::K3i => "pkg/kubelet/kuberuntime/kuberuntime_container.go computeInitContainerActions; kuberuntime_manager.go computePodActions (!hasInitialized)",
             Rule::K4 => "pkg/kubelet/kubelet.go SyncTerminatingPod",
             Rule::K5 => "pkg/kubelet/pleg/generic.go relist, kubelet.go syncLoopIteration",
             Rule::P1 => "pkg/kubelet/prober/worker.go newWorker, doProbe",
             Rule::P1k => "pkg/kubelet/prober/worker.go doProbe (isRestart), kubeletRestartGracePeriod",
+            Rule::P1s => "pkg/kubelet/prober/worker.go doProbe (isRestartableInitContainer, startup), PR #137146 (v1.36.0), #137885 (v1.35.4)",
             Rule::P2 => "pkg/kubelet/prober/worker.go run",
             Rule::P4 => "pkg/kubelet/prober/worker.go doProbe (non-running container)",
             Rule::P5 => "pkg/kubelet/prober/worker.go doProbe (resultRun), results_manager.go Set",
@@ -145,17 +155,19 @@ impl Rule {
         }
     }
 
-    pub const ALL: [Rule; 27] = [
+    pub const ALL: [Rule; 29] = [
         Rule::Truth,
         Rule::K1,
         Rule::K2,
         Rule::K2r,
         Rule::K3,
         Rule::K3r,
+        Rule::K3i,
         Rule::K4,
         Rule::K5,
         Rule::P1,
         Rule::P1k,
+        Rule::P1s,
         Rule::P2,
         Rule::P4,
         Rule::P5,

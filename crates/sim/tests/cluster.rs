@@ -15,6 +15,7 @@ fn run(sc: &Scenario, policy: Policy, nodes: usize, keep: Keep) -> cluster::Outc
         series: false,
         elide: false,
         rollout: None,
+        pdb: disruption::Budget::of(sc),
     };
     let ns = (0..nodes)
         .map(|_| NodeSetup {

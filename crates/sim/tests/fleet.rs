@@ -108,6 +108,7 @@ fn a_zone_down_is_tainted_at_the_eviction_rate() {
         series: false,
         elide: false,
         rollout: None,
+        pdb: None,
     };
     let nodes = restarts
         .iter()
@@ -173,6 +174,7 @@ fn sleeping_workers_change_no_metric() {
                 series: true,
                 elide,
                 rollout: None,
+                pdb: None,
             };
             let nodes = restarts
                 .iter()

@@ -59,6 +59,7 @@ fn container(healthy: bool) -> impl Strategy<Value = Container> {
             let (s, r, l) = (in_time(s), in_time(r), in_time(l));
             Container {
                 name: "c".into(),
+                restart_policy: None,
                 startup_probe: s.map(|p| Probe {
                     success_threshold: 1,
                     ..p
@@ -141,10 +142,12 @@ fn scenario(healthy: bool, max_downtime: u32) -> impl Strategy<Value = Scenario>
                             },
                             service: svc.then(|| "svc".to_string()),
                             termination_grace_s: 30.0,
+                            init_containers: vec![],
                             containers,
                         }
                     })
                     .collect(),
+                pdb: None,
                 seed,
                 horizon_s: horizon,
             }

@@ -226,3 +226,68 @@ fn e1_disruption_target_before_the_delete() {
         }
     }
 }
+
+/// A multi-container pod whose `sidecar-log` container exited while the kubelet was down: the new
+/// kubelet's first SyncPod reports it not running and restarts it (K3r; new container ID), while
+/// `app` keeps its container. Under every profile the replacement gets its worker's initial
+/// readiness Failure (P1: it does not predate the kubelet, so neither P1k nor S3 apply, and the
+/// ID checks of main, #141342/#141487, have nothing to change: the API already names the exited
+/// container), so the pod is Ready again only after its readiness probe passes; `app` keeps
+/// KEP-4781's inheritance (P1k) on 1.35 and later.
+#[test]
+fn a_container_replaced_during_the_downtime_starts_over_under_every_profile() {
+    let mut sc = canonical(20.0, 1);
+    let mut log = sc.pods[0].containers[0].clone();
+    log.name = "log".into();
+    log.truth = vec![Truth {
+        at_s: 110.0,
+        state: Health::Exited,
+    }];
+    sc.pods[0].containers.push(log);
+    for v in KubeVersion::ALL {
+        for tr in compare_default(&sc.clone().with_version(v)).unwrap() {
+            let start = tr.restarts[0].1;
+            let sync = first(&tr, Kind::PodSync).unwrap().t;
+            let of = |c: u8, k: Kind| -> Vec<&Event> {
+                tr.events
+                    .iter()
+                    .filter(|e| e.kind == k && e.container == Some(c) && e.t >= start)
+                    .collect()
+            };
+            let restarts = of(1, Kind::ContainerRestart);
+            assert_eq!(restarts.len(), 1, "{}", tr.kubelet);
+            assert_eq!(restarts[0].t, sync, "{}", tr.kubelet);
+            // The replacement's readiness worker writes its initial Failure (P1) under every
+            // profile; then a probe passes (P5).
+            let log_results: Vec<Rule> = of(1, Kind::ProbeResult).iter().map(|e| e.rule).collect();
+            assert_eq!(log_results, vec![Rule::P1, Rule::P5], "{}", tr.kubelet);
+            let app_results: Vec<Rule> = of(0, Kind::ProbeResult).iter().map(|e| e.rule).collect();
+            let app_first = if tr.policy == Policy::Kep {
+                Rule::P1k
+            } else {
+                Rule::P1
+            };
+            assert_eq!(app_results[0], app_first, "{}", tr.kubelet);
+            // Ready: down when the exit is reported at the first SyncPod, up once the
+            // replacement's probe passed.
+            let changes = ready_changes(&tr);
+            let after: Vec<(bool, Rule)> = changes
+                .iter()
+                .filter(|c| c.0 * 1000.0 >= sync as f64)
+                .map(|c| (c.1, c.3))
+                .collect();
+            assert_eq!(
+                after.first(),
+                Some(&(false, Rule::S2)),
+                "{}: {changes:?}",
+                tr.kubelet
+            );
+            assert_eq!(
+                after.last(),
+                Some(&(true, Rule::P5)),
+                "{}: {changes:?}",
+                tr.kubelet
+            );
+        }
+    }
+}

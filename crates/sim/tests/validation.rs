@@ -127,3 +127,126 @@ fn validation_keeps_the_node_alive_while_the_kubelet_is_up() {
         "{errs:?}"
     );
 }
+
+/// `validateInitContainers`: probes only on init containers with `restartPolicy: Always`;
+/// `validateInitContainerRestartPolicy`: "Always" or unset; names unique across init containers
+/// and containers. The model's own: a completed init container has no truth to change.
+#[test]
+fn init_containers_validated_like_the_api_server() {
+    let init = |name: &str, rp: Option<&str>| Container {
+        name: name.into(),
+        restart_policy: rp.map(str::to_string),
+        startup_probe: Some(Probe::default()),
+        readiness_probe: None,
+        liveness_probe: None,
+        warmup_s: 0.0,
+        truth: vec![],
+    };
+    let sc = canonical(20.0, 1).with_init_containers(&[
+        init("migrate", None),
+        init("proxy", Some("OnFailure")),
+        init("app", Some("Always")),
+    ]);
+    let errs = sc.validate().unwrap_err();
+    let text: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+    assert!(text.contains(&"initContainers[0].startupProbe may not be set for init containers without restartPolicy=Always (Kubernetes: Forbidden) (scenario field pods[0].init_containers[0].startup_probe)".to_string()), "{text:?}");
+    assert!(text.iter().any(|t| t.starts_with(
+        "initContainers[1].restartPolicy must be \"Always\" (a sidecar) or unset (an ordinary init container), got \"OnFailure\""
+    )), "{text:?}");
+    // The regular container named like a sidecar: a duplicate, reported on the container.
+    assert!(
+        text.iter()
+            .any(|t| t
+                .starts_with("containers[0].name \"app\" is used by two containers of the pod")),
+        "{text:?}"
+    );
+    // OnFailure is not Always, so its startup probe is forbidden too.
+    assert_eq!(errs.len(), 4, "{text:?}");
+    // A sidecar's probes are validated like a container's.
+    let mut bad = init("proxy", Some("Always"));
+    bad.startup_probe.as_mut().unwrap().success_threshold = 2;
+    let errs = canonical(20.0, 1)
+        .with_init_containers(&[bad])
+        .validate()
+        .unwrap_err();
+    assert_eq!(errs[0].k8s, "startupProbe.successThreshold");
+    // restartPolicy on a regular container, truth on a completed init container.
+    let mut sc = canonical(20.0, 1).with_init_containers(&[Container {
+        startup_probe: None,
+        truth: vec![Truth {
+            at_s: 5.0,
+            state: Health::Exited,
+        }],
+        ..init("migrate", None)
+    }]);
+    sc.pods[0].containers[0].restart_policy = Some("Always".into());
+    let fields: Vec<String> = sc
+        .validate()
+        .unwrap_err()
+        .into_iter()
+        .map(|e| e.field)
+        .collect();
+    assert_eq!(
+        fields,
+        vec![
+            "pods[0].init_containers[0].truth",
+            "pods[0].containers[0].restart_policy"
+        ]
+    );
+}
+
+/// `ValidatePodDisruptionBudgetSpec`: not both fields; a non-negative int or a percent up to
+/// 100 %; the budget's Service must be one of the pods'.
+#[test]
+fn pdb_validated_like_the_api_server() {
+    let pdb = |min: Option<IntOrPercent>, max: Option<IntOrPercent>, svc: Option<&str>| {
+        canonical(20.0, 1)
+            .with_pdb(Some(Pdb {
+                service: svc.map(str::to_string),
+                min_available: min,
+                max_unavailable: max,
+            }))
+            .validate()
+    };
+    assert!(pdb(Some(IntOrPercent::Int(1)), None, None).is_ok());
+    assert!(pdb(None, Some(IntOrPercent::Str("50%".into())), Some("web")).is_ok());
+    let msg = |r: Result<(), Vec<FieldError>>| -> Vec<String> {
+        r.unwrap_err().into_iter().map(|e| e.message).collect()
+    };
+    assert_eq!(
+        msg(pdb(
+            Some(IntOrPercent::Int(1)),
+            Some(IntOrPercent::Int(1)),
+            None
+        )),
+        vec![
+            "spec: minAvailable and maxUnavailable cannot be both set (Kubernetes: Invalid value)"
+        ]
+    );
+    assert_eq!(
+        msg(pdb(Some(IntOrPercent::Int(-1)), None, None)),
+        vec!["spec.minAvailable must be greater than or equal to 0, got -1"]
+    );
+    assert_eq!(
+        msg(pdb(None, Some(IntOrPercent::Str("120%".into())), None)),
+        vec!["spec.maxUnavailable must not be greater than 100%, got \"120%\""]
+    );
+    assert!(
+        msg(pdb(Some(IntOrPercent::Str("half".into())), None, None))[0]
+            .starts_with("spec.minAvailable must be an integer or a percent")
+    );
+    assert_eq!(
+        msg(pdb(Some(IntOrPercent::Int(1)), None, Some("api"))),
+        vec!["pdb.service must name the Service of one of the pods, got \"api\""]
+    );
+    // TOML takes an int or a percent string.
+    let sc: Scenario = toml::from_str(&format!(
+        "{}\n[pdb]\nmin_available = \"50%\"\n",
+        toml::to_string(&canonical(20.0, 1)).unwrap()
+    ))
+    .unwrap();
+    assert_eq!(
+        sc.pdb.unwrap().min_available,
+        Some(IntOrPercent::Str("50%".into()))
+    );
+}

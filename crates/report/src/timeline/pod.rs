@@ -5,7 +5,8 @@
 
 use super::track::Track;
 use restartscope_sim::{
-    Actor, EndpointValue, Event, Kind, Ms, Outcome, PodInfo, ProbeKind, ProbeValue, Rule, Value,
+    Actor, ContainerRole, EndpointValue, Event, Kind, Ms, Outcome, PodInfo, ProbeKind, ProbeValue,
+    Rule, Value,
 };
 
 /// API-visible PodReady, or the pod object gone.
@@ -115,6 +116,8 @@ impl Countdown {
 /// One container as the API and the kubelet show it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ContainerTimeline {
+    /// Regular container, completed ordinary init container or sidecar.
+    pub role: ContainerRole,
     /// API `started` (S1).
     pub started: Track<bool>,
     /// API `ready` (S2, S3).
@@ -167,6 +170,7 @@ pub struct PodState {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ContainerState {
+    pub role: ContainerRole,
     pub started: bool,
     pub ready: bool,
     pub running: bool,
@@ -187,9 +191,11 @@ impl PodTimeline {
                 .containers
                 .iter()
                 .map(|c| ContainerTimeline {
-                    started: Track::new(true),
+                    role: c.role,
+                    // A completed ordinary init container: not running, not started, Ready.
+                    started: Track::new(c.role != ContainerRole::Init),
                     ready: Track::new(true),
-                    running: Track::new(true),
+                    running: Track::new(c.role != ContainerRole::Init),
                     restarts: Vec::new(),
                     cached: c
                         .probes
@@ -360,6 +366,7 @@ impl PodTimeline {
                 .containers
                 .iter()
                 .map(|c| ContainerState {
+                    role: c.role,
                     started: *c.started.at(t),
                     ready: *c.ready.at(t),
                     running: *c.running.at(t),

@@ -30,6 +30,20 @@ pub struct Status {
 }
 
 impl Status {
+    /// The steady state of a pod's status: its ordinary init containers completed (not running,
+    /// not started, Ready — `UpdatePodStatus` marks an init container that exited 0 Ready),
+    /// every other container running, started and ready.
+    pub fn steady(pod: &crate::scenario::Pod) -> Self {
+        let mut s = Status::healthy(pod.n_containers());
+        for (i, c) in s.cs.iter_mut().enumerate() {
+            if pod.is_completed_init(i) {
+                c.running = false;
+                c.started = Some(false);
+            }
+        }
+        s
+    }
+
     /// Every container running, started and ready.
     pub fn healthy(n: usize) -> Self {
         Status {

@@ -168,8 +168,10 @@ mod tests {
             workload: Workload::Deployment,
             service: Some(svc.into()),
             termination_grace_s: 30.0,
+            init_containers: vec![],
             containers: vec![Container {
                 name: "c".into(),
+                restart_policy: None,
                 startup_probe: None,
                 readiness_probe: None,
                 liveness_probe: None,

@@ -86,6 +86,7 @@ pub fn run(f: &Fleet, profile: &KubeletProfile) -> Result<FleetRun, Vec<FieldErr
         series: true,
         elide: true,
         rollout,
+        pdb: None,
     };
     let nodes = restarts
         .iter()
@@ -124,6 +125,7 @@ pub fn run(f: &Fleet, profile: &KubeletProfile) -> Result<FleetRun, Vec<FieldErr
                 toleration: ms(f.cluster.toleration_s),
                 restarts: happened,
                 pods: sc.pods.iter().map(crate::pod_info).collect(),
+                pdb: None,
                 events,
                 metrics: out.metrics[n as usize].clone(),
             }

@@ -45,15 +45,19 @@ impl<'a> Runtime<'a> {
             pods: spec
                 .iter()
                 .map(|p| {
-                    p.containers
-                        .iter()
-                        .map(|_| RtContainer {
-                            instance: 1,
-                            running: true,
-                            started_at: CONTAINERS_BORN,
-                            health: Health::Healthy,
-                            warm_at: CONTAINERS_BORN,
-                            finished_at: None,
+                    (0..p.n_containers())
+                        .map(|c| {
+                            // An ordinary init container ran to completion (exit 0) before
+                            // the regular containers started.
+                            let done = p.is_completed_init(c);
+                            RtContainer {
+                                instance: 1,
+                                running: !done,
+                                started_at: CONTAINERS_BORN,
+                                health: Health::Healthy,
+                                warm_at: CONTAINERS_BORN,
+                                finished_at: done.then_some(CONTAINERS_BORN),
+                            }
                         })
                         .collect()
                 })
@@ -62,11 +66,13 @@ impl<'a> Runtime<'a> {
         }
     }
 
-    /// Ground truth for the metrics: every container running, warmed up and healthy.
+    /// Ground truth for the metrics: every container (sidecars included, completed init
+    /// containers aside) running, warmed up and healthy.
     pub fn healthy(&self, p: usize, now: Ms) -> bool {
-        self.pods[p]
-            .iter()
-            .all(|c| c.running && now >= c.warm_at && c.health == Health::Healthy)
+        self.pods[p].iter().enumerate().all(|(i, c)| {
+            self.spec[p].is_completed_init(i)
+                || (c.running && now >= c.warm_at && c.health == Health::Healthy)
+        })
     }
 
     /// What a probe of this kind would answer now: readiness passes when the container runs,
@@ -85,7 +91,7 @@ impl<'a> Runtime<'a> {
 
     /// Starts a new instance of the container (a restart): healthy, warm after `warmup_s`.
     pub fn start_new(&mut self, cx: &mut Ctx, p: usize, c: usize) {
-        let warmup = ms(self.spec[p].containers[c].warmup_s);
+        let warmup = ms(self.spec[p].container(c).warmup_s);
         let r = &mut self.pods[p][c];
         r.instance += 1;
         r.running = true;
@@ -112,7 +118,7 @@ impl<'a> Runtime<'a> {
 
     /// TRUTH: the scenario's ground truth changes.
     pub fn truth(&mut self, cx: &mut Ctx, p: usize, c: usize, idx: usize) -> TruthChange {
-        let state = self.spec[p].containers[c].truth[idx].state;
+        let state = self.spec[p].container(c).truth[idx].state;
         if state == Health::Exited {
             if !self.stop(cx, p, c) {
                 return TruthChange::None;

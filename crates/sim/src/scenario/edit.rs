@@ -4,8 +4,8 @@
 //! scenario in both. Changing the restart also moves the horizon ([`Scenario::with_restart`]):
 //! the run always shows the kubelet's return and what follows.
 
-use super::types::{KubeVersion, Policy, Probe, Restart, Scenario};
-use super::validate::{limits, FieldError};
+use super::check::{limits, FieldError};
+use super::types::{Container, KubeVersion, Pdb, Policy, Probe, Restart, Scenario};
 
 /// The least time shown after the kubelet returns: several probe periods, the node lifecycle
 /// controller's next passes and a Terminating pod's removal fit in it.
@@ -28,8 +28,12 @@ pub struct Overrides {
     pub first_sync_s: Option<f64>,
     pub seed: Option<u64>,
     pub policy: Option<Policy>,
-    /// Set on every readiness probe of the scenario.
+    /// Set on every readiness probe of the regular containers (not on sidecars).
     pub readiness: ProbeOverrides,
+    /// Replaces every pod's `init_containers` (ordinary init containers and sidecars).
+    pub init_containers: Option<Vec<Container>>,
+    /// The PodDisruptionBudget: `Some(Some(pdb))` sets it, `Some(None)` removes it.
+    pub pdb: Option<Option<Pdb>>,
 }
 
 /// Probe fields to set; `None` keeps the probe's value.
@@ -89,6 +93,12 @@ impl Overrides {
         if self.readiness != ProbeOverrides::default() {
             sc = sc.with_readiness(&self.readiness);
         }
+        if let Some(ic) = &self.init_containers {
+            sc = sc.with_init_containers(ic);
+        }
+        if let Some(pdb) = &self.pdb {
+            sc = sc.with_pdb(pdb.clone());
+        }
         match (self.restart_at_s, self.downtime_s, sc.first_restart().cloned()) {
             (None, None, _) => {}
             (Some(at), Some(d), _) => sc = sc.with_restart(at, d),
@@ -123,7 +133,7 @@ impl Scenario {
                 for t in self
                     .pods
                     .iter_mut()
-                    .flat_map(|p| p.containers.iter_mut())
+                    .flat_map(|p| p.init_containers.iter_mut().chain(p.containers.iter_mut()))
                     .flat_map(|c| c.truth.iter_mut())
                 {
                     if t.at_s > 0.0 {
@@ -199,7 +209,23 @@ impl Scenario {
         self
     }
 
-    /// Sets the given fields on every readiness probe of the scenario.
+    /// Every pod's init containers (ordinary ones and sidecars), in order. Placed before the
+    /// restart in [`Overrides::apply`] so the horizon sees the sidecars' probes.
+    pub fn with_init_containers(mut self, init: &[Container]) -> Scenario {
+        for p in &mut self.pods {
+            p.init_containers = init.to_vec();
+        }
+        self
+    }
+
+    /// The PodDisruptionBudget over a Service's pods (`None` removes it).
+    pub fn with_pdb(mut self, pdb: Option<Pdb>) -> Scenario {
+        self.pdb = pdb;
+        self
+    }
+
+    /// Sets the given fields on every readiness probe of the regular containers (a sidecar keeps
+    /// its own).
     pub fn with_readiness(mut self, edit: &ProbeOverrides) -> Scenario {
         for p in self
             .pods
@@ -220,7 +246,7 @@ impl Scenario {
         let probes = self
             .pods
             .iter()
-            .flat_map(|p| &p.containers)
+            .flat_map(|p| p.all_containers())
             .flat_map(|c| [&c.startup_probe, &c.readiness_probe, &c.liveness_probe])
             .flatten()
             .map(|p| {

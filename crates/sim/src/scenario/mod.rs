@@ -11,10 +11,12 @@
 //!
 //! Imports go one way: `types` ← `validate` ← `edit`, and this file only re-exports them.
 
+mod check;
 mod edit;
+mod pods;
 mod types;
 mod validate;
 
+pub use check::{limits, FieldError};
 pub use edit::{Overrides, ProbeOverrides, MIN_TAIL_S};
 pub use types::*;
-pub use validate::{limits, FieldError};

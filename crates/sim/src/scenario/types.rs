@@ -171,13 +171,83 @@ pub struct Pod {
     pub service: Option<String>,
     #[serde(default = "d_term_grace")]
     pub termination_grace_s: f64,
+    /// `spec.initContainers`, in order: ordinary init containers (no `restart_policy`; they ran to
+    /// completion before the story starts and stay completed) and sidecars (`restart_policy =
+    /// "Always"`: restartable init containers, running, with their own probes, counted in the
+    /// pod's readiness). The engine numbers a pod's containers init containers first, then
+    /// `containers` (`Pod::container`), as Kubernetes lists `initContainerStatuses` first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub init_containers: Vec<Container>,
     pub containers: Vec<Container>,
+}
+
+/// What a container of the pod is (`podutil.IsRestartableInitContainer`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ContainerRole {
+    /// `spec.containers`.
+    Regular,
+    /// An ordinary init container: ran to completion (exit 0) before the regular containers.
+    Init,
+    /// A restartable init container (`restartPolicy: Always`).
+    Sidecar,
+}
+
+impl ContainerRole {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ContainerRole::Regular => "regular",
+            ContainerRole::Init => "init",
+            ContainerRole::Sidecar => "sidecar",
+        }
+    }
+}
+
+/// `restartPolicy: Always` on an init container (the only value Kubernetes accepts there).
+pub const RESTART_POLICY_ALWAYS: &str = "Always";
+
+impl Pod {
+    /// Init containers and containers: the engine's container count.
+    pub fn n_containers(&self) -> usize {
+        self.init_containers.len() + self.containers.len()
+    }
+    /// Container `i` in the engine's numbering (init containers first).
+    pub fn container(&self, i: usize) -> &Container {
+        let n = self.init_containers.len();
+        if i < n {
+            &self.init_containers[i]
+        } else {
+            &self.containers[i - n]
+        }
+    }
+    /// Every container in the engine's numbering.
+    pub fn all_containers(&self) -> impl Iterator<Item = &Container> {
+        self.init_containers.iter().chain(&self.containers)
+    }
+    /// What container `i` is.
+    pub fn role(&self, i: usize) -> ContainerRole {
+        match self.init_containers.get(i) {
+            None => ContainerRole::Regular,
+            Some(c) if c.restart_policy.as_deref() == Some(RESTART_POLICY_ALWAYS) => {
+                ContainerRole::Sidecar
+            }
+            Some(_) => ContainerRole::Init,
+        }
+    }
+    /// An ordinary init container (completed; never probed, never restarted in the model).
+    pub fn is_completed_init(&self, i: usize) -> bool {
+        self.role(i) == ContainerRole::Init
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Container {
     pub name: String,
+    /// `restartPolicy` of an init container: `"Always"` makes it a sidecar (restartable init
+    /// container); absent, an ordinary init container. Rejected on regular containers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_policy: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub startup_probe: Option<Probe>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -255,9 +325,63 @@ pub struct Scenario {
     pub cluster: Cluster,
     pub kubelet: Kubelet,
     pub pods: Vec<Pod>,
+    /// A PodDisruptionBudget over one Service's pods (`policy/v1`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pdb: Option<Pdb>,
     #[serde(default = "d_seed")]
     pub seed: u64,
     pub horizon_s: f64,
+}
+
+/// `intstr.IntOrString` as a PodDisruptionBudget takes it: `2` or `"50%"`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum IntOrPercent {
+    Int(i64),
+    Str(String),
+}
+
+impl IntOrPercent {
+    /// `intstr.GetScaledValueFromIntOrPercent(v, total, roundUp)`: an int as is, `"N%"` as
+    /// N × total / 100 rounded up (`math.Ceil`) or down. `None` for a string that is not a percent.
+    pub fn scaled(&self, total: i64, round_up: bool) -> Option<i64> {
+        match self {
+            IntOrPercent::Int(v) => Some(*v),
+            IntOrPercent::Str(s) => {
+                let n: i64 = s.strip_suffix('%')?.parse().ok()?;
+                let x = n * total;
+                Some(if round_up {
+                    (x + 99).div_euclid(100)
+                } else {
+                    x.div_euclid(100)
+                })
+            }
+        }
+    }
+}
+
+/// A PodDisruptionBudget (`policy/v1` `PodDisruptionBudgetSpec`) selecting one Service's pods.
+/// Set `min_available` or `max_unavailable` (not both, as the API server requires).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pdb {
+    /// The Service whose pods the budget's selector matches; absent: the first pod's Service.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_available: Option<IntOrPercent>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_unavailable: Option<IntOrPercent>,
+}
+
+impl Scenario {
+    /// The Service the PDB covers: its `service`, else the first pod's Service.
+    pub fn pdb_service(&self) -> Option<&str> {
+        let pdb = self.pdb.as_ref()?;
+        pdb.service
+            .as_deref()
+            .or_else(|| self.pods.iter().find_map(|p| p.service.as_deref()))
+    }
 }
 
 fn d_monitor_period() -> f64 {

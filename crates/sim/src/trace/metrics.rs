@@ -48,6 +48,11 @@ pub struct Integrator {
     pods: Vec<Vec<Clock>>,
     node_down_since: Vec<Option<Ms>>,
     pub sums: Vec<Sums>,
+    /// The PodDisruptionBudget metric: `None` without a budget, `Some(Some(t))` while it
+    /// over-allows (since `t`).
+    pub pdb: Option<Option<Ms>>,
+    /// Milliseconds the budget over-allowed.
+    pub pdb_over_ms: i64,
 }
 
 impl Integrator {
@@ -67,6 +72,8 @@ impl Integrator {
                 .collect(),
             node_down_since: vec![None; pods_per_node.len()],
             sums: vec![Sums::default(); pods_per_node.len()],
+            pdb: None,
+            pdb_over_ms: 0,
         }
     }
 
@@ -101,8 +108,26 @@ impl Integrator {
         }
     }
 
+    /// The budget over-allows (`over`) from `now` on.
+    pub fn set_pdb(&mut self, over: bool, now: Ms) {
+        let Some(since) = self.pdb.as_mut() else {
+            return;
+        };
+        match (over, *since) {
+            (true, None) => *since = Some(now),
+            (false, Some(s)) => {
+                self.pdb_over_ms += now - s;
+                *since = None;
+            }
+            _ => {}
+        }
+    }
+
     /// Closes every open interval at the horizon.
     pub fn finish(&mut self, horizon: Ms) {
+        if let Some(Some(s)) = self.pdb.as_mut().map(Option::take) {
+            self.pdb_over_ms += horizon - s;
+        }
         for (n, pods) in self.pods.iter_mut().enumerate() {
             for c in pods.iter_mut() {
                 Self::close(&mut self.sums[n], *c, horizon);

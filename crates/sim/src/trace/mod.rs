@@ -7,7 +7,14 @@ pub mod recorder;
 pub mod series;
 
 use crate::rules::Rule;
-use crate::scenario::{Health, Policy, Workload};
+use crate::scenario::{ContainerRole, Health, Policy, Workload};
+
+fn regular() -> ContainerRole {
+    ContainerRole::Regular
+}
+fn is_regular(r: &ContainerRole) -> bool {
+    *r == ContainerRole::Regular
+}
 use serde::{Deserialize, Serialize};
 
 /// Index of a node in the cluster.
@@ -38,6 +45,8 @@ pub enum Kind {
     ContainerHealth,
     ContainerExit,
     ContainerRestart,
+    /// SyncPod did not start a regular container: the pod has not initialized (K3i).
+    ContainerWaiting,
     /// API-visible PodReady (value: bool).
     PodReady,
     /// A pod status write to the API server (value: the writer).
@@ -69,6 +78,7 @@ impl Kind {
             Kind::ContainerHealth => "container_health",
             Kind::ContainerExit => "container_exit",
             Kind::ContainerRestart => "container_restart",
+            Kind::ContainerWaiting => "container_waiting",
             Kind::PodReady => "pod_ready",
             Kind::StatusWrite => "status_write",
             Kind::Endpoint => "endpoint",
@@ -284,6 +294,11 @@ pub struct Metrics {
     pub evictions: u32,
     /// Seconds the node's Ready condition was not True.
     pub node_not_ready_s: f64,
+    /// Seconds the PodDisruptionBudget allowed more evictions than it would have had the
+    /// wrongfully Ready pods (API Ready while a container is failing, warming up or stopped)
+    /// counted as unhealthy; `None` without a budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pdb_wrongful_allowed_s: Option<f64>,
     /// Events processed by the engine (for benchmarks).
     pub events_processed: u64,
 }
@@ -291,6 +306,9 @@ pub struct Metrics {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ContainerInfo {
     pub name: String,
+    /// Regular container, ordinary init container or sidecar (absent in JSON: regular).
+    #[serde(default = "regular", skip_serializing_if = "is_regular")]
+    pub role: ContainerRole,
     /// Probe periods (s) by kind, `None` where the container has no such probe.
     pub probes: [Option<ProbeInfo>; 3],
 }
@@ -325,6 +343,9 @@ pub struct Trace {
     /// (stop, start) of each kubelet restart.
     pub restarts: Vec<(Ms, Ms)>,
     pub pods: Vec<PodInfo>,
+    /// The PodDisruptionBudget over node 0's pods, if the scenario has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pdb: Option<crate::disruption::Budget>,
     pub events: Vec<Event>,
     pub metrics: Metrics,
 }

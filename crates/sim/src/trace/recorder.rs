@@ -102,6 +102,16 @@ impl Recorder {
         self.integ.set_pod(node, pod, class, now);
     }
 
+    /// Integrate the PodDisruptionBudget metric (node 0).
+    pub fn with_pdb(&mut self) {
+        self.integ.pdb = Some(None);
+    }
+
+    /// The budget allows an eviction it would refuse without the wrongful Ready (from `now`).
+    pub fn pdb_over(&mut self, over: bool, now: Ms) {
+        self.integ.set_pdb(over, now);
+    }
+
     pub fn node_ready(&mut self, node: NodeId, ready: bool, now: Ms) {
         self.integ.set_node(node, ready, now);
     }
@@ -113,6 +123,9 @@ impl Recorder {
             m.unjustified_ready_s = s.unjustified_ready as f64 / 1000.0;
             m.unjustified_not_ready_s = s.unjustified_not_ready as f64 / 1000.0;
             m.node_not_ready_s = s.node_not_ready as f64 / 1000.0;
+        }
+        if let (true, Some(m)) = (self.integ.pdb.is_some(), self.metrics.first_mut()) {
+            m.pdb_wrongful_allowed_s = Some(self.integ.pdb_over_ms as f64 / 1000.0);
         }
         (self.events, self.metrics)
     }

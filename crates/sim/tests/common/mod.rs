@@ -20,8 +20,10 @@ pub fn canonical(downtime_s: f64, seed: u64) -> Scenario {
             workload: Workload::Deployment,
             service: Some("web".into()),
             termination_grace_s: 30.0,
+            init_containers: vec![],
             containers: vec![Container {
                 name: "app".into(),
+                restart_policy: None,
                 startup_probe: None,
                 readiness_probe: Some(Probe::default()),
                 liveness_probe: None,
@@ -29,6 +31,7 @@ pub fn canonical(downtime_s: f64, seed: u64) -> Scenario {
                 truth: vec![],
             }],
         }],
+        pdb: None,
         seed,
         horizon_s: 100.0 + downtime_s + 120.0,
     }

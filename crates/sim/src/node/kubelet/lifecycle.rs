@@ -20,7 +20,7 @@ impl Kubelet<'_> {
         self.up = false;
         self.gen += 1;
         for (kp, sp) in self.pods.iter_mut().zip(self.spec) {
-            *kp = KPod::fresh(sp.containers.len());
+            *kp = KPod::fresh(sp.n_containers());
         }
         cx.emit(
             Kind::KubeletStop,

@@ -7,6 +7,7 @@
 //! the behaviour of the release chosen by the kubelet profile (`crate::profile`).
 
 pub mod backoff;
+pub mod init;
 pub mod lifecycle;
 pub mod prober;
 pub mod status;
@@ -38,6 +39,8 @@ pub struct KPod {
     pub probes: PodProbes,
     /// Crash-loop back-off entry per container.
     pub backoff: Vec<Option<backoff::Entry>>,
+    /// Regular containers SyncPod did not start because the pod has not initialized (K3i).
+    pub waiting_init: Vec<bool>,
 }
 
 impl KPod {
@@ -49,6 +52,7 @@ impl KPod {
             status: None,
             probes: PodProbes::new(n),
             backoff: vec![None; n],
+            waiting_init: vec![false; n],
         }
     }
 }
@@ -86,10 +90,10 @@ impl<'a> Kubelet<'a> {
         let pods = spec
             .iter()
             .map(|p| {
-                let n = p.containers.len();
+                let n = p.n_containers();
                 KPod {
                     synced: true,
-                    status: Some(Status::healthy(n)),
+                    status: Some(Status::steady(p)),
                     probes: PodProbes::steady(p),
                     ..KPod::fresh(n)
                 }
@@ -127,7 +131,7 @@ impl<'a> Kubelet<'a> {
 
     /// The probe of this kind of container `c` of pod `p`, if it has one.
     pub fn probe(&self, p: usize, c: usize, kind: crate::trace::ProbeKind) -> Option<&'a Probe> {
-        prober::probe_spec(&self.spec[p].containers[c], kind)
+        prober::probe_spec(self.spec[p].container(c), kind)
     }
 
     /// The container started before this kubelet (minus `kubeletRestartGracePeriod`).

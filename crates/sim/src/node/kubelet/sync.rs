@@ -41,7 +41,9 @@ impl Kubelet<'_> {
         // crash-loop back-off lived in the old kubelet's memory.
         let gen = self.gen;
         for c in 0..rt.pods[p].len() {
-            if !rt.pods[p][c].running {
+            // A completed ordinary init container stays completed (computeInitContainerActions
+            // skips it once the pod has initialized).
+            if !rt.pods[p][c].running && !self.spec[p].is_completed_init(c) {
                 cx.at(
                     cx.now,
                     What::ContainerRestart {
@@ -70,6 +72,14 @@ impl Kubelet<'_> {
         if api.pod(cx.node, p).removed || self.pods[p].terminating || rt.pods[p][c].running {
             return;
         }
+        // K3i: computePodActions looks at the regular containers only once the pod has
+        // initialized. (A P6 kill restarts in the SyncPod whose snapshot still had the container
+        // running: `checked`.)
+        let role = self.spec[p].role(c);
+        if !checked && role == crate::scenario::ContainerRole::Regular && !self.initialized(rt, p) {
+            self.wait_for_init(cx, p, c);
+            return;
+        }
         if !checked {
             let exited_at = rt.pods[p][c].finished_at;
             if let Some(retry) = backoff::check(&mut self.pods[p].backoff[c], exited_at, cx.now) {
@@ -87,6 +97,9 @@ impl Kubelet<'_> {
             Actor::Kubelet,
         );
         self.sync_pod(cx, rt, api, p, Rule::K3r);
+        if role == crate::scenario::ContainerRole::Sidecar {
+            self.retry_init_waiters(cx, rt, p);
+        }
     }
 
     /// A SyncPod at `t` that starts the exited container (or finds it in back-off).
@@ -177,7 +190,9 @@ impl Kubelet<'_> {
             ProbeKind::Startup => {
                 // syncLoopIteration: SetContainerStartup, then handleProbeSync (a pod sync).
                 self.set_container_startup(cx, api, p, c, cid, r == Outcome::Success, rule);
-                self.sync_pod(cx, rt, api, p, rule)
+                self.sync_pod(cx, rt, api, p, rule);
+                // handleProbeSync's SyncPod: a sidecar that has started lets the pod initialize.
+                self.retry_init_waiters(cx, rt, p);
             }
             ProbeKind::Readiness => self.sync_pod(cx, rt, api, p, rule),
             ProbeKind::Liveness => {}

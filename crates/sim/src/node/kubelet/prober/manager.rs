@@ -20,7 +20,7 @@ impl Kubelet<'_> {
     pub fn add_pod(&mut self, cx: &mut Ctx, p: usize) {
         let since_start = cx.now - self.started_at;
         let restart_idx = self.restart_idx as u64;
-        for (c, spec) in self.spec[p].containers.iter().enumerate() {
+        for (c, spec) in self.spec[p].all_containers().enumerate() {
             for kind in ProbeKind::ALL {
                 let Some(pr) = probe_spec(spec, kind) else {
                     continue;

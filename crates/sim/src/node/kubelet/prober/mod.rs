@@ -90,8 +90,8 @@ impl PodProbes {
 
     /// Workers that have run for an hour with every probe passing (startup workers on hold).
     pub fn steady(pod: &Pod) -> Self {
-        let mut pp = PodProbes::new(pod.containers.len());
-        for (ci, c) in pod.containers.iter().enumerate() {
+        let mut pp = PodProbes::new(pod.n_containers());
+        for (ci, c) in pod.all_containers().enumerate() {
             for kind in ProbeKind::ALL {
                 if let Some(pr) = probe_spec(c, kind) {
                     let mut w = Worker::new();

@@ -192,6 +192,27 @@ impl Kubelet<'_> {
         };
         if new_container {
             let initial = initial_result(kind);
+            // P1s, #137146 / #137885 (gate off, 1.35.4 and later): a restartable init container's
+            // startup result is seeded Success when its status says Started=true, before the
+            // initial value (which, for a container that does not predate the kubelet, then
+            // overwrites it).
+            if rules.seed_sidecar_startup_from_api
+                && kind == ProbeKind::Startup
+                && self.spec[p].role(c) == crate::scenario::ContainerRole::Sidecar
+                && cs.started == Some(true)
+            {
+                self.set_result(
+                    cx,
+                    rt,
+                    api,
+                    p,
+                    c,
+                    kind,
+                    cs.instance,
+                    Outcome::Success,
+                    Rule::P1s,
+                );
+            }
             if skip_initial && cs.running && predates {
                 // P1k (isRestart): the event says what was *not* written (threshold 0).
                 cx.emit(

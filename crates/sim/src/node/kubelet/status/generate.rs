@@ -41,6 +41,18 @@ pub fn generate(x: &Input) -> Generated {
     let mut ready_rules = Vec::with_capacity(n);
     let mut triggers = Vec::new();
     for (c, r) in x.runtime.iter().enumerate() {
+        if x.spec.is_completed_init(c) {
+            // UpdatePodStatus: an init container that is not restartable is Ready once it
+            // terminated with exit code 0; isContainerStarted: not running, not started.
+            cs.push(CStatus {
+                instance: r.instance,
+                running: false,
+                started: Some(false),
+                ready: true,
+            });
+            ready_rules.push(Rule::S2);
+            continue;
+        }
         let res = |k: ProbeKind| x.probes.results.get(c, k, r.instance);
         let worker = |k: ProbeKind| x.probes.worker(c, k).is_some();
         // S1 isContainerStarted (+ KEP: convertToAPIContainerStatuses keeps Started).
@@ -80,7 +92,7 @@ pub fn generate(x: &Input) -> Generated {
                     ready = true;
                     rule = Rule::S3;
                 }
-                if x.spec.containers[c].readiness_probe.is_some() && !x.api.ready {
+                if x.spec.container(c).readiness_probe.is_some() && !x.api.ready {
                     if ready {
                         rule = Rule::S3;
                     }
@@ -97,7 +109,9 @@ pub fn generate(x: &Input) -> Generated {
         });
         ready_rules.push(rule);
     }
-    // S4 generate.go: ContainersReady = all containers ready; PodReady = ContainersReady.
+    // S4 generate.go GenerateContainersReadyCondition: every container and every restartable
+    // init container ready (a completed init container is Ready above); PodReady =
+    // ContainersReady.
     let containers_ready = cs.iter().all(|c| c.ready);
     Generated {
         status: Status {
@@ -123,8 +137,10 @@ mod tests {
             workload: Workload::Deployment,
             service: None,
             termination_grace_s: 30.0,
+            init_containers: vec![],
             containers: vec![Container {
                 name: "app".into(),
+                restart_policy: None,
                 startup_probe: None,
                 readiness_probe: Some(Probe::default()),
                 liveness_probe: None,
