@@ -28,7 +28,8 @@ if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BIND
   cargo install --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+# SETUP_NO_BROWSER=1 (the Pages workflow: build only) skips the browser the tests need.
+if [ -z "${SETUP_NO_BROWSER:-}" ] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; }; then
   say "installing Debian chromium and chromium-driver"
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
@@ -44,4 +45,4 @@ if [ "$(wasm-opt --version 2>/dev/null | awk '{print $3}')" != "132" ]; then
   echo "wasm-opt version 132 expected on PATH (node_modules/.bin), got: $(wasm-opt --version 2>&1 || true)" >&2
   exit 1
 fi
-say "ready: $(trunk --version), wasm-bindgen $WASM_BINDGEN_VERSION, wasm-opt $(wasm-opt --version | awk '{print $3}'), $(chromium --version 2>/dev/null | head -1)"
+say "ready: $(trunk --version), wasm-bindgen $WASM_BINDGEN_VERSION, wasm-opt $(wasm-opt --version | awk '{print $3}'), $(chromium --version 2>/dev/null | head -1 || true)"

@@ -1,7 +1,7 @@
 //! The root of the page: reads the link into a `Ui` (provided as context), keeps the document's
 //! theme attributes and the query string in step with it, recomputes the runs when a setting
-//! changes (`state::compute_at_width`; `compute_present`, the compact figure, in presentation
-//! view; keeping the last valid runs on error), starts the playback clock and the keyboard, and
+//! changes or the figure's width does (`state::compute_for` with `state::figure_spec`: the
+//! compact figure in presentation view and the embed; keeping the last valid runs on error), starts the playback clock and the keyboard, and
 //! lays out the header, the components and the footer.
 
 use crate::components::{
@@ -17,7 +17,7 @@ use crate::components::{
     why::Why,
 };
 use crate::form::Settings;
-use crate::state::{compute_at_width, compute_present, runs_words, Runs};
+use crate::state::{compute_for, figure_spec, runs_words, Runs};
 use crate::ui::Ui;
 use crate::url::{self, Theme};
 use leptos::prelude::*;
@@ -59,6 +59,7 @@ pub fn App() -> impl IntoView {
     });
     crate::env::watch_system_dark(ui.system_dark);
     crate::env::watch_visibility(ui.visible);
+    crate::env::watch_figure_size(ui.shown_w, ui.view_h);
     // The query string follows the runs on screen (never a rejected setting). A change of the
     // settings pushes a history entry, so Back returns to the previous settings; the playhead and
     // view modes replace the current one.
@@ -120,11 +121,13 @@ pub fn App() -> impl IntoView {
     Effect::new(move |_| {
         let s = ui.settings.get();
         let t0 = now_ms();
-        let result = if ui.present.get() {
-            compute_present(&s, ui.zoom.get())
-        } else {
-            compute_at_width(&s, 1200.0, ui.zoom.get())
-        };
+        let spec = figure_spec(
+            ui.present.get(),
+            ui.embed,
+            ui.shown_w.get(),
+            ui.view_h.get(),
+        );
+        let result = compute_for(&s, spec, ui.zoom.get());
         set_root_attr("data-model-ms", &format!("{:.3}", now_ms() - t0));
         match result {
             Ok(r) => {
@@ -174,6 +177,9 @@ pub fn App() -> impl IntoView {
                 <button id="present-toggle" type="button" aria-keyshortcuts="P" aria-pressed=move || present.get().to_string()
                     on:click=move |_| present.update(|p| *p = !*p)>"Presentation view"</button>
                 <button id="help-open" type="button" aria-keyshortcuts="?" on:click=move |_| ui.help.set(true)>"Keys ?"</button>
+                {ui.embed.then(|| view! {
+                    <a id="open-full" class="button" href=move || ui.full_link() target="_blank" rel="noopener" aria-label="Open the full view in a new tab">"Full view ↗"</a>
+                })}
             </div>
         </header>
         <main data-rejected=move || if ui.rejected() { "1" } else { "0" }>

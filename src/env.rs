@@ -57,3 +57,51 @@ pub fn watch_visibility(visible: RwSignal<bool>) {
     }
     io_cb.forget();
 }
+
+/// CSS px width of the figure (`#figure`), in 10-px steps; before it is on the page, the
+/// window's width less the page margins.
+pub fn figure_width() -> f64 {
+    let Some(win) = web_sys::window() else {
+        return 1200.0;
+    };
+    let shown = win
+        .document()
+        .and_then(|d| d.get_element_by_id("figure"))
+        .map(|el| el.client_width() as f64)
+        .filter(|w| *w > 0.0);
+    let w = shown.unwrap_or_else(|| {
+        win.inner_width()
+            .ok()
+            .and_then(|v| v.as_f64())
+            .unwrap_or(1200.0)
+            - 24.0
+    });
+    (w / 10.0).floor() * 10.0
+}
+
+/// CSS px height of the window, in 10-px steps.
+pub fn view_height() -> f64 {
+    let h = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|v| v.as_f64())
+        .unwrap_or(720.0);
+    (h / 10.0).floor() * 10.0
+}
+
+/// Keeps `width` equal to [`figure_width`] and `height` to [`view_height`]: after the first
+/// paint and on every resize.
+pub fn watch_figure_size(width: RwSignal<f64>, height: RwSignal<f64>) {
+    let update = move || {
+        let w = figure_width();
+        if (w - width.get_untracked()).abs() >= 10.0 {
+            width.set(w);
+        }
+        let h = view_height();
+        if h != height.get_untracked() {
+            height.set(h);
+        }
+    };
+    request_animation_frame(update);
+    let handle = window_event_listener(leptos::ev::resize, move |_| update());
+    std::mem::forget(handle);
+}

@@ -22,6 +22,13 @@ pub fn start() {
         console_error_panic_hook::hook(info);
         show_fatal(&info.to_string());
     }));
+    // The static loading skeleton of index.html gives way to the app.
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("skeleton"))
+    {
+        el.remove();
+    }
     leptos::mount::mount_to_body(app::App);
     if let Some(w) = web_sys::window() {
         if w.location()

@@ -115,60 +115,123 @@ pub fn compute(settings: &Settings) -> Result<Runs, Vec<(Field, String)>> {
     compute_at_width(settings, 1200.0, false)
 }
 
-/// `width` is the figure's layout width: narrower means larger text once scaled to the page
-/// (presentation view uses 860, with the compact layout: [`compute_present`]).
+/// How the figure is laid out for the page it is in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FigureSpec {
+    /// Layout width in px: the figure is drawn at about the size it is shown, so its text is
+    /// the size the layout says (a 1200-px layout scaled into a 480-px frame had 4-px text).
+    pub width: f64,
+    /// The short layout (`LayoutOpts::compact`).
+    pub compact: bool,
+    /// Pods drawn per run.
+    pub max_pods: usize,
+    /// The tallest the laid-out figure may be (px of the layout): fewer pods are drawn (down to
+    /// one per run, the rest counted) until it fits.
+    pub max_height: Option<f64>,
+}
+
+/// The smallest text the compact layout draws (badge letters, 8.5 px) must show at 12 px on a
+/// projector: the figure is scaled up at least this much in presentation view.
+pub const PRESENT_SCALE: f64 = 12.0 / 8.5;
+
+/// Height (CSS px) above the figure in presentation view: header and playback bar.
+pub const PRESENT_CHROME_H: f64 = 190.0;
+
+/// Height (CSS px) above the figure in the embed: the header line.
+pub const EMBED_CHROME_H: f64 = 50.0;
+
+/// Pods drawn per run in presentation view and the embed (the rest are counted under the lanes).
+pub const PRESENT_PODS: usize = 4;
+
+/// The figure for a page: presentation view at 860 px, compact (both runs and the axis fit a
+/// 1280×720 screen under the playback bar, text ≥ 12 px once scaled); the embed compact at the
+/// width of its frame (both runs' pod lanes fit a 560-px-high frame), with two pods per run
+/// below 400 px; the full view at the width it is shown, up to 1200 px.
+pub fn figure_spec(present: bool, embed: bool, shown_w: f64, view_h: f64) -> FigureSpec {
+    let width = shown_w.clamp(320.0, 1200.0);
+    if present {
+        FigureSpec {
+            width: 860.0,
+            compact: true,
+            max_pods: PRESENT_PODS,
+            max_height: Some(((view_h - PRESENT_CHROME_H) / PRESENT_SCALE).max(200.0)),
+        }
+    } else if embed {
+        FigureSpec {
+            width,
+            compact: true,
+            max_pods: if shown_w < 400.0 { 2 } else { PRESENT_PODS },
+            max_height: Some((view_h - EMBED_CHROME_H).max(200.0)),
+        }
+    } else {
+        FigureSpec {
+            width,
+            compact: false,
+            max_pods: LayoutOpts::default().max_pods,
+            max_height: None,
+        }
+    }
+}
+
+/// `width` is the figure's layout width: narrower means larger text once scaled to the page.
 /// `zoom` narrows the figure to the restart: from 10 s before the stop to 45 s after the return.
 pub fn compute_at_width(
     settings: &Settings,
     width: f64,
     zoom: bool,
 ) -> Result<Runs, Vec<(Field, String)>> {
-    compute_with(settings, width, zoom, false)
+    compute_for(settings, figure_spec(false, false, width, 0.0), zoom)
 }
 
-/// Pods drawn per run in presentation view (the rest are counted under the lanes).
-pub const PRESENT_PODS: usize = 4;
-
-/// The runs for presentation view: the figure at 860 px in the compact layout (both runs and
-/// the axis fit a 1280×720 screen under the playback bar, text ≥ 12 px once scaled).
+/// The runs for presentation view on a 1280×720 screen ([`figure_spec`]).
 pub fn compute_present(settings: &Settings, zoom: bool) -> Result<Runs, Vec<(Field, String)>> {
-    compute_with(settings, 860.0, zoom, true)
+    compute_for(settings, figure_spec(true, false, 0.0, 720.0), zoom)
 }
 
-fn compute_with(
+/// Simulates `settings` and lays the runs out as `spec` says.
+pub fn compute_for(
     settings: &Settings,
-    width: f64,
+    spec: FigureSpec,
     zoom: bool,
-    compact: bool,
 ) -> Result<Runs, Vec<(Field, String)>> {
+    let FigureSpec {
+        width,
+        compact,
+        max_pods,
+        max_height,
+    } = spec;
     let sc = settings.scenario()?;
     let traces = compare_default(&sc).map_err(crate::form::by_field)?;
     let timelines: Vec<Timeline> = traces.iter().map(Timeline::new).collect();
     let restart = &sc.kubelet.restarts[0];
-    let figure = layout_read(
-        &traces,
-        &timelines,
-        &LayoutOpts {
-            width,
-            t0_ms: if zoom {
-                (ms_of(restart.at_s) - 10_000).max(0)
-            } else {
-                0
+    let lay = |max_pods: usize| {
+        layout_read(
+            &traces,
+            &timelines,
+            &LayoutOpts {
+                width,
+                t0_ms: if zoom {
+                    (ms_of(restart.at_s) - 10_000).max(0)
+                } else {
+                    0
+                },
+                t1_ms: if zoom {
+                    ms_of(restart.at_s + restart.downtime_s) + 45_000
+                } else {
+                    0
+                },
+                compact,
+                max_pods,
+                ..LayoutOpts::default()
             },
-            t1_ms: if zoom {
-                ms_of(restart.at_s + restart.downtime_s) + 45_000
-            } else {
-                0
-            },
-            compact,
-            max_pods: if compact {
-                PRESENT_PODS
-            } else {
-                LayoutOpts::default().max_pods
-            },
-            ..LayoutOpts::default()
-        },
-    );
+        )
+    };
+    let mut figure = lay(max_pods);
+    let mut pods = max_pods;
+    while pods > 1 && max_height.is_some_and(|h| figure.height > h) {
+        pods -= 1;
+        figure = lay(pods);
+    }
     let log = notable::merged(&traces);
     Ok(Runs {
         scenario: Arc::new(sc),

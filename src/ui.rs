@@ -35,6 +35,11 @@ pub struct Ui {
     pub help: RwSignal<bool>,
     /// The tab is visible and the page on screen.
     pub visible: RwSignal<bool>,
+    /// CSS px width the figure is shown at (10-px steps), for its layout (`state::figure_spec`).
+    pub shown_w: RwSignal<f64>,
+    /// CSS px height of the window (10-px steps): how tall the figure may be in presentation
+    /// view and the embed.
+    pub view_h: RwSignal<f64>,
     pub copied: RwSignal<bool>,
     pub embed: bool,
     pub reduced: bool,
@@ -63,6 +68,8 @@ impl Ui {
             zoom: RwSignal::new(initial.zoom),
             help: RwSignal::new(false),
             visible: RwSignal::new(true),
+            shown_w: RwSignal::new(crate::env::figure_width()),
+            view_h: RwSignal::new(crate::env::view_height()),
             copied: RwSignal::new(false),
             embed: initial.embed,
             reduced,
@@ -167,11 +174,21 @@ impl Ui {
     /// The whole link to this screen, playhead included: the last valid settings, never a
     /// rejected one (before any valid setting, the page without parameters).
     pub fn link(&self) -> String {
+        self.link_as(self.embed)
+    }
+
+    /// The same screen in the full view (the embed's "Open full view" link).
+    pub fn full_link(&self) -> String {
+        self.link_as(false)
+    }
+
+    fn link_as(&self, embed: bool) -> String {
         let q = self
             .url_state()
             .map(|st| {
                 url::to_query(&UrlState {
                     t_ms: Some(self.playhead.get_untracked()),
+                    embed,
                     ..st
                 })
             })

@@ -42,12 +42,21 @@ pub fn Controls() -> impl IntoView {
                     {move || runs.with(|r| r.as_ref().map(|r| {
                         let n = (downtime_steps().len() - 1) as f64;
                         let grace_s = r.scenario.cluster.grace_s();
-                        let g = downtime_pos(grace_s) as f64 / n * 100.0;
                         let ev_s = r.scenario.cluster.eviction_downtime_estimate_s();
-                        let e = downtime_pos(ev_s) as f64 / n * 100.0;
+                        // Under the thumb's centre at that value: the thumb (16 px) travels
+                        // from 8 px to the width less 8 px. A mark in the right third has its
+                        // label to the left of its line.
+                        let mark = |class: &'static str, s: f64, text: String| {
+                            let p = downtime_pos(s) as f64 / n;
+                            let end = p > 0.7;
+                            view! {
+                                <span class=format!("mark {class}{}", if end { " end" } else { "" })
+                                    style=format!("left:calc(8px + {:.4} * (100% - 16px))", p)>{text}</span>
+                            }
+                        };
                         view! {
-                            <span class="mark grace" style=format!("left:{g:.2}%")>{format!("grace {}", fmt_secs(grace_s))}</span>
-                            <span class="mark evict" style=format!("left:{e:.2}%")>{format!("eviction ≈ {}", fmt_secs(ev_s))}</span>
+                            {mark("grace", grace_s, format!("grace {}", fmt_secs(grace_s)))}
+                            {mark("evict", ev_s, format!("eviction ≈ {}", fmt_secs(ev_s)))}
                         }
                     }))}
                 </div>

@@ -72,7 +72,7 @@ pub fn layout_read(traces: &[Trace], timelines: &[Timeline], opts: &LayoutOpts) 
         t0 = 0;
         t1 = horizon;
     }
-    let x0 = (width * 0.16).clamp(70.0, 120.0);
+    let x0 = (width * 0.16).clamp(80.0, 120.0);
     let x1 = width - 14.0;
     let mut b = Builder::new(x0, x1, t0, t1);
 
@@ -228,11 +228,35 @@ fn draw_group_compact(
     lanes: &[PodLanes],
 ) -> f64 {
     let tr = g.tr;
-    let title = heading(tr);
     let (m1, _) = metrics_lines(&tr.metrics);
-    let lx = PAD + 4.0 + text_w(&title, 12.5) + 10.0;
+    // As many of the counts as fit on the heading's line; when not even the first does (a
+    // narrow embed), the heading drops the word "kubelet" to make room for it.
+    let fit = |title: &str| {
+        let lx = PAD + 4.0 + text_w(title, 12.5) + 10.0;
+        let room = b.x1 + 6.0 - lx;
+        let mut shown = String::new();
+        for part in m1.split(", ") {
+            let next = if shown.is_empty() {
+                part.to_string()
+            } else {
+                format!("{shown}, {part}")
+            };
+            if text_w(&next, 10.5) > room {
+                break;
+            }
+            shown = next;
+        }
+        (lx, shown)
+    };
+    let mut title = heading(tr);
+    let (mut lx, mut shown_m) = fit(&title);
+    if shown_m.is_empty() {
+        let short = title.replace(" kubelet ·", " ·");
+        (lx, shown_m) = fit(&short);
+        title = short;
+    }
     b.text(PAD + 4.0, gy + 14.0, title, "rs-h2", "start");
-    b.text(lx, gy + 14.0, m1, "rs-meta", "start");
+    b.text(lx, gy + 14.0, shown_m, "rs-meta", "start");
     let top = gy + C::HEADER_H;
     let mut y = top;
     node::kubelet(b, g, y, C::KUBELET_H);
