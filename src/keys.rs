@@ -1,6 +1,6 @@
-//! The keyboard: one table of shortcuts (the help overlay lists it) and one window listener that
-//! runs the same `Ui` commands as the buttons. Called by `app.rs`; `components/help.rs` reads
-//! `SHORTCUTS`.
+//! The keyboard: one table of commands (`COMMANDS`: keys, words, action) that drives both the
+//! window key listener and the help overlay, running the same `Ui` commands as the buttons.
+//! Called by `app.rs`; `components/help.rs` reads `COMMANDS`.
 
 use crate::state::SPEEDS;
 use crate::ui::Ui;
@@ -8,34 +8,93 @@ use leptos::prelude::*;
 use restartscope_sim::presets;
 use wasm_bindgen::JsCast;
 
-pub const SHORTCUTS: [(&str, &str); 10] = [
-    ("Space", "Play / pause"),
-    ("← / →", "Previous / next event"),
-    ("+ / −", "Faster / slower"),
-    ("R", "Restart from 0 s"),
-    ("1 … 9", "Pick one of the first nine scenarios"),
-    ("P", "Presentation view (large type)"),
-    ("Z", "Zoom the lanes to the restart / whole run"),
-    ("?", "Show or hide this help"),
-    ("Esc", "Close this help / leave presentation view"),
-    ("Tab", "Move between controls"),
-];
+/// One command: the keys that run it and what the help says. The key handler and the help
+/// dialog both read [`COMMANDS`], so they cannot disagree.
+pub struct Command {
+    /// The key column of the help.
+    pub shown: &'static str,
+    pub what: &'static str,
+    /// `KeyboardEvent.key` values that run it (none: listed for information, like Tab).
+    pub keys: &'static [&'static str],
+    /// Runs it for the key pressed; false when it did nothing (the key goes to the page).
+    pub run: fn(Ui, &str) -> bool,
+}
 
-/// Runs the command of a key; false when the key is not a shortcut. `keyboard_button`: a button
-/// the reader reached with the keyboard has focus (Space presses it); a button focused by a click
-/// does not keep Space.
-fn run(ui: Ui, key: &str, keyboard_button: bool) -> bool {
-    match key {
-        " " if !keyboard_button => ui.toggle_play(),
-        "ArrowLeft" => ui.step_event(false),
-        "ArrowRight" => ui.step_event(true),
-        "+" | "=" => ui.speed.update(|s| *s = (*s + 1).min(SPEEDS.len() - 1)),
-        "-" | "_" => ui.speed.update(|s| *s = s.saturating_sub(1)),
-        "r" | "R" => ui.restart(),
-        "p" | "P" => ui.present.update(|p| *p = !*p),
-        "z" | "Z" => ui.zoom.update(|z| *z = !*z),
-        "?" => ui.help.update(|h| *h = !*h),
-        "Escape" => {
+fn done(f: impl FnOnce()) -> bool {
+    f();
+    true
+}
+
+pub const COMMANDS: [Command; 10] = [
+    Command {
+        shown: "Space",
+        what: "Play / pause",
+        keys: &[" "],
+        run: |ui, _| done(|| ui.toggle_play()),
+    },
+    Command {
+        shown: "← / →",
+        what: "Previous / next event",
+        keys: &["ArrowLeft", "ArrowRight"],
+        run: |ui, k| done(|| ui.step_event(k == "ArrowRight")),
+    },
+    Command {
+        shown: "+ / −",
+        what: "Faster / slower",
+        keys: &["+", "=", "-", "_"],
+        run: |ui, k| {
+            done(|| {
+                ui.speed.update(|s| {
+                    *s = if matches!(k, "+" | "=") {
+                        (*s + 1).min(SPEEDS.len() - 1)
+                    } else {
+                        s.saturating_sub(1)
+                    }
+                })
+            })
+        },
+    },
+    Command {
+        shown: "R",
+        what: "Restart from 0 s",
+        keys: &["r", "R"],
+        run: |ui, _| done(|| ui.restart()),
+    },
+    Command {
+        shown: "1 … 9",
+        what: "Pick one of the first nine scenarios",
+        keys: &["1", "2", "3", "4", "5", "6", "7", "8", "9"],
+        run: |ui, k| {
+            let i = k.parse::<usize>().unwrap_or(0);
+            if !(1..=presets::PRESETS.len()).contains(&i) {
+                return false;
+            }
+            done(|| ui.pick_preset(presets::PRESETS[i - 1].name))
+        },
+    },
+    Command {
+        shown: "P",
+        what: "Presentation view (large type)",
+        keys: &["p", "P"],
+        run: |ui, _| done(|| ui.present.update(|p| *p = !*p)),
+    },
+    Command {
+        shown: "Z",
+        what: "Zoom the lanes to the restart / whole run",
+        keys: &["z", "Z"],
+        run: |ui, _| done(|| ui.zoom.update(|z| *z = !*z)),
+    },
+    Command {
+        shown: "?",
+        what: "Show or hide this help",
+        keys: &["?"],
+        run: |ui, _| done(|| ui.help.update(|h| *h = !*h)),
+    },
+    Command {
+        shown: "Esc",
+        what: "Close this help / leave presentation view",
+        keys: &["Escape"],
+        run: |ui, _| {
             if ui.help.get_untracked() {
                 ui.help.set(false);
             } else if ui.present.get_untracked() {
@@ -43,17 +102,28 @@ fn run(ui: Ui, key: &str, keyboard_button: bool) -> bool {
             } else {
                 return false;
             }
-        }
-        d if d.len() == 1 && d.as_bytes()[0].is_ascii_digit() => {
-            let i = (d.as_bytes()[0] - b'0') as usize;
-            if !(1..=presets::PRESETS.len()).contains(&i) {
-                return false;
-            }
-            ui.pick_preset(presets::PRESETS[i - 1].name);
-        }
-        _ => return false,
+            true
+        },
+    },
+    Command {
+        shown: "Tab",
+        what: "Move between controls",
+        keys: &[],
+        run: |_, _| false,
+    },
+];
+
+/// Runs the command of a key; false when the key is not a shortcut. `keyboard_button`: a button
+/// the reader reached with the keyboard has focus (Space presses it); a button focused by a click
+/// does not keep Space.
+fn run(ui: Ui, key: &str, keyboard_button: bool) -> bool {
+    if key == " " && keyboard_button {
+        return false;
     }
-    true
+    COMMANDS
+        .iter()
+        .find(|c| c.keys.contains(&key))
+        .is_some_and(|c| (c.run)(ui, key))
 }
 
 /// Listens for the shortcuts on the window for the page's lifetime. Typing in a field or a select

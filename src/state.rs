@@ -140,13 +140,17 @@ pub const PRESENT_CHROME_H: f64 = 190.0;
 /// Height (CSS px) above the figure in the embed: the header line.
 pub const EMBED_CHROME_H: f64 = 50.0;
 
+/// The embed draws its figure this much larger than its layout, so the smallest text (8.5 px)
+/// shows at 9.5 px.
+pub const EMBED_SCALE: f64 = 9.5 / 8.5;
+
 /// Pods drawn per run in presentation view and the embed (the rest are counted under the lanes).
 pub const PRESENT_PODS: usize = 4;
 
 /// The figure for a page: presentation view at 860 px, compact (both runs and the axis fit a
-/// 1280×720 screen under the playback bar, text ≥ 12 px once scaled); the embed compact at the
-/// width of its frame (both runs' pod lanes fit a 560-px-high frame), with two pods per run
-/// below 400 px; the full view at the width it is shown, up to 1200 px.
+/// 1280×720 screen under the playback bar, text ≥ 12 px once scaled); the embed compact at its
+/// frame's width over [`EMBED_SCALE`] (text ≥ 9.5 px; both runs' pod lanes fit a 560-px-high
+/// frame), with two pods per run below 400 px; the full view at the width it is shown, up to 1200 px.
 pub fn figure_spec(present: bool, embed: bool, shown_w: f64, view_h: f64) -> FigureSpec {
     let width = shown_w.clamp(320.0, 1200.0);
     if present {
@@ -158,10 +162,10 @@ pub fn figure_spec(present: bool, embed: bool, shown_w: f64, view_h: f64) -> Fig
         }
     } else if embed {
         FigureSpec {
-            width,
+            width: (shown_w / EMBED_SCALE).clamp(240.0, 1200.0),
             compact: true,
             max_pods: if shown_w < 400.0 { 2 } else { PRESENT_PODS },
-            max_height: Some((view_h - EMBED_CHROME_H).max(200.0)),
+            max_height: Some(((view_h - EMBED_CHROME_H) / EMBED_SCALE).max(200.0)),
         }
     } else {
         FigureSpec {

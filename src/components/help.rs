@@ -1,8 +1,8 @@
-//! The help overlay (`?`): the keyboard shortcuts (`keys::SHORTCUTS`) and the scenarios with
+//! The help overlay (`?`): the keyboard shortcuts (`keys::COMMANDS`, the table the key handler runs) and the scenarios with
 //! what each teaches. A dialog that opens at its top with focus on its Close button (top right);
 //! Esc, the button or a click outside closes it.
 
-use crate::keys::SHORTCUTS;
+use crate::keys::COMMANDS;
 use crate::ui::Ui;
 use leptos::prelude::*;
 use restartscope_sim::presets;
@@ -37,7 +37,7 @@ pub fn Help() -> impl IntoView {
                         <button type="button" id="help-close" on:click=move |_| open.set(false)>"Close"</button>
                     </div>
                     <table>
-                        {SHORTCUTS.iter().map(|(k, what)| view! { <tr><th><kbd>{*k}</kbd></th><td>{*what}</td></tr> }).collect_view()}
+                        {COMMANDS.iter().map(|c| view! { <tr><th><kbd>{c.shown}</kbd></th><td>{c.what}</td></tr> }).collect_view()}
                     </table>
                     <ol class="preset-keys">
                         {presets::PRESETS.iter().map(|p| view! { <li><b>{p.name}</b>" — "{p.teaches}</li> }).collect_view()}

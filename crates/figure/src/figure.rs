@@ -8,7 +8,7 @@ use restartscope_sim::Policy;
 /// What to draw.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LayoutOpts {
-    /// Figure width in px (default 800; values below 320 are raised to 320).
+    /// Figure width in px (default 800; values below 240 are raised to 240).
     pub width: f64,
     /// Start of the visible window (ms).
     pub t0_ms: i64,

@@ -52,7 +52,7 @@ pub fn layout(traces: &[Trace], opts: &LayoutOpts) -> Figure {
 pub fn layout_read(traces: &[Trace], timelines: &[Timeline], opts: &LayoutOpts) -> Figure {
     assert_eq!(traces.len(), timelines.len(), "one timeline per trace");
     let width = if opts.width.is_finite() {
-        opts.width.max(320.0)
+        opts.width.max(240.0)
     } else {
         800.0
     };

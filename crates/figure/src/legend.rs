@@ -67,9 +67,34 @@ fn items() -> [(Swatch, &'static str); 17] {
     ]
 }
 
+/// The class an item's swatch is drawn with (what the lanes draw for it).
+fn class_of(sw: &Swatch) -> Option<&'static str> {
+    match sw {
+        Swatch::State(class, _) => Some(class),
+        Swatch::KubeletDown => Some("rs-down"),
+        Swatch::Taint(TaintEffect::NoSchedule) => Some("rs-taint-ns"),
+        Swatch::Taint(_) => Some("rs-taint-ne"),
+        Swatch::Badge(Actor::Kubelet) => Some("rs-badge-k"),
+        Swatch::Badge(_) => Some("rs-badge-n"),
+        Swatch::Probe(_) | Swatch::Grace => None,
+    }
+}
+
 /// The legend from `y0`, wrapping at the figure's right edge; returns the bottom. `compact`
-/// leaves out what the compact layout does not draw (probe marks, the lease's grace line).
+/// leaves out what the compact layout does not draw (probe marks, the lease's grace line) and
+/// every state the figure does not show (a short figure in a narrow frame has no room for a
+/// legend of things that are not there).
 pub fn draw(b: &mut Builder, y0: f64, width: f64, compact: bool) -> f64 {
+    let drawn: std::collections::HashSet<&'static str> =
+        b.under
+            .iter()
+            .chain(&b.over)
+            .filter_map(|s| match s {
+                crate::figure::Shape::Rect { class, .. }
+                | crate::figure::Shape::Path { class, .. } => Some(*class),
+                _ => None,
+            })
+            .collect();
     let left = PAD + 4.0;
     let right = width - PAD;
     let mut x = left;
@@ -78,6 +103,9 @@ pub fn draw(b: &mut Builder, y0: f64, width: f64, compact: bool) -> f64 {
     x += text_w("Legend", 11.0) + 12.0;
     for (sw, label) in items() {
         if compact && matches!(sw, Swatch::Probe(_) | Swatch::Grace) {
+            continue;
+        }
+        if compact && class_of(&sw).is_some_and(|c| !drawn.contains(c)) {
             continue;
         }
         let sw_w = match sw {

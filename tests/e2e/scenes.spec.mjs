@@ -1,0 +1,152 @@
+// Issue 10, second pass: the embed drawn at its frame's width, taller scenarios in presentation
+// view, the slider marks, reduced-motion Play, the loading skeleton, the debounced address, and
+// axe in presentation view and the embed in both themes.
+import { test, expect } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { open, shots } from './helpers.mjs';
+
+async function embedFrame(page, width, query = '') {
+  await page.setViewportSize({ width: width + 40, height: 800 });
+  await page.goto('embed-example.html');
+  await page.locator('#restartscope').evaluate((f, [w, q]) => {
+    f.style.width = `${w}px`; f.style.height = '560px'; f.style.minHeight = '0'; f.style.aspectRatio = 'auto';
+    if (q) f.src = f.src.split('?')[0] + '?embed=1' + q;
+  }, [width, query]);
+  const frame = page.frameLocator('#restartscope');
+  await expect(frame.locator('#figure svg rect.rs-group').first()).toBeVisible();
+  return frame;
+}
+
+const textSizes = () => {
+  const svg = document.querySelector('#figure svg');
+  const r = svg.getBoundingClientRect();
+  const vb = svg.viewBox.baseVal;
+  const sizes = [...svg.querySelectorAll('text')]
+    .filter((t) => t.textContent.trim() && t.getBoundingClientRect().height > 0)
+    .map((t) => parseFloat(getComputedStyle(t).fontSize) * r.width / vb.width);
+  const groups = [...svg.querySelectorAll('rect.rs-group')].map((g) => g.getBoundingClientRect().bottom);
+  return { min: Math.min(...sizes), groupsBottom: Math.max(...groups), vh: innerHeight };
+};
+
+for (const width of [320, 480, 720]) {
+  test(`embed at ${width} px: text drawn at ≥ 9 px, both runs' pod lanes inside the 560-px frame`, async ({ page }) => {
+    const frame = await embedFrame(page, width);
+    const f = page.frame({ url: /embed=1/ });
+    const s = await f.evaluate(textSizes);
+    console.log(`embed ${width}: smallest text ${s.min.toFixed(1)} px, lanes end at ${s.groupsBottom.toFixed(0)} of ${s.vh}`);
+    expect(s.min).toBeGreaterThanOrEqual(9);
+    expect(s.groupsBottom).toBeLessThanOrEqual(s.vh);
+    // Below 400 px: two pods per run, the rest counted.
+    if (width < 400) await expect(frame.locator('#figure svg text', { hasText: 'more pod' }).first()).toBeVisible();
+    await page.screenshot({ path: `${shots}/embed-${width}-scaled.png` });
+  });
+}
+
+test('embed: a "Full view" link opens the same scenario without embed=1', async ({ page }) => {
+  const frame = await embedFrame(page, 480, '&preset=long-restart&downtime=95');
+  const href = await frame.locator('#open-full').getAttribute('href');
+  expect(href).toContain('preset=long-restart');
+  expect(href).toContain('downtime=');
+  expect(href).not.toContain('embed=1');
+  await expect(frame.locator('#open-full')).toHaveAttribute('target', '_blank');
+});
+
+test('presentation view at 1280×720: a tall scenario (eviction) fits with text ≥ 12 px, the rest counted', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const problems = await open(page, '?present=1&preset=eviction&t=400');
+  const s = await page.evaluate(textSizes);
+  console.log(`presentation eviction 1280×720: smallest text ${s.min.toFixed(2)} px, lanes end at ${s.groupsBottom.toFixed(0)}`);
+  expect(s.min).toBeGreaterThanOrEqual(11.9);
+  expect(s.groupsBottom).toBeLessThanOrEqual(720);
+  await expect(page.locator('#figure svg text', { hasText: 'more pod' }).first()).toBeVisible();
+  await page.screenshot({ path: `${shots}/present-eviction-1280.png` });
+  expect(problems).toEqual([]);
+});
+
+test('the grace and eviction marks sit under the slider thumb at those downtimes', async ({ page }) => {
+  const problems = await open(page, '?t=10');
+  for (const [cls, downtime] of [['grace', 50], ['evict', 355]]) {
+    await page.goto(`?t=10&downtime=${downtime}`);
+    await expect(page.locator('#figure svg').first()).toBeVisible();
+    const d = await page.evaluate((cls) => {
+      const el = document.getElementById('downtime');
+      const s = el.getBoundingClientRect();
+      const p = Number(el.value) / Number(el.max);
+      const thumb = s.left + 8 + p * (s.width - 16);
+      const m = document.querySelector(`.mark.${cls}`);
+      const r = m.getBoundingClientRect();
+      const line = m.classList.contains('end') ? r.right - 1 : r.left + 1;
+      return { thumb, line };
+    }, cls);
+    expect(Math.abs(d.thumb - d.line), `${cls}: thumb ${d.thumb} vs mark ${d.line}`).toBeLessThanOrEqual(4);
+  }
+  expect(problems).toEqual([]);
+});
+
+test('reduced motion: Play moves the playhead to the next event within about a second', async ({ browser }) => {
+  const ctx = await browser.newContext({ reducedMotion: 'reduce' });
+  const page = await ctx.newPage();
+  const problems = await open(page, '?preset=long-restart');
+  const before = Number(await page.locator('#figure').getAttribute('data-playhead'));
+  await page.locator('#play').click();
+  await expect.poll(async () => Number(await page.locator('#figure').getAttribute('data-playhead')), { timeout: 3000 })
+    .toBeGreaterThan(before);
+  expect(problems).toEqual([]);
+  await ctx.close();
+});
+
+test('a slow link shows the loading skeleton, not a blank page; the app replaces it', async ({ page }) => {
+  await page.route('**/*.wasm', async (route) => {
+    await new Promise((r) => setTimeout(r, 1500));
+    await route.continue();
+  });
+  await page.goto('/');
+  await expect(page.locator('#skeleton')).toBeVisible();
+  await expect(page.locator('#skeleton')).toContainText('RestartScope');
+  await expect(page.locator('#skeleton [role=status]')).toContainText('Loading');
+  await page.screenshot({ path: `${shots}/skeleton.png` });
+  await expect(page.locator('#figure svg').first()).toBeVisible({ timeout: 15000 });
+  await expect(page.locator('#skeleton')).toHaveCount(0);
+});
+
+test('a slider drag writes the address once it settles: one history entry, the final value', async ({ page }) => {
+  const problems = await open(page, '?t=10');
+  const n0 = await page.evaluate(() => history.length);
+  const box = await page.locator('#downtime').boundingBox();
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + 20, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 20 + i * 8, y);
+  await page.mouse.up();
+  const shown = await page.locator('#downtime-value').textContent();
+  await expect.poll(() => page.evaluate(() => new URLSearchParams(location.search).get('downtime'))).not.toBeNull();
+  await page.waitForTimeout(400);
+  expect(await page.evaluate(() => history.length)).toBe(n0 + 1);
+  const q = await page.evaluate(() => location.search);
+  await page.goto(q);
+  await expect(page.locator('#downtime-value')).toHaveText(shown);
+  expect(problems).toEqual([]);
+});
+
+test('the help lists every command the keyboard runs', async ({ page }) => {
+  const problems = await open(page);
+  await page.keyboard.press('?');
+  const rows = await page.locator('#help table th').allTextContents();
+  expect(rows).toEqual(['Space', '← / →', '+ / −', 'R', '1 … 9', 'P', 'Z', '?', 'Esc', 'Tab']);
+  expect(problems).toEqual([]);
+});
+
+for (const scheme of ['light', 'dark']) {
+  test(`axe: presentation view and the embed, ${scheme} theme, zero serious or critical`, async ({ browser }) => {
+    const ctx = await browser.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 720 } });
+    const page = await ctx.newPage();
+    for (const q of ['?present=1&t=40', '?embed=1&t=40', '?embed=1&preset=eviction&t=400']) {
+      const problems = await open(page, q);
+      const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+      const bad = axe.violations.filter((v) => ['serious', 'critical'].includes(v.impact));
+      expect(bad.map((v) => `${q} ${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+      expect(problems).toEqual([]);
+    }
+    await ctx.close();
+  });
+}
