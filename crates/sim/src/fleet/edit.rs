@@ -211,6 +211,18 @@ pub const ROWS: [Row; 8] = [
     ("Node not Ready (node·s)", |t| t.node_not_ready_s),
 ];
 
+/// The `Totals` (JSON) key of each row of `ROWS`.
+pub const ROW_KEYS: [&str; 8] = [
+    "ready_transitions",
+    "kubelet_status_writes",
+    "nlc_status_writes",
+    "endpointslice_updates",
+    "watch_events",
+    "evictions",
+    "unjustified_not_ready_s",
+    "node_not_ready_s",
+];
+
 /// A whole number without decimals, else one decimal.
 pub fn fmt_total(v: f64) -> String {
     if v.fract().abs() < 1e-9 {
