@@ -4,7 +4,8 @@
 //! smallest share of the seconds each point covers). No Kubernetes logic: numbers in, pixels out.
 
 use crate::js::esc;
-use wasm_bindgen::{Clamped, JsCast};
+use js_sys::Uint8ClampedArray;
+use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
 /// Rows of the heatmap at most (nodes are grouped above this).
@@ -34,7 +35,7 @@ pub fn colour(share: f64) -> [u8; 3] {
 
 /// RGBA pixels of the heatmap (`cells` column-major: `cells[col * nodes + node]`) and its size.
 pub fn heat_pixels(cells: &[u8], cols: u32, nodes: u32, pods: u32) -> (Vec<u8>, u32, u32) {
-    let rows = nodes.min(MAX_ROWS).max(1);
+    let rows = nodes.clamp(1, MAX_ROWS);
     let per = nodes.div_ceil(rows).max(1);
     let rows = nodes.div_ceil(per).max(1);
     let mut px = vec![0u8; (cols * rows * 4) as usize];
@@ -52,9 +53,9 @@ pub fn heat_pixels(cells: &[u8], cols: u32, nodes: u32, pods: u32) -> (Vec<u8>, 
     (px, cols, rows)
 }
 
-/// Paints the heatmap into `canvas` (sized to the data; CSS stretches it).
-pub fn paint_heat(canvas: &HtmlCanvasElement, cells: &[u8], cols: u32, nodes: u32, pods: u32) {
-    let (px, w, h) = heat_pixels(cells, cols, nodes, pods);
+/// Paints heatmap pixels (RGBA, `w` × `h`, from `heat_pixels` in the worker) into `canvas`
+/// (sized to the data; CSS stretches it).
+pub fn paint_heat(canvas: &HtmlCanvasElement, px: &Uint8ClampedArray, w: u32, h: u32) {
     canvas.set_width(w);
     canvas.set_height(h);
     let Some(ctx) = canvas
@@ -65,7 +66,7 @@ pub fn paint_heat(canvas: &HtmlCanvasElement, cells: &[u8], cols: u32, nodes: u3
     else {
         return;
     };
-    if let Ok(img) = ImageData::new_with_u8_clamped_array_and_sh(Clamped(&px), w, h) {
+    if let Ok(img) = ImageData::new_with_js_u8_clamped_array_and_sh(px, w, h) {
         let _ = ctx.put_image_data(&img, 0.0, 0.0);
     }
 }
@@ -151,9 +152,9 @@ mod tests {
 
     #[test]
     fn many_nodes_share_a_row_showing_the_fewest_ready() {
-        // 2 columns × 1000 nodes, node 7 down to 0 in column 1.
+        // 2 columns × 1000 nodes (3 per row), node 1 (row 0) down to 0 in column 1.
         let mut cells = vec![10u8; 2000];
-        cells[1000 + 7] = 0;
+        cells[1000 + 1] = 0;
         let (px, w, h) = heat_pixels(&cells, 2, 1000, 10);
         assert_eq!((w, h), (2, 334));
         assert_eq!(&px[4..7], &colour(0.0));

@@ -3,7 +3,7 @@
 //! module: reads the query with the CLI's rules, runs `restartscope_sim::fleet` per kubelet
 //! profile, posts progress and plain results) and `fleet-page` (the `page` module: controls,
 //! progress bar, heatmap and charts drawn by `draw`, playback; no Kubernetes logic).
-//! Imports point one way: `js` ◄ `worker`; `js` ◄ `draw` ◄ `page`.
+//! Imports point one way: `js` ◄ `draw` ◄ `worker`, `page`.
 
 pub mod draw;
 pub mod js;

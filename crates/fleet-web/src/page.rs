@@ -6,7 +6,7 @@
 
 use crate::draw::{self, Line};
 use crate::js::{esc, get, list, num, text};
-use js_sys::{Float32Array, Uint32Array, Uint8Array};
+use js_sys::{Float32Array, Uint32Array};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use web_sys::{
@@ -452,13 +452,11 @@ fn on_result(d: &JsValue) {
     el("runs").set_inner_html(&html);
     for (i, r) in runs_js.iter().enumerate() {
         let c: HtmlCanvasElement = el(&format!("heat-{i}")).unchecked_into();
-        let cells = get(r, "heat").unchecked_into::<Uint8Array>().to_vec();
         draw::paint_heat(
             &c,
-            &cells,
-            num(r, "cols") as u32,
-            num(r, "nodes") as u32,
-            num(r, "pods") as u32,
+            get(r, "heat").unchecked_ref(),
+            num(r, "heat_w") as u32,
+            num(r, "heat_h") as u32,
         );
     }
     totals_table(d, &runs_js);

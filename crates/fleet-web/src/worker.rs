@@ -1,4 +1,4 @@
-//! The Web Worker (bin `fleet-worker`): receives the page's query string, reads it with the CLI's
+//! The Web Worker (bin `fleet-worker`; uses `draw` for the heatmap's pixels): receives the page's query string, reads it with the CLI's
 //! rules (`fleet::edit`: a rejected value is named with its range and the default used
 //! instead, so no result is ever computed for it), runs the `rolling-upgrade` fleet with those
 //! settings per kubelet profile (`fleet::compare_with`), and posts three kinds of plain
@@ -6,8 +6,9 @@
 //! (heatmaps, series, totals rows, the saving in words, the sampled nodes). The page cancels a
 //! run by terminating the worker.
 
+use crate::draw;
 use crate::js::{obj, strings};
-use js_sys::{Array, Float32Array, Uint32Array, Uint8Array};
+use js_sys::{Array, Float32Array, Uint32Array, Uint8ClampedArray};
 use restartscope_sim::fleet::edit::{self, key_of, range_of, Overrides, KEYS};
 use restartscope_sim::fleet::{self, Fleet, FleetRun};
 use restartscope_sim::{fmt_secs, KubeVersion, Policy};
@@ -69,25 +70,28 @@ pub fn read_query(pairs: &[(String, String)]) -> (Fleet, Overrides, Vec<String>)
             Err(errs) => {
                 let key = key_of(&errs[0]);
                 let nodes = ov.nodes.unwrap_or(base.nodes);
-                let was_set = {
+                let set = |ov: &Overrides, k: &str| {
                     let mut probe = ov.clone();
-                    probe.clear(key);
-                    probe != ov
+                    probe.clear(k);
+                    probe != *ov
+                };
+                // A default (say the batch of 10) that the user's nodes cannot hold: the
+                // nodes go back to theirs; with nothing set to blame, every default.
+                let (culprit, what) = if set(&ov, key) {
+                    (Some(key), "the default is used".to_string())
+                } else if set(&ov, "nodes") {
+                    (Some("nodes"), "the default --nodes is used".to_string())
+                } else {
+                    (None, "the defaults are used".to_string())
                 };
                 notes.push(format!(
-                    "--{key}: {} (accepted: {}); {}",
+                    "--{key}: {} (accepted: {}); {what}",
                     errs[0].message,
                     range_of(key, nodes),
-                    if was_set {
-                        "the default is used"
-                    } else {
-                        "the defaults are used"
-                    }
                 ));
-                if was_set {
-                    ov.clear(key);
-                } else {
-                    ov = Overrides::default();
+                match culprit {
+                    Some(k) => ov.clear(k),
+                    None => ov = Overrides::default(),
                 }
             }
         }
@@ -272,7 +276,14 @@ fn post_result(f: &Fleet, runs: &[FleetRun], elapsed: f64) {
     let transfer = Array::new();
     let out = Array::new();
     for r in runs {
-        let heat = Uint8Array::from(&r.heat.cells[..]);
+        // The heatmap's pixels are made here, off the page's thread.
+        let (px, w, h) = draw::heat_pixels(
+            &r.heat.cells,
+            r.heat.cols,
+            r.heat.nodes,
+            r.heat.pods.first().copied().unwrap_or(1) as u32,
+        );
+        let heat = Uint8ClampedArray::from(&px[..]);
         transfer.push(&heat.buffer());
         let s = &r.series;
         let u32s = |v: &[u32]| {
@@ -294,6 +305,8 @@ fn post_result(f: &Fleet, runs: &[FleetRun], elapsed: f64) {
                 ("label", r.kubelet.clone().into()),
                 ("policy", r.policy.as_str().into()),
                 ("heat", heat.into()),
+                ("heat_w", w.into()),
+                ("heat_h", h.into()),
                 ("cols", r.heat.cols.into()),
                 ("nodes", r.heat.nodes.into()),
                 ("col_s", ((r.heat.col_ms / 1000) as f64).into()),
@@ -349,4 +362,65 @@ fn post_result(f: &Fleet, runs: &[FleetRun], elapsed: f64) {
         .into(),
         Some(&transfer),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(s: &str) -> Vec<(String, String)> {
+        s.split('&')
+            .filter_map(|kv| kv.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_rejected_value_is_named_and_replaced_by_its_default() {
+        let (f, _, notes) = read_query(&q("nodes=9000&batch=5&view=fleet"));
+        assert_eq!((f.nodes, f.rolling.batch), (200, 5));
+        assert_eq!(notes.len(), 1);
+        assert!(notes[0].starts_with("--nodes: nodes must be between 1 and 5000, got 9000"));
+        assert!(notes[0].contains("(accepted: 1–5000)"));
+        let (f, _, notes) = read_query(&q("downtime=abc&pause=1m"));
+        assert_eq!((f.rolling.downtime_s, f.rolling.pause_s), (30.0, 60.0));
+        assert!(
+            notes[0].starts_with("--downtime: invalid duration"),
+            "{notes:?}"
+        );
+    }
+
+    #[test]
+    fn a_combination_rejected_falls_back_to_the_defaults() {
+        // Zones above nodes: the zones the user set go back to the default.
+        let (f, _, notes) = read_query(&q("nodes=20&zones=30"));
+        assert_eq!((f.nodes, f.zones), (20, 3));
+        assert!(
+            notes[0].contains("zones (30) must not exceed nodes (20)"),
+            "{notes:?}"
+        );
+        // Nodes below the default zones: the nodes go back to the default.
+        let (f, _, notes) = read_query(&q("nodes=2&batch=2"));
+        assert_eq!((f.nodes, f.zones, f.rolling.batch), (200, 3, 2));
+        assert!(
+            notes[0].ends_with("the default --nodes is used"),
+            "{notes:?}"
+        );
+        // A broken combination with nothing set to blame cannot happen from the preset; a
+        // valid query has no notes.
+        assert!(read_query(&q("nodes=20&batch=5")).2.is_empty());
+    }
+
+    #[test]
+    fn before_1_35_only_the_legacy_kubelet_runs() {
+        let (f, ov, notes) = read_query(&q("version=1.34"));
+        assert_eq!(f.cluster.version.as_str(), "1.34");
+        assert_eq!(ov.policy, Some(Policy::Legacy));
+        assert!(notes.is_empty());
+        let (_, ov, notes) = read_query(&q("version=1.31&policy=kep"));
+        assert_eq!(ov.policy, Some(Policy::Legacy));
+        assert!(notes[0].contains("has only the legacy kubelet"));
+        let (_, ov, _) = read_query(&q("policy=both"));
+        assert_eq!(ov.policy, None);
+    }
 }
