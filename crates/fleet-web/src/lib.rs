@@ -3,9 +3,11 @@
 //! module: reads the query with the CLI's rules, runs `restartscope_sim::fleet` per kubelet
 //! profile, posts progress and plain results) and `fleet-page` (the `page` module: controls,
 //! progress bar, heatmap and charts drawn by `draw`, playback; no Kubernetes logic).
-//! Imports point one way: `js` ◄ `draw` ◄ `worker`, `page`.
+//! Imports point one way: `js`, `dom` ◄ `draw` ◄ `worker`; `results` ◄ `page`.
 
+pub mod dom;
 pub mod draw;
 pub mod js;
 pub mod page;
+pub mod results;
 pub mod worker;
