@@ -3,10 +3,15 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 PORT ?= 8080
 
-.PHONY: run test setup build bench bench-quick svg clean
+.PHONY: run watch test setup build bench bench-quick bench-fleet-web svg clean
 
-run: setup
-	@echo "RestartScope: http://127.0.0.1:$(PORT)/"
+# Both release bundles (the app, and the fleet view in dist/fleet/), served as static files.
+run: build
+	@echo "RestartScope: http://127.0.0.1:$(PORT)/  (fleet view: http://127.0.0.1:$(PORT)/fleet/)"
+	node scripts/serve.mjs dist $(PORT)
+
+# The single-node app only, rebuilt on every change (trunk serve cannot serve the fleet page too).
+watch: setup
 	trunk serve --release --address 127.0.0.1 --port $(PORT)
 
 test: setup
@@ -15,14 +20,20 @@ test: setup
 setup:
 	@scripts/setup.sh
 
+# The main build replaces dist/, so the fleet view (its own bundle) is built after it.
 build: setup
 	trunk build --release
+	trunk build fleet/index.html --release --dist dist/fleet --public-url ./
 
 # Benchmarks (not tests): criterion, then scripts/bench-wasm.sh (the quick native table of
 # examples/scale.rs, the same workload as wasm32 in Node, and wasm/native).
 bench: setup
 	cargo bench -p restartscope-sim --bench node
 	scripts/bench-wasm.sh
+
+# The fleet view in headless Chromium: 1,000 × 30 and 5,000 × 30 rolling restarts (time, wasm memory).
+bench-fleet-web: build
+	FLEET_BENCH=1 npx playwright test fleet-bench.spec
 
 # The native table only (a few seconds): both policies and the bare loop at 100 and 1,000 pods.
 bench-quick:

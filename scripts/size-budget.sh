@@ -1,16 +1,30 @@
 #!/usr/bin/env bash
-# Fails when the gzip size of the release wasm + js + css in dist/ exceeds the budget (bytes).
+# Fails when the gzip size of a release bundle exceeds its budget (bytes): the main app
+# (dist/*.wasm + js + css) and the fleet view, loaded only when opened (dist/fleet/: page and
+# Web Worker wasm + js + css).
 set -euo pipefail
 BUDGET=${SIZE_BUDGET_BYTES:-256000}
-total=0
-for f in dist/*.wasm dist/*.js dist/*.css; do
-  [ -f "$f" ] || continue
-  n=$(gzip -9 -c "$f" | wc -c)
-  printf '  %-50s %8d bytes gzip\n' "$(basename "$f")" "$n"
-  total=$((total + n))
-done
-printf 'size budget: %d bytes gzip (budget %d = 250 KB)\n' "$total" "$BUDGET"
-if [ "$total" -gt "$BUDGET" ]; then
-  echo "FAIL: release bundle is over the size budget" >&2
-  exit 1
+FLEET_BUDGET=${FLEET_SIZE_BUDGET_BYTES:-204800}
+fail=0
+check() { # DIR BUDGET NAME
+  local total=0 n f
+  for f in "$1"/*.wasm "$1"/*.js "$1"/*.css; do
+    [ -f "$f" ] || continue
+    n=$(gzip -9 -c "$f" | wc -c)
+    printf '  %-50s %8d bytes gzip\n' "$(basename "$f")" "$n"
+    total=$((total + n))
+  done
+  printf '%s size budget: %d bytes gzip (budget %d = %d KB)\n' "$3" "$total" "$2" $(($2 / 1024))
+  if [ "$total" -gt "$2" ]; then
+    echo "FAIL: the $3 release bundle is over its size budget" >&2
+    fail=1
+  fi
+}
+check dist "$BUDGET" main
+if [ -d dist/fleet ]; then
+  check dist/fleet "$FLEET_BUDGET" fleet
+else
+  echo "FAIL: dist/fleet is missing (trunk build fleet/index.html --release --dist dist/fleet)" >&2
+  fail=1
 fi
+exit $fail

@@ -15,6 +15,9 @@ cargo clippy --workspace --all-targets -- -D warnings
 step "cargo clippy (web app, wasm32)"
 cargo clippy -p restartscope --target wasm32-unknown-unknown --all-targets -- -D warnings
 
+step "cargo clippy (fleet view, wasm32)"
+cargo clippy -p restartscope-fleet-web --target wasm32-unknown-unknown -- -D warnings
+
 mkdir -p artifacts
 step "native tests"
 cargo test --workspace 2>&1 | tee artifacts/cargo-test.log
@@ -26,6 +29,10 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 
 step "release build (trunk, offline)"
 trunk build --release
+
+# After the main build, which replaces dist/: the fleet view's own bundle (page + Web Worker).
+step "release build of the fleet view (trunk, offline) into dist/fleet"
+trunk build fleet/index.html --release --dist dist/fleet --public-url ./
 
 step "size budget"
 scripts/size-budget.sh

@@ -23,7 +23,7 @@ use crate::rules::Rule;
 use crate::scenario::{Cluster as ClusterSpec, Pod, Restart};
 use crate::trace::metrics::Class;
 use crate::trace::recorder::{Keep, Recorder};
-use crate::trace::series::Series;
+use crate::trace::{heat::Heat, series::Series};
 use crate::trace::{Event, Metrics, Ms, ProbeKind};
 
 /// What one node runs.
@@ -91,6 +91,8 @@ pub struct Outcome {
     pub events: Vec<Event>,
     pub metrics: Vec<Metrics>,
     pub series: Option<Series>,
+    /// Ready pods per node over time (with the series).
+    pub heat: Option<Heat>,
 }
 
 /// About how many events the kept nodes record: one per probe execution plus a few dozen per
@@ -278,7 +280,8 @@ impl<'a> Cluster<'a> {
             cl.push(1000, 0, What::RolloutPoll);
         }
         if setup.series {
-            cl.rec.series = Some(Series::default());
+            let pods: Vec<usize> = cl.spec.iter().map(|p| p.len()).collect();
+            cl.rec.collect_series(&pods, cl.horizon);
         }
         cl.settle();
         cl
@@ -289,13 +292,22 @@ impl<'a> Cluster<'a> {
     }
 
     /// Runs to the horizon.
-    pub fn run(mut self) -> Outcome {
-        let mut next_sample: Ms = 0;
+    pub fn run(self) -> Outcome {
+        self.run_with(&mut |_| {})
+    }
+
+    /// Runs to the horizon, telling `progress` the simulated time reached (about 100 times).
+    pub fn run_with(mut self, progress: &mut dyn FnMut(Ms)) -> Outcome {
+        let (mut next_sample, mut next_report): (Ms, Ms) = (0, 0);
         while let Some((t, ev)) = self.queue.pop() {
             if t > self.horizon {
                 break;
             }
             if t != self.now {
+                if t >= next_report {
+                    progress(t);
+                    next_report = t + (self.horizon / 100).max(1);
+                }
                 self.end_instant();
                 self.sample_until(&mut next_sample, t);
                 self.now = t;
@@ -305,15 +317,13 @@ impl<'a> Cluster<'a> {
         self.end_instant();
         self.sample_until(&mut next_sample, self.horizon + 1);
         self.now = self.horizon;
-        let mut series = self.rec.series.take();
-        if let Some(s) = series.as_mut() {
-            s.finish();
-        }
+        let (series, heat) = self.rec.take_series(self.horizon);
         let (events, metrics) = self.rec.finish(self.horizon);
         Outcome {
             events,
             metrics,
             series,
+            heat,
         }
     }
 
@@ -389,8 +399,9 @@ impl<'a> Cluster<'a> {
             let p = pod as usize;
             let a = self.api.pod(node, p);
             let healthy = self.nodes[node as usize].runtime.healthy(p, self.now);
-            let class = Class::of(a.gone_or_deleting(), a.status.ready, healthy);
-            self.rec.classify(node, p, class, self.now);
+            let (gone, ready) = (a.gone_or_deleting(), a.status.ready);
+            let class = Class::of(gone, ready, healthy);
+            self.rec.classify(node, p, class, ready && !gone, self.now);
         }
         if !touched.is_empty() {
             self.settle_pdb();

@@ -231,3 +231,27 @@ fn a_rollout_can_wait_for_ready_batches() {
         }
     }
 }
+
+/// The web view's progress hook and heatmap change no result; the heatmap shows each restart.
+#[test]
+fn progress_and_heatmap_change_no_result() {
+    let f = small(4, 2, 2, 20.0, 0.0);
+    for p in Policy::BOTH {
+        let prof = profile(&f, p);
+        let plain = fleet::run(&f, &prof).unwrap();
+        let mut seen = Vec::new();
+        let with = fleet::run_with(&f, &prof, &mut |x| seen.push(x)).unwrap();
+        assert_eq!(plain, with, "{p:?}");
+        assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
+        assert_eq!(seen.last(), Some(&1.0));
+        let h = &with.heat;
+        assert_eq!((h.nodes, h.pods[0]), (4, 4));
+        let fewest = |n| (0..h.cols).map(|c| h.at(n, c)).min().unwrap();
+        for n in 0..4 {
+            assert_eq!(h.at(n, 0), 4);
+            assert_eq!(h.at(n, h.cols - 1), 4);
+            // Legacy flaps pods NotReady after the restart; KEP-4781 keeps them Ready.
+            assert_eq!(fewest(n) < 4, p == Policy::Legacy, "{p:?}");
+        }
+    }
+}

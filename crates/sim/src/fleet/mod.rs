@@ -8,8 +8,9 @@
 //! tainting, master disruption mode) and the EndpointSlice controller (slices of 100); see
 //! `control_plane/zones.rs` and `control_plane/endpointslice.rs`.
 
+pub mod edit;
 pub mod run;
 pub mod scenario;
 
-pub use run::{compare, run, FleetRun, Totals};
+pub use run::{compare, compare_with, profiles, run, run_with, FleetRun, Totals};
 pub use scenario::*;

@@ -7,6 +7,7 @@ use crate::cluster::{Cluster, NodeSetup, Rollout, Setup};
 use crate::core::ms;
 use crate::profile::KubeletProfile;
 use crate::scenario::{FieldError, Policy};
+use crate::trace::heat::Heat;
 use crate::trace::recorder::Keep;
 use crate::trace::series::Series;
 use crate::trace::{Metrics, NodeId, Trace};
@@ -52,10 +53,23 @@ pub struct FleetRun {
     /// Full traces of the sampled nodes (not serialized: open one in the single-node view).
     #[serde(skip)]
     pub samples: Vec<Trace>,
+    /// Ready pods per node over time (not serialized: the web view's heatmap).
+    #[serde(skip)]
+    pub heat: Heat,
 }
 
 /// Runs one profile over the fleet. Validate first.
 pub fn run(f: &Fleet, profile: &KubeletProfile) -> Result<FleetRun, Vec<FieldError>> {
+    run_with(f, profile, &mut |_| {})
+}
+
+/// `run`, telling `progress` the share of the simulated time done (0…1, about 100 times).
+/// The results do not depend on it.
+pub fn run_with(
+    f: &Fleet,
+    profile: &KubeletProfile,
+    progress: &mut dyn FnMut(f64),
+) -> Result<FleetRun, Vec<FieldError>> {
     f.validate()?;
     let pods = f.node_pods();
     let mut restarts = f.restarts();
@@ -96,7 +110,9 @@ pub fn run(f: &Fleet, profile: &KubeletProfile) -> Result<FleetRun, Vec<FieldErr
             profile: profile.clone(),
         })
         .collect();
-    let out = Cluster::new(&setup, nodes).run();
+    let horizon = ms(f.horizon_s()).max(1) as f64;
+    let out = Cluster::new(&setup, nodes).run_with(&mut |t| progress(t as f64 / horizon));
+    progress(1.0);
     let mut totals = Totals::default();
     for m in &out.metrics {
         totals.add(m);
@@ -137,11 +153,17 @@ pub fn run(f: &Fleet, profile: &KubeletProfile) -> Result<FleetRun, Vec<FieldErr
         totals,
         series: out.series.unwrap_or_default(),
         samples,
+        heat: out.heat.unwrap_or_default(),
     })
 }
 
 /// The fleet under the given policy (or, with `None`, the release's default comparison).
 pub fn compare(f: &Fleet, policy: Option<Policy>) -> Result<Vec<FleetRun>, Vec<FieldError>> {
+    compare_with(f, policy, &mut |_, _, _| {})
+}
+
+/// The kubelet profiles `compare` runs (the release's default comparison for `None`).
+pub fn profiles(f: &Fleet, policy: Option<Policy>) -> Result<Vec<KubeletProfile>, Vec<FieldError>> {
     let v = f.cluster.version;
     let profiles = match policy {
         Some(p) => vec![KubeletProfile::new(v, p).map_err(|m| {
@@ -153,5 +175,20 @@ pub fn compare(f: &Fleet, policy: Option<Policy>) -> Result<Vec<FleetRun>, Vec<F
         })?],
         None => KubeletProfile::defaults(v),
     };
-    profiles.iter().map(|p| run(f, p)).collect()
+    Ok(profiles)
+}
+
+/// `compare`, telling `progress` (run index, runs, share of that run done).
+pub fn compare_with(
+    f: &Fleet,
+    policy: Option<Policy>,
+    progress: &mut dyn FnMut(usize, usize, f64),
+) -> Result<Vec<FleetRun>, Vec<FieldError>> {
+    let profiles = profiles(f, policy)?;
+    let n = profiles.len();
+    profiles
+        .iter()
+        .enumerate()
+        .map(|(i, p)| run_with(f, p, &mut |x| progress(i, n, x)))
+        .collect()
 }

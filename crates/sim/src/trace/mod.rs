@@ -2,6 +2,7 @@
 //! conditions, writers, health) rather than strings; `recorder` collects events and metrics
 //! while the cluster runs, `metrics` integrates the time-based metrics as state changes.
 
+pub mod heat;
 pub mod metrics;
 pub mod recorder;
 pub mod series;

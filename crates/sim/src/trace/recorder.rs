@@ -24,6 +24,8 @@ pub struct Recorder {
     touched: Vec<(NodeId, u16)>,
     /// Per-second series (fleets).
     pub series: Option<super::series::Series>,
+    /// Ready pods per node over time (fleets).
+    pub heat: Option<super::heat::Heat>,
 }
 
 impl Recorder {
@@ -43,6 +45,7 @@ impl Recorder {
             integ: Integrator::new(pods_per_node),
             touched: Vec::new(),
             series: None,
+            heat: None,
         }
     }
 
@@ -76,6 +79,28 @@ impl Recorder {
         &mut self.metrics[node as usize]
     }
 
+    /// Collect the per-second series and the Ready-pods heatmap (fleets).
+    pub fn collect_series(&mut self, pods_per_node: &[usize], horizon: Ms) {
+        self.series = Some(super::series::Series::default());
+        self.heat = Some(super::heat::Heat::new(pods_per_node, horizon));
+    }
+
+    /// The series and heatmap, completed to the horizon.
+    pub fn take_series(
+        &mut self,
+        horizon: Ms,
+    ) -> (Option<super::series::Series>, Option<super::heat::Heat>) {
+        let mut series = self.series.take();
+        if let Some(s) = series.as_mut() {
+            s.finish();
+        }
+        let mut heat = self.heat.take();
+        if let Some(h) = heat.as_mut() {
+            h.finish(horizon);
+        }
+        (series, heat)
+    }
+
     /// A pod status write (kubelet or node lifecycle controller) for the series.
     pub fn count_write(&mut self, t: Ms) {
         if let Some(s) = self.series.as_mut() {
@@ -98,8 +123,12 @@ impl Recorder {
         t
     }
 
-    pub fn classify(&mut self, node: NodeId, pod: usize, class: Class, now: Ms) {
+    /// The pod's metric class, and whether it is Ready and staying (`live`, for the heatmap).
+    pub fn classify(&mut self, node: NodeId, pod: usize, class: Class, live: bool, now: Ms) {
         self.integ.set_pod(node, pod, class, now);
+        if let Some(h) = self.heat.as_mut() {
+            h.set(node, pod, live, now);
+        }
     }
 
     /// Integrate the PodDisruptionBudget metric (node 0).

@@ -1,0 +1,186 @@
+//! The worker's result on the page: one section per kubelet (heatmap canvas, four charts, each
+//! with a playhead), the totals table, the saving in words and the sampled nodes. Strings and
+//! numbers come from the worker; nothing here knows Kubernetes.
+
+use crate::dom::el;
+use crate::draw::{self, Line};
+use crate::js::{esc, get, list, num, text};
+use js_sys::{Float32Array, Uint32Array};
+use wasm_bindgen::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+/// One run's series, for the readout at the playhead.
+pub struct Run {
+    pub label: String,
+    pub writes: Vec<f64>,
+    pub slices: Vec<f64>,
+    pub down: Vec<f64>,
+    /// The lowest ready-endpoint share over the Services, each second.
+    pub share: Vec<f64>,
+}
+
+fn floats(v: &JsValue) -> Vec<f64> {
+    if let Some(a) = v.dyn_ref::<Uint32Array>() {
+        a.to_vec().into_iter().map(f64::from).collect()
+    } else if let Some(a) = v.dyn_ref::<Float32Array>() {
+        a.to_vec().into_iter().map(f64::from).collect()
+    } else {
+        Vec::new()
+    }
+}
+
+/// Draws the worker's result (heatmaps, charts, totals, words, samples); returns the series
+/// the readout needs.
+pub fn render(d: &JsValue) -> Vec<Run> {
+    let runs_js = list(d, "runs");
+    let mut runs = Vec::new();
+    let mut html = String::new();
+    let mut shares_all: Vec<Vec<Vec<f64>>> = Vec::new();
+    for r in &runs_js {
+        let share: Vec<Vec<f64>> = list(r, "share").iter().map(floats).collect();
+        let len = floats(&get(r, "down")).len();
+        let lowest: Vec<f64> = (0..len)
+            .map(|i| share.iter().map(|s| s[i]).fold(1.0, f64::min))
+            .collect();
+        runs.push(Run {
+            label: text(r, "label"),
+            writes: floats(&get(r, "writes")),
+            slices: floats(&get(r, "slices")),
+            down: floats(&get(r, "down")),
+            share: lowest,
+        });
+        shares_all.push(share);
+    }
+    let top = |f: fn(&Run) -> &Vec<f64>| {
+        runs.iter()
+            .flat_map(|r| f(r).iter().copied())
+            .fold(0.0, f64::max)
+    };
+    let (tw, ts, td) = (top(|r| &r.writes), top(|r| &r.slices), top(|r| &r.down));
+    for (i, (r, run)) in runs_js.iter().zip(&runs).enumerate() {
+        let span = num(r, "cols") * num(r, "col_s");
+        let secs = run.down.len().saturating_sub(1).max(1) as f64;
+        let cls = ["l0", "l1", "l2", "l3", "l4"];
+        let mut share_lines: Vec<Line> = shares_all[i]
+            .iter()
+            .take(5)
+            .enumerate()
+            .map(|(k, v)| Line {
+                values: draw::reduce(v, true),
+                class: cls[k],
+            })
+            .collect();
+        if shares_all[i].len() > 5 {
+            share_lines.push(Line {
+                values: draw::reduce(&run.share, true),
+                class: "lmin",
+            });
+        }
+        let chart = |title: &str, lines: Vec<Line>, top: f64, unit: &str| {
+            let label = format!("{title}, {}", run.label);
+            format!(
+                r#"<figure class="series"><figcaption>{}</figcaption><div class="plot">{}<div class="playhead" data-span="{secs}"></div></div></figure>"#,
+                esc(title),
+                draw::chart(&label, &lines, secs, top, unit)
+            )
+        };
+        let one = |v: &Vec<f64>| {
+            vec![Line {
+                values: draw::reduce(v, false),
+                class: "l0",
+            }]
+        };
+        html.push_str(&format!(
+            r#"<section class="run" aria-labelledby="run-{i}"><h2 id="run-{i}">{label}</h2>
+<figure class="heat"><figcaption>Ready pods per node (rows: {nodes} nodes, top = node 0; columns: {col} s each)</figcaption>
+<div class="plot"><canvas id="heat-{i}" role="img" aria-label="Heatmap of Ready pods per node over time, {label}"></canvas><div class="playhead" data-span="{span}"></div></div></figure>
+{}{}{}{}</section>"#,
+            chart(
+                "Ready endpoints per Service (share)",
+                share_lines,
+                1.0,
+                "= all"
+            ),
+            chart("Pod status writes per second", one(&run.writes), tw, "/s"),
+            chart("EndpointSlice updates per second", one(&run.slices), ts, "/s"),
+            chart("Nodes not Ready", one(&run.down), td, "nodes"),
+            label = esc(&run.label),
+            nodes = num(r, "nodes"),
+            col = num(r, "col_s"),
+        ));
+    }
+    el("runs").set_inner_html(&html);
+    for (i, r) in runs_js.iter().enumerate() {
+        let c: HtmlCanvasElement = el(&format!("heat-{i}")).unchecked_into();
+        draw::paint_heat(
+            &c,
+            get(r, "heat").unchecked_ref(),
+            num(r, "heat_w") as u32,
+            num(r, "heat_h") as u32,
+        );
+    }
+    totals_table(d, &runs_js);
+    el("words").set_text_content(Some(&text(d, "words")));
+    samples(d, &runs_js);
+    runs
+}
+
+fn totals_table(d: &JsValue, runs: &[JsValue]) {
+    let keys: Vec<String> = list(d, "keys")
+        .iter()
+        .filter_map(|k| k.as_string())
+        .collect();
+    let mut h = String::from(
+        r#"<caption>Totals over the whole run</caption><thead><tr><th scope="col">metric</th>"#,
+    );
+    for r in runs {
+        h.push_str(&format!(
+            r#"<th scope="col">{}</th>"#,
+            esc(&text(r, "label"))
+        ));
+    }
+    if runs.len() == 2 {
+        h.push_str(r#"<th scope="col">KEP saves</th>"#);
+    }
+    h.push_str("</tr></thead><tbody>");
+    for (row, key) in list(d, "rows").iter().zip(&keys) {
+        let cells: Vec<String> = js_sys::Array::from(row)
+            .iter()
+            .filter_map(|c| c.as_string())
+            .collect();
+        h.push_str(&format!(
+            r#"<tr data-key="{key}"><th scope="row">{}</th>"#,
+            esc(&cells[0])
+        ));
+        for (j, c) in cells.iter().enumerate().skip(1) {
+            let run = runs.get(j - 1).map(|r| text(r, "policy"));
+            let attr = run.map_or(String::new(), |p| format!(r#" data-policy="{p}""#));
+            h.push_str(&format!("<td{attr}>{}</td>", esc(c)));
+        }
+        h.push_str("</tr>");
+    }
+    h.push_str("</tbody>");
+    el("totals").set_inner_html(&h);
+}
+
+fn samples(d: &JsValue, runs: &[JsValue]) {
+    let mut h = String::new();
+    for r in runs {
+        h.push_str(&format!("<h3>{}</h3><ul>", esc(&text(r, "label"))));
+        for s in list(r, "samples") {
+            h.push_str(&format!(
+                "<li>{}</li>",
+                esc(&s.as_string().unwrap_or_default())
+            ));
+        }
+        h.push_str("</ul>");
+    }
+    let link = get(d, "link");
+    if let Some(l) = link.as_string() {
+        h.push_str(&format!(
+            r#"<p>The single-node view cannot load a fleet node (its pods are the fleet's template) by link; <a href="{}">the same restart (release, downtime, start, seed) with the short-restart preset's pods</a> shows the mechanism one node at a time.</p>"#,
+            esc(&l)
+        ));
+    }
+    el("samples").set_inner_html(&h);
+}
