@@ -3,7 +3,10 @@
 # (dist/*.wasm + js + css) and the fleet view, loaded only when opened (dist/fleet/: page and
 # Web Worker wasm + js + css).
 set -euo pipefail
-BUDGET=${SIZE_BUDGET_BYTES:-256000}
+# Main app: 250 KB until issue 11's model (init containers, sidecars, the PodDisruptionBudget)
+# added ~20 KB and issue 10's views ~5 KB (266 KB measured); 280 KB leaves room for the tour
+# step data. The importer, the tour's figures and the fleet view load as their own bundles.
+BUDGET=${SIZE_BUDGET_BYTES:-286720}
 FLEET_BUDGET=${FLEET_SIZE_BUDGET_BYTES:-204800}
 fail=0
 check() { # DIR BUDGET NAME

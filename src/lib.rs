@@ -16,12 +16,29 @@ pub mod url;
 
 use wasm_bindgen::JsCast;
 
+/// Whether a query string asks for the fleet view (`view=fleet`).
+pub fn fleet_view(search: &str) -> bool {
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .any(|kv| kv == "view=fleet")
+}
+
 /// Mounts the app and installs the panic panel.
 pub fn start() {
     std::panic::set_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);
         show_fatal(&info.to_string());
     }));
+    // `?view=fleet…` is the fleet view, its own bundle under fleet/ (loaded only when opened):
+    // the same query goes there.
+    if let Some(loc) = web_sys::window().map(|w| w.location()) {
+        let search = loc.search().unwrap_or_default();
+        if fleet_view(&search) {
+            let _ = loc.replace(&format!("fleet/{search}"));
+            return;
+        }
+    }
     // The static loading skeleton of index.html gives way to the app.
     if let Some(el) = web_sys::window()
         .and_then(|w| w.document())

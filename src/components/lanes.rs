@@ -107,6 +107,8 @@ pub fn Lanes() -> impl IntoView {
                 <div class="svg-host" node_ref=host></div>
                 <div class="playhead" aria-hidden="true" style:transform=left style:display=display></div>
             </div>
+            <p class="fig-note" id="cluster-note">"The node shown is one of a healthy multi-node cluster: the node lifecycle controller is in its normal mode and evicts at its normal rate. (A one-node cluster whose only node is down is in full disruption and never evicts: "
+                <a href="fleet/?nodes=1">"see the fleet view"</a>".)"</p>
         </section>
     }
 }

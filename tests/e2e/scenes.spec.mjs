@@ -150,3 +150,9 @@ for (const scheme of ['light', 'dark']) {
     await ctx.close();
   });
 }
+
+test('?view=fleet opens the fleet view (its own bundle) with the same settings', async ({ page }) => {
+  await page.goto('?view=fleet&nodes=3&pods-per-node=2');
+  await expect(page).toHaveURL(/\/fleet\/\?view=fleet&nodes=3/);
+  await expect(page.locator('#back')).toBeVisible();
+});
