@@ -4,8 +4,9 @@
 //! so each message shows next to its input. Called by `state.rs` (`compute`), `url.rs` and the
 //! parameter components.
 
+use crate::probes::{self, Cell, ContainerProbes};
 use restartscope_sim::{
-    fmt_secs, parse_duration, presets, FieldError, KubeVersion, Overrides, ProbeOverrides, Scenario,
+    fmt_secs, parse_duration, presets, FieldError, KubeVersion, Overrides, Scenario, MAX_PODS,
 };
 
 /// Every editable setting, as the text in its input (so a half-typed value can be shown with an
@@ -20,10 +21,10 @@ pub struct Settings {
     pub toleration_s: String,
     pub first_sync_s: String,
     pub seed: String,
-    pub period_s: String,
-    pub failure_threshold: String,
-    pub success_threshold: String,
-    pub exec_s: String,
+    /// How many pods the node runs (`Overrides::pods`).
+    pub pods: String,
+    /// Every probe of every container that can have one (`probes.rs`).
+    pub probes: Vec<ContainerProbes>,
 }
 
 impl Default for Settings {
@@ -43,15 +44,14 @@ pub enum Field {
     Toleration,
     FirstSync,
     Seed,
-    Period,
-    FailureThreshold,
-    SuccessThreshold,
-    Exec,
+    Pods,
+    /// A cell of the probe table.
+    Probe(Cell),
 }
 
 impl Field {
-    pub fn id(self) -> &'static str {
-        match self {
+    pub fn id(self) -> String {
+        let s = match self {
             Field::Preset => "preset",
             Field::Downtime => "downtime",
             Field::RestartAt => "restart-at",
@@ -60,11 +60,17 @@ impl Field {
             Field::Toleration => "toleration",
             Field::FirstSync => "first-sync",
             Field::Seed => "seed",
-            Field::Period => "period",
-            Field::FailureThreshold => "failure-threshold",
-            Field::SuccessThreshold => "success-threshold",
-            Field::Exec => "exec",
-        }
+            Field::Pods => "pods",
+            Field::Probe(c) => {
+                return format!(
+                    "probe-{}-{}-{}",
+                    c.container,
+                    c.kind.k8s(),
+                    c.field.map_or("probe", |f| f.k8s())
+                )
+            }
+        };
+        s.to_string()
     }
     pub fn label(self) -> &'static str {
         match self {
@@ -76,10 +82,8 @@ impl Field {
             Field::Toleration => "Unreachable toleration (s)",
             Field::FirstSync => "First SyncPod delay (s)",
             Field::Seed => "Seed",
-            Field::Period => "Readiness periodSeconds",
-            Field::FailureThreshold => "Readiness failureThreshold",
-            Field::SuccessThreshold => "Readiness successThreshold",
-            Field::Exec => "Probe run time (s)",
+            Field::Pods => "Pods",
+            Field::Probe(_) => "Probes",
         }
     }
 }
@@ -92,10 +96,7 @@ impl Field {
             Field::Toleration => "tolerationSeconds (node.kubernetes.io/unreachable)",
             Field::FirstSync => "first SyncPod delay",
             Field::Seed => "seed",
-            Field::Period => "readinessProbe.periodSeconds",
-            Field::FailureThreshold => "readinessProbe.failureThreshold",
-            Field::SuccessThreshold => "readinessProbe.successThreshold",
-            Field::Exec => "probe run time",
+            Field::Pods => "pods",
             _ => self.label(),
         }
     }
@@ -123,9 +124,8 @@ impl Field {
             Field::Toleration => limits::TOLERATION_S,
             Field::FirstSync => (limits::FIRST_SYNC_S.0, 120.0),
             Field::Seed => (0.0, u32::MAX as f64),
-            Field::Period => (1.0, 300.0),
-            Field::FailureThreshold | Field::SuccessThreshold => (1.0, 100.0),
-            Field::Exec => (0.0, 60.0),
+            Field::Pods => (1.0, MAX_PODS as f64),
+            Field::Probe(c) => c.field.map_or((0.0, 0.0), |f| f.range()),
             Field::Preset | Field::Version => (0.0, 0.0),
         }
     }
@@ -141,7 +141,7 @@ impl Field {
     }
 }
 
-pub const MAX_DOWNTIME_S: f64 = 600.0;
+pub const MAX_DOWNTIME_S: f64 = 3600.0;
 pub const MAX_RESTART_AT_S: f64 = 300.0;
 
 impl Settings {
@@ -150,12 +150,6 @@ impl Settings {
         let p = presets::find(name).unwrap_or(&presets::PRESETS[0]);
         let sc = (p.build)();
         let r = sc.kubelet.restarts[0].clone();
-        let probe = sc
-            .pods
-            .iter()
-            .flat_map(|p| &p.containers)
-            .find_map(|c| c.readiness_probe.clone())
-            .unwrap_or_default();
         Settings {
             preset: p.name.to_string(),
             downtime_s: r.downtime_s,
@@ -165,17 +159,33 @@ impl Settings {
             toleration_s: fmt_num(sc.cluster.toleration_s),
             first_sync_s: fmt_num(sc.kubelet.first_sync_delay_s),
             seed: sc.seed.to_string(),
-            period_s: probe.period_s.to_string(),
-            failure_threshold: probe.failure_threshold.to_string(),
-            success_threshold: probe.success_threshold.to_string(),
-            exec_s: fmt_num(probe.exec_s),
+            pods: sc.pods.len().to_string(),
+            probes: probes::table_of(&sc),
         }
+    }
+
+    /// The model's validation errors by form field, each message once (a probe setting is
+    /// checked on every pod): a probe message goes to its cell of the table.
+    pub fn by_field(&self, errs: Vec<FieldError>) -> Vec<(Field, String)> {
+        let mut out: Vec<(Field, String)> = Vec::new();
+        for e in errs {
+            let f = probes::cell_of(&self.probes, &e.k8s)
+                .map(Field::Probe)
+                .unwrap_or_else(|| field_of_path(&e.field));
+            let item = (f, e.message);
+            if !out.contains(&item) {
+                out.push(item);
+            }
+        }
+        out
     }
 
     /// The scenario these settings describe, or a message per invalid field.
     pub fn scenario(&self) -> Result<Scenario, Vec<(Field, String)>> {
         let (preset, overrides) = self.overrides()?;
-        overrides.apply((preset.build)()).map_err(by_field)
+        overrides
+            .apply((preset.build)())
+            .map_err(|e| self.by_field(e))
     }
 
     /// The preset and what the fields change on it. Each field's text is checked against the
@@ -274,15 +284,27 @@ impl Settings {
         let grace = f(Field::Grace, &self.grace_s);
         let tol = f(Field::Toleration, &self.toleration_s);
         let sync = f(Field::FirstSync, &self.first_sync_s);
-        let exec = f(Field::Exec, &self.exec_s);
         let mut i = |field: Field, text: &str| {
             let (lo, hi) = field.range();
             int(&mut errs, field, text, lo as u64, hi as u64)
         };
         let seed = i(Field::Seed, &self.seed);
-        let period = i(Field::Period, &self.period_s) as u32;
-        let fail = i(Field::FailureThreshold, &self.failure_threshold) as u32;
-        let succ = i(Field::SuccessThreshold, &self.success_threshold) as u32;
+        // The count's range is the model's to judge (the kubelet's maxPods), as are the probes'.
+        let pods = self.pods.trim().parse::<usize>().ok();
+        if pods.is_none() {
+            errs.push((
+                Field::Pods,
+                format!(
+                    "pods must be a whole number from 1 to {MAX_PODS} (the kubelet's default maxPods); got {:?}",
+                    self.pods.trim()
+                ),
+            ));
+        }
+        let probe_edits = probes::edits(&self.probes, &probes::table_of(&(preset.build)()))
+            .unwrap_or_else(|e| {
+                errs.extend(e.into_iter().map(|(c, m)| (Field::Probe(c), m)));
+                Vec::new()
+            });
         if !errs.is_empty() {
             return Err(errs);
         }
@@ -297,22 +319,17 @@ impl Settings {
                 first_sync_s: Some(sync),
                 seed: Some(seed),
                 policy: None,
-                readiness: ProbeOverrides {
-                    period_s: Some(period),
-                    success_threshold: Some(succ),
-                    failure_threshold: Some(fail),
-                    exec_s: Some(exec),
-                    ..ProbeOverrides::default()
-                },
-                init_containers: None,
-                pdb: None,
+                pods,
+                probes: probe_edits,
+                ..Overrides::default()
             },
         ))
     }
 }
 
-/// The model's validation errors by form field, each message once (a readiness setting is
-/// checked on every pod). The message leads with the Kubernetes name of the setting.
+/// The model's validation errors by form field, each message once. The message leads with the
+/// Kubernetes name of the setting. Without the settings, a probe message goes to the preset
+/// ([`Settings::by_field`] finds its cell).
 pub fn by_field(errs: Vec<FieldError>) -> Vec<(Field, String)> {
     let mut out: Vec<(Field, String)> = Vec::new();
     for e in errs {
@@ -326,14 +343,8 @@ pub fn by_field(errs: Vec<FieldError>) -> Vec<(Field, String)> {
 
 /// The form field a model validation path belongs to.
 pub fn field_of_path(path: &str) -> Field {
-    if path.contains("readiness_probe.period") {
-        Field::Period
-    } else if path.contains("failure_threshold") {
-        Field::FailureThreshold
-    } else if path.contains("success_threshold") {
-        Field::SuccessThreshold
-    } else if path.contains("exec_s") {
-        Field::Exec
+    if path == "pods" {
+        Field::Pods
     } else if path.contains("node_monitor_grace") {
         Field::Grace
     } else if path.contains("toleration") {
@@ -366,11 +377,14 @@ pub fn fmt_num(v: f64) -> String {
     }
 }
 
-/// Slider positions → downtime seconds: 1 s steps to 1 min, 5 s to 3 min, 10 s to 10 min.
+/// Slider positions → downtime seconds: 1 s steps to 1 min, 5 s to 3 min, 10 s to 10 min,
+/// 30 s to 30 min, 60 s to 60 min.
 pub fn downtime_steps() -> Vec<f64> {
     let mut v: Vec<f64> = (0..=60).map(f64::from).collect();
     v.extend((13..=36).map(|i| f64::from(i * 5)));
     v.extend((19..=60).map(|i| f64::from(i * 10)));
+    v.extend((21..=60).map(|i| f64::from(i * 30)));
+    v.extend((31..=60).map(|i| f64::from(i * 60)));
     v
 }
 
@@ -388,6 +402,7 @@ pub fn downtime_pos(s: f64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use restartscope_sim::{ProbeField, ProbeKind};
 
     #[test]
     fn every_preset_builds_from_its_own_settings() {
@@ -403,18 +418,24 @@ mod tests {
 
     #[test]
     fn bad_fields_are_named_with_their_range() {
-        let s = Settings {
+        let mut s = Settings {
             grace_s: "abc".into(),
-            period_s: "0".into(),
             ..Settings::default()
         };
+        set_probe(&mut s, ProbeKind::Readiness, ProbeField::Period, "x");
         let errs = s.scenario().unwrap_err();
         assert!(errs
             .iter()
             .any(|(f, m)| *f == Field::Grace && m.contains("5 to 600")));
-        assert!(errs
-            .iter()
-            .any(|(f, m)| *f == Field::Period && m.contains("1 to 300")));
+        let cell = Field::Probe(Cell {
+            container: 0,
+            kind: ProbeKind::Readiness,
+            field: Some(ProbeField::Period),
+        });
+        assert!(errs.contains(&(
+            cell,
+            "containers[app].readinessProbe.periodSeconds must be a whole number; got \"x\"".into()
+        )));
         // Model validation is mapped back to the form field, once, in Kubernetes' words: the
         // lease (renewed every 10–10.4 s) plus one 5 s NLC pass do not fit in a 10 s grace period.
         let s = Settings {
@@ -458,14 +479,71 @@ mod tests {
     fn a_probe_as_long_as_its_period_is_accepted() {
         // periodSeconds 1 with timeoutSeconds 1 (and a probe that takes the whole second) is
         // common and valid in Kubernetes.
-        let s = Settings {
-            period_s: "1".into(),
-            exec_s: "1".into(),
-            ..Settings::default()
-        };
+        let mut s = Settings::default();
+        set_probe(&mut s, ProbeKind::Readiness, ProbeField::Period, "1");
+        set_probe(&mut s, ProbeKind::Readiness, ProbeField::Exec, "1");
         let sc = s.scenario().unwrap();
         let p = sc.pods[0].containers[0].readiness_probe.as_ref().unwrap();
         assert_eq!((p.period_s, p.timeout_s, p.exec_s), (1, 1, 1.0));
+    }
+
+    fn set_probe(s: &mut Settings, kind: ProbeKind, f: ProbeField, v: &str) {
+        let i = ProbeField::ALL.iter().position(|x| *x == f).unwrap();
+        s.probes[0].probes[kind.index()]
+            .get_or_insert_with(|| probes::texts(&Default::default()))[i] = v.into();
+    }
+
+    #[test]
+    fn pods_and_probes_are_knobs_with_messages_at_their_cells() {
+        let mut s = Settings {
+            pods: "12".into(),
+            ..Settings::default()
+        };
+        // Add a liveness probe (Kubernetes defaults) with a 5 s period.
+        set_probe(&mut s, ProbeKind::Liveness, ProbeField::Period, "5");
+        let sc = s.scenario().unwrap();
+        assert_eq!(sc.pods.len(), 12);
+        assert_eq!(sc.pods[11].name, "web-11");
+        assert!(sc
+            .pods
+            .iter()
+            .all(|p| p.containers[0].liveness_probe.as_ref().unwrap().period_s == 5));
+        // Kubernetes' rules come from the model, at their cells, once for every pod.
+        set_probe(&mut s, ProbeKind::Liveness, ProbeField::Success, "2");
+        set_probe(&mut s, ProbeKind::Readiness, ProbeField::Period, "0");
+        s.pods = "111".into();
+        let errs = s.scenario().unwrap_err();
+        let cell = |kind, f| {
+            Field::Probe(Cell {
+                container: 0,
+                kind,
+                field: Some(f),
+            })
+        };
+        assert_eq!(
+            errs,
+            [
+                (Field::Pods, "pods must be between 1 and 110, got 111: 110 is the kubelet's default maxPods, the most pods one node runs".to_string())
+            ]
+        );
+        s.pods = "3".into();
+        let errs = s.scenario().unwrap_err();
+        assert_eq!(errs.len(), 2, "{errs:?}");
+        assert!(errs.contains(&(
+            cell(ProbeKind::Liveness, ProbeField::Success),
+            "containers[app].livenessProbe.successThreshold must be 1 for a liveness probe, got 2"
+                .into()
+        )));
+        assert!(errs.iter().any(|(f, m)| *f == cell(ProbeKind::Readiness, ProbeField::Period)
+            && m.starts_with("containers[app].readinessProbe.periodSeconds must be between 1 and 3600 seconds, got 0")));
+        // Removing a probe.
+        let mut s = Settings::default();
+        s.probes[0].probes[ProbeKind::Readiness.index()] = None;
+        let sc = s.scenario().unwrap();
+        assert!(sc
+            .pods
+            .iter()
+            .all(|p| p.containers[0].readiness_probe.is_none()));
     }
 
     #[test]
@@ -494,7 +572,8 @@ mod tests {
         let st = downtime_steps();
         assert_eq!(st[0], 0.0);
         assert_eq!(st[20], 20.0);
-        assert_eq!(*st.last().unwrap(), 600.0);
+        assert_eq!(*st.last().unwrap(), 3600.0);
+        assert!(st.contains(&600.0) && st.contains(&1860.0) && st.contains(&2700.0));
         assert!(st.windows(2).all(|w| w[1] > w[0]));
         assert_eq!(st[downtime_pos(90.0)], 90.0);
         assert_eq!(st[downtime_pos(93.0)], 95.0);

@@ -9,6 +9,7 @@ pub mod export;
 pub mod form;
 pub mod keys;
 pub mod playback;
+pub mod probes;
 pub mod state;
 pub mod svg_patch;
 pub mod ui;

@@ -3,7 +3,10 @@
 //! falls back to its default.
 
 use crate::form::{fmt_num, Field, Settings};
-use restartscope_sim::{fmt_secs, parse_duration, presets, KubeVersion};
+use crate::probes::{table_of, texts};
+use restartscope_sim::{
+    fmt_secs, parse_duration, parse_probe_key, presets, KubeVersion, Probe, ProbeField, ProbeKind,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Theme {
@@ -111,7 +114,6 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
         x.is_finite() && x >= lo && x <= hi
     };
     let secs = |v: &str, f: Field| parse_duration(v).ok().filter(|x| within(*x, f));
-    let num = |v: &str, f: Field| v.trim().parse::<f64>().ok().filter(|x| within(*x, f));
     let int = |v: &str, f: Field| {
         v.trim()
             .parse::<u64>()
@@ -144,16 +146,27 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
             "seed" => int(v, Field::Seed)
                 .map(|x| s.seed = x.to_string())
                 .is_some(),
-            "period" => int(v, Field::Period)
-                .map(|x| s.period_s = x.to_string())
+            "pods" => int(v, Field::Pods)
+                .map(|x| s.pods = x.to_string())
                 .is_some(),
-            "failure" => int(v, Field::FailureThreshold)
-                .map(|x| s.failure_threshold = x.to_string())
-                .is_some(),
-            "success" => int(v, Field::SuccessThreshold)
-                .map(|x| s.success_threshold = x.to_string())
-                .is_some(),
-            "exec" => num(v, Field::Exec).map(|x| s.exec_s = fmt_num(x)).is_some(),
+            // The links of earlier versions: a readiness field of every regular container.
+            "period" | "failure" | "success" | "exec" => {
+                let f = match k.as_str() {
+                    "period" => ProbeField::Period,
+                    "failure" => ProbeField::Failure,
+                    "success" => ProbeField::Success,
+                    _ => ProbeField::Exec,
+                };
+                probe_value(f, v)
+                    .map(|x| {
+                        for c in s.probes.iter_mut().filter(|c| !c.sidecar) {
+                            if let Some(t) = &mut c.probes[ProbeKind::Readiness.index()] {
+                                t[field_index(f)] = x.clone();
+                            }
+                        }
+                    })
+                    .is_some()
+            }
             "t" => v
                 .trim()
                 .parse::<f64>()
@@ -195,16 +208,114 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
                 "0" | "false" => true,
                 _ => false,
             },
-            _ => {
-                notes.push(format!("{} is not a RestartScope parameter", show(k)));
-                continue;
-            }
+            _ => match probe_param(s, k, v) {
+                Some(Ok(())) => true,
+                Some(Err(why)) => {
+                    notes.push(format!("{k}={} ignored: {why}", show(v)));
+                    continue;
+                }
+                None => {
+                    notes.push(format!("{} is not a RestartScope parameter", show(k)));
+                    continue;
+                }
+            },
         };
         if !ok {
             notes.push(format!("{k}={} ignored: {}", show(v), accepted(k)));
         }
     }
     (st, notes)
+}
+
+fn field_index(f: ProbeField) -> usize {
+    ProbeField::ALL.iter().position(|x| *x == f).unwrap_or(0)
+}
+
+/// A probe field's value within the range validation accepts, as its text.
+fn probe_value(f: ProbeField, v: &str) -> Option<String> {
+    let (lo, hi) = f.range();
+    f.parse(v).filter(|x| (lo..=hi).contains(x)).map(fmt_num)
+}
+
+/// `app.livenessProbe.periodSeconds=5`, `app.livenessProbe=on|off`: `None` when the key is not
+/// a probe key, else whether it was taken (why not, in words).
+fn probe_param(s: &mut Settings, k: &str, v: &str) -> Option<Result<(), String>> {
+    let (name, kind, field) = parse_probe_key(k)?;
+    let names: Vec<String> = s.probes.iter().map(|c| c.name.clone()).collect();
+    let Some(c) = s.probes.iter_mut().find(|c| c.name == name) else {
+        return Some(Err(format!(
+            "scenario {} has no container {name:?} with probes (its containers: {})",
+            s.preset,
+            names.join(", ")
+        )));
+    };
+    let slot = &mut c.probes[kind.index()];
+    Some(match (field, v.trim()) {
+        (None, "off") => {
+            *slot = None;
+            Ok(())
+        }
+        (None, "on") => {
+            slot.get_or_insert_with(|| texts(&Probe::default()));
+            Ok(())
+        }
+        (None, _) => Err("on (add the probe, Kubernetes defaults) or off (remove it)".into()),
+        (Some(f), v) => match probe_value(f, v) {
+            Some(x) => {
+                slot.get_or_insert_with(|| texts(&Probe::default()))[field_index(f)] = x;
+                Ok(())
+            }
+            None => {
+                let (lo, hi) = f.range();
+                Err(format!(
+                    "{} from {} to {}",
+                    if f.is_int() {
+                        "a whole number"
+                    } else {
+                        "seconds"
+                    },
+                    fmt_num(lo),
+                    fmt_num(hi)
+                ))
+            }
+        },
+    })
+}
+
+/// The probe parameters of `s`: what differs from its preset's table (`off`, `on` and the
+/// fields that differ, from the Kubernetes defaults for an added probe).
+fn probe_params(s: &Settings) -> Vec<(String, String)> {
+    let base = presets::find(&s.preset)
+        .map(|p| table_of(&(p.build)()))
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    for c in &s.probes {
+        let b = base.iter().find(|b| b.name == c.name);
+        for kind in ProbeKind::ALL {
+            let key = format!("{}.{}", c.name, kind.k8s());
+            let was = b.and_then(|b| b.probes[kind.index()].clone());
+            let now = &c.probes[kind.index()];
+            let from = match (&was, now) {
+                (Some(_), None) => {
+                    out.push((key, "off".to_string()));
+                    continue;
+                }
+                (None, None) => continue,
+                (None, Some(_)) => {
+                    out.push((key.clone(), "on".to_string()));
+                    texts(&Probe::default())
+                }
+                (Some(w), Some(_)) => w.clone(),
+            };
+            let Some(now) = now else { continue };
+            for (fi, f) in ProbeField::ALL.into_iter().enumerate() {
+                if f.parse(&now[fi]) != f.parse(&from[fi]) {
+                    out.push((format!("{key}.{}", f.k8s()), now[fi].trim().to_string()));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// What a parameter accepts, for the notice.
@@ -234,9 +345,20 @@ pub fn accepted(k: &str) -> String {
             format!("{}, or a duration like 5m or 1m30s", range(f, "seconds"))
         }
         "seed" => range(Field::Seed, "a whole number"),
-        "period" => range(Field::Period, "whole seconds"),
-        "failure" | "success" => range(Field::FailureThreshold, "a whole number"),
-        "exec" => range(Field::Exec, "seconds"),
+        "pods" => format!(
+            "{} (110 is the kubelet's default maxPods)",
+            range(Field::Pods, "a whole number")
+        ),
+        "period" | "failure" | "success" | "exec" => {
+            let f = match k {
+                "period" => ProbeField::Period,
+                "failure" => ProbeField::Failure,
+                "success" => ProbeField::Success,
+                _ => ProbeField::Exec,
+            };
+            let (lo, hi) = f.range();
+            format!("{} from {} to {}", f.k8s(), fmt_num(lo), fmt_num(hi))
+        }
         "t" => "seconds from 0".into(),
         "speed" => format!("one of {}", crate::state::SPEEDS.map(fmt_num).join(", ")),
         "theme" => "light or dark".into(),
@@ -248,7 +370,7 @@ pub fn accepted(k: &str) -> String {
 /// The query string for a state (always the full settings, so a link is self-contained).
 pub fn to_query(st: &UrlState) -> String {
     let s = &st.settings;
-    let mut parts: Vec<(&str, String)> = vec![
+    let mut parts: Vec<(String, String)> = vec![
         ("preset", s.preset.clone()),
         ("downtime", fmt_num(s.downtime_s)),
         ("at", fmt_num(s.restart_at_s)),
@@ -257,28 +379,29 @@ pub fn to_query(st: &UrlState) -> String {
         ("toleration", s.toleration_s.clone()),
         ("sync", s.first_sync_s.clone()),
         ("seed", s.seed.clone()),
-        ("period", s.period_s.clone()),
-        ("failure", s.failure_threshold.clone()),
-        ("success", s.success_threshold.clone()),
-        ("exec", s.exec_s.clone()),
-    ];
+        ("pods", s.pods.trim().to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    parts.extend(probe_params(s));
     if let Some(t) = st.t_ms {
-        parts.push(("t", fmt_num(t as f64 / 1000.0)));
+        parts.push(("t".into(), fmt_num(t as f64 / 1000.0)));
     }
     if let Some(v) = st.speed.and_then(|i| crate::state::SPEEDS.get(i)) {
-        parts.push(("speed", fmt_num(*v)));
+        parts.push(("speed".into(), fmt_num(*v)));
     }
     if let Some(th) = st.theme {
-        parts.push(("theme", th.as_str().into()));
+        parts.push(("theme".into(), th.as_str().into()));
     }
     if st.embed {
-        parts.push(("embed", "1".into()));
+        parts.push(("embed".into(), "1".into()));
     }
     if st.present {
-        parts.push(("present", "1".into()));
+        parts.push(("present".into(), "1".into()));
     }
     if st.zoom {
-        parts.push(("zoom", "1".into()));
+        parts.push(("zoom".into(), "1".into()));
     }
     parts
         .into_iter()
@@ -314,7 +437,7 @@ mod tests {
     #[test]
     fn hostile_and_out_of_range_values_are_named_and_ignored() {
         let (st, notes) =
-            parse("?preset=%3Cscript%3Ealert(1)%3C/script%3E&grace=9999&downtime=1h&bogus=1");
+            parse("?preset=%3Cscript%3Ealert(1)%3C/script%3E&grace=9999&downtime=61m&bogus=1");
         assert_eq!(st.settings, Settings::default());
         assert_eq!(notes.len(), 4, "{notes:?}");
         assert!(notes[0].contains("<script>alert(1)</script>"));
@@ -323,10 +446,80 @@ mod tests {
             .any(|n| n.starts_with("grace=\"9999\" ignored: seconds from 5 to 600")));
         assert!(notes
             .iter()
-            .any(|n| n.starts_with("downtime=\"1h\" ignored")));
+            .any(|n| n.starts_with("downtime=\"61m\" ignored")));
         assert!(notes
             .iter()
             .any(|n| n.contains("\"bogus\" is not a RestartScope parameter")));
+    }
+
+    #[test]
+    fn pods_and_probes_round_trip_in_kubernetes_names() {
+        // short-restart: one container, app, with a readiness probe.
+        let q = "preset=report-136910-sidecar-startup&pods=12&app.readinessProbe.periodSeconds=5\
+                 &app.livenessProbe=on&app.livenessProbe.failureThreshold=4\
+                 &sidecar.startupProbe.execSeconds=0.5&downtime=45m";
+        let (st, notes) = parse(q);
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(st.settings.pods, "12");
+        assert_eq!(st.settings.downtime_s, 2700.0);
+        let sc = st.settings.scenario().unwrap();
+        assert_eq!(sc.pods.len(), 12);
+        let app = &sc.pods[11].containers[0];
+        assert_eq!(app.readiness_probe.as_ref().unwrap().period_s, 5);
+        let live = app.liveness_probe.as_ref().unwrap();
+        assert_eq!((live.period_s, live.failure_threshold), (10, 4));
+        assert_eq!(
+            sc.pods[5].init_containers[0]
+                .startup_probe
+                .as_ref()
+                .unwrap()
+                .exec_s,
+            0.5
+        );
+        // Written back: only what differs from the preset, and read again to the same settings.
+        let out = to_query(&st);
+        assert!(out.contains("&pods=12&sidecar.startupProbe.execSeconds=0.5&app.readinessProbe.periodSeconds=5&app.livenessProbe=on&app.livenessProbe.failureThreshold=4"), "{out}");
+        let (back, notes) = parse(&out);
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(back, st);
+        // A removed probe, and the old readiness keys.
+        let (st, notes) = parse("app.readinessProbe=off");
+        assert!(notes.is_empty(), "{notes:?}");
+        assert!(to_query(&st).contains("app.readinessProbe=off"));
+        assert!(st.settings.scenario().unwrap().pods[0].containers[0]
+            .readiness_probe
+            .is_none());
+        let (st, notes) = parse("period=5&failure=2&success=2&exec=0.5");
+        assert!(notes.is_empty(), "{notes:?}");
+        let p = st.settings.scenario().unwrap().pods[2].containers[0]
+            .readiness_probe
+            .clone()
+            .unwrap();
+        assert_eq!(
+            (
+                p.period_s,
+                p.failure_threshold,
+                p.success_threshold,
+                p.exec_s
+            ),
+            (5, 2, 2, 0.5)
+        );
+        // Bad values: a short notice each, the default kept.
+        let (st, notes) = parse(
+            "pods=111&app.readinessProbe.periodSeconds=0&db.livenessProbe=on&app.fooProbe=on",
+        );
+        assert_eq!(st.settings, Settings::default());
+        assert_eq!(notes.len(), 4, "{notes:?}");
+        assert!(notes[0].contains("pods=\"111\" ignored: a whole number from 1 to 110 (110 is the kubelet's default maxPods)"), "{notes:?}");
+        assert!(
+            notes[1].contains("periodSeconds=\"0\" ignored: a whole number from 1 to 3600"),
+            "{notes:?}"
+        );
+        assert!(notes[2].contains("has no container \"db\""), "{notes:?}");
+        assert!(
+            notes[3].contains("is not a RestartScope parameter"),
+            "{notes:?}"
+        );
     }
 
     #[test]

@@ -20,13 +20,14 @@ fn every_preset_computes_in_the_browser() {
 
 #[wasm_bindgen_test]
 fn invalid_field_reports_its_name_and_range() {
-    let s = form::Settings {
-        failure_threshold: "0".into(),
-        ..form::Settings::default()
-    };
+    let mut s = form::Settings::default();
+    // app's readiness failureThreshold (the fifth field of the probe table).
+    s.probes[0].probes[1].as_mut().unwrap()[4] = "0".into();
     let errs = state::compute(&s).err().expect("rejected");
-    assert_eq!(errs[0].0, form::Field::FailureThreshold);
-    assert!(errs[0].1.contains("1 to 100"));
+    assert!(matches!(errs[0].0, form::Field::Probe(_)), "{errs:?}");
+    assert!(errs[0]
+        .1
+        .starts_with("containers[app].readinessProbe.failureThreshold must be between 1 and 100"));
 }
 
 #[wasm_bindgen_test]

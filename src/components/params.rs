@@ -1,22 +1,22 @@
 //! The "Parameters" panel: the Kubernetes release (every kubelet profile the model knows, with
 //! what it changes) and the numeric fields, each with its accepted range and its own error
-//! message. Edits `Ui::settings`; the ranges and labels are `form::Field`'s.
+//! message, then a probe table per container (rows: startup, readiness, liveness; columns: the
+//! probe's fields), scrolling inside the panel on a narrow screen. Edits
+//! `Ui::settings`; the ranges and labels are `form::Field`'s.
 
 use crate::form::{fmt_num, Field, Settings};
+use crate::probes::{texts, Cell};
 use crate::ui::Ui;
 use leptos::prelude::*;
-use restartscope_sim::{KubeVersion, VERSIONS};
+use restartscope_sim::{KubeVersion, Probe, ProbeField, ProbeKind, VERSIONS};
 
 /// The numeric fields, in the panel's order.
-const FIELDS: [Field; 8] = [
+const FIELDS: [Field; 5] = [
+    Field::Pods,
     Field::Grace,
     Field::Toleration,
     Field::FirstSync,
     Field::Seed,
-    Field::Period,
-    Field::FailureThreshold,
-    Field::SuccessThreshold,
-    Field::Exec,
 ];
 
 fn text_of(s: &Settings, f: Field) -> String {
@@ -25,10 +25,7 @@ fn text_of(s: &Settings, f: Field) -> String {
         Field::Toleration => s.toleration_s.clone(),
         Field::FirstSync => s.first_sync_s.clone(),
         Field::Seed => s.seed.clone(),
-        Field::Period => s.period_s.clone(),
-        Field::FailureThreshold => s.failure_threshold.clone(),
-        Field::SuccessThreshold => s.success_threshold.clone(),
-        _ => s.exec_s.clone(),
+        _ => s.pods.clone(),
     }
 }
 
@@ -38,10 +35,7 @@ fn set_text(s: &mut Settings, f: Field, v: String) {
         Field::Toleration => s.toleration_s = v,
         Field::FirstSync => s.first_sync_s = v,
         Field::Seed => s.seed = v,
-        Field::Period => s.period_s = v,
-        Field::FailureThreshold => s.failure_threshold = v,
-        Field::SuccessThreshold => s.success_threshold = v,
-        _ => s.exec_s = v,
+        _ => s.pods = v,
     }
 }
 
@@ -115,13 +109,144 @@ pub fn Params() -> impl IntoView {
                                     let v = event_target_value(&ev);
                                     settings.update(|s| set_text(s, f, v));
                                 } />
-                            <small class="range">{f.range_text()}</small>
+                            <small class="range">{if f == Field::Pods { format!("{}, 110 = the kubelet's default maxPods", f.range_text()) } else { f.range_text() }}</small>
                             <p class="field-error" id=err_id role="alert">{move || ui.err_for(f)}</p>
                         </div>
                     }
                 }).collect_view()}
             </div>
+            <ProbeTables />
             <p class="field-error" role="alert">{move || format!("{}{}", ui.err_for(Field::Preset), ui.err_for(Field::Version))}</p>
         </details>
+    }
+}
+
+/// The DOM id of a probe cell's input: `probe-app-livenessProbe-periodSeconds`.
+fn cell_id(name: &str, kind: ProbeKind, f: Option<ProbeField>) -> String {
+    format!(
+        "probe-{name}-{}-{}",
+        kind.k8s(),
+        f.map_or("add", |f| f.k8s())
+    )
+}
+
+/// `initialDelaySeconds` with a break opportunity before `Seconds`/`Threshold`.
+fn header(f: ProbeField) -> impl IntoView {
+    let k = f.k8s();
+    let cut = k
+        .find("Seconds")
+        .or_else(|| k.find("Threshold"))
+        .unwrap_or(k.len());
+    view! { <th scope="col">{k[..cut].to_string()}<wbr />{k[cut..].to_string()}</th> }
+}
+
+/// Every probe of every container (sidecars first), each field in an input with its message in
+/// the row under it.
+#[component]
+fn ProbeTables() -> impl IntoView {
+    let ui = Ui::get();
+    let settings = ui.settings;
+    // The tables' shape: containers and which probes they have (rebuilt on add, remove, preset).
+    let shape = Memo::new(move |_| {
+        settings.with(|s| {
+            s.probes
+                .iter()
+                .map(|c| {
+                    (
+                        c.name.clone(),
+                        c.sidecar,
+                        c.probes.each_ref().map(Option::is_some),
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    view! {
+        <div class="probes">
+            <p class="range">"Probes, by Kubernetes field; each applies to that container in every pod. execSeconds is the model's own: how long one probe runs."</p>
+            {move || shape.get().into_iter().enumerate().map(|(ci, (name, sidecar, present))| {
+                let what = if sidecar { "sidecar" } else { "container" };
+                view! {
+                    <div class="probe-scroll" role="region" tabindex="0" aria-label=format!("Probes of {what} {name}")>
+                        <table class="probe-table">
+                            <caption>{format!("{what} {name}")}</caption>
+                            <thead><tr>
+                                <th scope="col">"probe"</th>
+                                {ProbeField::ALL.map(header).into_iter().collect_view()}
+                                <th scope="col"><span class="sr-only">"add or remove"</span></th>
+                            </tr></thead>
+                            <tbody>
+                                {ProbeKind::ALL.into_iter().map(|kind| probe_rows(ci, &name, kind, present[kind.index()])).collect_view()}
+                            </tbody>
+                        </table>
+                    </div>
+                }
+            }).collect_view()}
+        </div>
+    }
+}
+
+/// One probe's row (inputs, or "not set") and the row of its messages.
+fn probe_rows(ci: usize, name: &str, kind: ProbeKind, present: bool) -> impl IntoView {
+    let ui = Ui::get();
+    let settings = ui.settings;
+    let cell = move |field| {
+        Field::Probe(Cell {
+            container: ci as u8,
+            kind,
+            field,
+        })
+    };
+    let set = move |v: Option<[String; 6]>| {
+        settings.update(|s| {
+            if let Some(c) = s.probes.get_mut(ci) {
+                c.probes[kind.index()] = v;
+            }
+        })
+    };
+    let inputs = ProbeField::ALL.into_iter().enumerate().map(|(fi, f)| {
+        let field = cell(Some(f));
+        let id = cell_id(name, kind, Some(f));
+        let invalid = move || !ui.err_for(field).is_empty();
+        view! {
+            <td><input id=id.clone() type="text" inputmode="decimal" class="probe-input"
+                aria-label=format!("{name} {} {}", kind.k8s(), f.k8s())
+                aria-describedby=format!("{id}-error")
+                aria-invalid=move || invalid().to_string()
+                prop:value=move || settings.with(|s| s.probes.get(ci).and_then(|c| c.probes[kind.index()].as_ref()).map(|t| t[fi].clone()).unwrap_or_default())
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    settings.update(|s| {
+                        if let Some(t) = s.probes.get_mut(ci).and_then(|c| c.probes[kind.index()].as_mut()) {
+                            t[fi] = v;
+                        }
+                    });
+                } /></td>
+        }
+    }).collect_view();
+    let errors = std::iter::once(None)
+        .chain(ProbeField::ALL.map(Some))
+        .map(|f| {
+            let id = format!("{}-error", cell_id(name, kind, f));
+            view! { <p class="field-error" id=id role="alert">{move || ui.err_for(cell(f))}</p> }
+        })
+        .collect_view();
+    let label = format!("{name} {}", kind.k8s());
+    view! {
+        <tr>
+            <th scope="row">{kind.k8s()}</th>
+            {if present {
+                view! {
+                    {inputs}
+                    <td><button type="button" class="probe-toggle" aria-label=format!("Remove {label}") on:click=move |_| set(None)>"Remove"</button></td>
+                }.into_any()
+            } else {
+                view! {
+                    <td colspan="6" class="unset">"not set"</td>
+                    <td><button type="button" class="probe-toggle" id=cell_id(name, kind, None) aria-label=format!("Add {label} (Kubernetes defaults)") on:click=move |_| set(Some(texts(&Probe::default())))>"Add"</button></td>
+                }.into_any()
+            }}
+        </tr>
+        <tr class="probe-errors"><td colspan="8">{errors}</td></tr>
     }
 }

@@ -40,7 +40,7 @@ test('dragging the downtime past the grace period changes legacy metrics and lan
 
   // Drag with the mouse: from the 20 s position to the 90 s one.
   const box = await page.locator('#downtime').boundingBox();
-  const n = 127;
+  const n = Number(await page.locator('#downtime').getAttribute('max'));
   const x = (pos) => box.x + 8 + (box.width - 16) * pos / n;
   await page.mouse.move(x(20), box.y + box.height / 2);
   await page.mouse.down();
@@ -101,15 +101,17 @@ test('an invalid parameter shows a message by its field and keeps the last run',
   const problems = await open(page);
   await page.locator('details.params summary').click();
   const before = await page.locator('#metric-ready_transitions .legacy b').innerText();
-  await page.locator('#period').fill('0');
-  await page.locator('#period').press('Enter');
-  await page.locator('#period').blur();
-  await expect(page.locator('#period-error')).toContainText('from 1 to 300');
-  await expect(page.locator('#period')).toHaveAttribute('aria-invalid', 'true');
+  const period = page.locator('#probe-app-readinessProbe-periodSeconds');
+  const periodError = page.locator('#probe-app-readinessProbe-periodSeconds-error');
+  await period.fill('0');
+  await period.press('Enter');
+  await period.blur();
+  await expect(periodError).toContainText('between 1 and 3600');
+  await expect(period).toHaveAttribute('aria-invalid', 'true');
   await expect(page.locator('#metric-ready_transitions .legacy b')).toHaveText(before);
-  await page.locator('#period').fill('5');
-  await page.locator('#period').blur();
-  await expect(page.locator('#period-error')).toBeEmpty();
+  await period.fill('5');
+  await period.blur();
+  await expect(periodError).toBeEmpty();
   expect(problems).toEqual([]);
 });
 

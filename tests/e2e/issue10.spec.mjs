@@ -63,10 +63,11 @@ test('a rejected edit is never simulated, written to the address or copied; the 
   // periodSeconds 0: the field's own check, in Kubernetes' name.
   await page.locator('#grace').fill('50');
   await page.locator('#grace').blur();
-  await page.locator('#period').fill('0');
-  await page.locator('#period').blur();
-  await expect(page.locator('#rejected')).toContainText('readinessProbe.periodSeconds must be a whole number from 1 to 300');
-  await expect.poll(() => page.evaluate(() => location.search)).toContain('period=10');
+  await page.locator('#probe-app-readinessProbe-periodSeconds').fill('0');
+  await page.locator('#probe-app-readinessProbe-periodSeconds').blur();
+  await expect(page.locator('#rejected')).toContainText('containers[app].readinessProbe.periodSeconds must be between 1 and 3600 seconds, got 0');
+  await expect.poll(() => page.evaluate(() => location.search)).toContain('grace=50');
+  expect(await page.evaluate(() => location.search)).not.toContain('periodSeconds');
   expect(problems).toEqual([]);
 });
 

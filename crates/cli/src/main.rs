@@ -5,13 +5,15 @@
 
 use restartscope_figure::{layout, LayoutOpts};
 use restartscope_report::{json, table};
+mod files;
 mod fleet;
+mod knobs;
+use files::{load, load_scenario};
 use restartscope_sim::{
     fmt_secs, limits, parse_duration, presets, simulate_policy, FieldError, KubeVersion,
     KubeletProfile, Overrides, Policy, Scenario, Trace,
 };
 use std::io::Write;
-use std::path::Path;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
@@ -36,6 +38,13 @@ Options of simulate:
                         (cluster.version; see `restartscope versions`; before 1.35 only legacy)
   --kubelets LIST       any kubelets side by side: VERSION[:legacy|kep],… e.g. 1.34,1.35:kep
   --seed N              random seed (a non-negative integer)
+  --pods N              pods on the node, 1-110 (the kubelet's default maxPods); more copy
+                        the first pod as healthy replicas (web-3, web-4, ...)
+  --probe C.KIND.FIELD=V  a probe field of container C in every pod, KIND startupProbe |
+                        readinessProbe | livenessProbe, FIELD initialDelaySeconds |
+                        periodSeconds | timeoutSeconds | successThreshold | failureThreshold |
+                        execSeconds; C.KIND=on adds the probe (defaults), C.KIND=off removes
+                        it; repeatable
   --format F            table | json | svg (default table)
   --out FILE            write to FILE instead of standard output
   -h, --help            this help
@@ -73,6 +82,8 @@ struct SimArgs {
     grace_s: Option<f64>,
     version: Option<KubeVersion>,
     seed: Option<u64>,
+    pods: Option<usize>,
+    probes: Vec<restartscope_sim::ProbeEdit>,
     /// `--kubelets`: any kubelet profiles side by side.
     kubelets: Option<Vec<KubeletProfile>>,
     format: Format,
@@ -208,7 +219,7 @@ fn parse_args(args: &[String]) -> Result<Command, UserError> {
     }
 }
 
-const FLAGS: &str = "--preset, --scenario, --policy, --kubelets, --downtime, --grace, --version, --seed, --format, --out, --help";
+const FLAGS: &str = "--preset, --scenario, --policy, --kubelets, --downtime, --grace, --version, --seed, --pods, --probe, --format, --out, --help";
 
 fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
     let mut a = SimArgs {
@@ -220,6 +231,8 @@ fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
         grace_s: None,
         version: None,
         seed: None,
+        pods: None,
+        probes: Vec::new(),
         format: Format::Table,
         out: None,
     };
@@ -237,7 +250,9 @@ fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
             )
             .into());
         }
-        const KNOWN: [&str; 10] = [
+        const KNOWN: [&str; 12] = [
+            "--pods",
+            "--probe",
             "--kubelets",
             "--preset",
             "--scenario",
@@ -251,7 +266,10 @@ fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
         ];
         let unknown = |flag: &str| format!("unknown option {flag:?}; accepted options: {FLAGS}");
         let (flag, value) = option(arg, args, &mut i, &KNOWN, &mut seen, unknown)?;
+        seen.retain(|f| f != "--probe"); // repeatable
         match flag.as_str() {
+            "--pods" => a.pods = Some(knobs::pods(&value)?),
+            "--probe" => a.probes.push(knobs::probe(&value)?),
             "--preset" => a.preset = Some(value),
             "--scenario" => a.scenario = Some(value),
             "--kubelets" => a.kubelets = Some(parse_kubelets(&value)?),
@@ -443,51 +461,6 @@ fn in_range(
     Ok(())
 }
 
-/// Reads a scenario file: TOML or JSON by extension, else whichever parses.
-fn load_scenario(path: &str) -> Result<Scenario, UserError> {
-    load(path)
-}
-
-/// Reads a TOML or JSON file into `T`, with the parser's line and column.
-fn load<T: serde::de::DeserializeOwned>(path: &str) -> Result<T, UserError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read scenario file {path}: {e}"))?;
-    let ext = Path::new(path)
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    match ext.as_deref() {
-        Some("json") => from_json(&text).map_err(|e| format!("invalid scenario file {path}: {e}").into()),
-        Some("toml") => from_toml(&text).map_err(|e| format!("invalid scenario file {path}: {e}").into()),
-        _ => match (from_json(&text), from_toml(&text)) {
-            (Ok(s), _) | (_, Ok(s)) => Ok(s),
-            (Err(j), Err(t)) => Err(format!(
-                "invalid scenario file {path}: not valid JSON ({j}) nor TOML ({t}); name it .json or .toml for a precise message"
-            )
-            .into()),
-        },
-    }
-}
-
-fn from_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
-    serde_json::from_str(text).map_err(|e| e.to_string())
-}
-
-fn from_toml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
-    toml::from_str(text).map_err(|e: toml::de::Error| {
-        let msg = e.message().trim().replace('\n', " ");
-        match e.span() {
-            Some(span) if span.start > 0 || span.end < text.trim_end().len() => {
-                let before = &text[..span.start.min(text.len())];
-                let line = before.matches('\n').count() + 1;
-                let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-                format!("{msg} at line {line} column {col}")
-            }
-            _ => msg,
-        }
-    })
-}
-
 fn invalid(origin: &str, errs: &[FieldError]) -> UserError {
     let list: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
     UserError(format!("invalid scenario {origin}: {}", list.join("; ")))
@@ -520,6 +493,8 @@ fn resolve(a: &SimArgs) -> Result<(Scenario, String), UserError> {
         version: a.version,
         seed: a.seed,
         policy: a.policy,
+        pods: a.pods,
+        probes: a.probes.clone(),
         ..Overrides::default()
     };
     let sc = overrides.apply(sc).map_err(|e| invalid(&origin, &e))?;

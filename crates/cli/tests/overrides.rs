@@ -2,7 +2,7 @@
 //! settings, build the same scenario (both go through `Overrides::apply`).
 
 use restartscope::form::{fmt_num, Settings};
-use restartscope_sim::{presets, KubeVersion, Scenario};
+use restartscope_sim::{presets, KubeVersion, ProbeKind, Scenario};
 use std::process::Command;
 
 /// What the CLI resolves for these flags: the `scenario` of its JSON output.
@@ -84,4 +84,102 @@ fn cli_and_form_build_equal_scenarios() {
             "{name} --version"
         );
     }
+}
+
+/// The exit status and standard error of a CLI run.
+fn cli_err(preset: &str, flags: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_restartscope"))
+        .args(["simulate", "--preset", preset])
+        .args(flags)
+        .output()
+        .expect("binary runs");
+    assert_eq!(out.status.code(), Some(2), "{flags:?}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn pods_and_probe_flags_build_what_the_form_builds() {
+    for p in [
+        "short-restart",
+        "report-136910-sidecar-startup",
+        "startup-probe",
+    ] {
+        // The form always sets the restart (which sizes the run by the probes), so the CLI
+        // gets the preset's own downtime.
+        let down = format!("{}s", Settings::for_preset(p).downtime_s);
+        let a = cli(
+            p,
+            &[
+                "--downtime",
+                &down,
+                "--pods",
+                "12",
+                "--probe",
+                "app.livenessProbe.periodSeconds=5",
+                "--probe",
+                "app.readinessProbe=off",
+                "--probe=app.livenessProbe.execSeconds=0.5",
+            ],
+        );
+        let mut s = Settings::for_preset(p);
+        s.pods = "12".into();
+        let app = s.probes.iter_mut().find(|c| c.name == "app").unwrap();
+        app.probes[ProbeKind::Readiness.index()] = None;
+        let live = app.probes[ProbeKind::Liveness.index()]
+            .get_or_insert_with(|| restartscope::probes::texts(&Default::default()));
+        live[1] = "5".into();
+        live[5] = "0.5".into();
+        let f = s.scenario().unwrap_or_else(|e| panic!("{p}: {e:?}"));
+        assert_eq!(a, f, "{p}");
+        assert_eq!(a.pods.len(), 12);
+        assert!(a
+            .pods
+            .iter()
+            .all(|p| p.containers[0].readiness_probe.is_none()));
+    }
+}
+
+#[test]
+fn pods_and_probe_flags_are_checked_in_kubernetes_words() {
+    let e = cli_err("short-restart", &["--pods", "111"]);
+    assert!(
+        e.contains("invalid --pods \"111\": pods must be between 1 and 110 (110 is the kubelet's default maxPods"),
+        "{e}"
+    );
+    let e = cli_err(
+        "short-restart",
+        &["--probe", "app.livenessProbe.successThreshold=2"],
+    );
+    assert!(
+        e.contains(
+            "containers[app].livenessProbe.successThreshold must be 1 for a liveness probe, got 2"
+        ),
+        "{e}"
+    );
+    let e = cli_err(
+        "short-restart",
+        &["--probe", "app.readinessProbe.periodSeconds=0"],
+    );
+    assert!(
+        e.contains("containers[app].readinessProbe.periodSeconds must be between 1 and 3600 seconds, got 0"),
+        "{e}"
+    );
+    let e = cli_err("short-restart", &["--probe", "db.readinessProbe=on"]);
+    assert!(
+        e.contains("the scenario has no container named \"db\""),
+        "{e}"
+    );
+    let e = cli_err(
+        "short-restart",
+        &["--probe", "app.readiness.periodSeconds=5"],
+    );
+    assert!(e.contains("use CONTAINER.KIND.FIELD=VALUE"), "{e}");
+    let e = cli_err(
+        "short-restart",
+        &["--probe", "app.readinessProbe.periodSeconds=-1"],
+    );
+    assert!(e.contains("periodSeconds takes a whole number"), "{e}");
+    // A downtime of up to an hour.
+    let a = cli("short-restart", &["--downtime", "45m"]);
+    assert_eq!(a.kubelet.restarts[0].downtime_s, 2700.0);
 }

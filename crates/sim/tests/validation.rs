@@ -25,12 +25,12 @@ fn validation_names_field_and_range() {
     );
     // Kubernetes' name first, then where it is in the scenario.
     assert!(
-        text.contains(&"readinessProbe.periodSeconds must be between 1 and 3600 seconds, got 0; Kubernetes reads 0 as unset and uses the default, 10 (scenario field pods[0].containers[0].readiness_probe.period_s)".to_string()),
+        text.contains(&"containers[app].readinessProbe.periodSeconds must be between 1 and 3600 seconds, got 0; Kubernetes reads 0 as unset and uses the default, 10 (scenario field pods[0].containers[0].readiness_probe.period_s)".to_string()),
         "{text:?}"
     );
     let period = errs
         .iter()
-        .find(|e| e.k8s == "readinessProbe.periodSeconds")
+        .find(|e| e.k8s == "containers[app].readinessProbe.periodSeconds")
         .unwrap();
     assert_eq!(
         period.field,
@@ -63,11 +63,11 @@ fn validation_words_every_probe_field_as_kubernetes_does() {
     let errs = sc.validate().unwrap_err();
     let msgs: Vec<&str> = errs.iter().map(|e| e.message.as_str()).collect();
     for want in [
-        "readinessProbe.timeoutSeconds must be between 1 and 3600 seconds, got 0; Kubernetes reads 0 as unset and uses the default, 1",
-        "readinessProbe.successThreshold must be between 1 and 100, got 0; Kubernetes reads 0 as unset and uses the default, 1",
-        "readinessProbe.failureThreshold must be between 1 and 100, got 101",
-        "readinessProbe.initialDelaySeconds must be between 0 and 3600 seconds, got 4000",
-        "livenessProbe.successThreshold must be 1 for a liveness probe, got 2",
+        "containers[app].readinessProbe.timeoutSeconds must be between 1 and 3600 seconds, got 0; Kubernetes reads 0 as unset and uses the default, 1",
+        "containers[app].readinessProbe.successThreshold must be between 1 and 100, got 0; Kubernetes reads 0 as unset and uses the default, 1",
+        "containers[app].readinessProbe.failureThreshold must be between 1 and 100, got 101",
+        "containers[app].readinessProbe.initialDelaySeconds must be between 0 and 3600 seconds, got 4000",
+        "containers[app].livenessProbe.successThreshold must be 1 for a liveness probe, got 2",
         "terminationGracePeriodSeconds must be between 0 and 3600 seconds, got -1",
         "--node-monitor-grace-period must be between 5s and 600s, got 1s",
     ] {
@@ -169,7 +169,10 @@ fn init_containers_validated_like_the_api_server() {
         .with_init_containers(&[bad])
         .validate()
         .unwrap_err();
-    assert_eq!(errs[0].k8s, "startupProbe.successThreshold");
+    assert_eq!(
+        errs[0].k8s,
+        "initContainers[proxy].startupProbe.successThreshold"
+    );
     // restartPolicy on a regular container, truth on a completed init container.
     let mut sc = canonical(20.0, 1).with_init_containers(&[Container {
         startup_probe: None,

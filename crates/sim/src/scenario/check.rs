@@ -165,8 +165,12 @@ pub(super) const LABEL_1035: &str = "a lowercase RFC 1035 label (letters, digits
 /// `validateProbe` (each field at least 0; the defaulting turns a 0 into the default, so at
 /// least 1 in effect) and, for liveness and startup probes, `successThreshold` must be 1. A probe
 /// may run longer than its period (Go's `time.Ticker` drops or buffers the ticks), as in Kubernetes.
-pub(super) fn probe(v: &mut V, f: &str, k8s: &str, pr: &Probe) {
+/// `ct` names the container as Kubernetes lists it (`containers[app]`, `initContainers[proxy]`),
+/// `kind` the probe (`readinessProbe`); every message leads with
+/// `containers[app].readinessProbe.periodSeconds`.
+pub(super) fn probe(v: &mut V, f: &str, ct: &str, kind: &str, pr: &Probe) {
     use limits::*;
+    let k8s = format!("{ct}.{kind}");
     let name = |field: &str| format!("{k8s}.{field}");
     v.int(
         &format!("{f}.period_s"),
@@ -185,7 +189,7 @@ pub(super) fn probe(v: &mut V, f: &str, k8s: &str, pr: &Probe) {
         Some(1),
     );
     let succ = name("successThreshold");
-    if k8s == "readinessProbe" {
+    if kind == "readinessProbe" {
         v.int(
             &format!("{f}.success_threshold"),
             &succ,
@@ -200,7 +204,7 @@ pub(super) fn probe(v: &mut V, f: &str, k8s: &str, pr: &Probe) {
             &succ,
             format!(
                 "{succ} must be 1 for a {} probe, got {}",
-                k8s.trim_end_matches("Probe"),
+                kind.trim_end_matches("Probe"),
                 pr.success_threshold
             ),
         );
@@ -221,6 +225,16 @@ pub(super) fn probe(v: &mut V, f: &str, k8s: &str, pr: &Probe) {
         " seconds",
         None,
     );
-    let exec = format!("{f}.exec_s");
-    v.secs(&exec, &exec, pr.exec_s, EXEC_S);
+    let (lo, hi) = EXEC_S;
+    if !(pr.exec_s.is_finite() && pr.exec_s >= lo && pr.exec_s <= hi) {
+        let exec = name("execSeconds");
+        v.push(
+            &format!("{f}.exec_s"),
+            &exec,
+            format!(
+                "{exec} (the model's own: how long one probe runs) must be between {lo} and {hi} seconds, got {}",
+                pr.exec_s
+            ),
+        );
+    }
 }

@@ -5,7 +5,8 @@
 //! the run always shows the kubelet's return and what follows.
 
 use super::check::{limits, FieldError};
-use super::types::{Container, KubeVersion, Pdb, Policy, Probe, Restart, Scenario};
+use super::knobs::{check_pods, ProbeEdit, ProbeOverrides};
+use super::types::{Container, KubeVersion, Pdb, Policy, Restart, Scenario};
 
 /// The least time shown after the kubelet returns: several probe periods, the node lifecycle
 /// controller's next passes and a Terminating pod's removal fit in it.
@@ -34,36 +35,11 @@ pub struct Overrides {
     pub init_containers: Option<Vec<Container>>,
     /// The PodDisruptionBudget: `Some(Some(pdb))` sets it, `Some(None)` removes it.
     pub pdb: Option<Option<Pdb>>,
-}
-
-/// Probe fields to set; `None` keeps the probe's value.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ProbeOverrides {
-    pub period_s: Option<u32>,
-    pub timeout_s: Option<u32>,
-    pub success_threshold: Option<u32>,
-    pub failure_threshold: Option<u32>,
-    pub initial_delay_s: Option<u32>,
-    pub exec_s: Option<f64>,
-}
-
-impl ProbeOverrides {
-    /// Sets the given fields on `p`.
-    pub fn apply_to(&self, p: &mut Probe) {
-        let set = |slot: &mut u32, v: Option<u32>| {
-            if let Some(v) = v {
-                *slot = v;
-            }
-        };
-        set(&mut p.period_s, self.period_s);
-        set(&mut p.timeout_s, self.timeout_s);
-        set(&mut p.success_threshold, self.success_threshold);
-        set(&mut p.failure_threshold, self.failure_threshold);
-        set(&mut p.initial_delay_s, self.initial_delay_s);
-        if let Some(e) = self.exec_s {
-            p.exec_s = e;
-        }
-    }
+    /// How many pods the node runs (1 to `MAX_PODS`, [`Scenario::with_pods`]).
+    pub pods: Option<usize>,
+    /// Probe edits, in order, each on one container (by name) in every pod
+    /// ([`Scenario::with_probe`]); applied after `readiness`.
+    pub probes: Vec<ProbeEdit>,
 }
 
 impl Overrides {
@@ -72,6 +48,13 @@ impl Overrides {
     /// last, so its horizon sees the probes and the first SyncPod delay it has to show.
     pub fn apply(&self, sc: Scenario) -> Result<Scenario, Vec<FieldError>> {
         let mut sc = sc;
+        let mut errs = Vec::new();
+        if let Some(n) = self.pods {
+            match check_pods(n) {
+                Some(e) => errs.push(e),
+                None => sc = sc.with_pods(n),
+            }
+        }
         if let Some(v) = self.version {
             sc = sc.with_version(v);
         }
@@ -96,6 +79,12 @@ impl Overrides {
         if let Some(ic) = &self.init_containers {
             sc = sc.with_init_containers(ic);
         }
+        for edit in &self.probes {
+            match sc.clone().with_probe(edit) {
+                Ok(next) => sc = next,
+                Err(e) => errs.push(e),
+            }
+        }
         if let Some(pdb) = &self.pdb {
             sc = sc.with_pdb(pdb.clone());
         }
@@ -105,13 +94,14 @@ impl Overrides {
             (at, d, Some(r)) => {
                 sc = sc.with_restart(at.unwrap_or(r.at_s), d.unwrap_or(r.downtime_s))
             }
-            (_, _, None) => {
-                return Err(vec![FieldError {
-                    field: "kubelet.restarts".into(),
-                    k8s: "kubelet.restarts".into(),
-                    message: "kubelet.restarts is empty: there is no kubelet restart to change; give both its start and its downtime".into(),
-                }])
-            }
+            (_, _, None) => errs.push(FieldError {
+                field: "kubelet.restarts".into(),
+                k8s: "kubelet.restarts".into(),
+                message: "kubelet.restarts is empty: there is no kubelet restart to change; give both its start and its downtime".into(),
+            }),
+        }
+        if !errs.is_empty() {
+            return Err(errs);
         }
         sc.validate()?;
         Ok(sc)

@@ -6,6 +6,7 @@
 //!
 //! - `types.rs`: [`Scenario`] and its parts, [`Policy`], [`KubeVersion`], the defaults.
 //! - `validate.rs`: what is accepted ([`Scenario::validate`], [`limits`], [`FieldError`]).
+//! - `knobs.rs`: the number of pods and any probe of any container (`with_pods`, `with_probe`).
 //! - `edit.rs`: the one way the CLI and the app change a scenario ([`Overrides`],
 //!   `Scenario::with_*`).
 //!
@@ -13,10 +14,12 @@
 
 mod check;
 mod edit;
+mod knobs;
 mod pods;
 mod types;
 mod validate;
 
 pub use check::{limits, FieldError};
-pub use edit::{Overrides, ProbeOverrides, MIN_TAIL_S};
+pub use edit::{Overrides, MIN_TAIL_S};
+pub use knobs::{parse_probe_key, ProbeChange, ProbeEdit, ProbeField, ProbeOverrides, MAX_PODS};
 pub use types::*;

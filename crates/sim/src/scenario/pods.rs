@@ -143,6 +143,12 @@ fn container<'a>(
     let warm = format!("{cf}.warmup_s");
     v.secs(&warm, &warm, ct.warmup_s, WARMUP_S);
     let ordinary_init = matches!(slot, Slot::Init(_)) && !sidecar;
+    // Probe messages name the container (`containers[app].readinessProbe.periodSeconds`): the
+    // same setting reads the same in every pod, and the form finds its input by the name.
+    let named = match slot {
+        Slot::Init(_) => format!("initContainers[{}]", ct.name),
+        Slot::Regular(_) => format!("containers[{}]", ct.name),
+    };
     for (kind, k8s_probe, pr) in [
         ("startup_probe", "startupProbe", &ct.startup_probe),
         ("readiness_probe", "readinessProbe", &ct.readiness_probe),
@@ -164,7 +170,7 @@ fn container<'a>(
                 ),
             );
         } else {
-            probe(v, &f, k8s_probe, pr);
+            probe(v, &f, &named, k8s_probe, pr);
         }
     }
     if ordinary_init && !ct.truth.is_empty() {

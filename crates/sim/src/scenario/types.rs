@@ -262,6 +262,45 @@ pub struct Container {
     pub truth: Vec<Truth>,
 }
 
+/// Which probe of a container.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProbeKind {
+    Startup,
+    Readiness,
+    Liveness,
+}
+
+impl ProbeKind {
+    pub const ALL: [ProbeKind; 3] = [
+        ProbeKind::Startup,
+        ProbeKind::Readiness,
+        ProbeKind::Liveness,
+    ];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProbeKind::Startup => "startup",
+            ProbeKind::Readiness => "readiness",
+            ProbeKind::Liveness => "liveness",
+        }
+    }
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    /// The field of a Kubernetes container: `startupProbe`, `readinessProbe`, `livenessProbe`.
+    pub fn k8s(self) -> &'static str {
+        match self {
+            ProbeKind::Startup => "startupProbe",
+            ProbeKind::Readiness => "readinessProbe",
+            ProbeKind::Liveness => "livenessProbe",
+        }
+    }
+    /// A Kubernetes field name back to its kind (`readinessProbe` → readiness).
+    pub fn from_k8s(s: &str) -> Option<ProbeKind> {
+        Self::ALL.into_iter().find(|k| k.k8s() == s)
+    }
+}
+
 /// A probe, with the Kubernetes defaults of `SetDefaults_Probe`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

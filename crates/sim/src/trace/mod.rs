@@ -92,31 +92,8 @@ impl Kind {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ProbeKind {
-    Startup,
-    Readiness,
-    Liveness,
-}
-
-impl ProbeKind {
-    pub const ALL: [ProbeKind; 3] = [
-        ProbeKind::Startup,
-        ProbeKind::Readiness,
-        ProbeKind::Liveness,
-    ];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ProbeKind::Startup => "startup",
-            ProbeKind::Readiness => "readiness",
-            ProbeKind::Liveness => "liveness",
-        }
-    }
-    pub fn index(self) -> usize {
-        self as usize
-    }
-}
+/// Defined with the scenario's types (a scenario edits probes by kind).
+pub use crate::scenario::ProbeKind;
 
 /// A value in the prober's results cache (`results.Result`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

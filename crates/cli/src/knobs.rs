@@ -1,0 +1,55 @@
+//! The operator's knobs of `simulate`: `--pods N` and `--probe CONTAINER.KIND.FIELD=VALUE`
+//! (`CONTAINER.KIND=on|off`). Only the syntax is checked here; ranges and Kubernetes' rules
+//! between fields are the model's validation (`Overrides::apply`), as in the web form.
+
+use super::UserError;
+use restartscope_sim::{
+    parse_probe_key, ProbeChange, ProbeEdit, ProbeField, ProbeOverrides, MAX_PODS,
+};
+
+/// `--pods N`: 1 to the kubelet's default maxPods.
+pub fn pods(value: &str) -> Result<usize, UserError> {
+    match value.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_PODS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "invalid --pods {value:?}: pods must be between 1 and {MAX_PODS} ({MAX_PODS} is the kubelet's default maxPods, the most pods one node runs)"
+        )
+        .into()),
+    }
+}
+
+/// `--probe app.livenessProbe.periodSeconds=5`, `--probe app.livenessProbe=off`.
+pub fn probe(value: &str) -> Result<ProbeEdit, UserError> {
+    let fields: Vec<&str> = ProbeField::ALL.iter().map(|f| f.k8s()).collect();
+    let usage = || {
+        format!(
+            "invalid --probe {value:?}; use CONTAINER.KIND.FIELD=VALUE or CONTAINER.KIND=on|off, KIND one of startupProbe, readinessProbe, livenessProbe, FIELD one of {}",
+            fields.join(", ")
+        )
+    };
+    let (key, v) = value.split_once('=').ok_or_else(usage)?;
+    let (container, kind, field) = parse_probe_key(key.trim()).ok_or_else(usage)?;
+    let change = match (field, v.trim()) {
+        (None, "off") => ProbeChange::Remove,
+        (None, "on") => ProbeChange::Set(ProbeOverrides::default()),
+        (None, _) => return Err(usage().into()),
+        (Some(f), text) => {
+            let x = f.parse(text).ok_or_else(|| {
+                let what = if f.is_int() {
+                    "a whole number"
+                } else {
+                    "a number of seconds"
+                };
+                format!("invalid --probe {value:?}: {} takes {what}", f.k8s())
+            })?;
+            let mut o = ProbeOverrides::default();
+            f.set(&mut o, x);
+            ProbeChange::Set(o)
+        }
+    };
+    Ok(ProbeEdit {
+        container: container.to_string(),
+        kind,
+        change,
+    })
+}

@@ -1,0 +1,284 @@
+//! The operator's knobs on a scenario: the number of pods ([`Scenario::with_pods`]) and any probe
+//! of any container ([`ProbeEdit`], [`Scenario::with_probe`]). Applied by `Overrides::apply`
+//! (`edit.rs`), which the CLI (`--pods`, `--probe`) and the web form share.
+
+use super::check::FieldError;
+use super::types::{Container, Pod, Probe, ProbeKind, Scenario};
+
+/// The most pods the `pods` knob gives a node: the kubelet's default `maxPods` (110).
+pub const MAX_PODS: usize = 110;
+
+/// Probe fields to set; `None` keeps the probe's value.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ProbeOverrides {
+    pub period_s: Option<u32>,
+    pub timeout_s: Option<u32>,
+    pub success_threshold: Option<u32>,
+    pub failure_threshold: Option<u32>,
+    pub initial_delay_s: Option<u32>,
+    pub exec_s: Option<f64>,
+}
+
+impl ProbeOverrides {
+    /// Sets the given fields on `p`.
+    pub fn apply_to(&self, p: &mut Probe) {
+        let set = |slot: &mut u32, v: Option<u32>| {
+            if let Some(v) = v {
+                *slot = v;
+            }
+        };
+        set(&mut p.period_s, self.period_s);
+        set(&mut p.timeout_s, self.timeout_s);
+        set(&mut p.success_threshold, self.success_threshold);
+        set(&mut p.failure_threshold, self.failure_threshold);
+        set(&mut p.initial_delay_s, self.initial_delay_s);
+        if let Some(e) = self.exec_s {
+            p.exec_s = e;
+        }
+    }
+}
+
+/// A field of a probe, by its Kubernetes name; `execSeconds` is the model's own (how long one
+/// probe runs, [`Probe::exec_s`]). Shared by the CLI's `--probe` and the web app's link keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ProbeField {
+    InitialDelay,
+    Period,
+    Timeout,
+    Success,
+    Failure,
+    Exec,
+}
+
+impl ProbeField {
+    pub const ALL: [ProbeField; 6] = [
+        ProbeField::InitialDelay,
+        ProbeField::Period,
+        ProbeField::Timeout,
+        ProbeField::Success,
+        ProbeField::Failure,
+        ProbeField::Exec,
+    ];
+    pub fn k8s(self) -> &'static str {
+        match self {
+            ProbeField::InitialDelay => "initialDelaySeconds",
+            ProbeField::Period => "periodSeconds",
+            ProbeField::Timeout => "timeoutSeconds",
+            ProbeField::Success => "successThreshold",
+            ProbeField::Failure => "failureThreshold",
+            ProbeField::Exec => "execSeconds",
+        }
+    }
+    pub fn from_k8s(s: &str) -> Option<ProbeField> {
+        Self::ALL.into_iter().find(|f| f.k8s() == s)
+    }
+    /// The range validation accepts ([`super::check::limits`]); Kubernetes' rules between
+    /// fields (`successThreshold` 1 for liveness and startup probes) come on top.
+    pub fn range(self) -> (f64, f64) {
+        use super::check::limits::*;
+        let f = |(lo, hi): (u32, u32)| (f64::from(lo), f64::from(hi));
+        match self {
+            ProbeField::InitialDelay => f(INITIAL_DELAY_S),
+            ProbeField::Period => f(PERIOD_S),
+            ProbeField::Timeout => f(TIMEOUT_S),
+            ProbeField::Success | ProbeField::Failure => f(THRESHOLD),
+            ProbeField::Exec => EXEC_S,
+        }
+    }
+    /// A whole number (every field but `execSeconds`).
+    pub fn is_int(self) -> bool {
+        self != ProbeField::Exec
+    }
+    pub fn get(self, p: &Probe) -> f64 {
+        match self {
+            ProbeField::InitialDelay => p.initial_delay_s as f64,
+            ProbeField::Period => p.period_s as f64,
+            ProbeField::Timeout => p.timeout_s as f64,
+            ProbeField::Success => p.success_threshold as f64,
+            ProbeField::Failure => p.failure_threshold as f64,
+            ProbeField::Exec => p.exec_s,
+        }
+    }
+    /// Sets the field on `o` (a whole-number field takes `v` as given: check [`Self::parse`]).
+    pub fn set(self, o: &mut ProbeOverrides, v: f64) {
+        let n = Some(v as u32);
+        match self {
+            ProbeField::InitialDelay => o.initial_delay_s = n,
+            ProbeField::Period => o.period_s = n,
+            ProbeField::Timeout => o.timeout_s = n,
+            ProbeField::Success => o.success_threshold = n,
+            ProbeField::Failure => o.failure_threshold = n,
+            ProbeField::Exec => o.exec_s = Some(v),
+        }
+    }
+    /// The text of a value: a whole number 0–4294967295, or for `execSeconds` a finite number
+    /// of seconds. Ranges and the rules between fields are validation's ([`Scenario::validate`]).
+    pub fn parse(self, text: &str) -> Option<f64> {
+        let t = text.trim();
+        if self.is_int() {
+            t.parse::<u32>().ok().map(f64::from)
+        } else {
+            t.parse::<f64>().ok().filter(|v| v.is_finite())
+        }
+    }
+}
+
+/// `app.readinessProbe.periodSeconds` → (`app`, readiness, Some(period));
+/// `app.livenessProbe` → (`app`, liveness, None). The key the CLI's `--probe` and the link take.
+pub fn parse_probe_key(key: &str) -> Option<(&str, ProbeKind, Option<ProbeField>)> {
+    let mut it = key.split('.');
+    let (c, k, f) = (it.next()?, it.next()?, it.next());
+    if c.is_empty() || it.next().is_some() {
+        return None;
+    }
+    let kind = ProbeKind::from_k8s(k)?;
+    match f {
+        None => Some((c, kind, None)),
+        Some(f) => Some((c, kind, Some(ProbeField::from_k8s(f)?))),
+    }
+}
+
+/// What to do to one probe of one container (by name), in every pod that has the container.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProbeEdit {
+    /// The container's name (a regular container or a sidecar).
+    pub container: String,
+    pub kind: ProbeKind,
+    pub change: ProbeChange,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProbeChange {
+    /// Set these fields; a container without this probe gets one with the Kubernetes defaults
+    /// (`SetDefaults_Probe`) first, so `Set(ProbeOverrides::default())` adds a default probe.
+    Set(ProbeOverrides),
+    /// Remove the probe.
+    Remove,
+}
+
+impl Container {
+    /// The container's probe of `kind`.
+    pub fn probe(&self, kind: ProbeKind) -> Option<&Probe> {
+        match kind {
+            ProbeKind::Startup => self.startup_probe.as_ref(),
+            ProbeKind::Readiness => self.readiness_probe.as_ref(),
+            ProbeKind::Liveness => self.liveness_probe.as_ref(),
+        }
+    }
+    pub fn probe_mut(&mut self, kind: ProbeKind) -> &mut Option<Probe> {
+        match kind {
+            ProbeKind::Startup => &mut self.startup_probe,
+            ProbeKind::Readiness => &mut self.readiness_probe,
+            ProbeKind::Liveness => &mut self.liveness_probe,
+        }
+    }
+}
+
+/// `web-2` → (`web`, Some(2)); `startup-exec` → (`startup-exec`, None).
+fn split_index(name: &str) -> (&str, Option<u64>) {
+    match name.rsplit_once('-') {
+        Some((base, n))
+            if !base.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            (base, n.parse().ok())
+        }
+        _ => (name, None),
+    }
+}
+
+impl Scenario {
+    /// `n` pods: fewer keeps the first `n`; more adds copies of the first pod named after it
+    /// (`web-0` … `web-2` → `web-3`, `web-4`, …; `probe-repro` → `probe-repro-1`, …), skipping
+    /// names in use. A copy has the template's spec (containers, init containers, probes,
+    /// warm-up, Service, workload) and no truth schedule: a healthy replica, whatever the
+    /// template's own story (docs/MODEL.md, "Pods").
+    pub fn with_pods(mut self, n: usize) -> Scenario {
+        if n <= self.pods.len() {
+            self.pods.truncate(n);
+            return self;
+        }
+        let Some(template) = self.pods.first().cloned() else {
+            return self;
+        };
+        let (base, _) = split_index(&template.name);
+        let base = base.to_string();
+        let mut next = self
+            .pods
+            .iter()
+            .filter_map(|p| match split_index(&p.name) {
+                (b, Some(i)) if b == base => Some(i + 1),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(1);
+        while self.pods.len() < n {
+            let name = format!("{base}-{next}");
+            next += 1;
+            if self.pods.iter().any(|p| p.name == name) {
+                continue;
+            }
+            let mut copy: Pod = template.clone();
+            copy.name = name;
+            for c in copy
+                .init_containers
+                .iter_mut()
+                .chain(copy.containers.iter_mut())
+            {
+                c.truth.clear();
+            }
+            self.pods.push(copy);
+        }
+        self
+    }
+
+    /// Applies one probe edit to the container of that name in every pod (a regular container
+    /// or an init container; a probe on an ordinary init container is then rejected by
+    /// validation, as Kubernetes does). An error when no pod has such a container.
+    pub fn with_probe(mut self, edit: &ProbeEdit) -> Result<Scenario, FieldError> {
+        let mut found = false;
+        for c in self
+            .pods
+            .iter_mut()
+            .flat_map(|p| p.init_containers.iter_mut().chain(p.containers.iter_mut()))
+            .filter(|c| c.name == edit.container)
+        {
+            found = true;
+            let slot = c.probe_mut(edit.kind);
+            match &edit.change {
+                ProbeChange::Remove => *slot = None,
+                ProbeChange::Set(o) => o.apply_to(slot.get_or_insert_with(Probe::default)),
+            }
+        }
+        if found {
+            return Ok(self);
+        }
+        let mut names: Vec<&str> = Vec::new();
+        for c in self.pods.iter().flat_map(Pod::all_containers) {
+            if !names.contains(&c.name.as_str()) {
+                names.push(&c.name);
+            }
+        }
+        let f = format!("containers[{}]", edit.container);
+        Err(FieldError {
+            field: f.clone(),
+            k8s: f.clone(),
+            message: format!(
+                "{f}.{}: the scenario has no container named {:?} (its containers: {})",
+                edit.kind.k8s(),
+                edit.container,
+                names.join(", ")
+            ),
+        })
+    }
+}
+
+/// The `pods` knob's own check: 1 to [`MAX_PODS`].
+pub(super) fn check_pods(n: usize) -> Option<FieldError> {
+    (!(1..=MAX_PODS).contains(&n)).then(|| FieldError {
+        field: "pods".into(),
+        k8s: "pods".into(),
+        message: format!(
+            "pods must be between 1 and {MAX_PODS}, got {n}: {MAX_PODS} is the kubelet's default maxPods, the most pods one node runs"
+        ),
+    })
+}
