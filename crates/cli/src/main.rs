@@ -5,13 +5,14 @@
 
 use restartscope_figure::{layout, LayoutOpts};
 use restartscope_report::{json, table};
+mod files;
 mod fleet;
+mod manifest;
 use restartscope_sim::{
     fmt_secs, limits, parse_duration, presets, simulate_policy, FieldError, KubeVersion,
     KubeletProfile, Overrides, Policy, Scenario, Trace,
 };
 use std::io::Write;
-use std::path::Path;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
@@ -20,13 +21,17 @@ restartscope — what a kubelet restart does to a node's pods (legacy kubelet vs
 Usage:
   restartscope presets
   restartscope versions
-  restartscope simulate (--preset NAME | --scenario FILE) [options]
+  restartscope simulate (--preset NAME | --scenario FILE | --manifest FILE…) [options]
+  restartscope import --manifest FILE… [--replicas-on-node N] [--out FILE]
   restartscope fleet (--preset rolling-upgrade | --scenario FILE) [fleet options]
   restartscope --help | --version
 
 Options of simulate:
   --preset NAME         a built-in scenario (see `restartscope presets`)
   --scenario FILE       a scenario file, .toml or .json
+  --manifest FILE       Kubernetes YAML or JSON (Pod, Deployment, StatefulSet, DaemonSet,
+                        ReplicaSet, Job, CronJob; Service, PodDisruptionBudget); repeatable
+  --replicas-on-node N  pods of each workload on this node (default: every replica)
   --policy P            legacy | kep | both (default both)
   --downtime DUR        downtime of the first kubelet restart, e.g. 45s, 6m30s, 1h; the run
                         is extended to show the kubelet's return and what follows
@@ -46,7 +51,9 @@ Options of fleet (a rolling kubelet restart across a cluster):
   --downtime DUR  --pause DUR  --wait-ready  --version V  --policy P  --seed N
   --format table | json   --out FILE
 
-Exit status: 0 ok, 2 bad input (flag, duration, preset, scenario), 1 output not writable.
+`import` prints the scenario the manifests make as a TOML scenario file (for --scenario).
+
+Exit status: 0 ok, 2 bad input (flag, duration, preset, scenario, manifest), 1 output not writable.
 ";
 
 /// A user error: printed as one line, exit status 2.
@@ -68,6 +75,8 @@ enum Format {
 struct SimArgs {
     preset: Option<String>,
     scenario: Option<String>,
+    manifests: Vec<String>,
+    replicas_on_node: Option<u32>,
     policy: Option<Policy>,
     downtime_s: Option<f64>,
     grace_s: Option<f64>,
@@ -86,6 +95,7 @@ enum Command {
     Versions,
     Simulate(Box<SimArgs>),
     Fleet(Box<fleet::FleetArgs>),
+    Import(manifest::ImportArgs),
 }
 
 fn main() -> ExitCode {
@@ -104,6 +114,10 @@ fn main() -> ExitCode {
         Command::Versions => (versions_text(), None),
         Command::Fleet(a) => match fleet::run(&a) {
             Ok(t) => (t, a.out.clone()),
+            Err(UserError(m)) => return fail(&m),
+        },
+        Command::Import(a) => match manifest::run_import(&a) {
+            Ok(t) => (t, a.out),
             Err(UserError(m)) => return fail(&m),
         },
         Command::Simulate(a) => match run(&a) {
@@ -193,28 +207,31 @@ fn parse_args(args: &[String]) -> Result<Command, UserError> {
             Some(x) => Err(format!("`versions` takes no arguments, got {x:?}").into()),
         },
         "simulate" => parse_simulate(&args[1..]),
+        "import" => Ok(manifest::parse_import(&args[1..])?.map_or(Command::Help, Command::Import)),
         "fleet" => fleet::parse(&args[1..]).map(|a| match a {
             Some(a) => Command::Fleet(Box::new(a)),
             None => Command::Help,
         }),
         other if other.starts_with('-') => Err(format!(
-            "unknown option {other:?} before the command; accepted commands: presets, versions, simulate, fleet (or --help, --version)"
+            "unknown option {other:?} before the command; accepted commands: presets, versions, simulate, fleet, import (or --help, --version)"
         )
         .into()),
         other => Err(format!(
-            "unknown command {other:?}; accepted commands: presets, versions, simulate, fleet (or --help, --version)"
+            "unknown command {other:?}; accepted commands: presets, versions, simulate, fleet, import (or --help, --version)"
         )
         .into()),
     }
 }
 
-const FLAGS: &str = "--preset, --scenario, --policy, --kubelets, --downtime, --grace, --version, --seed, --format, --out, --help";
+const FLAGS: &str = "--preset, --scenario, --manifest, --replicas-on-node, --policy, --kubelets, --downtime, --grace, --version, --seed, --format, --out, --help";
 
 fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
     let mut a = SimArgs {
         kubelets: None,
         preset: None,
         scenario: None,
+        manifests: Vec::new(),
+        replicas_on_node: None,
         policy: None,
         downtime_s: None,
         grace_s: None,
@@ -237,10 +254,12 @@ fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
             )
             .into());
         }
-        const KNOWN: [&str; 10] = [
+        const KNOWN: [&str; 12] = [
             "--kubelets",
             "--preset",
             "--scenario",
+            "--manifest",
+            "--replicas-on-node",
             "--policy",
             "--downtime",
             "--grace",
@@ -254,6 +273,11 @@ fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
         match flag.as_str() {
             "--preset" => a.preset = Some(value),
             "--scenario" => a.scenario = Some(value),
+            "--manifest" => {
+                seen.retain(|f| f != "--manifest");
+                a.manifests.push(value);
+            }
+            "--replicas-on-node" => a.replicas_on_node = Some(manifest::parse_replicas(&value)?),
             "--kubelets" => a.kubelets = Some(parse_kubelets(&value)?),
             "--policy" => a.policy = parse_policy(&value)?,
             "--downtime" => {
@@ -309,16 +333,24 @@ fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
             _ => unreachable!("flag checked above"),
         }
     }
-    match (&a.preset, &a.scenario) {
-        (None, None) => {
+    match (&a.preset, &a.scenario, a.manifests.is_empty()) {
+        (None, None, true) => {
             return Err(format!(
-                "simulate needs --preset NAME or --scenario FILE; presets: {}",
+                "simulate needs --preset NAME or --scenario FILE (or --manifest FILE, Kubernetes YAML); presets: {}",
                 preset_list()
             )
             .into())
         }
-        (Some(_), Some(_)) => return Err("give either --preset or --scenario, not both".into()),
+        (Some(_), Some(_), true) => {
+            return Err("give either --preset or --scenario, not both".into())
+        }
+        (Some(_), _, false) | (_, Some(_), false) => {
+            return Err("give one of --preset, --scenario and --manifest, not several".into())
+        }
         _ => {}
+    }
+    if a.replicas_on_node.is_some() && a.manifests.is_empty() {
+        return Err("--replicas-on-node goes with --manifest".into());
     }
     Ok(Command::Simulate(Box::new(a)))
 }
@@ -443,49 +475,9 @@ fn in_range(
     Ok(())
 }
 
-/// Reads a scenario file: TOML or JSON by extension, else whichever parses.
-fn load_scenario(path: &str) -> Result<Scenario, UserError> {
-    load(path)
-}
-
-/// Reads a TOML or JSON file into `T`, with the parser's line and column.
+/// A TOML or JSON file (`files::load`), for `fleet`.
 fn load<T: serde::de::DeserializeOwned>(path: &str) -> Result<T, UserError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read scenario file {path}: {e}"))?;
-    let ext = Path::new(path)
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    match ext.as_deref() {
-        Some("json") => from_json(&text).map_err(|e| format!("invalid scenario file {path}: {e}").into()),
-        Some("toml") => from_toml(&text).map_err(|e| format!("invalid scenario file {path}: {e}").into()),
-        _ => match (from_json(&text), from_toml(&text)) {
-            (Ok(s), _) | (_, Ok(s)) => Ok(s),
-            (Err(j), Err(t)) => Err(format!(
-                "invalid scenario file {path}: not valid JSON ({j}) nor TOML ({t}); name it .json or .toml for a precise message"
-            )
-            .into()),
-        },
-    }
-}
-
-fn from_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
-    serde_json::from_str(text).map_err(|e| e.to_string())
-}
-
-fn from_toml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
-    toml::from_str(text).map_err(|e: toml::de::Error| {
-        let msg = e.message().trim().replace('\n', " ");
-        match e.span() {
-            Some(span) if span.start > 0 || span.end < text.trim_end().len() => {
-                let before = &text[..span.start.min(text.len())];
-                let line = before.matches('\n').count() + 1;
-                let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-                format!("{msg} at line {line} column {col}")
-            }
-            _ => msg,
-        }
-    })
+    files::load(path)
 }
 
 fn invalid(origin: &str, errs: &[FieldError]) -> UserError {
@@ -505,8 +497,12 @@ fn resolve(a: &SimArgs) -> Result<(Scenario, String), UserError> {
             })?;
             ((p.build)(), format!("(preset {name})"))
         }
-        (_, Some(path)) => (load_scenario(path)?, path.clone()),
-        _ => unreachable!("checked while parsing"),
+        (_, Some(path)) => (files::load_scenario(path)?, path.clone()),
+        _ => {
+            let im = manifest::load(&a.manifests, a.replicas_on_node)?;
+            eprint!("{}", manifest::summary(&im));
+            (im.scenario, a.manifests.join(", "))
+        }
     };
     if a.downtime_s.is_some() && sc.kubelet.restarts.is_empty() {
         return Err(format!(

@@ -6,12 +6,10 @@
 
 use crate::objects::{Objects, WorkloadObj};
 use crate::podspec::Tolerates;
-use crate::{ErrorKind, Import, ImportError, ImportOptions, Workload};
+use crate::{
+    ErrorKind, Import, ImportError, ImportOptions, Workload, IMPORT_DOWNTIME_S, IMPORT_RESTART_AT_S,
+};
 use restartscope_sim::{limits, Cluster, Kubelet, Pdb, Policy, Scenario, Workload as Kind};
-
-/// The kubelet restart of an imported scenario (change it with `Overrides`, `--downtime`).
-pub const IMPORT_RESTART_AT_S: f64 = 30.0;
-pub const IMPORT_DOWNTIME_S: f64 = 20.0;
 
 fn matches(selector: &[(String, String)], labels: &[(String, String)]) -> bool {
     !selector.is_empty() && selector.iter().all(|s| labels.contains(s))
@@ -29,7 +27,7 @@ pub(crate) fn scenario(o: Objects, opts: &ImportOptions) -> Result<Import, Impor
     if workloads.is_empty() {
         let found: Vec<String> = others
             .iter()
-            .map(|(o, _)| o.split(' ').next().unwrap_or("").to_string())
+            .map(|(o, ..)| o.split(' ').next().unwrap_or("").to_string())
             .chain(services.iter().map(|_| "Service".to_string()))
             .chain(pdbs.iter().map(|_| "PodDisruptionBudget".to_string()))
             .collect();
@@ -44,14 +42,14 @@ pub(crate) fn scenario(o: Objects, opts: &ImportOptions) -> Result<Import, Impor
                 }
             ),
         };
-        let at = others.first().map(|(_, n)| n);
+        let at = others.first();
         return Err(ImportError {
             kind: ErrorKind::NotWorkload,
             message,
-            source: String::new(),
+            source: at.map_or(String::new(), |a| a.1.clone()),
             document: None,
-            line: at.map(|n| n.line),
-            column: at.map(|n| n.column),
+            line: at.map(|a| a.2),
+            column: at.map(|a| a.3),
             errors: Vec::new(),
         });
     }

@@ -21,13 +21,19 @@
 //! - `objects.rs`: documents → workloads, Services, budgets (kinds, apiVersions, replicas).
 //! - `build.rs`: the scenario: pods on this node, Services, the budget, tolerations, validation.
 
+// An import fails once, with one error that carries its place; boxing it would only add noise.
+#![allow(clippy::result_large_err)]
+
 mod build;
 mod objects;
 mod podspec;
 mod read;
 pub mod yaml;
 
-pub use build::{IMPORT_DOWNTIME_S, IMPORT_RESTART_AT_S};
+/// The kubelet restart of an imported scenario, as in the `short-restart` preset (change it
+/// with `Overrides`, `--downtime`).
+pub const IMPORT_RESTART_AT_S: f64 = 30.0;
+pub const IMPORT_DOWNTIME_S: f64 = 20.0;
 use restartscope_sim::{FieldError, Scenario};
 
 /// One input: a file name (or "pasted") and its text.

@@ -89,8 +89,8 @@ pub(crate) struct Objects {
     pub workloads: Vec<WorkloadObj>,
     pub services: Vec<ServiceObj>,
     pub pdbs: Vec<PdbObj>,
-    /// Kinds that are none of these: `ConfigMap web-config` (document 3).
-    pub others: Vec<(String, Node)>,
+    /// Objects of other kinds: (`ConfigMap web-config`, source, line, column).
+    pub others: Vec<(String, String, usize, usize)>,
     pub unused: Vec<Unused>,
     pub notes: Vec<String>,
 }
@@ -185,7 +185,8 @@ impl Objects {
             o.done(cx);
             self.pdbs.push(pdb);
         } else {
-            self.others.push((cx.object.clone(), root.clone()));
+            self.others
+                .push((cx.object.clone(), cx.source.clone(), root.line, root.column));
             // The whole object is not used: one entry, not one per field.
             let at = if at.is_empty() {
                 "(the whole object)".to_string()

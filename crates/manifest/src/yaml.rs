@@ -97,7 +97,10 @@ impl From<ScanError> for SyntaxError {
     fn from(e: ScanError) -> Self {
         let m = e.marker();
         // saphyr's lines are 1-based, its columns 0-based.
-        SyntaxError::at(e.info().to_string(), m.line().max(1), m.col() + 1)
+        let mut s = SyntaxError::at(e.info().to_string(), m.line().max(1), m.col() + 1);
+        // The parser's own nesting limit.
+        s.limit = e.info().contains("recursion limit");
+        s
     }
 }
 
