@@ -8,7 +8,7 @@ use restartscope_report::{json, table};
 mod files;
 mod fleet;
 mod knobs;
-use files::{load, load_scenario};
+mod manifest;
 use restartscope_sim::{
     fmt_secs, limits, parse_duration, presets, simulate_policy, FieldError, KubeVersion,
     KubeletProfile, Overrides, Policy, Scenario, Trace,
@@ -22,13 +22,17 @@ restartscope — what a kubelet restart does to a node's pods (legacy kubelet vs
 Usage:
   restartscope presets
   restartscope versions
-  restartscope simulate (--preset NAME | --scenario FILE) [options]
+  restartscope simulate (--preset NAME | --scenario FILE | --manifest FILE…) [options]
+  restartscope import --manifest FILE… [--replicas-on-node N] [--out FILE]
   restartscope fleet (--preset rolling-upgrade | --scenario FILE) [fleet options]
   restartscope --help | --version
 
 Options of simulate:
   --preset NAME         a built-in scenario (see `restartscope presets`)
   --scenario FILE       a scenario file, .toml or .json
+  --manifest FILE       Kubernetes YAML or JSON (Pod, Deployment, StatefulSet, DaemonSet,
+                        ReplicaSet, Job, CronJob; Service, PodDisruptionBudget); repeatable
+  --replicas-on-node N  pods of each workload on this node (default: every replica)
   --policy P            legacy | kep | both (default both)
   --downtime DUR        downtime of the first kubelet restart, e.g. 45s, 6m30s, 1h; the run
                         is extended to show the kubelet's return and what follows
@@ -55,7 +59,9 @@ Options of fleet (a rolling kubelet restart across a cluster):
   --downtime DUR  --pause DUR  --wait-ready  --version V  --policy P  --seed N
   --format table | json   --out FILE
 
-Exit status: 0 ok, 2 bad input (flag, duration, preset, scenario), 1 output not writable.
+`import` prints the scenario the manifests make as a TOML scenario file (for --scenario).
+
+Exit status: 0 ok, 2 bad input (flag, duration, preset, scenario, manifest), 1 output not writable.
 ";
 
 /// A user error: printed as one line, exit status 2.
@@ -77,6 +83,8 @@ enum Format {
 struct SimArgs {
     preset: Option<String>,
     scenario: Option<String>,
+    manifests: Vec<String>,
+    replicas_on_node: Option<u32>,
     policy: Option<Policy>,
     downtime_s: Option<f64>,
     grace_s: Option<f64>,
@@ -97,6 +105,7 @@ enum Command {
     Versions,
     Simulate(Box<SimArgs>),
     Fleet(Box<fleet::FleetArgs>),
+    Import(manifest::ImportArgs),
 }
 
 fn main() -> ExitCode {
@@ -115,6 +124,10 @@ fn main() -> ExitCode {
         Command::Versions => (versions_text(), None),
         Command::Fleet(a) => match fleet::run(&a) {
             Ok(t) => (t, a.out.clone()),
+            Err(UserError(m)) => return fail(&m),
+        },
+        Command::Import(a) => match manifest::run_import(&a) {
+            Ok(t) => (t, a.out),
             Err(UserError(m)) => return fail(&m),
         },
         Command::Simulate(a) => match run(&a) {
@@ -204,28 +217,31 @@ fn parse_args(args: &[String]) -> Result<Command, UserError> {
             Some(x) => Err(format!("`versions` takes no arguments, got {x:?}").into()),
         },
         "simulate" => parse_simulate(&args[1..]),
+        "import" => Ok(manifest::parse_import(&args[1..])?.map_or(Command::Help, Command::Import)),
         "fleet" => fleet::parse(&args[1..]).map(|a| match a {
             Some(a) => Command::Fleet(Box::new(a)),
             None => Command::Help,
         }),
         other if other.starts_with('-') => Err(format!(
-            "unknown option {other:?} before the command; accepted commands: presets, versions, simulate, fleet (or --help, --version)"
+            "unknown option {other:?} before the command; accepted commands: presets, versions, simulate, fleet, import (or --help, --version)"
         )
         .into()),
         other => Err(format!(
-            "unknown command {other:?}; accepted commands: presets, versions, simulate, fleet (or --help, --version)"
+            "unknown command {other:?}; accepted commands: presets, versions, simulate, fleet, import (or --help, --version)"
         )
         .into()),
     }
 }
 
-const FLAGS: &str = "--preset, --scenario, --policy, --kubelets, --downtime, --grace, --version, --seed, --pods, --probe, --format, --out, --help";
+const FLAGS: &str = "--preset, --scenario, --manifest, --replicas-on-node, --policy, --kubelets, --downtime, --grace, --version, --seed, --pods, --probe, --format, --out, --help";
 
 fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
     let mut a = SimArgs {
         kubelets: None,
         preset: None,
         scenario: None,
+        manifests: Vec::new(),
+        replicas_on_node: None,
         policy: None,
         downtime_s: None,
         grace_s: None,
@@ -250,12 +266,14 @@ fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
             )
             .into());
         }
-        const KNOWN: [&str; 12] = [
+        const KNOWN: [&str; 14] = [
             "--pods",
             "--probe",
             "--kubelets",
             "--preset",
             "--scenario",
+            "--manifest",
+            "--replicas-on-node",
             "--policy",
             "--downtime",
             "--grace",
@@ -272,6 +290,11 @@ fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
             "--probe" => a.probes.push(knobs::probe(&value)?),
             "--preset" => a.preset = Some(value),
             "--scenario" => a.scenario = Some(value),
+            "--manifest" => {
+                seen.retain(|f| f != "--manifest");
+                a.manifests.push(value);
+            }
+            "--replicas-on-node" => a.replicas_on_node = Some(manifest::parse_replicas(&value)?),
             "--kubelets" => a.kubelets = Some(parse_kubelets(&value)?),
             "--policy" => a.policy = parse_policy(&value)?,
             "--downtime" => {
@@ -327,16 +350,24 @@ fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
             _ => unreachable!("flag checked above"),
         }
     }
-    match (&a.preset, &a.scenario) {
-        (None, None) => {
+    match (&a.preset, &a.scenario, a.manifests.is_empty()) {
+        (None, None, true) => {
             return Err(format!(
-                "simulate needs --preset NAME or --scenario FILE; presets: {}",
+                "simulate needs --preset NAME or --scenario FILE (or --manifest FILE, Kubernetes YAML); presets: {}",
                 preset_list()
             )
             .into())
         }
-        (Some(_), Some(_)) => return Err("give either --preset or --scenario, not both".into()),
+        (Some(_), Some(_), true) => {
+            return Err("give either --preset or --scenario, not both".into())
+        }
+        (Some(_), _, false) | (_, Some(_), false) => {
+            return Err("give one of --preset, --scenario and --manifest, not several".into())
+        }
         _ => {}
+    }
+    if a.replicas_on_node.is_some() && a.manifests.is_empty() {
+        return Err("--replicas-on-node goes with --manifest".into());
     }
     Ok(Command::Simulate(Box::new(a)))
 }
@@ -461,6 +492,11 @@ fn in_range(
     Ok(())
 }
 
+/// A TOML or JSON file (`files::load`), for `fleet`.
+fn load<T: serde::de::DeserializeOwned>(path: &str) -> Result<T, UserError> {
+    files::load(path)
+}
+
 fn invalid(origin: &str, errs: &[FieldError]) -> UserError {
     let list: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
     UserError(format!("invalid scenario {origin}: {}", list.join("; ")))
@@ -478,8 +514,12 @@ fn resolve(a: &SimArgs) -> Result<(Scenario, String), UserError> {
             })?;
             ((p.build)(), format!("(preset {name})"))
         }
-        (_, Some(path)) => (load_scenario(path)?, path.clone()),
-        _ => unreachable!("checked while parsing"),
+        (_, Some(path)) => (files::load_scenario(path)?, path.clone()),
+        _ => {
+            let im = manifest::load(&a.manifests, a.replicas_on_node)?;
+            eprint!("{}", manifest::summary(&im));
+            (im.scenario, a.manifests.join(", "))
+        }
     };
     if a.downtime_s.is_some() && sc.kubelet.restarts.is_empty() {
         return Err(format!(

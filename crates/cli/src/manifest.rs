@@ -1,0 +1,115 @@
+//! Kubernetes manifests on the command line: `simulate --manifest FILE [--manifest FILE…]
+//! [--replicas-on-node N]` and `import --manifest FILE… [--replicas-on-node N] [--out FILE]`,
+//! which prints the imported scenario as a TOML scenario file (its comments list what the model
+//! does not use). The import itself is `restartscope-manifest`'s, as in the web app.
+
+use super::{option, UserError};
+use restartscope_manifest::{import, Import, ImportOptions, Source};
+
+/// `--replicas-on-node N`: how many pods of each workload land on this node.
+pub(crate) fn parse_replicas(value: &str) -> Result<u32, UserError> {
+    match value.parse::<u32>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "invalid --replicas-on-node {value:?}; use a whole number of pods, at least 1 (default: every replica)"
+        )
+        .into()),
+    }
+}
+
+/// Reads and imports the manifests, in order.
+pub(crate) fn load(paths: &[String], replicas_on_node: Option<u32>) -> Result<Import, UserError> {
+    let mut texts = Vec::new();
+    for p in paths {
+        let t = std::fs::read(p).map_err(|e| format!("cannot read manifest file {p}: {e}"))?;
+        let t = String::from_utf8(t)
+            .map_err(|e| format!("invalid manifest file {p}: not UTF-8 text ({e})"))?;
+        texts.push((p.as_str(), t));
+    }
+    let sources: Vec<Source> = texts
+        .iter()
+        .map(|(name, text)| Source { name, text })
+        .collect();
+    import(&sources, &ImportOptions { replicas_on_node }).map_err(|e| {
+        UserError(if e.source.is_empty() {
+            format!("invalid manifest {}: {e}", paths.join(", "))
+        } else {
+            format!("invalid manifest {e}")
+        })
+    })
+}
+
+/// What `simulate` says on standard error about an import: the pods it made, the notes, and
+/// how many fields the model does not use (`import` lists them).
+pub(crate) fn summary(im: &Import) -> String {
+    let pods: Vec<String> = im
+        .workloads
+        .iter()
+        .map(|w| format!("{} {}: {} of {} pods", w.kind, w.name, w.pods, w.replicas))
+        .collect();
+    let mut s = format!("restartscope: imported {}\n", pods.join("; "));
+    for n in &im.notes {
+        s.push_str(&format!("restartscope: note: {n}\n"));
+    }
+    if !im.unused.is_empty() {
+        s.push_str(&format!(
+            "restartscope: note: {} fields are not used by the model (`restartscope import --manifest …` lists them)\n",
+            im.unused.len()
+        ));
+    }
+    s
+}
+
+pub(crate) struct ImportArgs {
+    pub manifests: Vec<String>,
+    pub replicas_on_node: Option<u32>,
+    pub out: Option<String>,
+}
+
+const FLAGS: &str = "--manifest, --replicas-on-node, --out, --help";
+
+/// `import` options; `None` for `--help`.
+pub(crate) fn parse_import(args: &[String]) -> Result<Option<ImportArgs>, UserError> {
+    let mut a = ImportArgs {
+        manifests: Vec::new(),
+        replicas_on_node: None,
+        out: None,
+    };
+    let mut seen = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let arg = &args[i];
+        i += 1;
+        if arg == "-h" || arg == "--help" {
+            return Ok(None);
+        }
+        if !arg.starts_with("--") {
+            return Err(
+                format!("unexpected argument {arg:?}; import takes only options: {FLAGS}").into(),
+            );
+        }
+        let unknown = |flag: &str| format!("unknown option {flag:?}; accepted options: {FLAGS}");
+        let known = ["--manifest", "--replicas-on-node", "--out"];
+        let (flag, value) = option(arg, args, &mut i, &known, &mut seen, unknown)?;
+        match flag.as_str() {
+            "--manifest" => {
+                seen.retain(|f| f != "--manifest");
+                a.manifests.push(value);
+            }
+            "--replicas-on-node" => a.replicas_on_node = Some(parse_replicas(&value)?),
+            "--out" if value.is_empty() => return Err("option --out needs a file name".into()),
+            "--out" => a.out = Some(value),
+            _ => unreachable!("flag checked above"),
+        }
+    }
+    if a.manifests.is_empty() {
+        return Err("import needs --manifest FILE (YAML or JSON; give it once per file)".into());
+    }
+    Ok(Some(a))
+}
+
+/// The scenario TOML of the manifests.
+pub(crate) fn run_import(a: &ImportArgs) -> Result<String, UserError> {
+    let im = load(&a.manifests, a.replicas_on_node)?;
+    Ok(restartscope_manifest::scenario_toml(&im))
+}

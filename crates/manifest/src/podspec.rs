@@ -1,0 +1,239 @@
+//! A pod template's `spec` (`PodSpec`) → the model's [`Pod`]: containers and init containers
+//! (a sidecar is an init container with `restartPolicy: Always`), their probes with the
+//! Kubernetes defaults (`SetDefaults_Probe`: period 10, timeout 1, success 1, failure 3; a 0 is
+//! the default, as the API server's defaulting makes it), `terminationGracePeriodSeconds`, and
+//! the tolerations of the `node.kubernetes.io/unreachable:NoExecute` taint as taint eviction reads
+//! them (`getMinTolerationTime`). Called by `objects.rs`.
+
+use crate::read::{Ctx, Obj};
+use crate::yaml::Node;
+use crate::ImportError;
+use restartscope_sim::{Container, Pod, Probe, Workload};
+
+/// The taints the node lifecycle controller puts on a node whose kubelet stopped, and on one
+/// whose kubelet says NotReady.
+pub(crate) const UNREACHABLE: &str = "node.kubernetes.io/unreachable";
+pub(crate) const NOT_READY: &str = "node.kubernetes.io/not-ready";
+
+/// How long a pod tolerates `node.kubernetes.io/unreachable:NoExecute`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Tolerates {
+    /// No toleration for it: the DefaultTolerationSeconds admission plugin adds one of 300 s
+    /// (`--default-unreachable-toleration-seconds`): the scenario's `cluster.toleration_s`.
+    Default,
+    /// The smallest `tolerationSeconds` of the tolerations that match (≤ 0: evicted at once).
+    Seconds(i64),
+    /// A matching toleration without `tolerationSeconds`: never evicted.
+    Forever,
+}
+
+/// A pod template read: the model's pod (its name set by the caller), the pod's labels, its
+/// unreachable toleration, and where each container and probe is in the manifest
+/// (`containers[0].readiness_probe` → its node), to place validation errors.
+pub(crate) struct Template {
+    pub pod: Pod,
+    pub tolerates: Tolerates,
+    pub locs: Vec<(String, usize, usize)>,
+    /// The pod's `restartPolicy` when it is not `Always`.
+    pub restart_policy: Option<String>,
+}
+
+/// Reads `spec` (at `path`) of a pod of `workload`.
+pub(crate) fn read(
+    cx: &mut Ctx,
+    spec: &Node,
+    path: &str,
+    workload: Workload,
+) -> Result<Template, ImportError> {
+    let mut s = Obj::new(cx, spec, path)?;
+    let mut locs = Vec::new();
+    let mut init_containers = Vec::new();
+    for (j, n) in s.seq(cx, "initContainers")?.iter().enumerate() {
+        let p = format!("{}[{j}]", s.at("initContainers"));
+        init_containers.push(container(
+            cx,
+            n,
+            &p,
+            &format!("init_containers[{j}]"),
+            &mut locs,
+        )?);
+    }
+    let mut containers = Vec::new();
+    for (j, n) in s.seq(cx, "containers")?.iter().enumerate() {
+        let p = format!("{}[{j}]", s.at("containers"));
+        containers.push(container(
+            cx,
+            n,
+            &p,
+            &format!("containers[{j}]"),
+            &mut locs,
+        )?);
+    }
+    let termination_grace_s = s
+        .uint(cx, "terminationGracePeriodSeconds")?
+        .map_or(30.0, f64::from);
+    let tolerates = tolerations(cx, &mut s)?;
+    let restart_policy = s
+        .str(cx, "restartPolicy")?
+        .filter(|p| *p != "Always")
+        .map(str::to_string);
+    s.done(cx);
+    Ok(Template {
+        pod: Pod {
+            name: String::new(),
+            workload,
+            service: None,
+            termination_grace_s,
+            init_containers,
+            containers,
+        },
+        tolerates,
+        locs,
+        restart_policy,
+    })
+}
+
+fn container(
+    cx: &mut Ctx,
+    node: &Node,
+    path: &str,
+    model_path: &str,
+    locs: &mut Vec<(String, usize, usize)>,
+) -> Result<Container, ImportError> {
+    let mut c = Obj::new(cx, node, path)?;
+    locs.push((model_path.to_string(), node.line, node.column));
+    let name = c
+        .str(cx, "name")?
+        .ok_or_else(|| cx.field(format!("{path}.name is required"), node))?
+        .to_string();
+    let restart_policy = c.str(cx, "restartPolicy")?.map(str::to_string);
+    let mut probes: [Option<Probe>; 3] = [None, None, None];
+    for (slot, (key, model)) in probes.iter_mut().zip([
+        ("startupProbe", "startup_probe"),
+        ("readinessProbe", "readiness_probe"),
+        ("livenessProbe", "liveness_probe"),
+    ]) {
+        if let Some(n) = c.get(key) {
+            locs.push((format!("{model_path}.{model}"), n.line, n.column));
+            *slot = Some(probe(cx, n, &c.at(key))?);
+        }
+    }
+    c.done(cx);
+    let [startup_probe, readiness_probe, liveness_probe] = probes;
+    Ok(Container {
+        name,
+        restart_policy,
+        startup_probe,
+        readiness_probe,
+        liveness_probe,
+        warmup_s: 0.0,
+        truth: Vec::new(),
+    })
+}
+
+/// The four handlers a probe may have; exactly one (`validateHandler`).
+const HANDLERS: [&str; 4] = ["exec", "httpGet", "tcpSocket", "grpc"];
+
+fn probe(cx: &mut Ctx, node: &Node, path: &str) -> Result<Probe, ImportError> {
+    let mut p = Obj::new(cx, node, path)?;
+    let handlers: Vec<&str> = HANDLERS
+        .into_iter()
+        .filter(|h| p.get(h).is_some())
+        .collect();
+    if handlers.len() != 1 {
+        let got = if handlers.is_empty() {
+            "none".to_string()
+        } else {
+            handlers.join(" and ")
+        };
+        return Err(cx.field(
+            format!("{path} must specify exactly one handler type (exec, httpGet, tcpSocket or grpc), got {got}"),
+            node,
+        ));
+    }
+    // SetDefaults_Probe: an unset or 0 field is the default.
+    let d = Probe::default();
+    let mut field = |k: &'static str, default: u32| -> Result<u32, ImportError> {
+        Ok(match p.uint(cx, k)? {
+            None | Some(0) => default,
+            Some(v) => v,
+        })
+    };
+    let probe = Probe {
+        period_s: field("periodSeconds", d.period_s)?,
+        timeout_s: field("timeoutSeconds", d.timeout_s)?,
+        success_threshold: field("successThreshold", d.success_threshold)?,
+        failure_threshold: field("failureThreshold", d.failure_threshold)?,
+        initial_delay_s: p.uint(cx, "initialDelaySeconds")?.unwrap_or(0),
+        exec_s: d.exec_s,
+    };
+    p.skip(
+        cx,
+        "terminationGracePeriodSeconds",
+        "a probe's own grace period is not modelled; a killed container stops at once",
+    );
+    p.done(cx);
+    Ok(probe)
+}
+
+/// `spec.tolerations`: which match `node.kubernetes.io/unreachable:NoExecute` (`ToleratesTaint`:
+/// the key, or an empty key with `Exists`; the effect, or none; `Exists`, or `Equal` to the
+/// taint's empty value), and the smallest `tolerationSeconds` among them. A not-ready toleration
+/// is listed as not used: the model's node never reports NotReady.
+fn tolerations(cx: &mut Ctx, s: &mut Obj) -> Result<Tolerates, ImportError> {
+    let mut matched = false;
+    let mut min: Option<i64> = None;
+    for (i, n) in s.seq(cx, "tolerations")?.iter().enumerate() {
+        let path = format!("{}[{i}]", s.at("tolerations"));
+        let mut t = Obj::new(cx, n, &path)?;
+        let key = t.str(cx, "key")?.unwrap_or("");
+        let op = t.str(cx, "operator")?.unwrap_or("Equal");
+        let value = t.str(cx, "value")?.unwrap_or("");
+        let effect = t.str(cx, "effect")?.unwrap_or("");
+        let secs = match t.get("tolerationSeconds") {
+            None => None,
+            Some(v) => match v.value {
+                crate::yaml::Value::Int(i) => Some(i),
+                _ => {
+                    return Err(cx.field(
+                        format!(
+                            "{path}.tolerationSeconds must be an integer, got {}",
+                            v.kind()
+                        ),
+                        v,
+                    ))
+                }
+            },
+        };
+        if op != "Equal" && op != "Exists" {
+            return Err(cx.field(
+                format!("{path}.operator must be Equal or Exists, got {op:?}"),
+                n,
+            ));
+        }
+        let key_ok = key == UNREACHABLE || (key.is_empty() && op == "Exists");
+        let effect_ok = effect.is_empty() || effect == "NoExecute";
+        let value_ok = op == "Exists" || value.is_empty();
+        if key_ok && effect_ok && value_ok {
+            matched = true;
+            if let Some(v) = secs {
+                min = Some(min.map_or(v, |m: i64| m.min(v)));
+            }
+        } else if key == NOT_READY {
+            cx.unused(
+                path.clone(),
+                n,
+                Some("the model's node never reports NotReady (a stopped kubelet makes it Unknown: node.kubernetes.io/unreachable)"),
+            );
+        } else {
+            cx.unused(path.clone(), n, Some("the model has no taint it tolerates"));
+        }
+        t.done(cx);
+    }
+    Ok(match (matched, min) {
+        (false, _) => Tolerates::Default,
+        // getMinTolerationTime: any toleration with tolerationSeconds bounds the time.
+        (true, Some(v)) => Tolerates::Seconds(v),
+        (true, None) => Tolerates::Forever,
+    })
+}
