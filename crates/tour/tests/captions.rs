@@ -243,7 +243,12 @@ fn each_step_shows_what_its_caption_says() {
         && e.pod == Some(0)
         && e.value == Value::Bool(false)
         && e.rule == Rule::P1));
-    assert_eq!(run(&tr, Policy::Kep).metrics.ready_transitions, 0);
+    let k = run(&tr, Policy::Kep);
+    assert_eq!(k.metrics.ready_transitions, 0);
+    assert!(!k
+        .events
+        .iter()
+        .any(|e| e.kind == Kind::ContainerStarted && e.value == Value::Bool(false)));
 
     // 7: every pod evicted under both kubelets.
     let tr = runs(7);
