@@ -9,6 +9,7 @@ mod files;
 mod fleet;
 mod knobs;
 mod manifest;
+mod tour;
 use restartscope_sim::{
     fmt_secs, limits, parse_duration, presets, simulate_policy, FieldError, KubeVersion,
     KubeletProfile, Overrides, Policy, Scenario, Trace,
@@ -25,6 +26,7 @@ Usage:
   restartscope simulate (--preset NAME | --scenario FILE | --manifest FILE…) [options]
   restartscope import --manifest FILE… [--replicas-on-node N] [--out FILE]
   restartscope fleet (--preset rolling-upgrade | --scenario FILE) [fleet options]
+  restartscope tour [--name kep-4781] --out DIR   one SVG per tour step + index.md
   restartscope --help | --version
 
 Options of simulate:
@@ -106,6 +108,7 @@ enum Command {
     Simulate(Box<SimArgs>),
     Fleet(Box<fleet::FleetArgs>),
     Import(manifest::ImportArgs),
+    Tour(tour::TourArgs),
 }
 
 fn main() -> ExitCode {
@@ -130,6 +133,7 @@ fn main() -> ExitCode {
             Ok(t) => (t, a.out),
             Err(UserError(m)) => return fail(&m),
         },
+        Command::Tour(a) => return tour::run(&a),
         Command::Simulate(a) => match run(&a) {
             Ok(t) => (t, a.out.clone()),
             Err(UserError(m)) => return fail(&m),
@@ -217,17 +221,18 @@ fn parse_args(args: &[String]) -> Result<Command, UserError> {
             Some(x) => Err(format!("`versions` takes no arguments, got {x:?}").into()),
         },
         "simulate" => parse_simulate(&args[1..]),
+        "tour" => Ok(tour::parse(&args[1..])?.map_or(Command::Help, Command::Tour)),
         "import" => Ok(manifest::parse_import(&args[1..])?.map_or(Command::Help, Command::Import)),
         "fleet" => fleet::parse(&args[1..]).map(|a| match a {
             Some(a) => Command::Fleet(Box::new(a)),
             None => Command::Help,
         }),
         other if other.starts_with('-') => Err(format!(
-            "unknown option {other:?} before the command; accepted commands: presets, versions, simulate, fleet, import (or --help, --version)"
+            "unknown option {other:?} before the command; accepted commands: presets, versions, simulate, fleet, import, tour (or --help, --version)"
         )
         .into()),
         other => Err(format!(
-            "unknown command {other:?}; accepted commands: presets, versions, simulate, fleet, import (or --help, --version)"
+            "unknown command {other:?}; accepted commands: presets, versions, simulate, fleet, import, tour (or --help, --version)"
         )
         .into()),
     }

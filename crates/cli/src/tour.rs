@@ -1,0 +1,101 @@
+//! `restartscope tour [--name kep-4781] --out DIR`: one standalone SVG per step of a tour
+//! (`01-legacy-flap.svg`, …, caption included) and `index.md` listing the steps, for the KEP's
+//! markdown. The tours and their rendering live in `restartscope-tour`.
+
+use restartscope_tour::{svg, TOURS};
+use std::process::ExitCode;
+
+/// The options of `tour`.
+pub struct TourArgs {
+    pub name: String,
+    pub out: String,
+}
+
+fn names() -> String {
+    TOURS.iter().map(|t| t.name).collect::<Vec<_>>().join(", ")
+}
+
+/// `None`: `--help`.
+pub fn parse(args: &[String]) -> Result<Option<TourArgs>, String> {
+    let mut name = None;
+    let mut out = None;
+    let mut i = 0;
+    while i < args.len() {
+        let arg = &args[i];
+        i += 1;
+        if arg == "-h" || arg == "--help" {
+            return Ok(None);
+        }
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) => (f, Some(v.to_string())),
+            None => (arg.as_str(), None),
+        };
+        let slot = match flag {
+            "--name" => &mut name,
+            "--out" => &mut out,
+            _ => {
+                return Err(format!(
+                    "unknown option {flag:?}; tour takes --name NAME (tours: {}) and --out DIR",
+                    names()
+                ))
+            }
+        };
+        if slot.is_some() {
+            return Err(format!("option {flag} given more than once"));
+        }
+        let value = match inline {
+            Some(v) => v,
+            None => {
+                let v = args
+                    .get(i)
+                    .ok_or_else(|| format!("option {flag} needs a value"))?;
+                i += 1;
+                v.clone()
+            }
+        };
+        if value.is_empty() {
+            return Err(format!("option {flag} needs a value"));
+        }
+        *slot = Some(value);
+    }
+    let name = name.unwrap_or_else(|| TOURS[0].name.to_string());
+    if restartscope_tour::find(&name).is_none() {
+        return Err(format!("unknown tour {name:?}; tours: {}", names()));
+    }
+    let out = out.ok_or("tour needs --out DIR (the directory for the SVGs and index.md)")?;
+    Ok(Some(TourArgs { name, out }))
+}
+
+/// Writes the tour's files into `--out` (created if missing). Exit status 1 when a file cannot
+/// be written.
+pub fn run(a: &TourArgs) -> ExitCode {
+    let Some(tour) = restartscope_tour::find(&a.name) else {
+        return super::fail(&format!("unknown tour {:?}; tours: {}", a.name, names()));
+    };
+    let files = match svg::files(tour) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("restartscope: error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let dir = std::path::Path::new(&a.out);
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        eprintln!("restartscope: error: cannot create {}: {e}", a.out);
+        return ExitCode::from(1);
+    }
+    for (file, text) in &files {
+        let path = dir.join(file);
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!("restartscope: error: cannot write {}: {e}", path.display());
+            return ExitCode::from(1);
+        }
+    }
+    println!(
+        "tour {}: wrote {} step figures and index.md to {}",
+        tour.name,
+        files.len() - 1,
+        a.out
+    );
+    ExitCode::SUCCESS
+}
