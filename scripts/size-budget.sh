@@ -5,10 +5,11 @@
 set -euo pipefail
 # Main app: 250 KB until this session's growth, measured step by step: issue 11's model (init
 # containers, sidecars, the PodDisruptionBudget) +20 KB, issue 10's views +5 KB, issue 10's
-# operator knobs (every probe field, pods, downtime to 1 h: form, URL and Overrides) +23 KB =
-# 290 KB. 300 KB holds that with a little room; the fleet view, the importer and the tour's
-# figures load as their own bundles and do not count here.
-BUDGET=${SIZE_BUDGET_BYTES:-307200}
+# operator knobs (every probe field, pods, downtime to 1 h: form, URL and Overrides) +23 KB,
+# issue 13's tour in the page (seven steps, captions filled from the runs) +21 KB = 311 KB.
+# 320 KB holds that; the fleet view and the importer load as their own bundles and do not
+# count here. Next: load the tour and the probe editor on demand too.
+BUDGET=${SIZE_BUDGET_BYTES:-327680}
 FLEET_BUDGET=${FLEET_SIZE_BUDGET_BYTES:-204800}
 fail=0
 check() { # DIR BUDGET NAME

@@ -14,6 +14,7 @@ use crate::components::{
     metrics::Metrics,
     notices::Notices,
     params::Params,
+    tour::{Tour, TourEntry},
     why::Why,
 };
 use crate::form::Settings;
@@ -56,6 +57,14 @@ pub fn App() -> impl IntoView {
         set_root_attr("data-theme", ui.effective_theme().as_str());
         set_root_attr("data-embed", if ui.embed { "1" } else { "0" });
         set_root_attr("data-present", if ui.present.get() { "1" } else { "0" });
+        set_root_attr(
+            "data-tour",
+            if ui.tour.with(Option::is_some) {
+                "1"
+            } else {
+                "0"
+            },
+        );
     });
     crate::env::watch_system_dark(ui.system_dark);
     crate::env::watch_visibility(ui.visible);
@@ -100,6 +109,7 @@ pub fn App() -> impl IntoView {
             write,
         )));
     });
+    let last_settings = StoredValue::new(None::<Settings>);
     // Back and Forward: the screen follows the address (without pushing it again).
     let handle = window_event_listener(leptos::ev::popstate, move |_| {
         let search = web_sys::window()
@@ -107,7 +117,9 @@ pub fn App() -> impl IntoView {
             .unwrap_or_default();
         let (st, _) = url::parse(&search);
         pushed.set_value(Some(st.settings.clone()));
+        last_settings.set_value(Some(st.settings.clone()));
         ui.settings.set(st.settings);
+        ui.tour.set(st.tour);
         ui.zoom.set(st.zoom);
         ui.present.set(st.present);
         if let Some(t) = st.t_ms {
@@ -116,10 +128,23 @@ pub fn App() -> impl IntoView {
     });
     std::mem::forget(handle);
 
-    // Recompute the runs whenever a setting changes; a setting the model rejects is not
-    // simulated: the last valid runs stay (marked as such) and the errors say why.
+    // Leaving the tour: a setting edited while a tour step is on screen goes back to free play
+    // (Back/Forward set the settings and the tour together: `last_settings` follows them).
     Effect::new(move |_| {
         let s = ui.settings.get();
+        let edited = last_settings.with_value(|l| l.as_ref().is_some_and(|l| *l != s));
+        last_settings.set_value(Some(s));
+        if edited && ui.tour.get_untracked().is_some() {
+            ui.tour.set(None);
+        }
+    });
+
+    // Recompute the runs whenever a setting (or the tour step) changes; a setting the model
+    // rejects is not simulated: the last valid runs stay (marked as such) and the errors say why.
+    // A tour step opens paused with the playhead at the end of its window.
+    Effect::new(move |shown: Option<Option<(String, usize)>>| {
+        let s = ui.settings.get();
+        let tour = ui.tour.get();
         let t0 = now_ms();
         let spec = figure_spec(
             ui.present.get(),
@@ -127,7 +152,28 @@ pub fn App() -> impl IntoView {
             ui.shown_w.get(),
             ui.view_h.get(),
         );
-        let result = compute_for(&s, spec, ui.zoom.get());
+        let mut opened_at = None;
+        let result = match &tour {
+            Some((name, n)) => match crate::tour::compute(name, *n, spec) {
+                Ok((runs, view)) => {
+                    if shown.flatten() != tour {
+                        opened_at = Some(view.t_end_ms);
+                    }
+                    ui.step.set(Some(view));
+                    Ok(runs)
+                }
+                Err(e) => {
+                    ui.notices
+                        .update(|n| n.push(format!("The tour step cannot be shown: {e}")));
+                    ui.tour.set(None);
+                    return None;
+                }
+            },
+            None => {
+                ui.step.set(None);
+                compute_for(&s, spec, ui.zoom.get())
+            }
+        };
         set_root_attr("data-model-ms", &format!("{:.3}", now_ms() - t0));
         match result {
             Ok(r) => {
@@ -136,6 +182,10 @@ pub fn App() -> impl IntoView {
                 ui.valid.set(Some(s));
                 ui.errors.set(Vec::new());
                 ui.playhead.update(|p| *p = (*p).min(h));
+                if let Some(t) = opened_at {
+                    ui.playing.set(false);
+                    ui.playhead.set(t.min(h));
+                }
             }
             Err(e) => {
                 ui.errors.set(e);
@@ -145,6 +195,7 @@ pub fn App() -> impl IntoView {
         let dt = now_ms() - t0;
         ui.compute_ms.set(dt);
         set_root_attr("data-compute-ms", &format!("{dt:.3}"));
+        tour
     });
 
     crate::playback::start(
@@ -176,6 +227,7 @@ pub fn App() -> impl IntoView {
                 </button>
                 <button id="present-toggle" type="button" aria-keyshortcuts="P" aria-pressed=move || present.get().to_string()
                     on:click=move |_| present.update(|p| *p = !*p)>"Presentation view"</button>
+                <TourEntry />
                 <button id="help-open" type="button" aria-keyshortcuts="?" on:click=move |_| ui.help.set(true)>"Keys ?"</button>
                 {ui.embed.then(|| view! {
                     <a id="open-full" class="button" href=move || ui.full_link() target="_blank" rel="noopener" aria-label="Open the full view in a new tab">"Full view ↗"</a>
@@ -189,6 +241,7 @@ pub fn App() -> impl IntoView {
             <Why />
             <Metrics />
             <Lanes />
+            <Tour />
             <div class="below">
                 <EventLog />
                 <KubectlPanels />

@@ -34,9 +34,12 @@ pub const COMMANDS: [Command; 10] = [
     },
     Command {
         shown: "← / →",
-        what: "Previous / next event",
+        what: "Previous / next event (in a tour: previous / next step)",
         keys: &["ArrowLeft", "ArrowRight"],
-        run: |ui, k| done(|| ui.step_event(k == "ArrowRight")),
+        run: |ui, k| {
+            let forward = k == "ArrowRight";
+            ui.step_tour(forward) || done(|| ui.step_event(forward))
+        },
     },
     Command {
         shown: "+ / −",

@@ -12,6 +12,7 @@ pub mod playback;
 pub mod probes;
 pub mod state;
 pub mod svg_patch;
+pub mod tour;
 pub mod ui;
 pub mod url;
 

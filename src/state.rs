@@ -198,32 +198,38 @@ pub fn compute_for(
     spec: FigureSpec,
     zoom: bool,
 ) -> Result<Runs, Vec<(Field, String)>> {
+    let sc = settings.scenario()?;
+    let traces = compare_default(&sc).map_err(crate::form::by_field)?;
+    let restart = &sc.kubelet.restarts[0];
+    let window = if zoom {
+        (
+            (ms_of(restart.at_s) - 10_000).max(0),
+            ms_of(restart.at_s + restart.downtime_s) + 45_000,
+        )
+    } else {
+        (0, 0)
+    };
+    Ok(assemble(sc, traces, spec, window))
+}
+
+/// The runs of `traces` (simulated from `sc`) with their figure laid out as `spec` says, in
+/// `window` (`(0, 0)`: the whole run).
+pub fn assemble(sc: Scenario, traces: Vec<Trace>, spec: FigureSpec, window: (i64, i64)) -> Runs {
     let FigureSpec {
         width,
         compact,
         max_pods,
         max_height,
     } = spec;
-    let sc = settings.scenario()?;
-    let traces = compare_default(&sc).map_err(crate::form::by_field)?;
     let timelines: Vec<Timeline> = traces.iter().map(Timeline::new).collect();
-    let restart = &sc.kubelet.restarts[0];
     let lay = |max_pods: usize| {
         layout_read(
             &traces,
             &timelines,
             &LayoutOpts {
                 width,
-                t0_ms: if zoom {
-                    (ms_of(restart.at_s) - 10_000).max(0)
-                } else {
-                    0
-                },
-                t1_ms: if zoom {
-                    ms_of(restart.at_s + restart.downtime_s) + 45_000
-                } else {
-                    0
-                },
+                t0_ms: window.0,
+                t1_ms: window.1,
                 compact,
                 max_pods,
                 ..LayoutOpts::default()
@@ -237,14 +243,14 @@ pub fn compute_for(
         figure = lay(pods);
     }
     let log = notable::merged(&traces);
-    Ok(Runs {
+    Runs {
         scenario: Arc::new(sc),
         horizon: traces.iter().map(|t| t.horizon).max().unwrap_or(1),
         timelines: Arc::new(timelines),
         traces: Arc::new(traces),
         figure: Arc::new(figure),
         log: Arc::new(log),
-    })
+    }
 }
 
 fn ms_of(s: f64) -> i64 {

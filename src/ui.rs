@@ -40,6 +40,10 @@ pub struct Ui {
     /// CSS px height of the window (10-px steps): how tall the figure may be in presentation
     /// view and the embed.
     pub view_h: RwSignal<f64>,
+    /// The guided tour on screen and its step (from 1); `None` in free play.
+    pub tour: RwSignal<Option<(String, usize)>>,
+    /// What the tour panel shows for the step on screen (set with the runs).
+    pub step: RwSignal<Option<crate::tour::StepView>>,
     pub copied: RwSignal<bool>,
     pub embed: bool,
     pub reduced: bool,
@@ -70,6 +74,8 @@ impl Ui {
             visible: RwSignal::new(true),
             shown_w: RwSignal::new(crate::env::figure_width()),
             view_h: RwSignal::new(crate::env::view_height()),
+            tour: RwSignal::new(initial.tour.clone()),
+            step: RwSignal::new(None),
             copied: RwSignal::new(false),
             embed: initial.embed,
             reduced,
@@ -110,6 +116,24 @@ impl Ui {
     pub fn seek(&self, t: i64) {
         self.playing.set(false);
         self.playhead.set(t);
+    }
+
+    /// Opens step `n` of `name` (or the first step of the KEP-4781 tour).
+    pub fn open_tour(&self, name: &str, n: usize) {
+        self.tour.set(Some((name.to_string(), n)));
+    }
+
+    /// The next (previous) step of the tour on screen; false outside a tour or past its ends.
+    pub fn step_tour(&self, forward: bool) -> bool {
+        let Some((name, n)) = self.tour.get_untracked() else {
+            return false;
+        };
+        let count = crate::tour::tour(&name).map_or(0, |t| t.steps.len());
+        let next = if forward { n + 1 } else { n.saturating_sub(1) };
+        if (1..=count).contains(&next) {
+            self.tour.set(Some((name, next)));
+        }
+        true
     }
 
     /// To the next (previous) event of the log.
@@ -168,6 +192,7 @@ impl Ui {
             embed: self.embed,
             present: self.present.get(),
             zoom: self.zoom.get(),
+            tour: self.tour.get(),
         })
     }
 

@@ -35,6 +35,8 @@ pub struct UrlState {
     pub present: bool,
     /// Lanes zoomed to the restart.
     pub zoom: bool,
+    /// A guided tour and its step, counted from 1 (`?tour=kep-4781&step=2`).
+    pub tour: Option<(String, usize)>,
 }
 
 /// Decodes `%XX` and `+` of one query component.
@@ -195,6 +197,18 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
                     true
                 }
                 _ => false,
+            },
+            "tour" | "step" => match crate::tour::from_link(&pairs) {
+                Ok(t) => {
+                    st.tour = t;
+                    true
+                }
+                Err(why) => {
+                    if k == "tour" {
+                        notes.push(why);
+                    }
+                    continue;
+                }
             },
             "embed" | "present" | "zoom" => match v.as_str() {
                 "1" | "true" | "" => {
@@ -402,6 +416,10 @@ pub fn to_query(st: &UrlState) -> String {
     }
     if st.zoom {
         parts.push(("zoom".into(), "1".into()));
+    }
+    if let Some((name, n)) = &st.tour {
+        parts.push(("tour".into(), name.clone()));
+        parts.push(("step".into(), n.to_string()));
     }
     parts
         .into_iter()

@@ -11,4 +11,5 @@ pub mod lanes;
 pub mod metrics;
 pub mod notices;
 pub mod params;
+pub mod tour;
 pub mod why;
