@@ -21,6 +21,7 @@ use crate::node::Node;
 use crate::profile::KubeletProfile;
 use crate::rules::Rule;
 use crate::scenario::{Cluster as ClusterSpec, Pod, Restart};
+use crate::trace::checkpoints::Checkpoints;
 use crate::trace::metrics::Class;
 use crate::trace::recorder::{Keep, Recorder};
 use crate::trace::series::Series;
@@ -53,6 +54,8 @@ pub struct Setup<'a> {
     pub rollout: Option<Rollout>,
     /// A PodDisruptionBudget over node 0's pods (the single-node view).
     pub pdb: Option<crate::disruption::Budget>,
+    /// Record node 0's checkpoint series (the single-node view; fleets do not pay for it).
+    pub checkpoints: bool,
 }
 
 /// A rolling restart driven by readiness (polled every second, as an upgrade tool would).
@@ -91,6 +94,7 @@ pub struct Outcome {
     pub events: Vec<Event>,
     pub metrics: Vec<Metrics>,
     pub series: Option<Series>,
+    pub checkpoints: Option<Checkpoints>,
 }
 
 /// About how many events the kept nodes record: one per probe execution plus a few dozen per
@@ -167,7 +171,12 @@ impl<'a> Cluster<'a> {
                 pods: Vec::with_capacity(nodes.len()),
             },
             eps: EndpointSliceController::new(&nodes.iter().map(|n| n.pods).collect::<Vec<_>>()),
-            rec: Recorder::new(&pods_per_node, &setup.keep, expected_events(setup, &nodes)),
+            rec: Recorder::new(
+                &pods_per_node,
+                &setup.keep,
+                expected_events(setup, &nodes),
+                setup.checkpoints,
+            ),
             spec: nodes.iter().map(|n| n.pods).collect(),
             rollout: setup
                 .rollout
@@ -309,11 +318,12 @@ impl<'a> Cluster<'a> {
         if let Some(s) = series.as_mut() {
             s.finish();
         }
-        let (events, metrics) = self.rec.finish(self.horizon);
+        let (events, metrics, checkpoints) = self.rec.finish(self.horizon);
         Outcome {
             events,
             metrics,
             series,
+            checkpoints,
         }
     }
 
@@ -377,10 +387,11 @@ impl<'a> Cluster<'a> {
         }
     }
 
-    /// ES1 once per instant, then the metrics re-classify the pods that changed.
+    /// ES1 once per instant, then the metrics re-classify the pods that changed (and checkpoint).
     fn end_instant(&mut self) {
         self.eps.flush(&mut self.api, &mut self.rec, self.now);
         self.settle();
+        self.rec.end_instant(self.now);
     }
 
     fn settle(&mut self) {
@@ -425,7 +436,7 @@ impl<'a> Cluster<'a> {
 
     fn dispatch(&mut self, ev: Ev) {
         let n = ev.node as usize;
-        self.rec.node_metrics(ev.node).events_processed += 1;
+        self.rec.count_event(ev.node);
         if let Some(gen) = ev.what.kubelet_gen() {
             // A stale generation: the kubelet process that scheduled this is gone.
             let k = &self.nodes[n].kubelet;

@@ -103,6 +103,7 @@ fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
         elide: false,
         rollout: None,
         pdb: disruption::Budget::of(sc),
+        checkpoints: true,
     };
     let node = NodeSetup {
         pods: &sc.pods,
@@ -128,6 +129,7 @@ fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
         pdb: setup.pdb.clone(),
         events: out.events,
         metrics: out.metrics.into_iter().next().unwrap_or_default(),
+        checkpoints: out.checkpoints,
     }
 }
 

@@ -87,6 +87,7 @@ pub fn run(f: &Fleet, profile: &KubeletProfile) -> Result<FleetRun, Vec<FieldErr
         elide: true,
         rollout,
         pdb: None,
+        checkpoints: false,
     };
     let nodes = restarts
         .iter()
@@ -128,6 +129,7 @@ pub fn run(f: &Fleet, profile: &KubeletProfile) -> Result<FleetRun, Vec<FieldErr
                 pdb: None,
                 events,
                 metrics: out.metrics[n as usize].clone(),
+                checkpoints: None,
             }
         })
         .collect();
