@@ -8,6 +8,7 @@ use restartscope_report::{json, table};
 mod files;
 mod fleet;
 mod knobs;
+mod kubelets;
 mod manifest;
 mod tour;
 use restartscope_sim::{
@@ -300,7 +301,7 @@ fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
                 a.manifests.push(value);
             }
             "--replicas-on-node" => a.replicas_on_node = Some(manifest::parse_replicas(&value)?),
-            "--kubelets" => a.kubelets = Some(parse_kubelets(&value)?),
+            "--kubelets" => a.kubelets = Some(kubelets::parse_kubelets(&value)?),
             "--policy" => a.policy = parse_policy(&value)?,
             "--downtime" => {
                 let v = duration("--downtime", &value)?;
@@ -375,47 +376,6 @@ fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
         return Err("--replicas-on-node goes with --manifest".into());
     }
     Ok(Command::Simulate(Box::new(a)))
-}
-
-/// `--kubelets 1.34,1.35:kep,main:kep`: each `VERSION[:legacy|kep]`; a version alone is that
-/// release's default kubelet (legacy before 1.35, KEP-4781 from 1.35: the gate defaults off).
-fn parse_kubelets(value: &str) -> Result<Vec<KubeletProfile>, UserError> {
-    let mut out = Vec::new();
-    for item in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let (v, p) = match item.split_once(':') {
-            Some((v, p)) => (v, Some(p)),
-            None => (item, None),
-        };
-        let version = KubeVersion::parse(v).ok_or_else(|| {
-            let ok: Vec<&str> = KubeVersion::ALL.iter().map(|v| v.as_str()).collect();
-            format!(
-                "invalid --kubelets item {item:?}: unknown release {v:?}; accepted releases: {}",
-                ok.join(", ")
-            )
-        })?;
-        let policy = match p {
-            None if version.has_kep_4781() => Policy::Kep,
-            None | Some("legacy") => Policy::Legacy,
-            Some("kep") => Policy::Kep,
-            Some(x) => {
-                return Err(format!(
-                    "invalid --kubelets item {item:?}: policy {x:?}; accepted: legacy, kep"
-                )
-                .into())
-            }
-        };
-        out.push(
-            KubeletProfile::new(version, policy)
-                .map_err(|m| format!("invalid --kubelets item {item:?}: {m}"))?,
-        );
-    }
-    if out.is_empty() || out.len() > 4 {
-        return Err(
-            "--kubelets takes 1 to 4 comma-separated VERSION[:legacy|kep], e.g. 1.34,1.35:kep"
-                .into(),
-        );
-    }
-    Ok(out)
 }
 
 /// One `--flag value` or `--flag=value` from `args` (at `arg`, `i` past it): known, given once,

@@ -165,7 +165,7 @@ fn the_models_validation_speaks_kubernetes_and_points_at_the_manifest() {
     assert_eq!(e.kind, ErrorKind::Invalid);
     assert!(
         e.message
-            .starts_with("livenessProbe.successThreshold must be 1 for a liveness probe, got 2 (Deployment web, line 73)"),
+            .starts_with("containers[app].livenessProbe.successThreshold must be 1 for a liveness probe, got 2 (Deployment web, line 73)"),
         "{e}"
     );
     assert_eq!(e.errors.len(), 3, "one per replica");

@@ -5,7 +5,8 @@
 //!   any time `t` by binary search.
 //! - [`notable`]: which events an event log shows.
 //! - [`pdb`]: the PodDisruptionBudget's `disruptionsAllowed` over time.
-//! - [`metrics`]: the one table of metric descriptors (title, unit, format, better direction).
+//! - [`metrics`]: the one table of metric descriptors (title, unit, format, better direction),
+//!   and the metrics at any time `t` ([`metrics_at`]).
 //! - [`why`]: why pod Ready changed, grouped by rule, optionally up to a time.
 //! - [`kubectl`]: the rows of `kubectl get pods -w`, up to a time.
 //! - [`describe`](mod@describe): an event in plain words.
@@ -23,5 +24,5 @@ pub mod timeline;
 pub mod why;
 
 pub use describe::describe;
-pub use metrics::{Metric, METRICS};
+pub use metrics::{metrics_at, Metric, METRICS};
 pub use timeline::{State, Timeline, Track};

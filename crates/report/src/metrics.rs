@@ -1,8 +1,11 @@
 //! The one table of metric descriptors (SPEC §5): key, title, unit, description, how a value is
 //! formatted and which direction is better. The CLI's metrics table ([`crate::table`]) and the
 //! web app's metric cards both iterate [`METRICS`]; the keys are the JSON trace format's keys.
+//! [`metrics_at`] (and [`Metric::value_at`]) give the metrics as they stood at a time, so the
+//! cards can follow the playhead: read from the run's checkpoint series (`Trace::checkpoints`,
+//! see `restartscope_sim::trace::checkpoints`), exact, one binary search.
 
-use restartscope_sim::Metrics;
+use restartscope_sim::{Metrics, Ms, Trace};
 
 /// How a value is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,9 +144,26 @@ pub fn find(key: &str) -> Option<&'static Metric> {
     METRICS.iter().find(|m| m.key == key)
 }
 
+/// The run's metrics as they stood at the end of the instant `t` (what happened at `t` counted;
+/// the time-based ones integrated up to `t`): zero before anything counted, `trace.metrics`
+/// from the horizon on. Exact for a trace from `simulate*`/`compare*`; a trace without the
+/// checkpoint series (a fleet's sampled node) has only its whole-run values, returned for
+/// every `t`.
+pub fn metrics_at(trace: &Trace, t: Ms) -> Metrics {
+    match &trace.checkpoints {
+        Some(c) => c.at(t.min(trace.horizon)),
+        None => trace.metrics.clone(),
+    }
+}
+
 impl Metric {
     pub fn value(&self, m: &Metrics) -> f64 {
         (self.get)(m)
+    }
+
+    /// This metric's value at `t` ([`metrics_at`]).
+    pub fn value_at(&self, trace: &Trace, t: Ms) -> f64 {
+        self.value(&metrics_at(trace, t))
     }
 
     /// Whether a run with these metrics has this one (a card or row may say "no budget").

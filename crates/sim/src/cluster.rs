@@ -18,20 +18,15 @@ use crate::node::kubelet::prober::probe_spec;
 use crate::node::kubelet::Kubelet;
 use crate::node::runtime::{Runtime, TruthChange};
 use crate::node::Node;
-use crate::profile::KubeletProfile;
+use crate::nodes::expected_events;
+pub use crate::nodes::NodeSetup;
 use crate::rules::Rule;
-use crate::scenario::{Cluster as ClusterSpec, Pod, Restart};
+use crate::scenario::{Cluster as ClusterSpec, Pod};
+use crate::trace::checkpoints::Checkpoints;
 use crate::trace::metrics::Class;
 use crate::trace::recorder::{Keep, Recorder};
 use crate::trace::{heat::Heat, series::Series};
 use crate::trace::{Event, Metrics, Ms, ProbeKind};
-
-/// What one node runs.
-pub struct NodeSetup<'a> {
-    pub pods: &'a [Pod],
-    pub restarts: &'a [Restart],
-    pub profile: KubeletProfile,
-}
 
 /// Settings shared by the whole cluster.
 pub struct Setup<'a> {
@@ -53,6 +48,8 @@ pub struct Setup<'a> {
     pub rollout: Option<Rollout>,
     /// A PodDisruptionBudget over node 0's pods (the single-node view).
     pub pdb: Option<crate::disruption::Budget>,
+    /// Record node 0's checkpoint series (the single-node view; fleets do not pay for it).
+    pub checkpoints: bool,
 }
 
 /// A rolling restart driven by readiness (polled every second, as an upgrade tool would).
@@ -93,32 +90,7 @@ pub struct Outcome {
     pub series: Option<Series>,
     /// Ready pods per node over time (with the series).
     pub heat: Option<Heat>,
-}
-
-/// About how many events the kept nodes record: one per probe execution plus a few dozen per
-/// pod (capped, so a wrong guess costs little).
-fn expected_events(setup: &Setup, nodes: &[NodeSetup]) -> usize {
-    let horizon = setup.horizon_s.max(0.0);
-    let per_node = |n: &NodeSetup| -> f64 {
-        let probes: f64 = n
-            .pods
-            .iter()
-            .flat_map(|p| p.all_containers())
-            .flat_map(|c| ProbeKind::ALL.map(|k| probe_spec(c, k)))
-            .flatten()
-            .map(|p| horizon / p.period_s.max(1) as f64)
-            .sum();
-        probes + 32.0 * n.pods.len() as f64
-    };
-    let total: f64 = match &setup.keep {
-        Keep::All => nodes.iter().map(per_node).sum(),
-        Keep::Nodes(v) => v
-            .iter()
-            .filter_map(|&i| nodes.get(i as usize))
-            .map(per_node)
-            .sum(),
-    };
-    (total as usize).min(8_000_000)
+    pub checkpoints: Option<Checkpoints>,
 }
 
 impl<'a> Cluster<'a> {
@@ -169,7 +141,12 @@ impl<'a> Cluster<'a> {
                 pods: Vec::with_capacity(nodes.len()),
             },
             eps: EndpointSliceController::new(&nodes.iter().map(|n| n.pods).collect::<Vec<_>>()),
-            rec: Recorder::new(&pods_per_node, &setup.keep, expected_events(setup, &nodes)),
+            rec: Recorder::new(
+                &pods_per_node,
+                &setup.keep,
+                expected_events(setup.horizon_s, &setup.keep, &nodes),
+                setup.checkpoints,
+            ),
             spec: nodes.iter().map(|n| n.pods).collect(),
             rollout: setup
                 .rollout
@@ -318,12 +295,13 @@ impl<'a> Cluster<'a> {
         self.sample_until(&mut next_sample, self.horizon + 1);
         self.now = self.horizon;
         let (series, heat) = self.rec.take_series(self.horizon);
-        let (events, metrics) = self.rec.finish(self.horizon);
+        let (events, metrics, checkpoints) = self.rec.finish(self.horizon);
         Outcome {
             events,
             metrics,
             series,
             heat,
+            checkpoints,
         }
     }
 
@@ -387,10 +365,11 @@ impl<'a> Cluster<'a> {
         }
     }
 
-    /// ES1 once per instant, then the metrics re-classify the pods that changed.
+    /// ES1 once per instant, then the metrics re-classify the pods that changed (and checkpoint).
     fn end_instant(&mut self) {
         self.eps.flush(&mut self.api, &mut self.rec, self.now);
         self.settle();
+        self.rec.end_instant(self.now);
     }
 
     fn settle(&mut self) {
@@ -436,7 +415,7 @@ impl<'a> Cluster<'a> {
 
     fn dispatch(&mut self, ev: Ev) {
         let n = ev.node as usize;
-        self.rec.node_metrics(ev.node).events_processed += 1;
+        self.rec.count_event(ev.node);
         if let Some(gen) = ev.what.kubelet_gen() {
             // A stale generation: the kubelet process that scheduled this is gone.
             let k = &self.nodes[n].kubelet;

@@ -18,6 +18,7 @@ pub mod core;
 pub mod disruption;
 pub mod fleet;
 mod node;
+mod nodes;
 pub mod presets;
 pub mod profile;
 pub mod rules;
@@ -103,6 +104,7 @@ fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
         elide: false,
         rollout: None,
         pdb: disruption::Budget::of(sc),
+        checkpoints: true,
     };
     let node = NodeSetup {
         pods: &sc.pods,
@@ -128,6 +130,7 @@ fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
         pdb: setup.pdb.clone(),
         events: out.events,
         metrics: out.metrics.into_iter().next().unwrap_or_default(),
+        checkpoints: out.checkpoints,
     }
 }
 

@@ -16,6 +16,7 @@ fn run(sc: &Scenario, policy: Policy, nodes: usize, keep: Keep) -> cluster::Outc
         elide: false,
         rollout: None,
         pdb: disruption::Budget::of(sc),
+        checkpoints: true,
     };
     let ns = (0..nodes)
         .map(|_| NodeSetup {
@@ -38,6 +39,7 @@ fn node_zero_of_a_cluster_is_the_single_node_run() {
             let want: Vec<&Event> = single.events.iter().collect();
             assert_eq!(node0, want, "{} {policy:?}", p.name);
             assert_eq!(out.metrics[0], single.metrics, "{} {policy:?}", p.name);
+            assert_eq!(out.checkpoints, single.checkpoints, "{} {policy:?}", p.name);
             assert!(out.events.iter().any(|e| e.node == 2));
         }
     }

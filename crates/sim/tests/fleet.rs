@@ -109,6 +109,7 @@ fn a_zone_down_is_tainted_at_the_eviction_rate() {
         elide: false,
         rollout: None,
         pdb: None,
+        checkpoints: false,
     };
     let nodes = restarts
         .iter()
@@ -175,6 +176,7 @@ fn sleeping_workers_change_no_metric() {
                 elide,
                 rollout: None,
                 pdb: None,
+                checkpoints: false,
             };
             let nodes = restarts
                 .iter()

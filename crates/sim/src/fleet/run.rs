@@ -101,6 +101,7 @@ pub fn run_with(
         elide: true,
         rollout,
         pdb: None,
+        checkpoints: false,
     };
     let nodes = restarts
         .iter()
@@ -144,6 +145,7 @@ pub fn run_with(
                 pdb: None,
                 events,
                 metrics: out.metrics[n as usize].clone(),
+                checkpoints: None,
             }
         })
         .collect();

@@ -1,7 +1,9 @@
 //! Trace: plain data the model produces and the CLI and web app render. Typed values (taints,
 //! conditions, writers, health) rather than strings; `recorder` collects events and metrics
-//! while the cluster runs, `metrics` integrates the time-based metrics as state changes.
+//! while the cluster runs, `metrics` integrates the time-based metrics as state changes,
+//! `checkpoints` keeps a single-node run's metrics as they grow (metrics at any time).
 
+pub mod checkpoints;
 pub mod heat;
 pub mod metrics;
 pub mod recorder;
@@ -326,6 +328,10 @@ pub struct Trace {
     pub pdb: Option<crate::disruption::Budget>,
     pub events: Vec<Event>,
     pub metrics: Metrics,
+    /// The metrics as they grew (`checkpoints::Checkpoints::at`): a single-node run's, `None`
+    /// for a fleet's sampled node. Not part of the JSON trace format (derived bookkeeping).
+    #[serde(skip)]
+    pub checkpoints: Option<checkpoints::Checkpoints>,
 }
 
 impl Trace {

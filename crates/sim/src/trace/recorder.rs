@@ -1,7 +1,10 @@
 //! The recorder: where the cluster's actors put what happened. It keeps every event of the
 //! nodes asked for (all of them in a single-node run; a few sampled nodes in a fleet) and, for
-//! every node, the counters and integrated metrics. Written to through `core::Ctx` only.
+//! every node, the counters and integrated metrics; in a single-node run also the checkpoint
+//! series of node 0's metrics (`checkpoints.rs`), one at the end of each instant that changed a
+//! counter or a rate. Written to through `core::Ctx` only.
 
+use super::checkpoints::{secs, Checkpoint, Checkpoints};
 use super::metrics::{Class, Integrator};
 use super::{Actor, Event, Kind, Metrics, Ms, NodeId, Value};
 use crate::rules::Rule;
@@ -26,12 +29,17 @@ pub struct Recorder {
     pub series: Option<super::series::Series>,
     /// Ready pods per node over time (fleets).
     pub heat: Option<super::heat::Heat>,
+    /// Node 0's checkpoints, when asked for.
+    checkpoints: Option<Vec<Checkpoint>>,
+    /// A counter or a rate may have changed since the last checkpoint.
+    dirty: bool,
 }
 
 impl Recorder {
     /// `expected`: about how many events the kept nodes will record (reserved up front, so a
     /// long trace is not copied as it grows; untouched reserved pages cost nothing).
-    pub fn new(pods_per_node: &[usize], keep: &Keep, expected: usize) -> Self {
+    /// `checkpoints`: record node 0's checkpoint series.
+    pub fn new(pods_per_node: &[usize], keep: &Keep, expected: usize, checkpoints: bool) -> Self {
         let n = pods_per_node.len();
         Recorder {
             keep: (0..n)
@@ -46,6 +54,8 @@ impl Recorder {
             touched: Vec::new(),
             series: None,
             heat: None,
+            checkpoints: (checkpoints && n > 0).then(Vec::new),
+            dirty: false,
         }
     }
 
@@ -75,7 +85,9 @@ impl Recorder {
         }
     }
 
+    /// A node's counters, to add to (not `events_processed`: see `count_event`).
     pub fn node_metrics(&mut self, node: NodeId) -> &mut Metrics {
+        self.dirty = true;
         &mut self.metrics[node as usize]
     }
 
@@ -99,6 +111,11 @@ impl Recorder {
             h.finish(horizon);
         }
         (series, heat)
+    }
+
+    /// One event processed by the engine (a benchmark figure; no checkpoint of its own).
+    pub fn count_event(&mut self, node: NodeId) {
+        self.metrics[node as usize].events_processed += 1;
     }
 
     /// A pod status write (kubelet or node lifecycle controller) for the series.
@@ -125,7 +142,7 @@ impl Recorder {
 
     /// The pod's metric class, and whether it is Ready and staying (`live`, for the heatmap).
     pub fn classify(&mut self, node: NodeId, pod: usize, class: Class, live: bool, now: Ms) {
-        self.integ.set_pod(node, pod, class, now);
+        self.dirty |= self.integ.set_pod(node, pod, class, now);
         if let Some(h) = self.heat.as_mut() {
             h.set(node, pod, live, now);
         }
@@ -133,29 +150,64 @@ impl Recorder {
 
     /// Integrate the PodDisruptionBudget metric (node 0).
     pub fn with_pdb(&mut self) {
-        self.integ.pdb = Some(None);
+        self.integ.pdb = true;
     }
 
     /// The budget allows an eviction it would refuse without the wrongful Ready (from `now`).
     pub fn pdb_over(&mut self, over: bool, now: Ms) {
-        self.integ.set_pdb(over, now);
+        self.dirty |= self.integ.set_pdb(over, now);
     }
 
     pub fn node_ready(&mut self, node: NodeId, ready: bool, now: Ms) {
-        self.integ.set_node(node, ready, now);
+        self.dirty |= self.integ.set_node(node, ready, now);
     }
 
-    /// Closes the integrals at the horizon and returns events and per-node metrics.
-    pub fn finish(mut self, horizon: Ms) -> (Vec<Event>, Vec<Metrics>) {
-        self.integ.finish(horizon);
-        for (m, s) in self.metrics.iter_mut().zip(&self.integ.sums) {
-            m.unjustified_ready_s = s.unjustified_ready as f64 / 1000.0;
-            m.unjustified_not_ready_s = s.unjustified_not_ready as f64 / 1000.0;
-            m.node_not_ready_s = s.node_not_ready as f64 / 1000.0;
+    /// The end of the instant `now` (after the re-classification): node 0's checkpoint, if a
+    /// counter or a rate changed since the last one.
+    #[inline]
+    pub fn end_instant(&mut self, now: Ms) {
+        if self.dirty {
+            self.checkpoint(now);
         }
-        if let (true, Some(m)) = (self.integ.pdb.is_some(), self.metrics.first_mut()) {
-            m.pdb_wrongful_allowed_s = Some(self.integ.pdb_over_ms as f64 / 1000.0);
+    }
+
+    #[inline(never)]
+    fn checkpoint(&mut self, now: Ms) {
+        self.dirty = false;
+        let Some(points) = self.checkpoints.as_mut() else {
+            return;
+        };
+        let (sums, rates) = self.integ.closed(0, now);
+        let cp = Checkpoint::new(now, &self.metrics[0], sums, rates);
+        if points.last().unwrap_or(&Checkpoint::default()).changed(&cp) {
+            points.push(cp);
         }
-        (self.events, self.metrics)
+    }
+
+    /// Closes the integrals at the horizon and returns events, per-node metrics and node 0's
+    /// checkpoints (ending with the horizon's).
+    pub fn finish(mut self, horizon: Ms) -> (Vec<Event>, Vec<Metrics>, Option<Checkpoints>) {
+        for (m, s) in self.metrics.iter_mut().zip(self.integ.finish(horizon)) {
+            m.unjustified_ready_s = secs(s.unjustified_ready);
+            m.unjustified_not_ready_s = secs(s.unjustified_not_ready);
+            m.node_not_ready_s = secs(s.node_not_ready);
+        }
+        let pdb = self.integ.pdb;
+        if let (true, Some(m)) = (pdb, self.metrics.first_mut()) {
+            m.pdb_wrongful_allowed_s = Some(secs(self.integ.closed(0, horizon).0.pdb_over));
+        }
+        let checkpoints = self.checkpoints.take().map(|mut points| {
+            // Nothing grows after the horizon: the last checkpoint is the run's metrics.
+            let (sums, _) = self.integ.closed(0, horizon);
+            points.retain(|c| c.t < horizon);
+            points.push(Checkpoint::new(
+                horizon,
+                &self.metrics[0],
+                sums,
+                Default::default(),
+            ));
+            Checkpoints { points, pdb }
+        });
+        (self.events, self.metrics, checkpoints)
     }
 }

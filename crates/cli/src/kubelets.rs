@@ -1,0 +1,45 @@
+//! `--kubelets LIST`: the kubelet profiles `simulate` compares on one clock. Called by `main.rs`.
+
+use super::UserError;
+use restartscope_sim::{KubeVersion, KubeletProfile, Policy};
+
+/// `--kubelets 1.34,1.35:kep,main:kep`: each `VERSION[:legacy|kep]`; a version alone is that
+/// release's default kubelet (legacy before 1.35, KEP-4781 from 1.35: the gate defaults off).
+pub(crate) fn parse_kubelets(value: &str) -> Result<Vec<KubeletProfile>, UserError> {
+    let mut out = Vec::new();
+    for item in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (v, p) = match item.split_once(':') {
+            Some((v, p)) => (v, Some(p)),
+            None => (item, None),
+        };
+        let version = KubeVersion::parse(v).ok_or_else(|| {
+            let ok: Vec<&str> = KubeVersion::ALL.iter().map(|v| v.as_str()).collect();
+            format!(
+                "invalid --kubelets item {item:?}: unknown release {v:?}; accepted releases: {}",
+                ok.join(", ")
+            )
+        })?;
+        let policy = match p {
+            None if version.has_kep_4781() => Policy::Kep,
+            None | Some("legacy") => Policy::Legacy,
+            Some("kep") => Policy::Kep,
+            Some(x) => {
+                return Err(format!(
+                    "invalid --kubelets item {item:?}: policy {x:?}; accepted: legacy, kep"
+                )
+                .into())
+            }
+        };
+        out.push(
+            KubeletProfile::new(version, policy)
+                .map_err(|m| format!("invalid --kubelets item {item:?}: {m}"))?,
+        );
+    }
+    if out.is_empty() || out.len() > 4 {
+        return Err(
+            "--kubelets takes 1 to 4 comma-separated VERSION[:legacy|kep], e.g. 1.34,1.35:kep"
+                .into(),
+        );
+    }
+    Ok(out)
+}
