@@ -29,6 +29,7 @@ test('loads without console errors and moving the slider changes the text', asyn
 
 test('dragging the downtime past the grace period changes legacy metrics and lanes', async ({ page }) => {
   const problems = await open(page);
+  await page.locator('#metrics-whole').check(); // whole-run totals, not up to the playhead
   await setDowntime(page, 20);
   await page.locator('#play').click(); // pause
   const legacy = page.locator('#metric-ready_transitions .legacy b');
@@ -85,6 +86,7 @@ test('play advances the playhead; clicking an event seeks', async ({ page }) => 
 
 test('preset switch works and shows what it teaches', async ({ page }) => {
   const problems = await open(page);
+  await page.locator('#metrics-whole').check(); // whole-run totals, not up to the playhead
   await page.locator('#preset').selectOption('eviction');
   await expect(page.locator('#teaches')).toContainText('300 s toleration');
   await expect(page.locator('#downtime-value')).toHaveText('6m');
@@ -118,13 +120,16 @@ test('an invalid parameter shows a message by its field and keeps the last run',
 test('metric cards: one per descriptor, a row per kubelet, the difference or "same"', async ({ page }) => {
   const problems = await open(page, '?t=60');
   const cards = page.locator('.metrics .card');
-  await expect(cards).toHaveCount(8);
+  await expect(cards).toHaveCount(9);
   // Titles and tooltips are restartscope-report's METRICS descriptors (label = title (unit)).
   await expect(cards.locator('h3')).toHaveText([
     'Pod Ready transitions', 'Kubelet pod status writes', 'Node lifecycle controller status writes',
     'EndpointSlice updates', 'Unjustified NotReady (pod·s)', 'Unjustified Ready, the risk (pod·s)',
-    'Evictions', 'Node not Ready (s)',
+    'Evictions', 'Node not Ready (s)', 'PDB allows an eviction on a wrongful Ready (s)',
   ]);
+  // short-restart has no PodDisruptionBudget: that card says so rather than 0.
+  await expect(page.locator('#metric-pdb_wrongful_allowed_s .vals b')).toHaveText(['no budget', 'no budget']);
+  await page.locator('#metrics-whole').check();
   await expect(page.locator('#metric-evictions')).toHaveAttribute('title', 'Pods deleted by the taint eviction controller.');
   await expect(page.locator('#metric-ready_transitions .vals small')).toHaveText(['1.35 · legacy', '1.35 · KEP']);
   await expect(page.locator('#metric-ready_transitions .delta')).toHaveText('KEP −6 ▼ better');
