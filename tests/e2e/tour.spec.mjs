@@ -1,0 +1,88 @@
+// Issue 13: the KEP-4781 tour in the page — every step opens by link, ←/→ and Back/Next move
+// between steps and update the address, the tour works in presentation view and the embed,
+// a setting edited leaves it, and the header offers it to first-time visitors.
+import { test, expect } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { open, shots } from './helpers.mjs';
+
+const STEPS = 7;
+
+for (let n = 1; n <= STEPS; n++) {
+  test(`tour step ${n} opens by link with its caption and figure`, async ({ page }) => {
+    const problems = await open(page, `?tour=kep-4781&step=${n}`);
+    await expect(page.locator('#tour-step')).toHaveText(`Step ${n} of ${STEPS}`);
+    await expect(page.locator('#tour-title')).not.toBeEmpty();
+    const caption = await page.locator('.tour-caption').allTextContents();
+    expect(caption.join(' ').length).toBeGreaterThan(80);
+    // The caption's numbers are filled from the runs: no template left.
+    expect(caption.join(' ')).not.toMatch(/[{}]/);
+    await expect(page.locator('#figure svg rect.rs-group').first()).toBeVisible();
+    await expect(page.locator('#play')).toContainText('Play'); // a step opens paused
+    if (n === 1) await page.screenshot({ path: `${shots}/tour-1.png` });
+    expect(problems).toEqual([]);
+  });
+}
+
+test('arrows and Back/Next move between steps and update the address; a setting leaves the tour', async ({ page }) => {
+  const problems = await open(page, '?tour=kep-4781&step=2');
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('#tour-step')).toHaveText(`Step 3 of ${STEPS}`);
+  await expect.poll(() => page.evaluate(() => location.search)).toContain('step=3');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.locator('#tour-step')).toHaveText(`Step 1 of ${STEPS}`);
+  await expect(page.locator('#tour-back')).toBeDisabled();
+  await page.locator('#tour-next').click();
+  await expect(page.locator('#tour-step')).toHaveText(`Step 2 of ${STEPS}`);
+  await expect.poll(() => page.evaluate(() => location.search)).toContain('step=2');
+  // Reload: the same step.
+  await page.reload();
+  await expect(page.locator('#tour-step')).toHaveText(`Step 2 of ${STEPS}`);
+  // Editing a setting goes back to free play.
+  await page.locator('#preset').selectOption('long-restart');
+  await expect(page.locator('#tour')).toHaveCount(0);
+  await expect(page.locator('#tour-open')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => location.search)).not.toContain('tour=');
+  expect(problems).toEqual([]);
+});
+
+test('the header offers the tour; Leave returns to free play', async ({ page }) => {
+  const problems = await open(page);
+  await page.locator('#tour-open').click();
+  await expect(page.locator('#tour-step')).toHaveText(`Step 1 of ${STEPS}`);
+  await page.locator('#tour-leave').click();
+  await expect(page.locator('#tour')).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
+
+test('a bad tour link: one notice, free play', async ({ page }) => {
+  const problems = await open(page, '?tour=nope&step=2');
+  await expect(page.locator('#url-notice')).toContainText('not a tour');
+  await expect(page.locator('#tour')).toHaveCount(0);
+  const p2 = await open(page, '?tour=kep-4781&step=99');
+  await expect(page.locator('#url-notice')).toContainText('steps 1 to 7');
+  expect([...problems, ...p2]).toEqual([]);
+});
+
+test('the tour in presentation view and in the embed', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const problems = await open(page, '?tour=kep-4781&step=3&present=1');
+  await expect(page.locator('#tour-step')).toHaveText(`Step 3 of ${STEPS}`);
+  const fig = await page.locator('#figure').boundingBox();
+  expect(fig.y).toBeLessThan(720);
+  await page.screenshot({ path: `${shots}/tour-present-1280.png` });
+  await page.setViewportSize({ width: 520, height: 800 });
+  await page.goto('embed-example.html');
+  await page.locator('#restartscope').evaluate((f) => {
+    f.style.width = '480px'; f.style.height = '560px'; f.style.minHeight = '0'; f.style.aspectRatio = 'auto';
+    f.src = f.src.split('?')[0] + '?embed=1&tour=kep-4781&step=2';
+  });
+  const frame = page.frameLocator('#restartscope');
+  await expect(frame.locator('#tour-step')).toHaveText(`Step 2 of ${STEPS}`);
+  await expect(frame.locator('#figure svg rect.rs-group').first()).toBeVisible();
+  await page.screenshot({ path: `${shots}/tour-embed-480.png` });
+  const axe = await new AxeBuilder({ page }).include('#restartscope').withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(axe.violations.filter((v) => ['serious', 'critical'].includes(v.impact)).map((v) => v.id)).toEqual([]);
+  expect(problems).toEqual([]);
+});
