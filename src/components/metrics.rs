@@ -87,7 +87,7 @@ fn Card(m: &'static Metric, at: Memo<Option<Ms>>) -> impl IntoView {
                         None => "no budget".to_string(),
                     };
                     view! {
-                        <span class=class data-policy=class><small>{lane.kubelet}</small><b>{value}</b></span>
+                        <span class=class data-policy=class><small>{lane.kubelet}</small><b class:na=move || vals().get(lane.index).is_none()>{value}</b></span>
                     }
                 }).collect_view()}
             </div>
