@@ -18,11 +18,22 @@ fn cli_doc_lists_every_rule_id() {
 
 /// The figures committed under docs/ are what the CLI draws today. Regenerate with
 /// `cargo run -p restartscope-cli -- simulate --preset NAME --format svg --out docs/NAME.svg`.
+/// `releases-1.35-vs-main`: `--preset report-141155-started-by-name --kubelets 1.35:kep,main:kep`.
 #[test]
 fn committed_figures_are_current() {
-    for name in ["short-restart", "long-restart"] {
+    let kubelets = ["--kubelets", "1.35:kep,main:kep"];
+    for (name, preset, extra) in [
+        ("short-restart", "short-restart", &[][..]),
+        ("long-restart", "long-restart", &[][..]),
+        (
+            "releases-1.35-vs-main",
+            "report-141155-started-by-name",
+            &kubelets[..],
+        ),
+    ] {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_restartscope"))
-            .args(["simulate", "--preset", name, "--format", "svg"])
+            .args(["simulate", "--preset", preset, "--format", "svg"])
+            .args(extra)
             .output()
             .unwrap();
         assert!(out.status.success());
