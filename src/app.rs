@@ -14,6 +14,7 @@ use crate::components::{
     metrics::Metrics,
     notices::Notices,
     params::Params,
+    pdb::Pdb,
     tour::{Tour, TourEntry},
     why::Why,
 };
@@ -240,6 +241,7 @@ pub fn App() -> impl IntoView {
             <PlaybackBar />
             <Why />
             <Metrics />
+            <Pdb />
             <Lanes />
             <Tour />
             <div class="below">

@@ -11,5 +11,6 @@ pub mod lanes;
 pub mod metrics;
 pub mod notices;
 pub mod params;
+pub mod pdb;
 pub mod tour;
 pub mod why;

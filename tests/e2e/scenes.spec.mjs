@@ -156,3 +156,15 @@ test('?view=fleet opens the fleet view (its own bundle) with the same settings',
   await expect(page).toHaveURL(/\/fleet\/\?view=fleet&nodes=3/);
   await expect(page.locator('#back')).toBeVisible();
 });
+
+test('PodDisruptionBudget card: disruptionsAllowed per run at the playhead, only with a budget', async ({ page }) => {
+  const problems = await open(page, '?preset=report-135795-notready-flip&t=40');
+  await expect(page.locator('#pdb .pdb-row')).toHaveCount(2);
+  await expect(page.locator('#pdb .pdb-allowed')).toHaveText(['0', '0']);
+  await expect(page.locator('#pdb .pdb-detail').first()).toContainText('desiredHealthy 2 of 3');
+  await expect(page.locator('#pdb .pdb-line').first()).toHaveAttribute('d', /^M0/);
+  await page.goto('?preset=short-restart&t=40');
+  await expect(page.locator('#figure svg').first()).toBeVisible();
+  await expect(page.locator('#pdb')).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
