@@ -1,11 +1,25 @@
-//! The operator's knobs of `simulate`: `--pods N` and `--probe CONTAINER.KIND.FIELD=VALUE`
-//! (`CONTAINER.KIND=on|off`). Only the syntax is checked here; ranges and Kubernetes' rules
+//! The operator's knobs of `simulate`: `--pods N`, `--probe CONTAINER.KIND.FIELD=VALUE`
+//! (`CONTAINER.KIND=on|off`) and `--restart AT:DOWNTIME` (repeatable). Only the syntax is checked here; ranges and Kubernetes' rules
 //! between fields are the model's validation (`Overrides::apply`), as in the web form.
 
 use super::UserError;
 use restartscope_sim::{
-    parse_probe_key, ProbeChange, ProbeEdit, ProbeField, ProbeOverrides, MAX_PODS,
+    parse_duration, parse_probe_key, ProbeChange, ProbeEdit, ProbeField, ProbeOverrides, Restart,
+    MAX_PODS,
 };
+
+/// `--restart 30s:20s`, `--restart 5m:1m30s`: one kubelet restart, when it stops and how long it
+/// stays down (`kubelet.restarts[i].at_s` / `downtime_s`; ranges and overlaps are the model's
+/// validation).
+pub fn restart(value: &str) -> Result<Restart, UserError> {
+    let usage = || {
+        format!("invalid --restart {value:?}; use AT:DOWNTIME, e.g. 30s:20s or 5m:1m30s (when the kubelet stops : how long it stays down)")
+    };
+    let (at, down) = value.split_once(':').ok_or_else(usage)?;
+    let at_s = parse_duration(at.trim()).map_err(|_| usage())?;
+    let downtime_s = parse_duration(down.trim()).map_err(|_| usage())?;
+    Ok(Restart { at_s, downtime_s })
+}
 
 /// `--pods N`: 1 to the kubelet's default maxPods.
 pub fn pods(value: &str) -> Result<usize, UserError> {

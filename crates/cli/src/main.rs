@@ -39,6 +39,8 @@ Options of simulate:
   --policy P            legacy | kep | both (default both)
   --downtime DUR        downtime of the first kubelet restart, e.g. 45s, 6m30s, 1h; the run
                         is extended to show the kubelet's return and what follows
+  --restart AT:DUR      one kubelet restart (stop at AT, down for DUR), e.g. 30s:20s;
+                        repeatable: replaces the scenario's restarts (not with --downtime)
   --grace DUR           kube-controller-manager --node-monitor-grace-period
                         (cluster.node_monitor_grace_s)
   --version V           kubelet release: 1.31 | 1.34 | 1.35 | 1.35.4 | 1.36 | 1.37 | main
@@ -95,6 +97,8 @@ struct SimArgs {
     seed: Option<u64>,
     pods: Option<usize>,
     probes: Vec<restartscope_sim::ProbeEdit>,
+    /// `--restart AT:DOWNTIME`, repeatable: every kubelet restart.
+    restarts: Vec<restartscope_sim::Restart>,
     /// `--kubelets`: any kubelet profiles side by side.
     kubelets: Option<Vec<KubeletProfile>>,
     format: Format,
@@ -239,7 +243,7 @@ fn parse_args(args: &[String]) -> Result<Command, UserError> {
     }
 }
 
-const FLAGS: &str = "--preset, --scenario, --manifest, --replicas-on-node, --policy, --kubelets, --downtime, --grace, --version, --seed, --pods, --probe, --format, --out, --help";
+const FLAGS: &str = "--preset, --scenario, --manifest, --replicas-on-node, --policy, --kubelets, --downtime, --grace, --version, --seed, --pods, --probe, --restart, --format, --out, --help";
 
 fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
     let mut a = SimArgs {
@@ -255,6 +259,7 @@ fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
         seed: None,
         pods: None,
         probes: Vec::new(),
+        restarts: Vec::new(),
         format: Format::Table,
         out: None,
     };
@@ -272,7 +277,8 @@ fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
             )
             .into());
         }
-        const KNOWN: [&str; 14] = [
+        const KNOWN: [&str; 15] = [
+            "--restart",
             "--pods",
             "--probe",
             "--kubelets",
@@ -290,10 +296,11 @@ fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
         ];
         let unknown = |flag: &str| format!("unknown option {flag:?}; accepted options: {FLAGS}");
         let (flag, value) = option(arg, args, &mut i, &KNOWN, &mut seen, unknown)?;
-        seen.retain(|f| f != "--probe"); // repeatable
+        seen.retain(|f| f != "--probe" && f != "--restart"); // repeatable
         match flag.as_str() {
             "--pods" => a.pods = Some(knobs::pods(&value)?),
             "--probe" => a.probes.push(knobs::probe(&value)?),
+            "--restart" => a.restarts.push(knobs::restart(&value)?),
             "--preset" => a.preset = Some(value),
             "--scenario" => a.scenario = Some(value),
             "--manifest" => {
@@ -500,6 +507,7 @@ fn resolve(a: &SimArgs) -> Result<(Scenario, String), UserError> {
         policy: a.policy,
         pods: a.pods,
         probes: a.probes.clone(),
+        restarts: (!a.restarts.is_empty()).then(|| a.restarts.clone()),
         ..Overrides::default()
     };
     let sc = overrides.apply(sc).map_err(|e| invalid(&origin, &e))?;

@@ -40,6 +40,9 @@ pub struct Overrides {
     /// Probe edits, in order, each on one container (by name) in every pod
     /// ([`Scenario::with_probe`]); applied after `readiness`.
     pub probes: Vec<ProbeEdit>,
+    /// Replaces every kubelet restart (`kubelet.restarts`, [`Scenario::with_restarts`]); with
+    /// `restart_at_s`/`downtime_s` it is an error (one or the other).
+    pub restarts: Option<Vec<Restart>>,
 }
 
 impl Overrides {
@@ -87,6 +90,23 @@ impl Overrides {
         }
         if let Some(pdb) = &self.pdb {
             sc = sc.with_pdb(pdb.clone());
+        }
+        if let Some(list) = &self.restarts {
+            if self.restart_at_s.is_some() || self.downtime_s.is_some() {
+                errs.push(FieldError {
+                    field: "kubelet.restarts".into(),
+                    k8s: "kubelet.restarts".into(),
+                    message: "kubelet.restarts: give the restarts as a list or the first restart's start and downtime, not both".into(),
+                });
+            } else if list.is_empty() {
+                errs.push(FieldError {
+                    field: "kubelet.restarts".into(),
+                    k8s: "kubelet.restarts".into(),
+                    message: "kubelet.restarts must hold at least one restart".into(),
+                });
+            } else {
+                sc = sc.with_restarts(list);
+            }
         }
         match (self.restart_at_s, self.downtime_s, sc.first_restart().cloned()) {
             (None, None, _) => {}
@@ -150,6 +170,26 @@ impl Scenario {
             end + tail
         };
         self
+    }
+
+    /// Replaces every restart: the first as [`Scenario::with_restart`] does (moving what depends
+    /// on it), the others as given, and the horizon shows the last return plus the tail. Whether
+    /// they overlap or fit the horizon is the validation's to say (`kubelet.restarts[i]`).
+    pub fn with_restarts(self, list: &[Restart]) -> Scenario {
+        let Some(first) = list.first() else {
+            return self;
+        };
+        let mut sc = self.with_restart(first.at_s, first.downtime_s);
+        let first_end = first.at_s + first.downtime_s;
+        let tail = (sc.horizon_s - first_end).max(MIN_TAIL_S);
+        sc.kubelet.restarts = list.to_vec();
+        let last_end = list
+            .iter()
+            .map(|r| r.at_s + r.downtime_s)
+            .fold(first_end, f64::max);
+        let max = limits::HORIZON_S.1;
+        sc.horizon_s = (last_end + tail).min(max.max(last_end + MIN_TAIL_S));
+        sc
     }
 
     /// Changes the first restart's downtime, keeping its start ([`Scenario::with_restart`]);
