@@ -220,6 +220,22 @@ mod tests {
         s.downtime_s = 90.0;
         let run = s.scenario().unwrap();
         assert_eq!(run.kubelet.restarts[0].downtime_s, 90.0);
+        // The link holds the packed scenario (not the preset) and reads back onto the same base.
+        let c = s.custom.clone().map(|c| {
+            Arc::new(Imported {
+                packed: Some("abc".into()),
+                ..(*c).clone()
+            })
+        });
+        s.custom = c.clone();
+        let q = crate::url::to_query(&UrlState {
+            settings: s.clone(),
+            ..UrlState::default()
+        });
+        assert!(q.starts_with("scenario=abc&label=Deployment%20web"), "{q}");
+        assert!(!q.contains("preset="));
+        assert_eq!(reparse(&q, c).settings, s);
+        assert_eq!(reparse(&q, None).settings.custom, None);
         assert_eq!(
             link_params("?a=1&scenario=abc&label=Deployment%20web"),
             Some(("abc".into(), Some("Deployment web".into())))
