@@ -33,6 +33,30 @@ fn read_file(file: web_sys::File, text: RwSignal<String>, error: RwSignal<String
     });
 }
 
+/// One value of the last report (empty before the first import).
+fn field(report: RwSignal<Option<Report>>, f: impl Fn(&Report) -> String) -> String {
+    report.with(|r| r.as_ref().map(f).unwrap_or_default())
+}
+
+/// `<li>` items, the text escaped.
+fn items(lines: &[String]) -> String {
+    let mut out = String::new();
+    for l in lines {
+        out.push_str("<li>");
+        for c in l.chars() {
+            match c {
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                '&' => out.push_str("&amp;"),
+                '"' => out.push_str("&quot;"),
+                _ => out.push(c),
+            }
+        }
+        out.push_str("</li>");
+    }
+    out
+}
+
 #[component]
 pub fn ImportPanel() -> impl IntoView {
     let ui = Ui::get();
@@ -100,15 +124,8 @@ pub fn ImportPanel() -> impl IntoView {
             );
         }
     };
-    let list = |items: Vec<String>| {
-        items
-            .into_iter()
-            .map(|s| view! { <li>{s}</li> })
-            .collect_view()
-    };
     view! {
-        <Show when=move || open.get()>
-            <section class="import" id="import-panel" aria-label="Import your workload" aria-busy=move || busy.get().to_string()>
+        <section class="import" id="import-panel" hidden=move || !open.get() aria-label="Import your workload" aria-busy=move || busy.get().to_string()>
                 <h2>"Import your workload"</h2>
                 <p class="hint">"Paste Kubernetes YAML or JSON (one or more documents: Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob, with their Service and PodDisruptionBudget), drop a file here or open one; a RestartScope scenario file (TOML or JSON) works too."</p>
                 <label for="import-text">"Manifests"</label>
@@ -128,24 +145,19 @@ pub fn ImportPanel() -> impl IntoView {
                         {move || if busy.get() { "Importing…" } else { "Import" }}</button>
                     <span id="import-status" role="status">{move || if busy.get() { "Loading the importer and reading the manifests…" } else { "" }}</span>
                 </div>
-                {move || report.get().map(|r| view! {
-                    <div class="import-report" id="import-report">
-                        <p>"Imported: "<b>{r.label.clone()}</b></p>
-                        <button id="import-export-toml" type="button" on:click=export>"Export as scenario TOML"</button>
-                        {(!shareable.get()).then(|| view! {
-                            <p class="notice" id="import-too-large">"This scenario is too large to share by link: export it as a scenario TOML file and open that file here again."</p>
-                        })}
-                        <details id="import-unused">
-                            <summary>{format!("Not used by the model ({})", r.unused.len())}</summary>
-                            <ul>{list(r.unused.clone())}</ul>
-                        </details>
-                        <details id="import-notes">
-                            <summary>{format!("Notes ({})", r.notes.len())}</summary>
-                            <ul>{list(r.notes.clone())}</ul>
-                        </details>
-                    </div>
-                })}
+                <div class="import-report" id="import-report" hidden=move || report.with(|r| r.is_none())>
+                    <p>"Imported: "<b>{move || field(report, |r| r.label.clone())}</b></p>
+                    <button id="import-export-toml" type="button" on:click=export>"Export as scenario TOML"</button>
+                    <p class="notice" id="import-too-large" hidden=move || shareable.get()>"This scenario is too large to share by link: export it as a scenario TOML file and open that file here again."</p>
+                    <details id="import-unused">
+                        <summary>{move || field(report, |r| format!("Not used by the model ({})", r.unused.len()))}</summary>
+                        <ul inner_html=move || field(report, |r| items(&r.unused))></ul>
+                    </details>
+                    <details id="import-notes">
+                        <summary>{move || field(report, |r| format!("Notes ({})", r.notes.len()))}</summary>
+                        <ul inner_html=move || field(report, |r| items(&r.notes))></ul>
+                    </details>
+                </div>
             </section>
-        </Show>
     }
 }
