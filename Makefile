@@ -20,10 +20,12 @@ test: setup
 setup:
 	@scripts/setup.sh
 
-# The main build replaces dist/, so the fleet view (its own bundle) is built after it.
+# The main build replaces dist/, so the fleet view and the importer's worker (their own bundles)
+# are built after it.
 build: setup
 	trunk build --release
 	trunk build fleet/index.html --release --dist dist/fleet --public-url ./
+	trunk build import/index.html --release --dist dist/import --public-url ./
 
 # Benchmarks (not tests): criterion, then scripts/bench-wasm.sh (the quick native table of
 # examples/scale.rs, the same workload as wasm32 in Node, and wasm/native).

@@ -17,6 +17,7 @@ cargo clippy -p restartscope --target wasm32-unknown-unknown --all-targets -- -D
 
 step "cargo clippy (fleet view, wasm32)"
 cargo clippy -p restartscope-fleet-web --target wasm32-unknown-unknown -- -D warnings
+cargo clippy -p restartscope-import-web --target wasm32-unknown-unknown -- -D warnings
 
 mkdir -p artifacts
 step "native tests"
@@ -33,6 +34,8 @@ trunk build --release
 # After the main build, which replaces dist/: the fleet view's own bundle (page + Web Worker).
 step "release build of the fleet view (trunk, offline) into dist/fleet"
 trunk build fleet/index.html --release --dist dist/fleet --public-url ./
+step "release build of the importer's Web Worker (trunk, offline) into dist/import"
+trunk build import/index.html --release --dist dist/import --public-url ./
 
 step "size budget"
 scripts/size-budget.sh

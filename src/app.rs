@@ -9,6 +9,7 @@ use crate::components::{
     event_log::EventLog,
     export::Export,
     help::Help,
+    import::ImportPanel,
     kubectl::KubectlPanels,
     lanes::Lanes,
     metrics::Metrics,
@@ -45,7 +46,7 @@ pub fn App() -> impl IntoView {
     let search = web_sys::window()
         .and_then(|w| w.location().search().ok())
         .unwrap_or_default();
-    let (initial, url_notes) = url::parse(&search);
+    let (initial, url_notes) = crate::imported::initial(&search);
     let ui = Ui::new(
         initial,
         url_notes,
@@ -116,7 +117,8 @@ pub fn App() -> impl IntoView {
         let search = web_sys::window()
             .and_then(|w| w.location().search().ok())
             .unwrap_or_default();
-        let (st, _) = url::parse(&search);
+        let st =
+            crate::imported::reparse(&search, ui.settings.with_untracked(|s| s.custom.clone()));
         pushed.set_value(Some(st.settings.clone()));
         last_settings.set_value(Some(st.settings.clone()));
         ui.settings.set(st.settings);
@@ -237,6 +239,7 @@ pub fn App() -> impl IntoView {
         </header>
         <main data-rejected=move || if ui.rejected() { "1" } else { "0" }>
             <Controls />
+            <ImportPanel />
             <Params />
             <PlaybackBar />
             <Why />

@@ -4,10 +4,12 @@
 //! so each message shows next to its input. Called by `state.rs` (`compute`), `url.rs` and the
 //! parameter components.
 
+use crate::custom::Imported;
 use crate::probes::{self, Cell, ContainerProbes};
 use restartscope_sim::{
     fmt_secs, parse_duration, presets, FieldError, KubeVersion, Overrides, Scenario, MAX_PODS,
 };
+use std::sync::Arc;
 
 /// Every editable setting, as the text in its input (so a half-typed value can be shown with an
 /// error while the last valid run stays on screen).
@@ -25,6 +27,8 @@ pub struct Settings {
     pub pods: String,
     /// Every probe of every container that can have one (`probes.rs`).
     pub probes: Vec<ContainerProbes>,
+    /// An imported scenario used instead of the preset's (`imported.rs`).
+    pub custom: Option<Arc<Imported>>,
 }
 
 impl Default for Settings {
@@ -161,6 +165,7 @@ impl Settings {
             seed: sc.seed.to_string(),
             pods: sc.pods.len().to_string(),
             probes: probes::table_of(&sc),
+            custom: None,
         }
     }
 
@@ -182,17 +187,15 @@ impl Settings {
 
     /// The scenario these settings describe, or a message per invalid field.
     pub fn scenario(&self) -> Result<Scenario, Vec<(Field, String)>> {
-        let (preset, overrides) = self.overrides()?;
-        overrides
-            .apply((preset.build)())
-            .map_err(|e| self.by_field(e))
+        let (base, overrides) = self.overrides()?;
+        overrides.apply(base).map_err(|e| self.by_field(e))
     }
 
-    /// The preset and what the fields change on it. Each field's text is checked against the
+    /// The base scenario (the preset's or the imported one) and what the fields change on it. Each field's text is checked against the
     /// field's range here; everything else is the model's to judge (`Overrides::apply`).
-    pub fn overrides(&self) -> Result<(&'static presets::Preset, Overrides), Vec<(Field, String)>> {
+    pub fn overrides(&self) -> Result<(Scenario, Overrides), Vec<(Field, String)>> {
         let mut errs = Vec::new();
-        let Some(preset) = presets::find(&self.preset) else {
+        let Some(base) = self.base() else {
             return Err(vec![(
                 Field::Preset,
                 format!(
@@ -300,8 +303,8 @@ impl Settings {
                 ),
             ));
         }
-        let probe_edits = probes::edits(&self.probes, &probes::table_of(&(preset.build)()))
-            .unwrap_or_else(|e| {
+        let probe_edits =
+            probes::edits(&self.probes, &probes::table_of(&base)).unwrap_or_else(|e| {
                 errs.extend(e.into_iter().map(|(c, m)| (Field::Probe(c), m)));
                 Vec::new()
             });
@@ -309,7 +312,7 @@ impl Settings {
             return Err(errs);
         }
         Ok((
-            preset,
+            base,
             Overrides {
                 restart_at_s: Some(at),
                 downtime_s: Some(downtime),

@@ -4,10 +4,14 @@
 
 pub mod app;
 pub mod components;
+pub mod custom;
 pub mod env;
 pub mod export;
 pub mod form;
+pub mod imported;
+pub mod importer;
 pub mod keys;
+pub mod pack;
 pub mod playback;
 pub mod probes;
 pub mod state;
@@ -48,7 +52,10 @@ pub fn start() {
     {
         el.remove();
     }
-    leptos::mount::mount_to_body(app::App);
+    let search = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default();
+    imported::preload(&search, || leptos::mount::mount_to_body(app::App));
     if let Some(w) = web_sys::window() {
         if w.location()
             .search()

@@ -33,6 +33,8 @@ pub struct Ui {
     pub present: RwSignal<bool>,
     pub zoom: RwSignal<bool>,
     pub help: RwSignal<bool>,
+    /// The "Import your workload" panel is open.
+    pub import_open: RwSignal<bool>,
     /// The tab is visible and the page on screen.
     pub visible: RwSignal<bool>,
     /// CSS px width the figure is shown at (10-px steps), for its layout (`state::figure_spec`).
@@ -71,6 +73,7 @@ impl Ui {
             present: RwSignal::new(initial.present),
             zoom: RwSignal::new(initial.zoom),
             help: RwSignal::new(false),
+            import_open: RwSignal::new(false),
             visible: RwSignal::new(true),
             shown_w: RwSignal::new(crate::env::figure_width()),
             view_h: RwSignal::new(crate::env::view_height()),

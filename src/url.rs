@@ -2,11 +2,13 @@
 //! Parsing treats values as data: anything unknown or out of range is named in one notice and
 //! falls back to its default.
 
+use crate::custom::Imported;
 use crate::form::{fmt_num, Field, Settings};
 use crate::probes::{table_of, texts};
 use restartscope_sim::{
     fmt_secs, parse_duration, parse_probe_key, presets, KubeVersion, Probe, ProbeField, ProbeKind,
 };
+use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Theme {
@@ -88,6 +90,11 @@ fn show(v: &str) -> String {
 /// Parses a query string (with or without the leading `?`).
 /// Returns the state and one message per ignored parameter.
 pub fn parse(query: &str) -> (UrlState, Vec<String>) {
+    parse_with(query, None)
+}
+
+/// [`parse`] on an imported base scenario (the link's `scenario=`, decoded by `imported.rs`).
+pub fn parse_with(query: &str, custom: Option<Arc<Imported>>) -> (UrlState, Vec<String>) {
     let q = query.strip_prefix('?').unwrap_or(query);
     let pairs: Vec<(String, String)> = q
         .split('&')
@@ -99,8 +106,10 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
         .collect();
     let mut notes = Vec::new();
     let mut st = UrlState::default();
-    // The preset first: the other parameters override its values.
-    if let Some((_, v)) = pairs.iter().rev().find(|(k, _)| k == "preset") {
+    // The preset (or the imported scenario) first: the other parameters override its values.
+    if let Some(c) = custom {
+        st.settings = Settings::for_custom(c);
+    } else if let Some((_, v)) = pairs.iter().rev().find(|(k, _)| k == "preset") {
         if presets::find(v).is_some() {
             st.settings = Settings::for_preset(v);
         } else {
@@ -125,7 +134,7 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
     for (k, v) in &pairs {
         let s = &mut st.settings;
         let ok = match k.as_str() {
-            "preset" => true,
+            "preset" | "scenario" | "label" => true,
             "downtime" => secs(v, Field::Downtime).map(|x| s.downtime_s = x).is_some(),
             "at" => secs(v, Field::RestartAt)
                 .map(|x| s.restart_at_s = x)
@@ -299,9 +308,7 @@ fn probe_param(s: &mut Settings, k: &str, v: &str) -> Option<Result<(), String>>
 /// The probe parameters of `s`: what differs from its preset's table (`off`, `on` and the
 /// fields that differ, from the Kubernetes defaults for an added probe).
 fn probe_params(s: &Settings) -> Vec<(String, String)> {
-    let base = presets::find(&s.preset)
-        .map(|p| table_of(&(p.build)()))
-        .unwrap_or_default();
+    let base = s.base().map(|b| table_of(&b)).unwrap_or_default();
     let mut out = Vec::new();
     for c in &s.probes {
         let b = base.iter().find(|b| b.name == c.name);
@@ -384,20 +391,27 @@ pub fn accepted(k: &str) -> String {
 /// The query string for a state (always the full settings, so a link is self-contained).
 pub fn to_query(st: &UrlState) -> String {
     let s = &st.settings;
-    let mut parts: Vec<(String, String)> = vec![
-        ("preset", s.preset.clone()),
-        ("downtime", fmt_num(s.downtime_s)),
-        ("at", fmt_num(s.restart_at_s)),
-        ("version", s.version.clone()),
-        ("grace", s.grace_s.clone()),
-        ("toleration", s.toleration_s.clone()),
-        ("sync", s.first_sync_s.clone()),
-        ("seed", s.seed.clone()),
-        ("pods", s.pods.trim().to_string()),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v))
-    .collect();
+    // An imported scenario travels packed, or not at all when too large (the page says so).
+    let head = match &s.custom {
+        Some(c) => c.packed.as_ref().map_or(Vec::new(), |p| {
+            vec![("scenario", p.clone()), ("label", c.label.clone())]
+        }),
+        None => vec![("preset", s.preset.clone())],
+    };
+    let mut parts: Vec<(String, String)> = head
+        .into_iter()
+        .chain([
+            ("downtime", fmt_num(s.downtime_s)),
+            ("at", fmt_num(s.restart_at_s)),
+            ("version", s.version.clone()),
+            ("grace", s.grace_s.clone()),
+            ("toleration", s.toleration_s.clone()),
+            ("sync", s.first_sync_s.clone()),
+            ("seed", s.seed.clone()),
+            ("pods", s.pods.trim().to_string()),
+        ])
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
     parts.extend(probe_params(s));
     if let Some(t) = st.t_ms {
         parts.push(("t".into(), fmt_num(t as f64 / 1000.0)));

@@ -2,6 +2,7 @@
 //! time) and the playback bar (play, previous/next event, from 0, zoom, speed, time scrubber).
 //! Both edit `Ui` signals only; the recompute happens in `app.rs`.
 
+use crate::custom::IMPORTED;
 use crate::form::{downtime_pos, downtime_steps, Field, MAX_RESTART_AT_S};
 use crate::state::{DEFAULT_SPEED, SPEEDS};
 use crate::ui::Ui;
@@ -21,8 +22,17 @@ pub fn Controls() -> impl IntoView {
                     prop:value=move || settings.with(|s| s.preset.clone())
                     on:change=move |ev| ui.pick_preset(&event_target_value(&ev))>
                     {presets::PRESETS.iter().enumerate().map(|(i, p)| view! { <option value=p.name>{format!("{} · {}", i + 1, p.name)}</option> }).collect_view()}
+                    {move || settings.with(|s| s.custom.as_ref().map(|c| {
+                        let label = format!("Imported: {}", c.label);
+                        view! { <option value=IMPORTED selected=true>{label}</option> }
+                    }))}
                 </select>
-                <p class="teaches" id="teaches">{move || settings.with(|s| presets::find(&s.preset).map(|p| p.teaches).unwrap_or(""))}</p>
+                <button id="import-open" type="button" aria-expanded=move || ui.import_open.get().to_string()
+                    aria-controls="import-panel" on:click=move |_| ui.import_open.update(|o| *o = !*o)>"Import your workload"</button>
+                <p class="teaches" id="teaches">{move || settings.with(|s| match &s.custom {
+                    Some(c) => c.scenario.description.clone(),
+                    None => presets::find(&s.preset).map(|p| p.teaches).unwrap_or("").to_string(),
+                })}</p>
             </div>
             <div class="control downtime">
                 <label for="downtime">"Kubelet downtime "

@@ -6,6 +6,7 @@ pub mod controls;
 pub mod event_log;
 pub mod export;
 pub mod help;
+pub mod import;
 pub mod kubectl;
 pub mod lanes;
 pub mod metrics;

@@ -1,0 +1,180 @@
+//! The importer as a Web Worker (bin `import-worker`, built into `dist/import/` by
+//! `import/index.html`): the app starts it only when the reader imports a workload, so the YAML
+//! parser and the TOML writer never weigh on the page's bundle.
+//!
+//! Protocol (plain JSON strings both ways): the worker first posts `{"kind":"ready"}`; then per
+//! request `{"text": "...", "replicas_on_node": 2 | null}` it answers with [`answer`]'s JSON:
+//! `{"ok": true, "scenario": {…}, "label", "workloads", "unused", "notes", "toml"}` or
+//! `{"ok": false, "message", "line", "column", "text"}`. A scenario file (TOML or JSON, as
+//! `restartscope import` writes it) is read as one too, validated by the model.
+
+use restartscope_manifest::{import_str, scenario_toml, Import, ImportError, ImportOptions};
+use restartscope_sim::Scenario;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// The largest input the worker reads (the page refuses larger before sending).
+pub const MAX_INPUT: usize = 1 << 20;
+
+#[derive(Deserialize)]
+struct Request {
+    text: String,
+    #[serde(default)]
+    replicas_on_node: Option<u32>,
+}
+
+/// `Deployment web (3 pods), DaemonSet agent (1 pod)`.
+pub fn label(im: &Import) -> String {
+    let parts: Vec<String> = im
+        .workloads
+        .iter()
+        .map(|w| {
+            let s = if w.pods == 1 { "" } else { "s" };
+            format!("{} {} ({} pod{s})", w.kind, w.name, w.pods)
+        })
+        .collect();
+    parts.join(", ")
+}
+
+fn error(e: &ImportError) -> Value {
+    json!({
+        "ok": false,
+        "message": e.message,
+        "line": e.line,
+        "column": e.column,
+        "text": e.to_string(),
+    })
+}
+
+fn failure(message: String) -> Value {
+    json!({"ok": false, "message": message, "text": message})
+}
+
+/// A scenario file (what `restartscope import` writes, or the app's JSON), if the text is one.
+fn scenario_file(text: &str) -> Option<Result<Scenario, String>> {
+    let t = text.trim_start();
+    let sc = if t.starts_with('{') {
+        serde_json::from_str::<Scenario>(t).ok()?
+    } else if !t.contains("apiVersion") {
+        toml::from_str::<Scenario>(text).ok()?
+    } else {
+        return None;
+    };
+    Some(match sc.validate() {
+        Ok(()) => Ok(sc),
+        Err(errs) => Err(format!(
+            "the scenario file is not valid: {}",
+            errs.iter()
+                .map(|e| e.message.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
+        )),
+    })
+}
+
+/// The answer to one request (a JSON request string), as JSON.
+pub fn answer(request: &str) -> Value {
+    let req: Request = match serde_json::from_str(request) {
+        Ok(r) => r,
+        Err(e) => return failure(format!("bad request to the importer: {e}")),
+    };
+    if req.text.len() > MAX_INPUT {
+        return failure(format!(
+            "the input is {} bytes; the importer reads at most 1 MiB ({MAX_INPUT} bytes)",
+            req.text.len()
+        ));
+    }
+    if let Some(sc) = scenario_file(&req.text) {
+        return match sc {
+            Ok(sc) => {
+                let toml = toml::to_string(&sc).unwrap_or_default();
+                let label = format!("{} ({} pods)", sc.name, sc.pods.len());
+                json!({
+                    "ok": true, "scenario": sc, "label": label, "workloads": [],
+                    "unused": [], "notes": ["Read as a RestartScope scenario file."], "toml": toml,
+                })
+            }
+            Err(m) => failure(m),
+        };
+    }
+    let opts = ImportOptions {
+        replicas_on_node: req.replicas_on_node,
+    };
+    match import_str(&req.text, &opts) {
+        Ok(im) => json!({
+            "ok": true,
+            "scenario": im.scenario,
+            "label": label(&im),
+            "workloads": im.workloads.iter().map(|w| json!({
+                "kind": w.kind, "name": w.name, "replicas": w.replicas, "pods": w.pods,
+            })).collect::<Vec<_>>(),
+            "unused": im.unused.iter().map(|u| u.to_string()).collect::<Vec<_>>(),
+            "notes": im.notes,
+            "toml": scenario_toml(&im),
+        }),
+        Err(e) => error(&e),
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+pub fn start() {
+    use wasm_bindgen::prelude::*;
+    use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+    fn scope() -> DedicatedWorkerGlobalScope {
+        js_sys::global().unchecked_into()
+    }
+    let on = Closure::<dyn FnMut(MessageEvent)>::new(|e: MessageEvent| {
+        let req = e.data().as_string().unwrap_or_default();
+        let out = answer(&req).to_string();
+        let _ = scope().post_message(&JsValue::from_str(&out));
+    });
+    scope().set_onmessage(Some(on.as_ref().unchecked_ref()));
+    on.forget();
+    // Messages sent before the wasm had started are lost: the page waits for this one.
+    let _ = scope().post_message(&JsValue::from_str(r#"{"kind":"ready"}"#));
+}
+
+/// Natively (tests, clippy) there is no worker scope.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn start() {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WEB: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n      - name: app\n        image: nginx\n        resources: {}\n        readinessProbe:\n          httpGet: {path: /, port: 80}\n";
+
+    fn req(text: &str) -> String {
+        json!({ "text": text }).to_string()
+    }
+
+    #[test]
+    fn a_deployment_and_its_scenario_file_round_trip() {
+        let a = answer(&req(WEB));
+        assert_eq!(a["ok"], true, "{a}");
+        assert_eq!(a["label"], "Deployment web (3 pods)");
+        assert!(a["unused"].to_string().contains("resources"));
+        let sc: Scenario = serde_json::from_value(a["scenario"].clone()).unwrap();
+        assert_eq!(sc.pods.len(), 3);
+        let toml = a["toml"].as_str().unwrap();
+        let b = answer(&req(toml));
+        assert_eq!(b["ok"], true, "{b}");
+        let sc2: Scenario = serde_json::from_value(b["scenario"].clone()).unwrap();
+        assert_eq!(sc, sc2);
+        let c = answer(&req(&serde_json::to_string(&sc).unwrap()));
+        assert_eq!(c["scenario"], a["scenario"]);
+    }
+
+    #[test]
+    fn bad_inputs_are_one_message() {
+        let a = answer(&req("kind: Deployment\n  bad: [\n"));
+        assert_eq!(a["ok"], false);
+        assert!(a["line"].is_number(), "{a}");
+        let b = answer(&req("apiVersion: v1\nkind: Service\nmetadata: {name: s}\n"));
+        assert_eq!(b["ok"], false);
+        assert!(b["message"].as_str().unwrap().contains("Service"), "{b}");
+        assert_eq!(answer("nope")["ok"], false);
+        let big = "#".repeat(MAX_INPUT + 1);
+        assert_eq!(answer(&req(&big))["ok"], false);
+    }
+}

@@ -1,0 +1,167 @@
+//! The importer's Web Worker (`crates/import-web`, built into `dist/import/`), started on the
+//! first import only: until then the page has not downloaded the YAML parser. Requests and
+//! answers are JSON strings; the answer is read into an [`Outcome`] (the scenario validated
+//! again by the model, `imported.rs`).
+
+use crate::imported::{b64_encode, checked, Imported, MAX_PACKED};
+use restartscope_sim::Scenario;
+use serde::Deserialize;
+use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+use web_sys::{MessageEvent, Worker};
+
+/// The worker's loader (Trunk `data-type="worker"` with `data-loader-shim`), next to the page.
+const WORKER: &str = "./import/import-worker_loader.js";
+
+/// The largest input sent to the importer.
+pub const MAX_INPUT: usize = 1 << 20;
+
+/// What an import gave.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub label: String,
+    pub unused: Vec<String>,
+    pub notes: Vec<String>,
+    /// The scenario file (`restartscope import --out`).
+    pub toml: String,
+}
+
+pub type Outcome = Result<(Imported, Report), String>;
+
+type Reply = Box<dyn FnOnce(Outcome)>;
+
+#[derive(Default)]
+struct Client {
+    worker: Option<Worker>,
+    ready: bool,
+    /// The request waiting for the worker to start, and who gets the answer.
+    queued: Option<String>,
+    reply: Option<Reply>,
+}
+
+thread_local! {
+    static CLIENT: RefCell<Client> = RefCell::new(Client::default());
+}
+
+/// The worker's answer (`crates/import-web`).
+#[derive(Deserialize)]
+struct Answer {
+    #[serde(default)]
+    ok: bool,
+    #[serde(default)]
+    scenario: Option<Scenario>,
+    #[serde(default)]
+    label: String,
+    #[serde(default)]
+    unused: Vec<String>,
+    #[serde(default)]
+    notes: Vec<String>,
+    #[serde(default)]
+    toml: String,
+    #[serde(default)]
+    text: String,
+}
+
+/// The worker's answer, read.
+pub fn read_answer(text: &str) -> Outcome {
+    let a: Answer = serde_json::from_str(text).map_err(|e| format!("the importer answered {e}"))?;
+    let sc = match (a.ok, a.scenario) {
+        (true, Some(sc)) => sc,
+        _ if a.text.is_empty() => return Err("the import failed".into()),
+        _ => return Err(a.text),
+    };
+    let im = checked(sc, Some(&a.label))?;
+    let report = Report {
+        label: im.label.clone(),
+        unused: a.unused,
+        notes: a.notes,
+        toml: a.toml,
+    };
+    Ok((im, report))
+}
+
+fn on_message(e: MessageEvent) {
+    let text = e.data().as_string().unwrap_or_default();
+    if text.contains("\"kind\":\"ready\"") && text.len() < 40 {
+        CLIENT.with(|c| {
+            let mut c = c.borrow_mut();
+            c.ready = true;
+            let q = c.queued.take();
+            if let (Some(w), Some(q)) = (&c.worker, q) {
+                let _ = w.post_message(&JsValue::from_str(&q));
+            }
+        });
+        return;
+    }
+    let reply = CLIENT.with(|c| c.borrow_mut().reply.take());
+    if let Some(f) = reply {
+        f(read_answer(&text));
+    }
+}
+
+fn on_error(e: web_sys::Event) {
+    web_sys::console::warn_2(&"importer worker".into(), &e);
+    let reply = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        c.worker = None;
+        c.ready = false;
+        c.reply.take()
+    });
+    if let Some(f) = reply {
+        f(Err(
+            "the importer could not be loaded (network?); try again".into(),
+        ));
+    }
+}
+
+/// Sends one import to the worker (started now if it is not yet) and calls `reply` with the
+/// answer. A request in flight is answered by the newer one only.
+pub fn import(text: &str, replicas_on_node: Option<u32>, reply: impl FnOnce(Outcome) + 'static) {
+    if text.len() > MAX_INPUT {
+        reply(Err(format!(
+            "the input is {} bytes; the importer reads at most 1 MiB ({MAX_INPUT} bytes)",
+            text.len()
+        )));
+        return;
+    }
+    let req = format!(
+        "{{\"text\":{},\"replicas_on_node\":{}}}",
+        serde_json::to_string(text).unwrap_or_default(),
+        replicas_on_node.map_or("null".to_string(), |n| n.to_string())
+    );
+    let started = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        c.reply = Some(Box::new(reply));
+        if c.worker.is_none() {
+            let w = Worker::new_with_options(WORKER, &web_sys::WorkerOptions::new())
+                .map_err(|e| format!("the importer could not start: {e:?}"))?;
+            let on = Closure::<dyn FnMut(MessageEvent)>::new(on_message);
+            w.set_onmessage(Some(on.as_ref().unchecked_ref()));
+            on.forget();
+            let err = Closure::<dyn FnMut(web_sys::Event)>::new(on_error);
+            w.set_onerror(Some(err.as_ref().unchecked_ref()));
+            err.forget();
+            c.worker = Some(w);
+        }
+        match (&c.worker, c.ready) {
+            (Some(w), true) => {
+                let _ = w.post_message(&JsValue::from_str(&req));
+            }
+            _ => c.queued = Some(req),
+        }
+        Ok::<(), String>(())
+    });
+    if let Err(m) = started {
+        if let Some(f) = CLIENT.with(|c| c.borrow_mut().reply.take()) {
+            f(Err(m));
+        }
+    }
+}
+
+/// The `scenario=` value of a scenario, or `None` when it would make the link too long.
+pub async fn pack(im: &Imported) -> Option<String> {
+    let json = serde_json::to_vec(&im.scenario).ok()?;
+    let z = crate::pack::deflate(&json).await.ok()?;
+    let s = b64_encode(&z);
+    (s.len() + im.label.len() * 3 <= MAX_PACKED).then_some(s)
+}

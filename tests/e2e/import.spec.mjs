@@ -1,0 +1,139 @@
+// Issue 14: "Import your workload" — paste a manifest, see its pods; bad input keeps the last
+// scenario; the link and the scenario TOML carry the imported scenario; the importer's worker is
+// fetched on the first import only.
+import { test, expect } from '@playwright/test';
+import { open } from './helpers.mjs';
+import AxeBuilder from '@axe-core/playwright';
+import { readFileSync } from 'node:fs';
+
+const WEB = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      terminationGracePeriodSeconds: 20
+      tolerations:
+      - key: node.kubernetes.io/unreachable
+        operator: Exists
+        effect: NoExecute
+        tolerationSeconds: 60
+      initContainers:
+      - name: proxy
+        image: envoy
+        restartPolicy: Always
+        readinessProbe:
+          tcpSocket: {port: 9901}
+          periodSeconds: 5
+      containers:
+      - name: app
+        image: nginx
+        resources:
+          requests: {cpu: 100m}
+        readinessProbe:
+          httpGet: {path: /healthz, port: 8080}
+          periodSeconds: 5
+          failureThreshold: 2
+        livenessProbe:
+          exec: {command: [cat, /tmp/ok]}
+          periodSeconds: 10
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  selector: {app: web}
+  ports: [{port: 80}]
+`;
+
+async function importText(page, text) {
+  if (!(await page.locator('#import-panel').isVisible())) await page.locator('#import-open').click();
+  await page.locator('#import-text').fill(text);
+  await page.locator('#import-go').click();
+}
+
+test('paste a Deployment: its pods on screen, the not-used list, bad input keeps them', async ({ page }) => {
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  const problems = await open(page, '?preset=short-restart');
+  await page.waitForTimeout(300);
+  expect(requests.filter((u) => u.includes('import-worker'))).toEqual([]);
+
+  await importText(page, WEB);
+  await expect(page.locator('#preset option:checked')).toHaveText('Imported: Deployment web (3 pods)');
+  expect(requests.some((u) => u.includes('import-worker'))).toBeTruthy();
+  const figure = page.locator('#figure svg').first();
+  for (const pod of ['web-0', 'web-1', 'web-2']) {
+    await expect(figure).toContainText(pod);
+    await expect(page.locator('.kubectl').first()).toContainText(pod);
+  }
+  await page.locator('#import-unused summary').click();
+  await expect(page.locator('#import-unused')).toContainText('resources');
+  const before = await figure.innerHTML();
+
+  await importText(page, 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x\nspec: [\n');
+  await expect(page.locator('#import-error')).toContainText('line');
+  await expect(page.locator('#import-error')).toContainText('column');
+  expect(await figure.innerHTML()).toEqual(before);
+
+  await importText(page, 'apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {selector: {a: b}}\n');
+  await expect(page.locator('#import-error')).toContainText(/not a workload|no workload/i);
+  await expect(page.locator('#import-error')).toContainText('Service');
+  expect(await figure.innerHTML()).toEqual(before);
+
+  await page.locator('#import-text').fill('x'.repeat(1024 * 1024 + 1));
+  await page.locator('#import-go').click();
+  await expect(page.locator('#import-error')).toContainText('1 MiB');
+
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  const bad = axe.violations.filter((v) => ['serious', 'critical'].includes(v.impact));
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+  expect(problems).toEqual([]);
+});
+
+test('the link and the scenario TOML carry the imported scenario', async ({ page, context }) => {
+  const problems = await open(page, '');
+  await importText(page, WEB);
+  await expect(page.locator('#preset option:checked')).toHaveText('Imported: Deployment web (3 pods)');
+  await expect.poll(() => page.evaluate(() => location.search)).toContain('scenario=');
+  const search = await page.evaluate(() => location.search);
+  expect(search.length).toBeLessThan(8000);
+  const svg = await page.locator('#figure svg').first().innerHTML();
+
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.locator('#import-export-toml').click()]);
+  expect(dl.suggestedFilename()).toMatch(/\.toml$/);
+  const toml = readFileSync(await dl.path(), 'utf8');
+  for (const pod of ['web-0', 'web-1', 'web-2']) expect(toml).toContain(pod);
+
+  await page.locator('#copy-link').click();
+  const page2 = await context.newPage();
+  const problems2 = await open(page2, search);
+  await expect(page2.locator('#preset option:checked')).toHaveText('Imported: Deployment web (3 pods)');
+  await expect(page2.locator('#figure svg').first()).toContainText('web-2');
+  expect(await page2.locator('#figure svg').first().innerHTML()).toEqual(svg);
+
+  await page.reload();
+  await expect(page.locator('#preset option:checked')).toHaveText('Imported: Deployment web (3 pods)');
+
+  // The TOML file opens again in the same panel.
+  await importText(page2, toml);
+  await expect(page2.locator('#import-error')).toHaveText('');
+  await expect(page2.locator('#figure svg').first()).toContainText('web-1');
+  expect(problems).toEqual([]);
+  expect(problems2).toEqual([]);
+});
+
+test('a bad scenario= in a link: one notice and the defaults', async ({ page }) => {
+  const problems = await open(page, '?scenario=AAAA-not-deflate&downtime=95');
+  await expect(page.locator('#url-notice')).toContainText('scenario=');
+  await expect(page.locator('#preset')).toHaveValue('short-restart');
+  await expect(page.locator('#downtime-value')).not.toHaveText('1m35s');
+  expect(problems).toEqual([]);
+});
