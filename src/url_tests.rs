@@ -1,0 +1,157 @@
+//! Tests of `url.rs`: parsing, notices and the round trip of every setting.
+use super::*;
+
+#[test]
+fn round_trip() {
+    let mut st = UrlState {
+        t_ms: Some(61_500),
+        speed: Some(2),
+        theme: Some(Theme::Dark),
+        embed: true,
+        zoom: true,
+        ..UrlState::default()
+    };
+    st.settings = Settings::for_preset("long-restart");
+    st.settings.downtime_s = 95.0;
+    st.settings.grace_s = "40".into();
+    st.settings.seed = "7".into();
+    let q = to_query(&st);
+    let (back, notes) = parse(&format!("?{q}"));
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(back, st);
+}
+
+#[test]
+fn hostile_and_out_of_range_values_are_named_and_ignored() {
+    let (st, notes) =
+        parse("?preset=%3Cscript%3Ealert(1)%3C/script%3E&grace=9999&downtime=61m&bogus=1");
+    assert_eq!(st.settings, Settings::default());
+    assert_eq!(notes.len(), 4, "{notes:?}");
+    assert!(notes[0].contains("<script>alert(1)</script>"));
+    assert!(notes
+        .iter()
+        .any(|n| n.starts_with("grace=\"9999\" ignored: seconds from 5 to 600")));
+    assert!(notes
+        .iter()
+        .any(|n| n.starts_with("downtime=\"61m\" ignored")));
+    assert!(notes
+        .iter()
+        .any(|n| n.contains("\"bogus\" is not a RestartScope parameter")));
+}
+
+#[test]
+fn pods_and_probes_round_trip_in_kubernetes_names() {
+    // short-restart: one container, app, with a readiness probe.
+    let q = "preset=report-136910-sidecar-startup&pods=12&app.readinessProbe.periodSeconds=5\
+             &app.livenessProbe=on&app.livenessProbe.failureThreshold=4\
+             &sidecar.startupProbe.execSeconds=0.5&downtime=45m";
+    let (st, notes) = parse(q);
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(st.settings.pods, "12");
+    assert_eq!(st.settings.downtime_s, 2700.0);
+    let sc = st.settings.scenario().unwrap();
+    assert_eq!(sc.pods.len(), 12);
+    let app = &sc.pods[11].containers[0];
+    assert_eq!(app.readiness_probe.as_ref().unwrap().period_s, 5);
+    let live = app.liveness_probe.as_ref().unwrap();
+    assert_eq!((live.period_s, live.failure_threshold), (10, 4));
+    assert_eq!(
+        sc.pods[5].init_containers[0]
+            .startup_probe
+            .as_ref()
+            .unwrap()
+            .exec_s,
+        0.5
+    );
+    // Written back: only what differs from the preset, and read again to the same settings.
+    let out = to_query(&st);
+    assert!(out.contains("&pods=12&sidecar.startupProbe.execSeconds=0.5&app.readinessProbe.periodSeconds=5&app.livenessProbe=on&app.livenessProbe.failureThreshold=4"), "{out}");
+    let (back, notes) = parse(&out);
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(back, st);
+    // A removed probe, and the old readiness keys.
+    let (st, notes) = parse("app.readinessProbe=off");
+    assert!(notes.is_empty(), "{notes:?}");
+    assert!(to_query(&st).contains("app.readinessProbe=off"));
+    assert!(st.settings.scenario().unwrap().pods[0].containers[0]
+        .readiness_probe
+        .is_none());
+    let (st, notes) = parse("period=5&failure=2&success=2&exec=0.5");
+    assert!(notes.is_empty(), "{notes:?}");
+    let p = st.settings.scenario().unwrap().pods[2].containers[0]
+        .readiness_probe
+        .clone()
+        .unwrap();
+    assert_eq!(
+        (
+            p.period_s,
+            p.failure_threshold,
+            p.success_threshold,
+            p.exec_s
+        ),
+        (5, 2, 2, 0.5)
+    );
+    // Bad values: a short notice each, the default kept.
+    let (st, notes) =
+        parse("pods=111&app.readinessProbe.periodSeconds=0&db.livenessProbe=on&app.fooProbe=on");
+    assert_eq!(st.settings, Settings::default());
+    assert_eq!(notes.len(), 4, "{notes:?}");
+    assert!(notes[0].contains("pods=\"111\" ignored: a whole number from 1 to 110 (110 is the kubelet's default maxPods)"), "{notes:?}");
+    assert!(
+        notes[1].contains("periodSeconds=\"0\" ignored: a whole number from 1 to 3600"),
+        "{notes:?}"
+    );
+    assert!(notes[2].contains("has no container \"db\""), "{notes:?}");
+    assert!(
+        notes[3].contains("is not a RestartScope parameter"),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn every_release_is_a_link_parameter() {
+    let (st, notes) = parse("?version=main");
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(st.settings.version, "main");
+    let (st, notes) = parse("?version=1.31");
+    assert!(notes.is_empty());
+    assert_eq!(
+        (st.settings.version.as_str(), st.settings.grace_s.as_str()),
+        ("1.31", "40")
+    );
+    let (_, notes) = parse("?version=2.0");
+    assert_eq!(notes.len(), 1);
+    assert!(notes[0].contains("1.35.4, 1.36, 1.37 or main"), "{notes:?}");
+}
+
+#[test]
+fn durations_and_decoding() {
+    let (st, notes) = parse("downtime=1m30s&at=45&t=12.5&speed=16&theme=light&present=1");
+    assert!(notes.is_empty());
+    assert_eq!(st.settings.downtime_s, 90.0);
+    assert_eq!(st.settings.restart_at_s, 45.0);
+    assert_eq!(st.t_ms, Some(12_500));
+    assert_eq!(crate::state::SPEEDS[st.speed.unwrap()], 16.0);
+    assert!(st.present && !st.embed);
+    assert_eq!(decode("a%20b+c%2"), "a b c%2");
+}
+
+#[test]
+fn grace_toleration_and_sync_take_durations() {
+    let (st, notes) = parse("grace=1m&toleration=5m&sync=2s");
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(st.settings.grace_s, "1m");
+    assert_eq!(st.settings.toleration_s, "5m");
+    assert_eq!(st.settings.first_sync_s, "2s");
+    let sc = st.settings.scenario().unwrap();
+    assert_eq!(sc.cluster.grace_s(), 60.0);
+    assert_eq!(sc.cluster.toleration_s, 300.0);
+    assert_eq!(sc.kubelet.first_sync_delay_s, 2.0);
+    let (back, _) = parse(&to_query(&st));
+    assert_eq!(back.settings, st.settings);
+    let (_, notes) = parse("grace=1m30s&toleration=1h");
+    assert!(notes.is_empty(), "{notes:?}");
+    let (_, notes) = parse("grace=1x");
+    assert_eq!(notes.len(), 1);
+    assert!(notes[0].contains("or a duration like 5m"), "{notes:?}");
+}
