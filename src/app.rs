@@ -81,6 +81,18 @@ pub fn App() -> impl IntoView {
     // history write costs the browser ~5 ms, more than a slider move may take.
     let pending = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
     let push_pending = StoredValue::new(false);
+    // The address of the entry the pending write replaces (not yet written).
+    let replace_q = StoredValue::new(None::<String>);
+    let write_now = |push: bool, q: &str| {
+        if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
+            let null = wasm_bindgen::JsValue::NULL;
+            let _ = if push {
+                h.push_state_with_url(&null, "", Some(q))
+            } else {
+                h.replace_state_with_url(&null, "", Some(q))
+            };
+        }
+    };
     Effect::new(move |_| {
         let Some(st) = ui.url_state() else {
             return;
@@ -92,19 +104,21 @@ pub fn App() -> impl IntoView {
             last_change.set_value(now_ms());
         }
         pushed.set_value(Some(st.settings));
+        // A new entry while the current one's address is still waiting: write that address
+        // first, so Back returns to it.
+        if push && !push_pending.get_value() {
+            if let Some(old) = replace_q.get_value() {
+                write_now(false, &old);
+            }
+        }
         // A push decided for an earlier, still pending write is kept.
         push_pending.update_value(|p| *p |= push);
+        replace_q.set_value((!push_pending.get_value()).then(|| q.clone()));
         let write = move || {
             let push = push_pending.get_value();
             push_pending.set_value(false);
-            if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
-                let null = wasm_bindgen::JsValue::NULL;
-                let _ = if push {
-                    h.push_state_with_url(&null, "", Some(&q))
-                } else {
-                    h.replace_state_with_url(&null, "", Some(&q))
-                };
-            }
+            replace_q.set_value(None);
+            write_now(push, &q);
         };
         pending.set_value(Some(gloo_timers::callback::Timeout::new(
             URL_WRITE_DELAY_MS,

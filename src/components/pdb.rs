@@ -69,7 +69,7 @@ fn PdbRow(lane: Lane) -> impl IntoView {
         series.with(|s| {
             s.as_ref()
                 .map(|(_, h)| format!("{:.1}", playhead.get() as f64 / (*h).max(1) as f64 * W))
-                .unwrap_or_default()
+                .unwrap_or_else(|| "0".to_string())
         })
     };
     let class = lane.class();
