@@ -1,10 +1,12 @@
 //! The event log at the playhead: the notable events of every run on one clock
 //! (`report::notable::merged`), seven before the playhead and four from it, each in words
-//! (`report::describe`) with its run, rule and source function. A click seeks to the event.
+//! (`report::describe`) with its run, rule and source function — and, where the run's release runs
+//! the rule differently, that variant and its PR (`KubeletProfile::rule_variant`). A click seeks.
 
 use crate::ui::Ui;
 use leptos::prelude::*;
 use restartscope_report::{describe, kubectl};
+use restartscope_sim::KubeletProfile;
 
 #[component]
 pub fn EventLog() -> impl IntoView {
@@ -28,6 +30,11 @@ pub fn EventLog() -> impl IntoView {
                 .filter_map(|(k, &(p, i))| {
                     let tr = &r.traces[p];
                     let e = &tr.events[i];
+                    // Where this run's release runs the rule differently, with the PR.
+                    let variant = KubeletProfile::for_policy(r.scenario.cluster.version, tr.policy)
+                        .rule_variant(e.rule)
+                        .map(|v| format!(" · {v}"))
+                        .unwrap_or_default();
                     Some((
                         e.t,
                         lanes.get(p)?.clone(),
@@ -35,6 +42,7 @@ pub fn EventLog() -> impl IntoView {
                         e.rule,
                         from + k < split,
                         from + k + 1 == split,
+                        variant,
                     ))
                 })
                 .collect::<Vec<_>>()
@@ -44,14 +52,14 @@ pub fn EventLog() -> impl IntoView {
         <section class="log" aria-label="Event log at the playhead">
             <h2>"Events"</h2>
             <ol>
-                {move || items().into_iter().map(|(t, lane, text, rule, past, current)| view! {
+                {move || items().into_iter().map(|(t, lane, text, rule, past, current, variant)| view! {
                     <li class:past=past class:current=current class:future=!past>
                         <button class="event" on:click=move |_| ui.seek(t)
                             title=format!("{} — {}", rule.title(), rule.source())>
                             <span class="t">{kubectl::clock(t)}</span>
                             <span class=format!("badge {}", lane.class()) title=lane.kubelet.clone()>{lane.short()}</span>
                             <span class="text">{text}</span>
-                            <span class="rule"><b>{rule.id()}</b>" "{rule.source()}</span>
+                            <span class="rule"><b>{rule.id()}</b>" "{rule.source()}{variant}</span>
                         </button>
                     </li>
                 }).collect_view()}

@@ -9,6 +9,7 @@
 //! seed a sidecar's startup result; #141342 and #141487 (main, v1.38.0-alpha.1) compare container
 //! IDs before inheriting Started and Ready.
 
+use crate::rules::Rule;
 use crate::scenario::{KubeVersion, Policy};
 
 /// The rule variants a kubelet runs.
@@ -112,6 +113,27 @@ pub const VERSIONS: [VersionInfo; 7] = [
 ];
 
 impl KubeletProfile {
+    /// How this profile runs `rule` where releases differ, with the PR: what the event log adds
+    /// to the rule's source. `None` where every release runs it alike.
+    pub fn rule_variant(&self, rule: Rule) -> Option<&'static str> {
+        let r = &self.rules;
+        match rule {
+            Rule::S1 if r.keep_started_requires_same_container => {
+                Some("this release: Started kept only for the same container ID (#141342)")
+            }
+            Rule::S1 if r.keep_started_from_previous_status => {
+                Some("this release: Started kept by container name (#141155; main compares IDs, #141342)")
+            }
+            Rule::P1k | Rule::S3 if r.restart_inherit_requires_same_container => {
+                Some("this release: only when the API names the same container ID (#141487)")
+            }
+            Rule::P1s if r.seed_sidecar_startup_from_api => {
+                Some("this release: 1.35.4+ / 1.36 (#137885 / #137146)")
+            }
+            _ => None,
+        }
+    }
+
     /// The profile that `--policy` names on a release; `Err` (in words, for the user) when the
     /// release has no KEP-4781 code.
     pub fn new(version: KubeVersion, policy: Policy) -> Result<Self, String> {
@@ -216,5 +238,32 @@ mod tests {
             "main · KEP"
         );
         assert_eq!(VERSIONS.len(), KubeVersion::ALL.len());
+    }
+
+    #[test]
+    fn the_event_log_names_each_releases_variant_and_its_pr() {
+        let kep = |v| KubeletProfile::for_policy(v, Policy::Kep);
+        let legacy = |v| KubeletProfile::for_policy(v, Policy::Legacy);
+        assert!(kep(KubeVersion::V1_35)
+            .rule_variant(Rule::S1)
+            .unwrap()
+            .contains("by container name (#141155"));
+        assert!(kep(KubeVersion::Main)
+            .rule_variant(Rule::S1)
+            .unwrap()
+            .contains("#141342"));
+        assert!(kep(KubeVersion::Main)
+            .rule_variant(Rule::S3)
+            .unwrap()
+            .contains("#141487"));
+        assert_eq!(kep(KubeVersion::V1_35).rule_variant(Rule::S3), None);
+        assert_eq!(kep(KubeVersion::V1_35).rule_variant(Rule::P1s), None);
+        assert!(kep(KubeVersion::V1_35_4)
+            .rule_variant(Rule::P1s)
+            .unwrap()
+            .contains("#137885"));
+        // The legacy kubelet and rules every release runs alike name no variant.
+        assert_eq!(legacy(KubeVersion::Main).rule_variant(Rule::S1), None);
+        assert_eq!(kep(KubeVersion::Main).rule_variant(Rule::N1), None);
     }
 }
