@@ -46,8 +46,10 @@ pub fn Controls() -> impl IntoView {
                         let pos: usize = event_target_value(&ev).parse().unwrap_or(0);
                         let v = downtime_steps().get(pos).copied().unwrap_or(0.0);
                         settings.update(|s| s.downtime_s = v);
-                        ui.playing.set(true);
-                    } />
+                    }
+                    // Playback resumes when the drag ends: while dragging, each move only
+                    // redraws the figure (one frame per move).
+                    on:change=move |_| ui.playing.set(true) />
                 <div class="marks" aria-hidden="true">
                     {move || runs.with(|r| r.as_ref().map(|r| {
                         let n = (downtime_steps().len() - 1) as f64;
