@@ -18,20 +18,9 @@ use web_sys::{
 const WORKER: &str = "./fleet-worker_loader.js";
 /// Seconds a whole run takes to play.
 const PLAY_S: f64 = 20.0;
-/// The form's settings (the CLI's flag names).
-const KEYS: [&str; 11] = [
-    "nodes",
-    "zones",
-    "pods-per-node",
-    "services",
-    "batch",
-    "downtime",
-    "pause",
-    "wait-ready",
-    "version",
-    "policy",
-    "seed",
-];
+/// The form's settings: the CLI's flag names, from the model's one list (a constant: no model
+/// code comes into the page).
+use restartscope_sim::fleet::edit::KEYS;
 
 #[derive(Default)]
 struct State {
