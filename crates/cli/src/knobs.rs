@@ -4,7 +4,7 @@
 
 use super::UserError;
 use restartscope_sim::{
-    parse_duration, parse_probe_key, ProbeChange, ProbeEdit, ProbeField, ProbeOverrides, Restart,
+    parse_probe_key, parse_span, ProbeChange, ProbeEdit, ProbeField, ProbeOverrides, Restart,
     MAX_PODS,
 };
 
@@ -15,9 +15,7 @@ pub fn restart(value: &str) -> Result<Restart, UserError> {
     let usage = || {
         format!("invalid --restart {value:?}; use AT:DOWNTIME, e.g. 30s:20s or 5m:1m30s (when the kubelet stops : how long it stays down)")
     };
-    let (at, down) = value.split_once(':').ok_or_else(usage)?;
-    let at_s = parse_duration(at.trim()).map_err(|_| usage())?;
-    let downtime_s = parse_duration(down.trim()).map_err(|_| usage())?;
+    let (at_s, downtime_s) = parse_span(value).ok_or_else(usage)?;
     Ok(Restart { at_s, downtime_s })
 }
 

@@ -50,6 +50,10 @@ pub struct GroupBox {
     pub y: f64,
     /// Height of the group, header included.
     pub h: f64,
+    /// Top and height of the group's kubelet lane (where the web app puts the handles of the
+    /// "kubelet down" bars).
+    pub kubelet_y: f64,
+    pub kubelet_h: f64,
 }
 
 /// A positioned primitive. Classes are the ones styled by [`Figure::css`]; `title` becomes a

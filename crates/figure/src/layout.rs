@@ -121,10 +121,17 @@ pub fn layout_read(traces: &[Trace], timelines: &[Timeline], opts: &LayoutOpts) 
         } else {
             draw_group(&mut b, &g, gy, shown, &lanes, opts.show_probes)
         };
+        let (kubelet_y, kubelet_h) = if opts.compact {
+            (gy + C::HEADER_H, C::KUBELET_H)
+        } else {
+            (gy + HEADER_H, KUBELET_H)
+        };
         groups.push(GroupBox {
             policy: tr.policy,
             y: gy,
             h: y - gy,
+            kubelet_y,
+            kubelet_h,
         });
         y += gap;
     }

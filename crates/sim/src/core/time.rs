@@ -100,6 +100,17 @@ pub fn parse_duration(input: &str) -> Result<f64, String> {
     Ok(total)
 }
 
+/// `30s:20s`, `5m:1m30s`, `30:20`: two durations, when something starts and how long it lasts
+/// (a kubelet restart in the CLI's `--restart` and the web address's `restarts=`). Only the
+/// syntax is checked here; ranges are the validation's.
+pub fn parse_span(value: &str) -> Option<(f64, f64)> {
+    let (at, len) = value.split_once(':')?;
+    Some((
+        parse_duration(at.trim()).ok()?,
+        parse_duration(len.trim()).ok()?,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -463,6 +463,13 @@ fn d_seed() -> u64 {
     1
 }
 
+impl Restart {
+    /// When the kubelet is back (s).
+    pub fn end_s(&self) -> f64 {
+        self.at_s + self.downtime_s
+    }
+}
+
 impl Scenario {
     /// The first kubelet restart (the one the slider and `--downtime` change).
     pub fn first_restart(&self) -> Option<&Restart> {
