@@ -16,6 +16,7 @@ use crate::components::{
     notices::Notices,
     params::Params,
     pdb::Pdb,
+    restarts::{BarHandles, RestartList},
     tour::{Tour, TourEntry},
     why::Why,
 };
@@ -156,6 +157,28 @@ pub fn App() -> impl IntoView {
         }
     });
 
+    // Undo (`Ui::undo`): each edit records the settings before it. A discrete edit (`Ui::edit`:
+    // K, the restart list, a bar's drag) is a step of its own; a slider's moves less than 600 ms
+    // apart are one step (one drag).
+    let undo_prev = StoredValue::new(ui.settings.get_untracked());
+    let undo_last = StoredValue::new(f64::NEG_INFINITY);
+    Effect::new(move |_| {
+        let s = ui.settings.get();
+        let before = undo_prev.get_value();
+        if before == s {
+            return;
+        }
+        let now = now_ms();
+        if ui.undoing.get_value() {
+            ui.undoing.set_value(false);
+        } else if ui.fresh_edit.get_value() || now - undo_last.get_value() > 600.0 {
+            ui.record(before);
+        }
+        ui.fresh_edit.set_value(false);
+        undo_last.set_value(now);
+        undo_prev.set_value(s);
+    });
+
     // Recompute the runs whenever a setting (or the tour step) changes; a setting the model
     // rejects is not simulated: the last valid runs stay (marked as such) and the errors say why.
     // A tour step opens paused with the playhead at the end of its window.
@@ -254,12 +277,12 @@ pub fn App() -> impl IntoView {
         <main data-rejected=move || if ui.rejected() { "1" } else { "0" }>
             <Controls />
             <ImportPanel />
-            <Params />
+            <Params><RestartList /></Params>
             <PlaybackBar />
             <Why />
             <Metrics />
             <Pdb />
-            <Lanes />
+            <Lanes><BarHandles /></Lanes>
             <Tour />
             <div class="below">
                 <EventLog />

@@ -7,7 +7,8 @@
 use crate::custom::Imported;
 use crate::probes::{self, Cell, ContainerProbes};
 use restartscope_sim::{
-    fmt_secs, parse_duration, presets, FieldError, KubeVersion, Overrides, Scenario, MAX_PODS,
+    fmt_secs, parse_duration, presets, FieldError, KubeVersion, Overrides, Restart, Scenario,
+    MAX_PODS,
 };
 use std::sync::Arc;
 
@@ -16,8 +17,11 @@ use std::sync::Arc;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
     pub preset: String,
+    /// The first kubelet restart (the sliders): when it stops and how long it stays down.
     pub downtime_s: f64,
     pub restart_at_s: f64,
+    /// The restarts after the first, in order (`restarts.rs`: `K`, the list, the bars).
+    pub more_restarts: Vec<Restart>,
     pub version: String,
     pub grace_s: String,
     pub toleration_s: String,
@@ -49,6 +53,8 @@ pub enum Field {
     FirstSync,
     Seed,
     Pods,
+    /// The list of kubelet restarts (when there are several).
+    Restarts,
     /// A cell of the probe table.
     Probe(Cell),
 }
@@ -65,6 +71,7 @@ impl Field {
             Field::FirstSync => "first-sync",
             Field::Seed => "seed",
             Field::Pods => "pods",
+            Field::Restarts => "restarts",
             Field::Probe(c) => {
                 return format!(
                     "probe-{}-{}-{}",
@@ -87,6 +94,7 @@ impl Field {
             Field::FirstSync => "First SyncPod delay (s)",
             Field::Seed => "Seed",
             Field::Pods => "Pods",
+            Field::Restarts => "Kubelet restarts",
             Field::Probe(_) => "Probes",
         }
     }
@@ -130,7 +138,7 @@ impl Field {
             Field::Seed => (0.0, u32::MAX as f64),
             Field::Pods => (1.0, MAX_PODS as f64),
             Field::Probe(c) => c.field.map_or((0.0, 0.0), |f| f.range()),
-            Field::Preset | Field::Version => (0.0, 0.0),
+            Field::Preset | Field::Version | Field::Restarts => (0.0, 0.0),
         }
     }
 
@@ -158,6 +166,7 @@ impl Settings {
             preset: p.name.to_string(),
             downtime_s: r.downtime_s,
             restart_at_s: r.at_s,
+            more_restarts: sc.kubelet.restarts[1..].to_vec(),
             version: sc.cluster.version.as_str().to_string(),
             grace_s: fmt_num(sc.cluster.grace_s()),
             toleration_s: fmt_num(sc.cluster.toleration_s),
@@ -169,14 +178,40 @@ impl Settings {
         }
     }
 
+    /// Every kubelet restart, in order.
+    pub fn restarts(&self) -> Vec<Restart> {
+        let mut v = vec![Restart {
+            at_s: self.restart_at_s,
+            downtime_s: self.downtime_s,
+        }];
+        v.extend(self.more_restarts.iter().cloned());
+        v
+    }
+
+    /// Replaces every restart (sorted by start; an empty list changes nothing).
+    pub fn set_restarts(&mut self, mut list: Vec<Restart>) {
+        list.sort_by(|a, b| a.at_s.total_cmp(&b.at_s));
+        if list.is_empty() {
+            return;
+        }
+        let first = list.remove(0);
+        self.restart_at_s = first.at_s;
+        self.downtime_s = first.downtime_s;
+        self.more_restarts = list;
+    }
+
     /// The model's validation errors by form field, each message once (a probe setting is
     /// checked on every pod): a probe message goes to its cell of the table.
     pub fn by_field(&self, errs: Vec<FieldError>) -> Vec<(Field, String)> {
         let mut out: Vec<(Field, String)> = Vec::new();
+        let several = !self.more_restarts.is_empty();
         for e in errs {
             let f = probes::cell_of(&self.probes, &e.k8s)
                 .map(Field::Probe)
-                .unwrap_or_else(|| field_of_path(&e.field));
+                .unwrap_or_else(|| match field_of_path(&e.field) {
+                    Field::Downtime | Field::RestartAt if several => Field::Restarts,
+                    f => f,
+                });
             let item = (f, e.message);
             if !out.contains(&item) {
                 out.push(item);
@@ -267,7 +302,8 @@ impl Settings {
         }
         let at = self.restart_at_s;
         let (lo, hi) = Field::RestartAt.range();
-        if !(lo..=hi).contains(&at) {
+        // With several restarts the model judges each start (inside the run, in order).
+        if self.more_restarts.is_empty() && !(lo..=hi).contains(&at) {
             errs.push((
                 Field::RestartAt,
                 format!("Restart at must be {lo} to {hi} s"),
@@ -311,11 +347,13 @@ impl Settings {
         if !errs.is_empty() {
             return Err(errs);
         }
+        let several = !self.more_restarts.is_empty();
         Ok((
             base,
             Overrides {
-                restart_at_s: Some(at),
-                downtime_s: Some(downtime),
+                restart_at_s: (!several).then_some(at),
+                downtime_s: (!several).then_some(downtime),
+                restarts: several.then(|| self.restarts()),
                 version,
                 grace_s: Some(grace),
                 toleration_s: Some(tol),
@@ -403,182 +441,5 @@ pub fn downtime_pos(s: f64) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use restartscope_sim::{ProbeField, ProbeKind};
-
-    #[test]
-    fn every_preset_builds_from_its_own_settings() {
-        for p in presets::PRESETS {
-            let s = Settings::for_preset(p.name);
-            let sc = s.scenario().unwrap_or_else(|e| panic!("{}: {e:?}", p.name));
-            // The untouched fields change nothing; the restart sets the horizon by the one rule.
-            let preset = (p.build)();
-            let r = preset.kubelet.restarts[0].clone();
-            assert_eq!(sc, preset.with_restart(r.at_s, r.downtime_s), "{}", p.name);
-        }
-    }
-
-    #[test]
-    fn bad_fields_are_named_with_their_range() {
-        let mut s = Settings {
-            grace_s: "abc".into(),
-            ..Settings::default()
-        };
-        set_probe(&mut s, ProbeKind::Readiness, ProbeField::Period, "x");
-        let errs = s.scenario().unwrap_err();
-        assert!(errs
-            .iter()
-            .any(|(f, m)| *f == Field::Grace && m.contains("5 to 600")));
-        let cell = Field::Probe(Cell {
-            container: 0,
-            kind: ProbeKind::Readiness,
-            field: Some(ProbeField::Period),
-        });
-        assert!(errs.contains(&(
-            cell,
-            "containers[app].readinessProbe.periodSeconds must be a whole number; got \"x\"".into()
-        )));
-        // Model validation is mapped back to the form field, once, in Kubernetes' words: the
-        // lease (renewed every 10–10.4 s) plus one 5 s NLC pass do not fit in a 10 s grace period.
-        let s = Settings {
-            grace_s: "10".into(),
-            ..Settings::default()
-        };
-        let errs = s.scenario().unwrap_err();
-        assert_eq!(errs.len(), 1, "{errs:?}");
-        assert_eq!(errs[0].0, Field::Grace);
-        assert!(
-            errs[0]
-                .1
-                .starts_with("--node-monitor-grace-period must be above 15.4s"),
-            "{errs:?}"
-        );
-    }
-
-    #[test]
-    fn grace_toleration_and_first_sync_take_durations() {
-        let s = Settings {
-            grace_s: "1m30s".into(),
-            toleration_s: "5m".into(),
-            first_sync_s: "2s".into(),
-            ..Settings::default()
-        };
-        let sc = s.scenario().unwrap();
-        assert_eq!(sc.cluster.grace_s(), 90.0);
-        assert_eq!(sc.cluster.toleration_s, 300.0);
-        assert_eq!(sc.kubelet.first_sync_delay_s, 2.0);
-        let s = Settings {
-            toleration_s: "5 minutes".into(),
-            ..Settings::default()
-        };
-        let errs = s.scenario().unwrap_err();
-        assert_eq!(errs[0].0, Field::Toleration);
-        assert!(errs[0].1.starts_with("tolerationSeconds"), "{errs:?}");
-        assert!(errs[0].1.contains("like 40, 5m or 1m30s"), "{errs:?}");
-    }
-
-    #[test]
-    fn a_probe_as_long_as_its_period_is_accepted() {
-        // periodSeconds 1 with timeoutSeconds 1 (and a probe that takes the whole second) is
-        // common and valid in Kubernetes.
-        let mut s = Settings::default();
-        set_probe(&mut s, ProbeKind::Readiness, ProbeField::Period, "1");
-        set_probe(&mut s, ProbeKind::Readiness, ProbeField::Exec, "1");
-        let sc = s.scenario().unwrap();
-        let p = sc.pods[0].containers[0].readiness_probe.as_ref().unwrap();
-        assert_eq!((p.period_s, p.timeout_s, p.exec_s), (1, 1, 1.0));
-    }
-
-    fn set_probe(s: &mut Settings, kind: ProbeKind, f: ProbeField, v: &str) {
-        let i = ProbeField::ALL.iter().position(|x| *x == f).unwrap();
-        s.probes[0].probes[kind.index()]
-            .get_or_insert_with(|| probes::texts(&Default::default()))[i] = v.into();
-    }
-
-    #[test]
-    fn pods_and_probes_are_knobs_with_messages_at_their_cells() {
-        let mut s = Settings {
-            pods: "12".into(),
-            ..Settings::default()
-        };
-        // Add a liveness probe (Kubernetes defaults) with a 5 s period.
-        set_probe(&mut s, ProbeKind::Liveness, ProbeField::Period, "5");
-        let sc = s.scenario().unwrap();
-        assert_eq!(sc.pods.len(), 12);
-        assert_eq!(sc.pods[11].name, "web-11");
-        assert!(sc
-            .pods
-            .iter()
-            .all(|p| p.containers[0].liveness_probe.as_ref().unwrap().period_s == 5));
-        // Kubernetes' rules come from the model, at their cells, once for every pod.
-        set_probe(&mut s, ProbeKind::Liveness, ProbeField::Success, "2");
-        set_probe(&mut s, ProbeKind::Readiness, ProbeField::Period, "0");
-        s.pods = "111".into();
-        let errs = s.scenario().unwrap_err();
-        let cell = |kind, f| {
-            Field::Probe(Cell {
-                container: 0,
-                kind,
-                field: Some(f),
-            })
-        };
-        assert_eq!(
-            errs,
-            [
-                (Field::Pods, "pods must be between 1 and 110, got 111: 110 is the kubelet's default maxPods, the most pods one node runs".to_string())
-            ]
-        );
-        s.pods = "3".into();
-        let errs = s.scenario().unwrap_err();
-        assert_eq!(errs.len(), 2, "{errs:?}");
-        assert!(errs.contains(&(
-            cell(ProbeKind::Liveness, ProbeField::Success),
-            "containers[app].livenessProbe.successThreshold must be 1 for a liveness probe, got 2"
-                .into()
-        )));
-        assert!(errs.iter().any(|(f, m)| *f == cell(ProbeKind::Readiness, ProbeField::Period)
-            && m.starts_with("containers[app].readinessProbe.periodSeconds must be between 1 and 3600 seconds, got 0")));
-        // Removing a probe.
-        let mut s = Settings::default();
-        s.probes[0].probes[ProbeKind::Readiness.index()] = None;
-        let sc = s.scenario().unwrap();
-        assert!(sc
-            .pods
-            .iter()
-            .all(|p| p.containers[0].readiness_probe.is_none()));
-    }
-
-    #[test]
-    fn every_release_is_a_setting() {
-        assert_eq!(
-            versions_text(),
-            "1.31, 1.34, 1.35, 1.35.4, 1.36, 1.37 or main"
-        );
-        for v in KubeVersion::ALL {
-            let s = Settings {
-                version: v.as_str().into(),
-                ..Settings::default()
-            };
-            assert_eq!(s.scenario().unwrap().cluster.version, v);
-        }
-        let s = Settings {
-            version: "1.30".into(),
-            ..Settings::default()
-        };
-        let errs = s.scenario().unwrap_err();
-        assert!(errs[0].1.ends_with("1.37 or main"), "{errs:?}");
-    }
-
-    #[test]
-    fn slider_steps_are_fine_at_short_durations() {
-        let st = downtime_steps();
-        assert_eq!(st[0], 0.0);
-        assert_eq!(st[20], 20.0);
-        assert_eq!(*st.last().unwrap(), 3600.0);
-        assert!(st.contains(&600.0) && st.contains(&1860.0) && st.contains(&2700.0));
-        assert!(st.windows(2).all(|w| w[1] > w[0]));
-        assert_eq!(st[downtime_pos(90.0)], 90.0);
-        assert_eq!(st[downtime_pos(93.0)], 95.0);
-    }
-}
+#[path = "form_tests.rs"]
+mod tests;

@@ -27,6 +27,7 @@ impl Settings {
             preset: IMPORTED.to_string(),
             downtime_s,
             restart_at_s: at_s,
+            more_restarts: sc.kubelet.restarts.iter().skip(1).cloned().collect(),
             version: sc.cluster.version.as_str().to_string(),
             grace_s: fmt_num(sc.cluster.grace_s()),
             toleration_s: fmt_num(sc.cluster.toleration_s),

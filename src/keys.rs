@@ -25,7 +25,7 @@ fn done(f: impl FnOnce()) -> bool {
     true
 }
 
-pub const COMMANDS: [Command; 10] = [
+pub const COMMANDS: [Command; 12] = [
     Command {
         shown: "Space",
         what: "Play / pause",
@@ -62,6 +62,18 @@ pub const COMMANDS: [Command; 10] = [
         what: "Restart from 0 s",
         keys: &["r", "R"],
         run: |ui, _| done(|| ui.restart()),
+    },
+    Command {
+        shown: "K",
+        what: "Stop the kubelet at the playhead / start it again",
+        keys: &["k", "K"],
+        run: |ui, _| done(|| ui.toggle_kubelet()),
+    },
+    Command {
+        shown: "Ctrl+Z",
+        what: "Undo the last edit",
+        keys: &["Ctrl+z"],
+        run: |ui, _| ui.undo(),
     },
     Command {
         shown: "1 … 9",
@@ -141,9 +153,11 @@ pub fn listen(ui: Ui) {
     let down = window_event_listener(leptos::ev::mousedown, move |_| p.set(true));
     std::mem::forget(down);
     let handle = window_event_listener(leptos::ev::keydown, move |ev: web_sys::KeyboardEvent| {
-        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+        // With Ctrl or ⌘ only Ctrl+Z (⌘Z) is ours; the browser keeps its other shortcuts.
+        if ev.alt_key() {
             return;
         }
+        let ctrl = ev.ctrl_key() || ev.meta_key();
         let el = ev
             .target()
             .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
@@ -155,7 +169,14 @@ pub fn listen(ui: Ui) {
             .as_ref()
             .is_some_and(|e| tag == "input" && e.get_attribute("type").as_deref() == Some("range"));
         let typing = !slider && matches!(tag.as_str(), "input" | "select" | "textarea");
-        let key = ev.key();
+        let key = if ctrl {
+            if ev.shift_key() || !ev.key().eq_ignore_ascii_case("z") {
+                return;
+            }
+            "Ctrl+z".to_string()
+        } else {
+            ev.key()
+        };
         if key == "Tab" || key == "?" {
             by_pointer.set(false);
         }

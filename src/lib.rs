@@ -14,6 +14,7 @@ pub mod keys;
 pub mod pack;
 pub mod playback;
 pub mod probes;
+pub mod restarts;
 pub mod state;
 pub mod svg_patch;
 pub mod tour;

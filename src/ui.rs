@@ -47,6 +47,18 @@ pub struct Ui {
     /// What the tour panel shows for the step on screen (set with the runs).
     pub step: RwSignal<Option<crate::tour::StepView>>,
     pub copied: RwSignal<bool>,
+    /// Earlier settings, newest last (`undo`); `app.rs` records one per edit.
+    pub history: StoredValue<Vec<Settings>>,
+    /// How many settings `history` holds (the Undo button's state).
+    pub undo_len: RwSignal<usize>,
+    /// The next settings change starts a new undo step (a discrete edit, not a drag's move).
+    pub fresh_edit: StoredValue<bool>,
+    /// The next settings change is an undo (not recorded).
+    pub undoing: StoredValue<bool>,
+    /// Why the last restart edit was refused (`restarts.rs`: the cap, the last restart).
+    pub restart_msg: RwSignal<Option<String>>,
+    /// The restart the sliders and a dragged bar edit (index into `Settings::restarts`).
+    pub sel_restart: RwSignal<usize>,
     pub embed: bool,
     pub reduced: bool,
 }
@@ -80,6 +92,12 @@ impl Ui {
             tour: RwSignal::new(initial.tour.clone()),
             step: RwSignal::new(None),
             copied: RwSignal::new(false),
+            history: StoredValue::new(Vec::new()),
+            undo_len: RwSignal::new(0),
+            fresh_edit: StoredValue::new(false),
+            undoing: StoredValue::new(false),
+            restart_msg: RwSignal::new(None),
+            sel_restart: RwSignal::new(0),
             embed: initial.embed,
             reduced,
         }
@@ -172,6 +190,76 @@ impl Ui {
         self.settings.set(Settings::for_preset(name));
         self.playhead.set(0);
         self.playing.set(!self.reduced);
+    }
+
+    /// A discrete edit of the settings (one undo step of its own).
+    pub fn edit(&self, f: impl FnOnce(&mut Settings)) {
+        self.fresh_edit.set_value(true);
+        self.settings.update(f);
+    }
+
+    /// Takes the last edit back (the playhead keeps its place); false when there is none.
+    pub fn undo(&self) -> bool {
+        let mut prev = None;
+        self.history.update_value(|h| prev = h.pop());
+        self.undo_len.set(self.history.with_value(|h| h.len()));
+        let Some(prev) = prev else { return false };
+        self.undoing.set_value(true);
+        self.restart_msg.set(None);
+        self.settings.set(prev);
+        true
+    }
+
+    /// Records `before` as the state an undo returns to (at most 100 steps).
+    pub fn record(&self, before: Settings) {
+        self.history.update_value(|h| {
+            h.push(before);
+            if h.len() > 100 {
+                h.remove(0);
+            }
+        });
+        self.undo_len.set(self.history.with_value(|h| h.len()));
+    }
+
+    /// An edit of the restart list; a refused one leaves the list and says why.
+    pub fn edit_restarts(
+        &self,
+        f: impl FnOnce(&[restartscope_sim::Restart]) -> Result<Vec<restartscope_sim::Restart>, String>,
+    ) {
+        let list = self.settings.with_untracked(Settings::restarts);
+        match f(&list) {
+            Ok(next) if next != list => {
+                self.restart_msg.set(None);
+                self.edit(|s| s.set_restarts(next));
+                let n = self.settings.with_untracked(|s| s.restarts().len());
+                if self.sel_restart.get_untracked() >= n {
+                    self.sel_restart.set(n - 1);
+                }
+            }
+            Ok(_) => {}
+            Err(m) => self.restart_msg.set(Some(m)),
+        }
+    }
+
+    /// Which restart holds the kubelet down at the playhead (the K button's word).
+    pub fn kubelet_down_now(&self) -> Option<usize> {
+        let t = self.playhead.get() as f64 / 1000.0;
+        self.settings
+            .with(|s| crate::restarts::down_at(&s.restarts(), t))
+    }
+
+    /// `K`: stops the kubelet at the playhead, or starts it there when it is down. Both runs
+    /// are recomputed; the playhead keeps its place and playing goes on.
+    pub fn toggle_kubelet(&self) {
+        let t = self.playhead.get_untracked() as f64 / 1000.0;
+        let horizon = self.horizon() as f64 / 1000.0;
+        self.edit_restarts(|l| crate::restarts::toggle_at(l, t, horizon));
+        if let Some(i) = self
+            .settings
+            .with_untracked(|s| crate::restarts::down_at(&s.restarts(), t))
+        {
+            self.sel_restart.set(i);
+        }
     }
 
     /// The model rejects the settings in the form: nothing was simulated from them.

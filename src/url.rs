@@ -139,6 +139,9 @@ pub fn parse_with(query: &str, custom: Option<Arc<Imported>>) -> (UrlState, Vec<
             "at" => secs(v, Field::RestartAt)
                 .map(|x| s.restart_at_s = x)
                 .is_some(),
+            "restarts" => crate::restarts::from_param(v)
+                .map(|l| s.set_restarts(l))
+                .is_some(),
             "version" => KubeVersion::parse(v)
                 .map(|k| {
                     s.version = k.as_str().into();
@@ -356,6 +359,10 @@ pub fn accepted(k: &str) -> String {
     match k {
         "downtime" => duration(Field::Downtime),
         "at" => duration(Field::RestartAt),
+        "restarts" => format!(
+            "kubelet restarts as AT:DOWNTIME separated by commas, like 30:20,2m:45s (at most {})",
+            crate::restarts::MAX
+        ),
         "version" => crate::form::versions_text(),
         "grace" | "toleration" | "sync" => {
             let f = match k {
@@ -400,9 +407,15 @@ pub fn to_query(st: &UrlState) -> String {
     };
     let mut parts: Vec<(String, String)> = head
         .into_iter()
+        .chain(if s.more_restarts.is_empty() {
+            vec![
+                ("downtime", fmt_num(s.downtime_s)),
+                ("at", fmt_num(s.restart_at_s)),
+            ]
+        } else {
+            vec![("restarts", crate::restarts::to_param(&s.restarts()))]
+        })
         .chain([
-            ("downtime", fmt_num(s.downtime_s)),
-            ("at", fmt_num(s.restart_at_s)),
             ("version", s.version.clone()),
             ("grace", s.grace_s.clone()),
             ("toleration", s.toleration_s.clone()),

@@ -155,3 +155,39 @@ fn grace_toleration_and_sync_take_durations() {
     assert_eq!(notes.len(), 1);
     assert!(notes[0].contains("or a duration like 5m"), "{notes:?}");
 }
+
+#[test]
+fn several_restarts_travel_as_one_list_and_the_model_judges_them() {
+    let (st, notes) = parse("?preset=short-restart&restarts=30:20,1m20s:15,150:40");
+    assert!(notes.is_empty(), "{notes:?}");
+    let list = st.settings.restarts();
+    assert_eq!(list.len(), 3);
+    assert_eq!((list[1].at_s, list[1].downtime_s), (80.0, 15.0));
+    let sc = st.settings.scenario().unwrap();
+    assert_eq!(sc.kubelet.restarts, list);
+    assert!(sc.horizon_s >= 190.0 + 90.0, "{}", sc.horizon_s);
+    let q = to_query(&st);
+    assert!(
+        q.contains("restarts=30%3A20%2C80%3A15%2C150%3A40")
+            || q.contains("restarts=30:20,80:15,150:40"),
+        "{q}"
+    );
+    assert!(!q.contains("downtime="), "{q}");
+    assert_eq!(parse(&format!("?{q}")).0, st);
+    // One restart keeps the old parameters.
+    let (one, _) = parse("?restarts=10:5");
+    assert!(to_query(&one).contains("downtime=5&at=10"));
+    // Overlapping restarts are not simulated: the message names kubelet.restarts[1].
+    let (bad, notes) = parse("?restarts=30:20,40:10");
+    assert!(notes.is_empty(), "{notes:?}");
+    let errs = bad.settings.scenario().unwrap_err();
+    assert!(
+        errs.iter().any(|(f, m)| *f == Field::Restarts
+            && m.contains("kubelet.restarts[1].at_s must not be before the previous restart ends")),
+        "{errs:?}"
+    );
+    // Not AT:DOWNTIME: one notice, the preset's restart.
+    let (st, notes) = parse("?restarts=30");
+    assert_eq!(st.settings.restarts().len(), 1);
+    assert!(notes[0].starts_with("restarts=\"30\" ignored"), "{notes:?}");
+}

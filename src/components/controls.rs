@@ -1,13 +1,41 @@
 //! The scenario controls (preset, kubelet downtime with its grace and eviction marks, restart
-//! time) and the playback bar (play, previous/next event, from 0, zoom, speed, time scrubber).
-//! Both edit `Ui` signals only; the recompute happens in `app.rs`.
+//! time: both of the selected restart, `Ui::sel_restart`) and the playback bar (play,
+//! previous/next event, from 0, stop/start the kubelet at the playhead, undo, zoom, speed, time
+//! scrubber). Both edit `Ui` signals only; the recompute happens in `app.rs`.
 
 use crate::custom::IMPORTED;
 use crate::form::{downtime_pos, downtime_steps, Field, MAX_RESTART_AT_S};
 use crate::state::{DEFAULT_SPEED, SPEEDS};
 use crate::ui::Ui;
 use leptos::prelude::*;
-use restartscope_sim::{fmt_secs, presets, words_secs};
+use restartscope_sim::{fmt_secs, presets, words_secs, Restart};
+
+/// The restart the sliders edit and its index (the selected one, or the last).
+fn selected(ui: Ui) -> (usize, Restart) {
+    let list = ui.settings.with(|s| s.restarts());
+    let i = ui.sel_restart.get().min(list.len() - 1);
+    (i, list[i].clone())
+}
+
+/// " (restart 2 of 3)" when the run has several restarts.
+fn which(ui: Ui) -> String {
+    let n = ui.settings.with(|s| s.more_restarts.len() + 1);
+    if n > 1 {
+        format!(" (restart {} of {n})", selected(ui).0 + 1)
+    } else {
+        String::new()
+    }
+}
+
+/// Changes the selected restart (one slider move).
+fn set_selected(ui: Ui, f: impl FnOnce(&mut Restart)) {
+    let i = selected(ui).0;
+    ui.settings.update(|s| {
+        let mut l = s.restarts();
+        f(&mut l[i]);
+        s.set_restarts(l);
+    });
+}
 
 #[component]
 pub fn Controls() -> impl IntoView {
@@ -35,17 +63,17 @@ pub fn Controls() -> impl IntoView {
                 })}</p>
             </div>
             <div class="control downtime">
-                <label for="downtime">"Kubelet downtime "
-                    <output id="downtime-value" for="downtime">{move || fmt_secs(settings.with(|s| s.downtime_s))}</output>
+                <label for="downtime">"Kubelet downtime"{move || which(ui)}" "
+                    <output id="downtime-value" for="downtime">{move || fmt_secs(selected(ui).1.downtime_s)}</output>
                 </label>
                 <input id="downtime" type="range" min="0" max=downtime_steps().len() - 1 step="1"
                     list="downtime-marks"
-                    prop:value=move || downtime_pos(settings.with(|s| s.downtime_s)).to_string()
-                    aria-valuetext=move || words_secs(settings.with(|s| s.downtime_s))
+                    prop:value=move || downtime_pos(selected(ui).1.downtime_s).to_string()
+                    aria-valuetext=move || words_secs(selected(ui).1.downtime_s)
                     on:input=move |ev| {
                         let pos: usize = event_target_value(&ev).parse().unwrap_or(0);
                         let v = downtime_steps().get(pos).copied().unwrap_or(0.0);
-                        settings.update(|s| s.downtime_s = v);
+                        set_selected(ui, |r| r.downtime_s = v);
                     }
                     // Playback resumes when the drag ends: while dragging, each move only
                     // redraws the figure (one frame per move).
@@ -75,15 +103,17 @@ pub fn Controls() -> impl IntoView {
                 <p class="field-error" id="downtime-error" role="alert">{move || ui.err_for(Field::Downtime)}</p>
             </div>
             <div class="control restart-at">
-                <label for="restart-at">"Restart at "
-                    <output for="restart-at">{move || fmt_secs(settings.with(|s| s.restart_at_s))}</output>
+                <label for="restart-at">"Restart at"{move || which(ui)}" "
+                    <output for="restart-at">{move || fmt_secs(selected(ui).1.at_s)}</output>
                 </label>
-                <input id="restart-at" type="range" min="0" max=MAX_RESTART_AT_S step="5"
-                    prop:value=move || settings.with(|s| s.restart_at_s).to_string()
-                    aria-valuetext=move || words_secs(settings.with(|s| s.restart_at_s))
+                // A later restart may start past 300 s: the slider reaches it.
+                <input id="restart-at" type="range" min="0" step="5"
+                    max=move || (MAX_RESTART_AT_S.max((selected(ui).1.at_s / 5.0).ceil() * 5.0)).to_string()
+                    prop:value=move || selected(ui).1.at_s.to_string()
+                    aria-valuetext=move || words_secs(selected(ui).1.at_s)
                     on:input=move |ev| {
                         let v: f64 = event_target_value(&ev).parse().unwrap_or(0.0);
-                        settings.update(|s| s.restart_at_s = v);
+                        set_selected(ui, |r| r.at_s = v);
                     } />
                 <p class="field-error" role="alert">{move || ui.err_for(Field::RestartAt)}</p>
             </div>
@@ -101,6 +131,11 @@ pub fn PlaybackBar() -> impl IntoView {
             <button id="prev-event" title="Previous event" on:click=move |_| ui.step_event(false)>"◂ Prev event"</button>
             <button id="next-event" title="Next event" on:click=move |_| ui.step_event(true)>"Next event ▸"</button>
             <button id="restart" title="Back to 0 s" aria-keyshortcuts="R" on:click=move |_| ui.restart()>"↺ From 0"</button>
+            <button id="kubelet-toggle" aria-keyshortcuts="K"
+                title="Stop the kubelet at the playhead, or start it again there (K)"
+                on:click=move |_| ui.toggle_kubelet()>{move || if ui.kubelet_down_now().is_some() { "▶ Start kubelet" } else { "■ Stop kubelet" }}</button>
+            <button id="undo" title="Undo the last edit (Ctrl+Z)" aria-keyshortcuts="Control+Z"
+                disabled=move || ui.undo_len.get() == 0 on:click=move |_| { ui.undo(); }>"↶ Undo"</button>
             <button id="zoom" title="Zoom the lanes to the restart" aria-keyshortcuts="Z" aria-pressed=move || zoom.get().to_string()
                 on:click=move |_| zoom.update(|z| *z = !*z)>{move || if zoom.get() { "Whole run" } else { "Zoom to restart" }}</button>
             <label for="speed">"Speed"</label>
@@ -113,6 +148,7 @@ pub fn PlaybackBar() -> impl IntoView {
                 prop:value=move || playhead.get().to_string()
                 aria-valuetext=move || words_secs(playhead.get() as f64 / 1000.0)
                 on:input=move |ev| ui.seek(event_target_value(&ev).parse().unwrap_or(0)) />
+            <p class="restart-msg" id="restart-msg" role="status">{move || ui.restart_msg.get()}</p>
         </section>
     }
 }

@@ -20,8 +20,9 @@ fn aria_label(lanes: &[Lane]) -> String {
     }
 }
 
+/// `children`: what `app.rs` lays over the figure (the restart bars' handles).
 #[component]
-pub fn Lanes() -> impl IntoView {
+pub fn Lanes(children: Children) -> impl IntoView {
     let ui = Ui::get();
     let (runs, playhead) = (ui.runs, ui.playhead);
     let on_click = move |ev: web_sys::MouseEvent| {
@@ -106,6 +107,7 @@ pub fn Lanes() -> impl IntoView {
                 style:--fig-aspect=move || runs.with(|r| r.as_ref().map(|r| format!("{:.4}", r.figure.width / r.figure.height.max(1.0))).unwrap_or_default())>
                 <div class="svg-host" node_ref=host></div>
                 <div class="playhead" aria-hidden="true" style:transform=left style:display=display></div>
+                {children()}
             </div>
             <p class="fig-note" id="cluster-note">"The node shown is one of a healthy multi-node cluster: the node lifecycle controller is in its normal mode and evicts at its normal rate. (A one-node cluster whose only node is down is in full disruption and never evicts: "
                 <a href="fleet/?nodes=1">"see the fleet view"</a>".)"</p>

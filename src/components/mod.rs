@@ -13,5 +13,6 @@ pub mod metrics;
 pub mod notices;
 pub mod params;
 pub mod pdb;
+pub mod restarts;
 pub mod tour;
 pub mod why;

@@ -62,8 +62,9 @@ fn version_note(version: &str) -> &'static str {
         .unwrap_or("")
 }
 
+/// `children`: what `app.rs` adds to the panel (the restart list).
 #[component]
-pub fn Params() -> impl IntoView {
+pub fn Params(children: Children) -> impl IntoView {
     let ui = Ui::get();
     let settings = ui.settings;
     // A rejected setting opens the panel, so its field and message are in view.
@@ -115,6 +116,7 @@ pub fn Params() -> impl IntoView {
                     }
                 }).collect_view()}
             </div>
+            {children()}
             <ProbeTables />
             <p class="field-error" role="alert">{move || format!("{}{}", ui.err_for(Field::Preset), ui.err_for(Field::Version))}</p>
         </details>
