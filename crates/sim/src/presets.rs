@@ -150,6 +150,7 @@ fn base(name: &str, at: f64, downtime: f64, horizon: f64, pods: Vec<Pod>) -> Sce
                 at_s: at,
                 downtime_s: downtime,
             }],
+            api_unreachable: Vec::new(),
             first_sync_delay_s: 2.0,
         },
         pods,
