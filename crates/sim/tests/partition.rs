@@ -111,7 +111,7 @@ fn report_141473_replacement_inherits_ready_until_main() {
                 // stays Ready until failureThreshold probes after initialDelaySeconds fail.
                 assert_eq!(results(&tr, web0, Rule::P1k, back), [back], "{label}");
                 assert!(results(&tr, web0, Rule::P1, back).is_empty(), "{label}");
-                assert_eq!(after[0].1, false, "{label}");
+                assert!(!after[0].1, "{label}");
                 assert_eq!(after[0].2, Rule::P5, "{label}");
                 let t = after[0].0;
                 assert!(
@@ -183,7 +183,7 @@ fn a_long_partition_looks_like_a_down_kubelet_to_the_control_plane() {
             assert_eq!(e(Kind::NodeReady, Rule::K2u).collect::<Vec<_>>(), [120.0]);
             for p in 0..3 {
                 let r = ready(&tr, p, 30.0);
-                assert_eq!(r[0].1, false);
+                assert!(!r[0].1);
                 assert_eq!(r[1], (120.0, true, Rule::S5r), "{policy:?} pod {p}");
             }
             assert!(e(Kind::TaintRemoved, Rule::N3).all(|t| (120.0..126.0).contains(&t)));
