@@ -30,7 +30,7 @@ impl Drop for Tmp {
     }
 }
 
-const PRESETS: [&str; 14] = [
+const PRESETS: [&str; 15] = [
     "short-restart",
     "long-restart",
     "eviction",
@@ -45,6 +45,7 @@ const PRESETS: [&str; 14] = [
     "report-136910-sidecar-startup",
     "report-141155-started-by-name",
     "report-142305-started-early",
+    "report-141473-replaced-during-partition",
 ];
 
 #[test]

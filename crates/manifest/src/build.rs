@@ -136,6 +136,7 @@ pub(crate) fn scenario(o: Objects, opts: &ImportOptions) -> Result<Import, Impor
         kubelet: Kubelet {
             policy: Policy::Kep,
             restarts: Vec::new(),
+            api_unreachable: Vec::new(),
             first_sync_delay_s: 2.0,
         },
         pods,

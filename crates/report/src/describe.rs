@@ -52,6 +52,14 @@ pub fn describe(tr: &Trace, e: &Event) -> String {
     match e.kind {
         Kind::KubeletStop => "Kubelet stops; containers keep running".into(),
         Kind::KubeletStart => "Kubelet starts with empty memory".into(),
+        Kind::ApiReachable if b(&e.value) => {
+            "The node reaches the API server again: lease renewed, kept pod statuses written"
+                .into()
+        }
+        Kind::ApiReachable => {
+            "The node cannot reach the API server: lease renewals and pod status writes fail; the kubelet keeps probing"
+                .into()
+        }
         Kind::LeaseRenew => "Kubelet renews the node lease".into(),
         Kind::NodeReady => match &e.value {
             Value::Condition(s) => format!("Node Ready condition becomes {}", s.as_str()),

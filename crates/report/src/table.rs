@@ -14,6 +14,7 @@ fn is_context(e: &Event) -> bool {
         e.kind,
         Kind::KubeletStop
             | Kind::KubeletStart
+            | Kind::ApiReachable
             | Kind::NodeReady
             | Kind::TaintAdded
             | Kind::TaintRemoved

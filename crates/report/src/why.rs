@@ -55,6 +55,7 @@ pub fn reason(rule: Rule, ready: bool) -> &'static str {
         (Rule::K4, _) => "The pod was deleted: the kubelet stopped its containers.",
         (Rule::K5 | Rule::Truth, _) => "The container exited; the kubelet reported it not running.",
         (Rule::K3r, _) => "The exited container was restarted.",
+        (Rule::S5r, _) => "The node could reach the API server again: the status manager wrote the status it had kept while its writes failed.",
         (r, _) => r.title(),
     }
 }

@@ -268,6 +268,14 @@ impl<'a> Cluster<'a> {
         self.queue.push(t, Ev { node, what });
     }
 
+    /// `kubelet.api_unreachable`: the windows in which `node` cannot reach the API server.
+    pub fn api_unreachable(&mut self, node: NodeId, windows: &[crate::scenario::ApiUnreachable]) {
+        for w in windows {
+            self.push(ms(w.at_s), node, What::ApiLost);
+            self.push(ms(w.at_s + w.duration_s), node, What::ApiBack);
+        }
+    }
+
     /// Runs to the horizon.
     pub fn run(self) -> Outcome {
         self.run_with(&mut |_| {})
@@ -447,6 +455,8 @@ impl<'a> Cluster<'a> {
         match ev.what {
             What::KubeletStop => k.stop(&mut cx),
             What::KubeletStart => k.start(&mut cx, api),
+            What::ApiLost => k.api_lost(&mut cx),
+            What::ApiBack => k.api_back(&mut cx, rt, api),
             What::LeaseRenew { .. } => k.renew_lease(&mut cx, api, Rule::K2r),
             What::NlcPass | What::TaintingPass | What::RolloutPoll => {
                 unreachable!("handled above")

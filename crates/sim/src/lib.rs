@@ -111,7 +111,9 @@ fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
         restarts: &sc.kubelet.restarts,
         profile: profile.clone(),
     };
-    let out = cluster::Cluster::new(&setup, vec![node]).run();
+    let mut cl = cluster::Cluster::new(&setup, vec![node]);
+    cl.api_unreachable(0, &sc.kubelet.api_unreachable);
+    let out = cl.run();
     Trace {
         policy: profile.policy(),
         kubelet: profile.label(),

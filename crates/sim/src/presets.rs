@@ -100,6 +100,12 @@ pub const PRESETS: &[Preset] = &[
         link: Some("https://github.com/kubernetes/kubernetes/issues/142305"),
         build: report_142305_started_early,
     },
+    Preset {
+        name: "report-141473-replaced-during-partition",
+        teaches: "kubernetes#141473 (1.35–1.37 with KEP-4781; preset on 1.36): web-0's container exits at 22 s while the node cannot reach the API server (20–50 s) and is replaced; the kubelet restarts at 35 s, its status write lost, so after the partition the API still names the old container Ready and the replacement inherits it (P1k, S3): Ready until its readiness probe has failed 3 times after initialDelaySeconds (60 s); main (#141487) and the legacy kubelet make it NotReady at its worker's first run.",
+        link: Some("https://github.com/kubernetes/kubernetes/issues/141473"),
+        build: report_141473_replaced_during_partition,
+    },
 ];
 
 pub fn find(name: &str) -> Option<&'static Preset> {
@@ -150,6 +156,7 @@ fn base(name: &str, at: f64, downtime: f64, horizon: f64, pods: Vec<Pod>) -> Sce
                 at_s: at,
                 downtime_s: downtime,
             }],
+            api_unreachable: Vec::new(),
             first_sync_delay_s: 2.0,
         },
         pods,
@@ -364,5 +371,48 @@ pub fn report_142305_started_early() -> Scenario {
     let pods = vec![slow("slow-start", false), slow("slow-start-probed", true)];
     let mut sc = base("report-142305-started-early", 60.0, 10.0, 200.0, pods);
     sc.cluster.version = KubeVersion::Main;
+    sc
+}
+
+/// kubernetes#141473 (closed by #141487 on main; cherry-picks to 1.35–1.37 open): "the API server
+/// records container A as Ready=true; while the API server is unavailable, container A is
+/// replaced by container B; the kubelet then restarts. Container B may have started before the
+/// new kubelet process" (kubernetes#141155 discussion), so B "was reported Ready until its own
+/// readiness probe first ran, delayed by `initialDelaySeconds`" (#141487). The report gives no
+/// manifest: two replicas with the default readiness probe plus `initialDelaySeconds: 60`; the
+/// node loses the API server from 20 s to 50 s (shorter than the grace period, so the node
+/// lifecycle controller never marks the pod NotReady); web-0's container exits at 22 s and its
+/// replacement needs 120 s before it answers; the kubelet restarts at 35 s for 5 s.
+pub fn report_141473_replaced_during_partition() -> Scenario {
+    let app = |warmup_s: f64, truth: Vec<Truth>| {
+        let mut c = container("app");
+        c.readiness_probe = Some(Probe {
+            initial_delay_s: 60,
+            ..Probe::default()
+        });
+        c.warmup_s = warmup_s;
+        c.truth = truth;
+        c
+    };
+    let exits = vec![Truth {
+        at_s: 22.0,
+        state: Health::Exited,
+    }];
+    let pods = vec![
+        pod("web-0", Some("web"), vec![app(120.0, exits)]),
+        pod("web-1", Some("web"), vec![app(120.0, vec![])]),
+    ];
+    let mut sc = base(
+        "report-141473-replaced-during-partition",
+        35.0,
+        5.0,
+        200.0,
+        pods,
+    );
+    sc.kubelet.api_unreachable = vec![ApiUnreachable {
+        at_s: 20.0,
+        duration_s: 30.0,
+    }];
+    sc.cluster.version = KubeVersion::V1_36;
     sc
 }

@@ -12,6 +12,9 @@ pub enum Rule {
     K2,
     /// Lease renewal every 0.25 × lease duration.
     K2r,
+    /// The node cannot reach the API server (or reaches it again): lease renewals and pod
+    /// status writes fail while the kubelet keeps running.
+    K2u,
     K3,
     /// Exited container restarted by SyncPod (restart policy, crash-loop back-off).
     K3r,
@@ -35,6 +38,8 @@ pub enum Rule {
     S1,
     S2,
     S3,
+    /// The API server is reachable again: the status manager writes the status it holds.
+    S5r,
     N1,
     /// NoSchedule `unreachable` taint follows the node's Ready condition.
     N1t,
@@ -57,6 +62,7 @@ impl Rule {
             Rule::K1 => "K1",
             Rule::K2 => "K2",
             Rule::K2r => "K2r",
+            Rule::K2u => "K2u",
             Rule::K3 => "K3",
             Rule::K3r => "K3r",
             Rule::K3i => "K3i",
@@ -73,6 +79,7 @@ impl Rule {
             Rule::S1 => "S1",
             Rule::S2 => "S2",
             Rule::S3 => "S3",
+            Rule::S5r => "S5r",
             Rule::N1 => "N1",
             Rule::N1t => "N1t",
             Rule::N2 => "N2",
@@ -92,6 +99,7 @@ impl Rule {
             Rule::K1 => "Kubelet stops: no lease, no probes, no status writes; its memory is lost",
             Rule::K2 => "Kubelet starts: renews the lease and posts node Ready=True",
             Rule::K2r => "Kubelet renews its node lease every 0.25 × lease duration",
+            Rule::K2u => "Node cannot reach the API server: lease renewals and pod status writes fail, probes and restarts go on; when it can again, the lease is renewed and node Ready posted",
             Rule::K3 => "First SyncPod: status generated before the probe workers exist",
             Rule::K3r => "SyncPod restarts an exited container (new container, new StartedAt)",
             Rule::K3i => "SyncPod starts regular containers only once the pod has initialized (last init container done, last sidecar running and started)",
@@ -108,6 +116,7 @@ impl Rule {
             Rule::S1 => "Started computed by isContainerStarted",
             Rule::S2 => "Ready computed by UpdatePodStatus",
             Rule::S3 => "KEP-4781: Ready of an old container follows the API pod's Ready condition until a probe result exists",
+            Rule::S5r => "API server reachable again: the status manager writes the pod status it holds",
             Rule::N1 => "Lease older than the grace period: node Unknown, pods marked NotReady",
             Rule::N1t => "NoSchedule unreachable taint follows node Ready",
             Rule::N2 => "NoExecute unreachable taint added on the following pass",
@@ -127,6 +136,7 @@ impl Rule {
             Rule::K1 => "pkg/kubelet/kubelet.go (process exit)",
             Rule::K2 => "pkg/kubelet/nodelease, kubelet_node_status.go syncNodeStatus",
             Rule::K2r => "pkg/kubelet/nodelease controller (renewInterval)",
+            Rule::K2u => "component-helpers lease/controller.go sync (update fails, retried next interval); pkg/kubelet/status/status_manager.go syncPod (update fails, status kept); kubelet_node_status.go syncNodeStatus",
             Rule::K3 => "pkg/kubelet/kubelet.go SyncPod: generateAPIPodStatus before probeManager.AddPod",
             Rule::K3r => "pkg/kubelet/kuberuntime computePodActions (restartPolicy, CrashLoopBackOff)",
             Rule::K3i => "pkg/kubelet/kuberuntime/kuberuntime_container.go computeInitContainerActions; kuberuntime_manager.go computePodActions (!hasInitialized)",
@@ -143,6 +153,7 @@ impl Rule {
             Rule::S1 => "pkg/kubelet/prober/prober_manager.go isContainerStarted",
             Rule::S2 => "pkg/kubelet/prober/prober_manager.go UpdatePodStatus",
             Rule::S3 => "pkg/kubelet/prober/prober_manager.go setReadyStateOnKubeletRestart",
+            Rule::S5r => "pkg/kubelet/status/status_manager.go syncBatch (needsUpdate), syncPod",
             Rule::N1 => "pkg/controller/nodelifecycle monitorNodeHealth, tryUpdateNodeHealth; controller_utils.go MarkPodsNotReady",
             Rule::N1t => "pkg/controller/nodelifecycle doNoScheduleTaintingPass",
             Rule::N2 => "pkg/controller/nodelifecycle processTaintBaseEviction, doNoExecuteTaintingPass",
@@ -155,11 +166,12 @@ impl Rule {
         }
     }
 
-    pub const ALL: [Rule; 29] = [
+    pub const ALL: [Rule; 31] = [
         Rule::Truth,
         Rule::K1,
         Rule::K2,
         Rule::K2r,
+        Rule::K2u,
         Rule::K3,
         Rule::K3r,
         Rule::K3i,
@@ -176,6 +188,7 @@ impl Rule {
         Rule::S1,
         Rule::S2,
         Rule::S3,
+        Rule::S5r,
         Rule::N1,
         Rule::N1t,
         Rule::N2,

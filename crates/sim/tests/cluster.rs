@@ -25,7 +25,11 @@ fn run(sc: &Scenario, policy: Policy, nodes: usize, keep: Keep) -> cluster::Outc
             profile: KubeletProfile::for_policy(sc.cluster.version, policy),
         })
         .collect();
-    Engine::new(&setup, ns).run()
+    let mut engine = Engine::new(&setup, ns);
+    for n in 0..nodes {
+        engine.api_unreachable(n as NodeId, &sc.kubelet.api_unreachable);
+    }
+    engine.run()
 }
 
 #[test]

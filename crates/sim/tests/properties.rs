@@ -123,6 +123,7 @@ fn scenario(healthy: bool, max_downtime: u32) -> impl Strategy<Value = Scenario>
                 kubelet: Kubelet {
                     policy: Policy::Kep,
                     restarts,
+                    api_unreachable: Vec::new(),
                     first_sync_delay_s: sync as f64,
                 },
                 pods: pods

@@ -22,9 +22,10 @@ use restartscope_report::metrics;
 use restartscope_sim::{fmt_secs, Kind, Ms, Policy, ProbeKind, Rule, Trace, Value};
 
 /// Every event kind, to read `{legacy.t:eviction}` and marks by kind.
-const KINDS: [Kind; 23] = [
+const KINDS: [Kind; 24] = [
     Kind::KubeletStop,
     Kind::KubeletStart,
+    Kind::ApiReachable,
     Kind::LeaseRenew,
     Kind::NodeReady,
     Kind::TaintAdded,

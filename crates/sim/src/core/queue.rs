@@ -19,6 +19,11 @@ use std::collections::BinaryHeap;
 pub enum What {
     KubeletStop,
     KubeletStart,
+    /// The node loses the API server (`kubelet.api_unreachable`); the network, not a kubelet
+    /// process, so no generation.
+    ApiLost,
+    /// The node reaches the API server again.
+    ApiBack,
     LeaseRenew {
         gen: u32,
     },

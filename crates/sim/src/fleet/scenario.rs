@@ -156,6 +156,7 @@ impl Fleet {
                 restarts: self
                     .restarts()
                     .swap_remove(node.min(self.nodes - 1) as usize),
+                api_unreachable: Vec::new(),
                 first_sync_delay_s: self.first_sync_delay_s,
             },
             pods: self.node_pods(),

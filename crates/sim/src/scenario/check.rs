@@ -53,6 +53,9 @@ pub mod limits {
     pub const CONTAINERS: (usize, usize) = (1, 16);
     pub const INIT_CONTAINERS: usize = 16;
     pub const RESTARTS: (usize, usize) = (1, 20);
+    /// Windows without the API server (`kubelet.api_unreachable`) and how long each may last.
+    pub const API_UNREACHABLE: (usize, usize) = (0, 20);
+    pub const API_UNREACHABLE_S: (f64, f64) = (1.0, 3600.0);
     pub const TRUTH_ENTRIES: usize = 1000;
     /// Probe executions a scenario may ask for (pods × probes × horizon ÷ period).
     pub const PROBE_EXECUTIONS: f64 = 5_000_000.0;

@@ -141,6 +141,22 @@ pub struct Restart {
     pub downtime_s: f64,
 }
 
+/// A window in which the node cannot reach the API server (a network partition between the node
+/// and the control plane). The kubelet keeps running: it probes, restarts containers and keeps
+/// its status manager's cache, but its lease renewals and pod status writes fail
+/// (`nodelease`, `status_manager.go` `syncPod`), so the node lifecycle controller sees the
+/// node as it would see a stopped kubelet. When the window ends the status manager writes what
+/// it holds (`syncBatch`). Kubernetes has no setting for this; the node's conditions call it
+/// unreachable (`node.kubernetes.io/unreachable`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApiUnreachable {
+    /// When the node loses the API server.
+    pub at_s: f64,
+    /// How long it stays cut off.
+    pub duration_s: f64,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Kubelet {
@@ -148,6 +164,9 @@ pub struct Kubelet {
     #[serde(default = "d_policy")]
     pub policy: Policy,
     pub restarts: Vec<Restart>,
+    /// Windows in which the node cannot reach the API server, in time order (none by default).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub api_unreachable: Vec<ApiUnreachable>,
     /// Time from kubelet start to each pod's first SyncPod (ours: how long start-up takes).
     #[serde(default = "d_first_sync")]
     pub first_sync_delay_s: f64,

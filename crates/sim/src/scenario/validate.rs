@@ -88,6 +88,7 @@ impl Scenario {
             }
             prev_end = r.at_s + r.downtime_s;
         }
+        api_unreachable(&mut v, &k.api_unreachable, horizon);
         // A model limit, not Kubernetes': the model posts node status only when the kubelet
         // starts, so while the kubelet is up the lease alone must keep the node Ready. A lease
         // renewal plus one NLC pass must fit in the grace period, or a healthy node would go
@@ -131,5 +132,39 @@ impl Scenario {
         } else {
             Err(v.0)
         }
+    }
+}
+
+/// `kubelet.api_unreachable`: windows inside the horizon, each 1 s to 1 h, in time order and not
+/// overlapping. A kubelet restart may fall inside a window (that is kubernetes#141473).
+fn api_unreachable(v: &mut V, windows: &[super::types::ApiUnreachable], horizon: f64) {
+    use limits::*;
+    let list = "kubelet.api_unreachable";
+    v.count(list, "windows", windows.len(), API_UNREACHABLE);
+    let mut prev_end = f64::NEG_INFINITY;
+    for (i, w) in windows.iter().enumerate() {
+        let at = format!("{list}[{i}].at_s");
+        if !(w.at_s.is_finite() && w.at_s >= 0.0 && w.at_s <= horizon) {
+            v.push(
+                &at,
+                &at,
+                format!(
+                    "{at} (when the node loses the API server) must be between 0 and {horizon} seconds (inside horizon_s), got {}",
+                    w.at_s
+                ),
+            );
+        } else if w.at_s < prev_end {
+            v.push(
+                &at,
+                &at,
+                format!(
+                    "{at} must not be before the previous window ends ({prev_end} s): the windows must be in time order and must not overlap, got {}",
+                    w.at_s
+                ),
+            );
+        }
+        let d = format!("{list}[{i}].duration_s");
+        v.secs(&d, &d, w.duration_s, API_UNREACHABLE_S);
+        prev_end = w.at_s + w.duration_s;
     }
 }

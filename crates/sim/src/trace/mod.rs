@@ -31,6 +31,8 @@ pub type Ms = i64;
 pub enum Kind {
     KubeletStop,
     KubeletStart,
+    /// The node loses the API server (value false) or reaches it again (true).
+    ApiReachable,
     LeaseRenew,
     /// Node Ready condition in the API (value: [`ConditionStatus`]).
     NodeReady,
@@ -69,6 +71,7 @@ impl Kind {
         match self {
             Kind::KubeletStop => "kubelet_stop",
             Kind::KubeletStart => "kubelet_start",
+            Kind::ApiReachable => "api_reachable",
             Kind::LeaseRenew => "lease_renew",
             Kind::NodeReady => "node_ready",
             Kind::TaintAdded => "taint_added",

@@ -13,6 +13,7 @@ pub fn canonical(downtime_s: f64, seed: u64) -> Scenario {
                 at_s: 100.0,
                 downtime_s,
             }],
+            api_unreachable: Vec::new(),
             first_sync_delay_s: 2.0,
         },
         pods: vec![Pod {

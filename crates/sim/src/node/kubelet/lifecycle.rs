@@ -1,12 +1,17 @@
-//! The kubelet process: stop (K1), start (K2) and the node lease (K2r). Called by the cluster.
+//! The kubelet process: stop (K1), start (K2), the node lease (K2r) and the node's connection to
+//! the API server (K2u: lost, back; S5r: the status manager's writes when it is back). Called
+//! by the cluster.
 //!
-//! Mirrors the process exit/start, `pkg/kubelet/nodelease` (renewal every 0.25 × lease
-//! duration) and `kubelet_node_status.go` `syncNodeStatus` (Ready=True at start).
+//! Mirrors the process exit/start, `pkg/kubelet/nodelease` and component-helpers
+//! `lease/controller.go` (renewal every 0.25 × lease duration; a failed update is retried at the
+//! next interval), `kubelet_node_status.go` `syncNodeStatus` (Ready=True at start) and
+//! `status/status_manager.go` `syncBatch` (statuses that still need an update are written).
 
 use super::{KPod, Kubelet};
 use crate::control_plane::api::ApiServer;
 use crate::core::rng::{draw, Purpose};
 use crate::core::{Ctx, What};
+use crate::node::runtime::Runtime;
 use crate::rules::Rule;
 use crate::trace::Ms;
 use crate::trace::{Actor, Kind, Value};
@@ -50,7 +55,7 @@ impl Kubelet<'_> {
             Actor::Kubelet,
         );
         self.renew_lease(cx, api, Rule::K2);
-        if !api.nodes[cx.node as usize].ready {
+        if self.reachable && !api.nodes[cx.node as usize].ready {
             // kubelet_node_status.go syncNodeStatus: Ready=True.
             api.set_node_ready(cx, true, Rule::K2, Actor::Kubelet);
         }
@@ -68,8 +73,11 @@ impl Kubelet<'_> {
 
     /// K2r: renew the lease and schedule the next renewal: `wait.JitterUntil(sync,
     /// renewInterval, 0.04, sliding=true)` waits renewInterval + [0, 4 %) after each sync.
+    /// Without the API server the update fails and the next attempt comes at the next interval.
     pub fn renew_lease(&mut self, cx: &mut Ctx, api: &mut ApiServer, rule: Rule) {
-        api.renew_lease(cx, rule);
+        if self.reachable {
+            api.renew_lease(cx, rule);
+        }
         let gen = self.gen;
         // Keyed by this process's start time (unique per kubelet process) and renewal number.
         let key = [self.started_at as u64, self.renewals, 0];
@@ -77,5 +85,59 @@ impl Kubelet<'_> {
         self.renewals += 1;
         let wait = self.renew_interval + (jitter * 0.04 * self.renew_interval as f64) as Ms;
         cx.at(cx.now + wait, What::LeaseRenew { gen });
+    }
+
+    /// K2u: the node loses the API server. The kubelet keeps running (probes, PLEG, restarts);
+    /// from now on its lease renewals and pod status writes fail (the status manager keeps the
+    /// statuses it could not write), and it sees no change to its pods (no deletions).
+    pub fn api_lost(&mut self, cx: &mut Ctx) {
+        self.reachable = false;
+        cx.emit(
+            Kind::ApiReachable,
+            None,
+            None,
+            Value::Bool(false),
+            Rule::K2u,
+            Actor::Scenario,
+        );
+    }
+
+    /// K2u, S5r: the node reaches the API server again. A running kubelet renews its lease and
+    /// posts node Ready (at once: Kubernetes does it at the next lease / node-status interval,
+    /// within 10 s), the status manager writes every status it holds that differs from the
+    /// API's (`syncBatch`, regenerated as the pod update the informer now delivers would), a
+    /// kubelet that started meanwhile lists its pods and runs their first SyncPod (K3), and
+    /// deletions made meanwhile reach SyncTerminatingPod (K4).
+    pub fn api_back(&mut self, cx: &mut Ctx, rt: &mut Runtime, api: &mut ApiServer) {
+        self.reachable = true;
+        cx.emit(
+            Kind::ApiReachable,
+            None,
+            None,
+            Value::Bool(true),
+            Rule::K2u,
+            Actor::Scenario,
+        );
+        if !self.up {
+            return;
+        }
+        api.renew_lease(cx, Rule::K2u);
+        if !api.nodes[cx.node as usize].ready {
+            api.set_node_ready(cx, true, Rule::K2u, Actor::Kubelet);
+        }
+        for p in 0..self.pods.len() {
+            if api.pod(cx.node, p).removed {
+                continue;
+            }
+            if self.pods[p].awaiting_api {
+                self.pods[p].awaiting_api = false;
+                self.first_sync(cx, rt, api, p);
+            } else if self.pods[p].synced {
+                self.sync_pod(cx, rt, api, p, Rule::S5r);
+                if api.pod(cx.node, p).deleted_at.is_some() {
+                    self.on_pod_deleted(cx, p);
+                }
+            }
+        }
     }
 }

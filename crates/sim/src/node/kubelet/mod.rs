@@ -41,6 +41,13 @@ pub struct KPod {
     pub backoff: Vec<Option<backoff::Entry>>,
     /// Regular containers SyncPod did not start because the pod has not initialized (K3i).
     pub waiting_init: Vec<bool>,
+    /// The pod object `probeManager.AddPod` gave this pod's workers (`worker.pod`, read-only):
+    /// its status as the kubelet's pod informer held it at the first SyncPod, before that
+    /// SyncPod's own write. Main's #141487 check (P1k) reads it.
+    pub worker_pod: Option<Status>,
+    /// The first SyncPod came while the node could not reach the API server: a kubelet that
+    /// started then has not listed its pods yet; it syncs this one when the API is back.
+    pub awaiting_api: bool,
 }
 
 impl KPod {
@@ -53,6 +60,8 @@ impl KPod {
             probes: PodProbes::new(n),
             backoff: vec![None; n],
             waiting_init: vec![false; n],
+            worker_pod: None,
+            awaiting_api: false,
         }
     }
 }
@@ -75,6 +84,9 @@ pub struct Kubelet<'a> {
     pub pods: Vec<KPod>,
     /// Let quiet probe workers sleep (a node whose events are not kept).
     pub elide: bool,
+    /// The node can reach the API server (`kubelet.api_unreachable`). The network's state, not
+    /// kubelet memory: it survives a kubelet restart.
+    pub reachable: bool,
 }
 
 impl<'a> Kubelet<'a> {
@@ -95,6 +107,7 @@ impl<'a> Kubelet<'a> {
                     synced: true,
                     status: Some(Status::steady(p)),
                     probes: PodProbes::steady(p),
+                    worker_pod: Some(Status::steady(p)),
                     ..KPod::fresh(n)
                 }
             })
@@ -112,6 +125,7 @@ impl<'a> Kubelet<'a> {
             renewals: 0,
             pods,
             elide: false,
+            reachable: true,
         }
     }
 

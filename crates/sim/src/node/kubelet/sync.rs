@@ -17,11 +17,21 @@ impl Kubelet<'_> {
     /// `UpdatePodStatus`) *before* `probeManager.AddPod` creates the workers; then the runtime
     /// sync restarts exited containers. A deleted pod goes through `SyncTerminatingPod` (K4),
     /// which also sets the status (with no workers yet) before it kills the containers.
+    ///
+    /// Without the API server a kubelet that has just started has not listed its pods: the first
+    /// SyncPod waits until the node reaches the API server again (`api_back`).
     pub fn first_sync(&mut self, cx: &mut Ctx, rt: &mut Runtime, api: &mut ApiServer, p: usize) {
         if api.pod(cx.node, p).removed {
             return;
         }
+        if !self.reachable {
+            self.pods[p].awaiting_api = true;
+            return;
+        }
         self.pods[p].synced = true;
+        // The pod object SyncPod works from, and AddPod hands to the workers: its status as the
+        // informer holds it, before this SyncPod's write.
+        let seen = api.pod(cx.node, p).status.clone();
         let deleting = api.pod(cx.node, p).deleted_at.is_some();
         cx.emit(
             Kind::PodSync,
@@ -36,6 +46,7 @@ impl Kubelet<'_> {
             self.start_termination(cx, p);
             return;
         }
+        self.pods[p].worker_pod = Some(seen);
         self.add_pod(cx, p);
         // Runtime sync: a container that exited while nobody watched is restarted now; the
         // crash-loop back-off lived in the old kubelet's memory.
@@ -199,9 +210,10 @@ impl Kubelet<'_> {
         }
     }
 
-    /// The pod watch shows a deletion timestamp: a synced pod starts terminating.
+    /// The pod watch shows a deletion timestamp: a synced pod starts terminating. Without the
+    /// API server the watch shows nothing; `api_back` delivers it.
     pub fn on_pod_deleted(&mut self, cx: &mut Ctx, p: usize) {
-        if self.up && self.pods[p].synced {
+        if self.up && self.reachable && self.pods[p].synced {
             self.start_termination(cx, p);
         }
     }

@@ -178,7 +178,13 @@ impl Kubelet<'_> {
         let started_at = rt.pods[p][c].started_at;
         let predates = self.predates(started_at);
         let rules = self.profile.rules;
-        let same_in_api = api.pod(cx.node, p).status.cs[c].instance == cs.instance;
+        // #141487 (main): `canInheritProbeState(w.pod.Status.ContainerStatuses, …)` reads the pod
+        // object the worker was created with (AddPod, at the first SyncPod: the API status the
+        // kubelet's informer held then, before that SyncPod's write), not the API's status now.
+        let same_in_api = self.pods[p]
+            .worker_pod
+            .as_ref()
+            .is_some_and(|s| s.cs[c].instance == cs.instance);
         let skip_initial = rules.skip_initial_result_for_old_containers
             && (!rules.restart_inherit_requires_same_container || same_in_api);
         let new_container = match self.pods[p].probes.worker_mut(c, kind) {
@@ -254,7 +260,11 @@ impl Kubelet<'_> {
             );
             return false;
         }
-        if api.pod(cx.node, p).deleted_at.is_some() && kind != ProbeKind::Readiness {
+        // The worker's pod shows the deletion once the kubelet's watch has (not while the node
+        // cannot reach the API server, unless the kubelet is already terminating the pod).
+        let deleting = api.pod(cx.node, p).deleted_at.is_some()
+            && (self.reachable || self.pods[p].terminating);
+        if deleting && kind != ProbeKind::Readiness {
             // P7, graceful deletion: liveness and startup report Success.
             self.set_result(
                 cx,

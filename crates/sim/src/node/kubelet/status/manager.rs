@@ -42,7 +42,9 @@ impl Kubelet<'_> {
             predates_before: self.started_at - KUBELET_RESTART_GRACE,
         });
         self.pods[p].status = Some(status.clone());
-        if status != api.pod(cx.node, p).status {
+        // Without the API server the update fails; the cache keeps the status and `api_back`
+        // writes it (K2u, S5r).
+        if self.reachable && status != api.pod(cx.node, p).status {
             // First SyncPod: each change names the rule that decided it (S1, S2 or S3); else
             // the cause of the sync.
             let first = cause == Rule::K3;
@@ -95,7 +97,7 @@ impl Kubelet<'_> {
         }
         status.cs[c].started = Some(started);
         self.pods[p].status = Some(status.clone());
-        if status != api.pod(cx.node, p).status {
+        if self.reachable && status != api.pod(cx.node, p).status {
             let ready = vec![cause; status.cs.len()];
             let why = PatchReasons {
                 started: cause,
