@@ -69,8 +69,9 @@ fn too_many() -> String {
     format!("at most {MAX} kubelet restarts (kubelet.restarts) in one run: remove one first")
 }
 
+/// By start, in place (`form::sort_by_start`).
 pub fn sort(list: &mut [Restart]) {
-    list.sort_by(|a, b| a.at_s.total_cmp(&b.at_s));
+    crate::form::sort_by_start(list);
 }
 
 /// A restart added at the end of the list: a minute after the last return, down 20 s.

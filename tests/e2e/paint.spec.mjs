@@ -60,3 +60,54 @@ for (const [w, h] of [[1440, 900], [1280, 720]]) {
     });
   }
 }
+
+// Issue 15: dragging a "kubelet down" bar's return (pointer events on the handle): each
+// pointermove's timestamp to the task after the frame that shows it painted.
+async function dragBar(page, rounds) {
+  await page.evaluate(() => {
+    window.__lat = [];
+    document.addEventListener('pointermove', (e) => {
+      if (e.buttons !== 1) return;
+      const ts = e.timeStamp;
+      requestAnimationFrame(() => {
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => window.__lat.push(performance.now() - ts);
+        ch.port2.postMessage(0);
+      });
+    }, true);
+  });
+  const fig = await page.locator('#figure').boundingBox();
+  for (let round = 0; round < rounds; round++) {
+    const edge = page.locator('.bar-edge.start[tabindex="0"]').first();
+    await edge.scrollIntoViewIfNeeded();
+    const box = await edge.boundingBox();
+    const x = box.x + box.width / 2;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    const dir = round % 2 === 0 ? 1 : -1;
+    for (let i = 1; i <= 20; i++) {
+      await page.mouse.move(x + dir * i * fig.width / 120, y);
+      await page.waitForTimeout(40);
+    }
+    await page.mouse.up();
+  }
+  return page.evaluate(() => window.__lat);
+}
+
+for (const [w, h] of [[1440, 900]]) {
+  test(`bar drag → paint at ${w}×${h}, long-restart`, async ({ page }) => {
+    await page.setViewportSize({ width: w, height: h });
+    const problems = await open(page, '?preset=long-restart&t=30');
+    await dragBar(page, 1); // warm up
+    const s = stats(await dragBar(page, 6));
+    console.log(`bar drag → paint ${w}×${h} long-restart: ${JSON.stringify(s)}`);
+    const file = 'artifacts/paint.json';
+    const all = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+    all[`bar drag ${w}x${h} long-restart`] = s;
+    writeFileSync(file, JSON.stringify(all, null, 1));
+    expect(s.n).toBeGreaterThan(20);
+    expect(problems).toEqual([]);
+    if (process.env.PAINT_BUDGET) expect(s.p95).toBeLessThanOrEqual(Number(process.env.PAINT_BUDGET));
+  });
+}

@@ -84,7 +84,7 @@ test('dragging a bar\'s end changes the downtime, the sliders and the figure; un
   await page.screenshot({ path: `${shots}/restarts-drag-1440.png` });
   for (let i = 1; i <= 10; i++) await page.mouse.move(x0 + i * fig.width / 40, y);
   await page.mouse.up();
-  await expect(page.locator('.drag-mark')).toHaveCount(0);
+  await expect(page.locator('.drag-mark.grace')).toBeHidden();
   await expect.poll(async () => Number(await param(page, 'downtime'))).toBeGreaterThan(40);
   await expect(page.locator('#downtime-value')).not.toHaveText('20s');
   const bars = await downBars(page);
