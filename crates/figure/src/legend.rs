@@ -11,13 +11,15 @@ enum Swatch {
     /// A state box with its label inside.
     State(&'static str, &'static str),
     KubeletDown,
+    /// Only in a figure that draws it (`kubelet.api_unreachable`).
+    NoApi,
     Taint(TaintEffect),
     Badge(Actor),
     Probe(ProbeGlyph),
     Grace,
 }
 
-fn items() -> [(Swatch, &'static str); 17] {
+fn items() -> [(Swatch, &'static str); 18] {
     use glyphs::{endpoint_class as ep, node_class, ready_class};
     [
         (
@@ -64,6 +66,7 @@ fn items() -> [(Swatch, &'static str); 17] {
         (Swatch::Taint(TaintEffect::NoExecute), "NoExecute taint"),
         (Swatch::Grace, "grace period"),
         (Swatch::KubeletDown, "kubelet down"),
+        (Swatch::NoApi, "API server unreachable"),
     ]
 }
 
@@ -72,6 +75,7 @@ fn class_of(sw: &Swatch) -> Option<&'static str> {
     match sw {
         Swatch::State(class, _) => Some(class),
         Swatch::KubeletDown => Some("rs-down"),
+        Swatch::NoApi => Some("rs-noapi"),
         Swatch::Taint(TaintEffect::NoSchedule) => Some("rs-taint-ns"),
         Swatch::Taint(_) => Some("rs-taint-ne"),
         Swatch::Badge(Actor::Kubelet) => Some("rs-badge-k"),
@@ -105,12 +109,18 @@ pub fn draw(b: &mut Builder, y0: f64, width: f64, compact: bool) -> f64 {
         if compact && matches!(sw, Swatch::Probe(_) | Swatch::Grace) {
             continue;
         }
-        if compact && class_of(&sw).is_some_and(|c| !drawn.contains(c)) {
+        if (compact || matches!(sw, Swatch::NoApi))
+            && class_of(&sw).is_some_and(|c| !drawn.contains(c))
+        {
             continue;
         }
         let sw_w = match sw {
             Swatch::State(_, t) if !t.is_empty() => text_w(t, 9.5) + 8.0,
-            Swatch::State(..) | Swatch::KubeletDown | Swatch::Taint(_) | Swatch::Grace => 18.0,
+            Swatch::State(..)
+            | Swatch::KubeletDown
+            | Swatch::NoApi
+            | Swatch::Taint(_)
+            | Swatch::Grace => 18.0,
             Swatch::Badge(_) => BADGE_W,
             Swatch::Probe(_) => 8.0,
         };
@@ -123,6 +133,7 @@ pub fn draw(b: &mut Builder, y0: f64, width: f64, compact: bool) -> f64 {
         match sw {
             Swatch::State(class, t) => glyphs::state(b, area, class, t, None),
             Swatch::KubeletDown => glyphs::kubelet(b, area, false, None),
+            Swatch::NoApi => b.rect(area.0, area.1, area.2, area.3, "rs-noapi", None),
             Swatch::Taint(effect) => glyphs::taint(b, area, effect, None),
             Swatch::Badge(writer) => glyphs::badge(b, x + BADGE_W / 2.0, y, writer, None),
             Swatch::Probe(g) => glyphs::probe(b, g, x + 4.0, y + 5.5, None),

@@ -25,6 +25,7 @@ const CSS: &str = r#".rs-figure { background: #ffffff; }
 .rs-axis { stroke: #555555; stroke-width: 1; }
 .rs-up { fill: #0072B2; }
 .rs-down { fill: url(#rs-p-down); stroke: #777777; stroke-width: 1; }
+.rs-noapi { fill: #CC79A7; fill-opacity: 0.18; stroke: #CC79A7; stroke-width: 1; stroke-dasharray: 3 2; }
 .rs-lease { fill: #56B4E9; fill-opacity: 0.45; stroke: #0072B2; stroke-width: 1; }
 .rs-grace { stroke: #1a1a1a; stroke-width: 1.2; stroke-dasharray: 4 3; }
 .rs-renew { stroke: #0072B2; stroke-width: 1; }

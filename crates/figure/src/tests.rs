@@ -396,3 +396,19 @@ fn compact_layout_is_short_and_keeps_the_story() {
         }
     }
 }
+
+/// #141473's window without the API server is drawn in the kubelet lane (with its time in the
+/// tooltip) and named in the legend; a figure without one has neither.
+#[test]
+fn api_unreachable_windows_are_drawn_and_only_then_in_the_legend() {
+    let svg = layout(
+        &traces("report-141473-replaced-during-partition"),
+        &LayoutOpts::default(),
+    )
+    .to_svg();
+    assert!(svg.contains("class=\"rs-noapi\""));
+    assert!(svg.contains("API server unreachable from the node 20s–50s (30s)"));
+    assert!(svg.contains(">API server unreachable<"));
+    let plain = layout(&traces("short-restart"), &LayoutOpts::default()).to_svg();
+    assert!(!plain.contains("class=\"rs-noapi\"") && !plain.contains(">API server unreachable<"));
+}

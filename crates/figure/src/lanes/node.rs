@@ -9,9 +9,27 @@ use crate::svg::n;
 use restartscope_report::timeline::TAINTS;
 use restartscope_sim::{fmt_secs, Ms};
 
-/// Kubelet up (thin bar) or down (hatched), each outage labelled with its length.
+/// Kubelet up (thin bar) or down (hatched), each outage labelled with its length; behind it,
+/// the windows in which the node cannot reach the API server (`kubelet.api_unreachable`, K2u).
 pub fn kubelet(b: &mut Builder, g: &Group, y: f64, h: f64) {
     b.lane_label(y + h / 2.0, "kubelet", "rs-label");
+    let cut: Vec<(Ms, Ms)> =
+        g.tl.api_up
+            .spans(b.t0, g.end)
+            .into_iter()
+            .filter(|s| !s.2)
+            .map(|s| (s.0, s.1))
+            .collect();
+    for &(a, z) in &cut {
+        let (xa, xz) = (b.x(a), b.x(z));
+        let title = format!(
+            "API server unreachable from the node {}–{} ({}): lease renewals and status writes fail",
+            ts(a),
+            ts(z),
+            ts(z - a)
+        );
+        b.rect(xa, y, (xz - xa).max(0.6), h, "rs-noapi", Some(title));
+    }
     for (a, z, up) in g.tl.kubelet_up.spans(b.t0, g.end) {
         let (xa, xz) = (b.x(a), b.x(z));
         let w = (xz - xa).max(0.6);
@@ -27,6 +45,16 @@ pub fn kubelet(b: &mut Builder, g: &Group, y: f64, h: f64) {
     // Label each whole outage (not its clipped part) in the gap.
     for (stop, start) in g.tl.outages() {
         down_label(b, stop, start, y, h);
+    }
+    for (a, z) in cut {
+        let (xa, xz) = (b.x(a), b.x(z));
+        let w = xz - xa;
+        if let Some(s) = ["API unreachable", "no API"]
+            .into_iter()
+            .find(|s| text_w(s, 9.5) + 6.0 <= w)
+        {
+            b.text(xa + 3.0, y + h - 2.0, s, "rs-in", "start");
+        }
     }
 }
 

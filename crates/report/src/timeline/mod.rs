@@ -76,6 +76,8 @@ pub const TAINTS: [TaintEffect; 2] = [TaintEffect::NoSchedule, TaintEffect::NoEx
 pub struct Timeline {
     pub horizon: Ms,
     pub kubelet_up: Track<bool>,
+    /// Whether the node reaches the API server (`kubelet.api_unreachable` windows, K2u).
+    pub api_up: Track<bool>,
     pub lease: Lease,
     pub node_ready: Track<ConditionStatus>,
     /// The `unreachable` taints, in [`TAINTS`] order.
@@ -94,6 +96,7 @@ impl Timeline {
     /// Reads every event of `tr` once.
     pub fn new(tr: &Trace) -> Timeline {
         let mut kubelet_up = Track::new(true);
+        let mut api_up = Track::new(true);
         let mut node_ready = Track::new(ConditionStatus::True);
         let mut taints = [Track::new(false), Track::new(false)];
         let mut renewals = Vec::new();
@@ -107,6 +110,7 @@ impl Timeline {
                     }
                 }
                 Kind::KubeletStart => kubelet_up.set(e.t, true),
+                Kind::ApiReachable => api_up.set(e.t, e.value == Value::Bool(true)),
                 Kind::LeaseRenew => renewals.push(e.t),
                 Kind::NodeReady => {
                     if let Value::Condition(c) = e.value {
@@ -133,6 +137,7 @@ impl Timeline {
         Timeline {
             horizon: tr.horizon,
             kubelet_up,
+            api_up,
             lease: Lease {
                 renewals,
                 grace: tr.grace.max(1),
