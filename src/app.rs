@@ -211,7 +211,7 @@ pub fn App() -> impl IntoView {
             },
             None => {
                 ui.step.set(None);
-                compute_for(&s, spec, ui.zoom.get())
+                compute_for(&s, spec, ui.zoom.get().then(|| ui.sel_restart.get()))
             }
         };
         set_root_attr("data-model-ms", &format!("{:.3}", now_ms() - t0));

@@ -110,13 +110,39 @@ pub fn checked(sc: Scenario, label: Option<&str>) -> Result<Imported, String> {
     }
     let label = label
         .filter(|l| !l.trim().is_empty())
-        .map(|l| l.chars().take(120).collect())
+        .map(short_label)
         .unwrap_or_else(|| format!("{} ({} pods)", sc.name, sc.pods.len()));
     Ok(Imported {
         label,
         scenario: sc,
         packed: None,
     })
+}
+
+/// A label of at most 120 characters: a longer list of workloads ends on a whole one, with how
+/// many more there are (`Deployment a (2 pods), Pod b (1 pod) and 98 more`).
+fn short_label(l: &str) -> String {
+    if l.chars().count() <= 120 {
+        return l.to_string();
+    }
+    let parts: Vec<&str> = l.split(", ").collect();
+    let mut out = String::new();
+    let mut kept = 0;
+    for p in &parts {
+        let more = format!(" and {} more", parts.len() - kept - 1);
+        let sep = if kept == 0 { "" } else { ", " };
+        if out.chars().count() + sep.len() + p.chars().count() + more.len() > 120 {
+            break;
+        }
+        out.push_str(sep);
+        out.push_str(p);
+        kept += 1;
+    }
+    if kept == 0 {
+        let head: String = l.chars().take(119).collect();
+        return format!("{head}…");
+    }
+    format!("{out} and {} more", parts.len() - kept)
 }
 
 /// The `scenario=` and `label=` values of a query string, if it has a scenario.

@@ -184,24 +184,34 @@ pub fn compute_at_width(
     width: f64,
     zoom: bool,
 ) -> Result<Runs, Vec<(Field, String)>> {
-    compute_for(settings, figure_spec(false, false, width, 0.0), zoom)
+    compute_for(
+        settings,
+        figure_spec(false, false, width, 0.0),
+        zoom.then_some(0),
+    )
 }
 
 /// The runs for presentation view on a 1280×720 screen ([`figure_spec`]).
 pub fn compute_present(settings: &Settings, zoom: bool) -> Result<Runs, Vec<(Field, String)>> {
-    compute_for(settings, figure_spec(true, false, 0.0, 720.0), zoom)
+    compute_for(
+        settings,
+        figure_spec(true, false, 0.0, 720.0),
+        zoom.then_some(0),
+    )
 }
 
-/// Simulates `settings` and lays the runs out as `spec` says.
+/// Simulates `settings` and lays the runs out as `spec` says; `zoom`: narrowed to that
+/// restart (the selected one, `Ui::sel_restart`; the first when there is no such restart).
 pub fn compute_for(
     settings: &Settings,
     spec: FigureSpec,
-    zoom: bool,
+    zoom: Option<usize>,
 ) -> Result<Runs, Vec<(Field, String)>> {
     let sc = settings.scenario()?;
     let traces = compare_default(&sc).map_err(crate::form::by_field)?;
-    let restart = &sc.kubelet.restarts[0];
-    let window = if zoom {
+    let list = &sc.kubelet.restarts;
+    let restart = zoom.and_then(|i| list.get(i)).unwrap_or(&list[0]);
+    let window = if zoom.is_some() {
         (
             (ms_of(restart.at_s) - 10_000).max(0),
             ms_of(restart.at_s + restart.downtime_s) + 45_000,

@@ -131,10 +131,26 @@ pub fn parse_with(query: &str, custom: Option<Arc<Imported>>) -> (UrlState, Vec<
             .ok()
             .filter(|x| within(*x as f64, f))
     };
+    // A link copied from an imported workload too large to share (`imported=`): its scenario
+    // settings belonged to that workload, so only the view is taken from it.
+    let unshared = pairs.iter().any(|(k, _)| k == "imported");
+    let view_keys = [
+        "imported", "t", "speed", "theme", "embed", "present", "zoom", "tour", "step",
+    ];
     for (k, v) in &pairs {
+        if unshared && !view_keys.contains(&k.as_str()) {
+            continue;
+        }
         let s = &mut st.settings;
         let ok = match k.as_str() {
             "preset" | "scenario" | "label" => true,
+            "imported" => {
+                notes.push(
+                    "This link was copied from an imported workload too large to share by link: it is not in the link, so the default scenario is shown. Open the workload's scenario TOML file (Import your workload → Export as scenario TOML) instead."
+                        .into(),
+                );
+                true
+            }
             "downtime" => secs(v, Field::Downtime).map(|x| s.downtime_s = x).is_some(),
             "at" => secs(v, Field::RestartAt)
                 .map(|x| s.restart_at_s = x)
@@ -400,9 +416,12 @@ pub fn to_query(st: &UrlState) -> String {
     let s = &st.settings;
     // An imported scenario travels packed, or not at all when too large (the page says so).
     let head = match &s.custom {
-        Some(c) => c.packed.as_ref().map_or(Vec::new(), |p| {
-            vec![("scenario", p.clone()), ("label", c.label.clone())]
-        }),
+        // Too large for a link: the link says so (`imported=`), so whoever opens it is told,
+        // instead of seeing a preset with these settings as if it were the workload.
+        Some(c) => c.packed.as_ref().map_or_else(
+            || vec![("imported", "too-large".to_string())],
+            |p| vec![("scenario", p.clone()), ("label", c.label.clone())],
+        ),
         None => vec![("preset", s.preset.clone())],
     };
     let mut parts: Vec<(String, String)> = head

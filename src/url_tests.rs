@@ -191,3 +191,35 @@ fn several_restarts_travel_as_one_list_and_the_model_judges_them() {
     assert_eq!(st.settings.restarts().len(), 1);
     assert!(notes[0].starts_with("restarts=\"30\" ignored"), "{notes:?}");
 }
+
+#[test]
+fn a_link_from_a_workload_too_large_to_share_says_so() {
+    let mut st = UrlState::default();
+    let sc = (presets::find("long-restart").unwrap().build)();
+    let im = crate::imported::checked(sc, Some("Deployment big (100 pods)")).unwrap();
+    st.settings = Settings::for_custom(std::sync::Arc::new(im));
+    st.settings.pods = "100".into();
+    let q = to_query(&st);
+    assert!(q.starts_with("imported=too-large&"), "{q}");
+    assert!(!q.contains("scenario=") && !q.contains("preset="), "{q}");
+    let (back, notes) = parse(&format!("?{q}&t=5"));
+    assert_eq!(back.settings, Settings::default());
+    assert_eq!(back.t_ms, Some(5000));
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].contains("too large to share by link"), "{notes:?}");
+}
+
+#[test]
+fn long_workload_labels_end_on_a_whole_workload() {
+    let sc = (presets::find("long-restart").unwrap().build)();
+    let long: Vec<String> = (0..40)
+        .map(|i| format!("Pod p{i}-abcdef (1 pod)"))
+        .collect();
+    let im = crate::imported::checked(sc, Some(&long.join(", "))).unwrap();
+    assert!(im.label.chars().count() <= 120, "{}", im.label);
+    assert!(
+        im.label.ends_with(" more") && im.label.contains("(1 pod) and "),
+        "{}",
+        im.label
+    );
+}

@@ -23,12 +23,20 @@ fn read_file(file: web_sys::File, text: RwSignal<String>, error: RwSignal<String
         return;
     }
     leptos::task::spawn_local(async move {
-        match JsFuture::from(file.text()).await {
+        // The bytes, not `file.text()`: that turns a binary file into U+FFFD and no message.
+        let bytes = match JsFuture::from(file.array_buffer()).await {
+            Ok(buf) => js_sys::Uint8Array::new(&buf).to_vec(),
+            Err(_) => return error.set(format!("{} could not be read", file.name())),
+        };
+        match String::from_utf8(bytes) {
             Ok(t) => {
-                text.set(t.as_string().unwrap_or_default());
+                text.set(t.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(t));
                 error.set(String::new());
             }
-            Err(_) => error.set(format!("{} could not be read", file.name())),
+            Err(_) => error.set(format!(
+                "{} is not UTF-8 text (a binary file?): open a YAML, JSON or TOML file",
+                file.name()
+            )),
         }
     });
 }
@@ -124,16 +132,18 @@ pub fn ImportPanel() -> impl IntoView {
             );
         }
     };
+    // Drop anywhere on the panel (its hint says "drop a file here"): a file dropped outside the
+    // text box would otherwise be opened by the browser in place of the app.
     view! {
-        <section class="import" id="import-panel" hidden=move || !open.get() aria-label="Import your workload" aria-busy=move || busy.get().to_string()>
+        <section class="import" id="import-panel" hidden=move || !open.get() aria-label="Import your workload" aria-busy=move || busy.get().to_string()
+            on:dragover=move |ev: web_sys::DragEvent| ev.prevent_default()
+            on:drop=on_drop>
                 <h2>"Import your workload"</h2>
                 <p class="hint">"Paste Kubernetes YAML or JSON (one or more documents: Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob, with their Service and PodDisruptionBudget), drop a file here or open one; a RestartScope scenario file (TOML or JSON) works too."</p>
                 <label for="import-text">"Manifests"</label>
                 <textarea id="import-text" rows="12" spellcheck="false" aria-describedby="import-error"
                     prop:value=move || text.get()
-                    on:input=move |ev| text.set(event_target_value(&ev))
-                    on:dragover=move |ev: web_sys::DragEvent| ev.prevent_default()
-                    on:drop=on_drop></textarea>
+                    on:input=move |ev| text.set(event_target_value(&ev))></textarea>
                 <p class="field-error" id="import-error" role="alert">{move || error.get()}</p>
                 <div class="import-actions">
                     <label for="import-file">"Open a file"</label>
