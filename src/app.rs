@@ -193,9 +193,24 @@ pub fn App() -> impl IntoView {
             ui.view_h.get(),
         );
         let mut opened_at = None;
+        ui.tours_loaded.track();
         let result = match &tour {
             Some((name, n)) => match crate::tour::compute(name, *n, spec) {
-                Ok((runs, view)) => {
+                // Not loaded yet (opened from the page): load it; the runs on screen stay.
+                Ok(None) => {
+                    let name = name.clone();
+                    crate::tour::load(&name.clone(), move |got| match got {
+                        Ok(()) => ui.tours_loaded.update(|n| *n += 1),
+                        Err(e) => {
+                            ui.notices.update(|n| {
+                                n.push(format!("The tour {name} cannot be shown: {e}"))
+                            });
+                            ui.tour.set(None);
+                        }
+                    });
+                    return shown.flatten();
+                }
+                Ok(Some((runs, view))) => {
                     if shown.flatten() != tour {
                         opened_at = Some(view.t_end_ms);
                     }

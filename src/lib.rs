@@ -56,7 +56,10 @@ pub fn start() {
     let search = web_sys::window()
         .and_then(|w| w.location().search().ok())
         .unwrap_or_default();
-    imported::preload(&search, || leptos::mount::mount_to_body(app::App));
+    let q = search.clone();
+    tour::preload(&search, move || {
+        imported::preload(&q, || leptos::mount::mount_to_body(app::App))
+    });
     if let Some(w) = web_sys::window() {
         if w.location()
             .search()

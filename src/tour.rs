@@ -1,27 +1,46 @@
-//! The guided tours (`restartscope-tour`: KEP-4781 told in steps) in the page: which step a link
-//! names, and the runs of a step — its scenario and kubelets, laid out in its window with its
-//! marks drawn over the figure and its caption filled from the runs. Pure (no signals, no DOM).
-//! Called by `url.rs` (the link), `app.rs` (the recompute effect) and `components/tour.rs`.
+//! The guided tours in the page (`?tour=kep-4781&step=N`): which step a link names, loading the
+//! tour's data when a reader opens it (`tour/NAME.json`, written by `restartscope tour` from
+//! `restartscope-tour`: the page carries none of that crate's code, only its data types), and the
+//! runs of a step — its scenario simulated for its kubelets, laid out in its window with its marks
+//! drawn over the figure; the caption comes filled from the same model's runs. Called by `url.rs`
+//! (the link), `lib.rs` (loading before the first mount), `app.rs` (the recompute effect) and
+//! `components/tour.rs`.
 
 use crate::state::{assemble, FigureSpec, Runs};
 use restartscope_figure::Shape;
-use restartscope_tour::{find, Tour};
+use restartscope_sim::simulate_policy;
+use restartscope_tour::data::TourData;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// Every tour: its link name, title and number of steps (the data loads on demand; a test
+/// checks this table against `restartscope_tour::TOURS`).
+pub const TOURS: [(&str, &str, usize); 1] = [(
+    "kep-4781",
+    "KEP-4781: restarting the kubelet does not change pod status",
+    7,
+)];
 
 /// What the tour panel shows for the step on screen.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StepView {
-    pub tour: &'static str,
-    pub tour_title: &'static str,
+    pub tour: String,
+    pub tour_title: String,
     /// Counted from 1.
     pub n: usize,
     pub count: usize,
-    pub title: &'static str,
+    pub title: String,
     /// Paragraphs, every number filled from the step's runs.
     pub caption: Vec<String>,
     /// Where the playhead goes when the step opens: the end of its window.
     pub t_end_ms: i64,
     /// The marks drawn in the figure (numbered 1, 2, … there), in time order.
     pub marks: Vec<(i64, String)>,
+}
+
+/// How many steps tour `name` has (0: no such tour).
+pub fn count(name: &str) -> usize {
+    TOURS.iter().find(|t| t.0 == name).map_or(0, |t| t.2)
 }
 
 /// `?tour=NAME&step=N` → the tour and step (step 1 when `step` is missing); `Ok(None)` without
@@ -31,50 +50,116 @@ pub fn from_link(pairs: &[(String, String)]) -> Result<Option<(String, usize)>, 
     let Some(name) = get("tour") else {
         return Ok(None);
     };
-    let names: Vec<&str> = restartscope_tour::TOURS.iter().map(|t| t.name).collect();
-    let tour = find(name).ok_or_else(|| {
-        format!(
+    let names: Vec<&str> = TOURS.iter().map(|t| t.0).collect();
+    let steps = count(name);
+    if steps == 0 {
+        return Err(format!(
             "tour={name} ignored: not a tour (one of {})",
             names.join(", ")
-        )
-    })?;
+        ));
+    }
     let n = match get("step") {
         None => 1,
         Some(v) => v
             .trim()
             .parse::<usize>()
             .ok()
-            .filter(|n| (1..=tour.steps.len()).contains(n))
+            .filter(|n| (1..=steps).contains(n))
             .ok_or_else(|| {
-                format!(
-                    "tour={name}&step={v} ignored: the tour has steps 1 to {}",
-                    tour.steps.len()
-                )
+                format!("tour={name}&step={v} ignored: the tour has steps 1 to {steps}")
             })?,
     };
-    Ok(Some((tour.name.to_string(), n)))
+    Ok(Some((name.to_string(), n)))
 }
 
-/// The tour a link named (by `from_link`, so it exists).
-pub fn tour(name: &str) -> Option<&'static Tour> {
-    find(name)
+thread_local! {
+    /// The tours loaded so far.
+    static LOADED: RefCell<Vec<Rc<TourData>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Tour `name`'s data if it has been loaded.
+pub fn loaded(name: &str) -> Option<Rc<TourData>> {
+    LOADED.with(|l| l.borrow().iter().find(|t| t.name == name).cloned())
+}
+
+/// Keeps a tour's data (from [`load`], or a test).
+pub fn keep(data: TourData) {
+    LOADED.with(|l| l.borrow_mut().push(Rc::new(data)));
+}
+
+/// Reads `tour/NAME.json` (beside the page) and keeps it, then calls `done` with what went
+/// wrong, if anything.
+pub fn load(name: &str, done: impl FnOnce(Result<(), String>) + 'static) {
+    let url = format!("./tour/{name}.json");
+    wasm_bindgen_futures::spawn_local(async move {
+        let got = fetch_text(&url).await.and_then(|t| {
+            serde_json::from_str::<TourData>(&t).map_err(|e| format!("{url} is not a tour: {e}"))
+        });
+        done(got.map(keep));
+    });
+}
+
+async fn fetch_text(url: &str) -> Result<String, String> {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    let fail = |_| format!("{url} could not be loaded");
+    let w = web_sys::window().ok_or("no window")?;
+    let resp: web_sys::Response = JsFuture::from(w.fetch_with_str(url))
+        .await
+        .map_err(fail)?
+        .dyn_into()
+        .map_err(fail)?;
+    if !resp.ok() {
+        return Err(format!("{url}: HTTP {}", resp.status()));
+    }
+    let text = JsFuture::from(resp.text().map_err(fail)?)
+        .await
+        .map_err(fail)?;
+    text.as_string().ok_or_else(|| format!("{url} is not text"))
+}
+
+/// Before the first mount: loads the tour a link names (so the page opens on the step), then
+/// calls `mount` either way.
+pub fn preload(query: &str, mount: impl FnOnce() + 'static) {
+    let pairs: Vec<(String, String)> = query
+        .trim_start_matches('?')
+        .split('&')
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    match from_link(&pairs) {
+        Ok(Some((name, _))) => load(&name, move |_| mount()),
+        _ => mount(),
+    }
 }
 
 /// The runs of step `n` of `name` laid out as `spec` says, in the step's window, with the
-/// step's marks over the figure (a dashed line numbered at its foot; the tour panel lists them).
-pub fn compute(name: &str, n: usize, spec: FigureSpec) -> Result<(Runs, StepView), String> {
-    let tour = find(name).ok_or_else(|| format!("no tour {name}"))?;
-    let step = tour.step(n).ok_or_else(|| format!("no step {n}"))?;
-    let sc = step.scenario().map_err(|e| e.to_string())?;
-    let traces = step.traces().map_err(|e| e.to_string())?;
-    let caption = step.caption(&traces)?;
-    let marks = step.marks(&traces);
-    let window = step.window();
-    let mut runs = assemble(sc, traces, spec, window);
+/// step's marks over the figure (a dashed line numbered at its foot; the tour panel lists
+/// them); `Ok(None)` while the tour's data is not loaded.
+pub fn compute(name: &str, n: usize, spec: FigureSpec) -> Result<Option<(Runs, StepView)>, String> {
+    let Some(data) = loaded(name) else {
+        return Ok(None);
+    };
+    compute_with(&data, n, spec).map(Some)
+}
+
+fn compute_with(tour: &TourData, n: usize, spec: FigureSpec) -> Result<(Runs, StepView), String> {
+    let step = n
+        .checked_sub(1)
+        .and_then(|i| tour.steps.get(i))
+        .ok_or_else(|| format!("no step {n}"))?;
+    let sc = step.scenario.clone();
+    let traces = step
+        .policies
+        .iter()
+        .map(|p| simulate_policy(&sc, *p))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("{e:?}"))?;
+    let mut runs = assemble(sc, traces, spec, step.window_ms);
     let fig = std::sync::Arc::make_mut(&mut runs.figure);
     if let (Some(first), Some(last)) = (fig.groups.first(), fig.groups.last()) {
         let (top, bottom) = (first.y, last.y + last.h);
-        for (i, (t, _)) in marks.iter().enumerate() {
+        for (i, (t, _)) in step.marks.iter().enumerate() {
             let x = fig.x_of(*t);
             if x < fig.x0 || x > fig.x1 {
                 continue;
@@ -96,14 +181,14 @@ pub fn compute(name: &str, n: usize, spec: FigureSpec) -> Result<(Runs, StepView
         }
     }
     let view = StepView {
-        tour: tour.name,
-        tour_title: tour.title,
+        tour: tour.name.clone(),
+        tour_title: tour.title.clone(),
         n,
         count: tour.steps.len(),
-        title: step.title,
-        caption,
+        title: step.title.clone(),
+        caption: step.caption.clone(),
         t_end_ms: runs.figure.t1_ms,
-        marks,
+        marks: step.marks.clone(),
     };
     Ok((runs, view))
 }
@@ -139,8 +224,29 @@ mod tests {
             .contains("steps 1 to"));
     }
 
+    /// The page's table of tours, the committed data it loads and the tour crate agree; every
+    /// step computes in every layout, with the tour's own runs.
     #[test]
     fn every_step_of_every_tour_computes_with_its_caption() {
+        assert_eq!(TOURS.len(), restartscope_tour::TOURS.len());
+        for (t, (name, title, steps)) in restartscope_tour::TOURS.iter().zip(TOURS) {
+            assert_eq!((t.name, t.title, t.steps.len()), (name, title, steps));
+            let data = t.data().unwrap();
+            let path = format!("{}/docs/tour/{name}.json", env!("CARGO_MANIFEST_DIR"));
+            let committed: TourData =
+                serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+            assert_eq!(committed, data, "docs/tour/{name}.json is stale");
+            for (i, s) in t.steps.iter().enumerate() {
+                let step = &data.steps[i];
+                let traces: Vec<_> = step
+                    .policies
+                    .iter()
+                    .map(|p| simulate_policy(&step.scenario, *p).unwrap())
+                    .collect();
+                assert_eq!(traces, s.traces().unwrap(), "{name} step {}", i + 1);
+            }
+            keep(data);
+        }
         for t in restartscope_tour::TOURS {
             for n in 1..=t.steps.len() {
                 for spec in [
@@ -148,7 +254,7 @@ mod tests {
                     figure_spec(true, false, 0.0, 720.0),
                     figure_spec(false, true, 480.0, 560.0),
                 ] {
-                    let (runs, view) = compute(t.name, n, spec).unwrap();
+                    let (runs, view) = compute(t.name, n, spec).unwrap().unwrap();
                     assert_eq!(view.n, n);
                     assert!(!view.caption.is_empty());
                     assert!(runs.figure.t1_ms > runs.figure.t0_ms);

@@ -46,6 +46,8 @@ pub struct Ui {
     pub tour: RwSignal<Option<(String, usize)>>,
     /// What the tour panel shows for the step on screen (set with the runs).
     pub step: RwSignal<Option<crate::tour::StepView>>,
+    /// Bumped when a tour's data has loaded (`tour::load`): the runs are computed again.
+    pub tours_loaded: RwSignal<u32>,
     pub copied: RwSignal<bool>,
     /// Earlier settings, newest last (`undo`); `app.rs` records one per edit.
     pub history: StoredValue<Vec<Settings>>,
@@ -91,6 +93,7 @@ impl Ui {
             view_h: RwSignal::new(crate::env::view_height()),
             tour: RwSignal::new(initial.tour.clone()),
             step: RwSignal::new(None),
+            tours_loaded: RwSignal::new(0),
             copied: RwSignal::new(false),
             history: StoredValue::new(Vec::new()),
             undo_len: RwSignal::new(0),
@@ -149,7 +152,7 @@ impl Ui {
         let Some((name, n)) = self.tour.get_untracked() else {
             return false;
         };
-        let count = crate::tour::tour(&name).map_or(0, |t| t.steps.len());
+        let count = crate::tour::count(&name);
         let next = if forward { n + 1 } else { n.saturating_sub(1) };
         if (1..=count).contains(&next) {
             self.tour.set(Some((name, next)));

@@ -92,9 +92,10 @@ pub fn run(a: &TourArgs) -> ExitCode {
         }
     }
     println!(
-        "tour {}: wrote {} step figures and index.md to {}",
+        "tour {}: wrote {} step figures, index.md and {}.json (the web app's copy) to {}",
         tour.name,
-        files.len() - 1,
+        files.len() - 2,
+        tour.name,
         a.out
     );
     ExitCode::SUCCESS

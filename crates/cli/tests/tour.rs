@@ -40,6 +40,7 @@ fn committed_tour_is_current() {
         .map(|n| tour().file_name(n).unwrap())
         .collect();
     want.push("index.md".into());
+    want.push("kep-4781.json".into());
     want.sort();
     assert_eq!(fresh, want);
     assert_eq!(

@@ -30,6 +30,7 @@
 //! [`svg::index_md`] the markdown page that lists the steps (`restartscope tour --out DIR`).
 
 pub mod caption;
+pub mod data;
 mod kep4781;
 pub mod svg;
 

@@ -103,6 +103,10 @@ when the committed copies are stale.\n",
         ));
     }
     out.push(("index.md".to_string(), index));
+    // The same steps as data for the web app, which loads it when the tour is opened.
+    let data = tour.data()?;
+    let json = serde_json::to_string(&data).map_err(|e| e.to_string())?;
+    out.push((format!("{}.json", tour.name), json + "\n"));
     Ok(out)
 }
 
