@@ -15,10 +15,13 @@ function stats(xs) {
   return { n: s.length, median: +q(0.5).toFixed(1), p95: +q(0.95).toFixed(1), max: +s[s.length - 1].toFixed(1) };
 }
 
-async function drag(page, rounds) {
-  await page.evaluate(() => {
+// For every `type` event (a held mouse button for pointer events): its timestamp to the task
+// after the frame that shows it painted, into window.__lat.
+async function probeLatency(page, type) {
+  await page.evaluate((type) => {
     window.__lat = [];
-    document.addEventListener('input', (e) => {
+    document.addEventListener(type, (e) => {
+      if (type === 'pointermove' && e.buttons !== 1) return;
       const ts = e.timeStamp;
       requestAnimationFrame(() => {
         const ch = new MessageChannel();
@@ -26,7 +29,11 @@ async function drag(page, rounds) {
         ch.port2.postMessage(0);
       });
     }, true);
-  });
+  }, type);
+}
+
+async function drag(page, rounds) {
+  await probeLatency(page, 'input');
   const box = await page.locator('#downtime').boundingBox();
   const y = box.y + box.height / 2;
   for (let round = 0; round < rounds; round++) {
@@ -64,18 +71,7 @@ for (const [w, h] of [[1440, 900], [1280, 720]]) {
 // Issue 15: dragging a "kubelet down" bar's return (pointer events on the handle): each
 // pointermove's timestamp to the task after the frame that shows it painted.
 async function dragBar(page, rounds) {
-  await page.evaluate(() => {
-    window.__lat = [];
-    document.addEventListener('pointermove', (e) => {
-      if (e.buttons !== 1) return;
-      const ts = e.timeStamp;
-      requestAnimationFrame(() => {
-        const ch = new MessageChannel();
-        ch.port1.onmessage = () => window.__lat.push(performance.now() - ts);
-        ch.port2.postMessage(0);
-      });
-    }, true);
-  });
+  await probeLatency(page, 'pointermove');
   const fig = await page.locator('#figure').boundingBox();
   for (let round = 0; round < rounds; round++) {
     const edge = page.locator('.bar-edge.start[tabindex="0"]').first();
