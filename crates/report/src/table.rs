@@ -116,7 +116,17 @@ fn metrics_table(traces: &[Trace]) -> String {
     for (m, label) in METRICS.iter().zip(&labels) {
         let _ = write!(s, "{}", pad(label, lw));
         for t in traces {
-            let _ = write!(s, "{}", lpad(&m.fmt(m.value(&t.metrics)), cw));
+            // A metric a run does not have (no PodDisruptionBudget) is not a zero.
+            let v = if m.applies(&t.metrics) {
+                m.fmt(m.value(&t.metrics))
+            } else {
+                "no budget".to_string()
+            };
+            let _ = write!(s, "{}", lpad(&v, cw));
+        }
+        if !traces.iter().all(|t| m.applies(&t.metrics)) {
+            s.push('\n');
+            continue;
         }
         if diff {
             // Order-independent: KEP minus legacy. ASCII signs for plain text.
