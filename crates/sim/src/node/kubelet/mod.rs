@@ -75,6 +75,13 @@ pub struct Kubelet<'a> {
     pub pods: Vec<KPod>,
     /// Let quiet probe workers sleep (a node whose events are not kept).
     pub elide: bool,
+    /// The node is quiet (`control_plane::node_lifecycle`): renewals are not scheduled as
+    /// events; the next one is `lease_next` and they are applied when someone looks
+    /// (`catch_up_lease`).
+    pub lease_lazy: bool,
+    pub lease_next: Option<Ms>,
+    /// This process's last two renewals (earlier, later).
+    pub renewed: [Ms; 2],
 }
 
 impl<'a> Kubelet<'a> {
@@ -112,6 +119,9 @@ impl<'a> Kubelet<'a> {
             renewals: 0,
             pods,
             elide: false,
+            lease_lazy: false,
+            lease_next: None,
+            renewed: [KUBELET_BORN; 2],
         }
     }
 
