@@ -24,11 +24,6 @@ fn fleet(nodes: u32, zones: u32, batch: u32, downtime_s: f64, pause_s: f64, seed
 }
 
 /// The cluster `fleet::run` builds, with or without quiet nodes.
-fn run(f: &Fleet, policy: Policy, quiet: bool) -> cluster::Outcome {
-    let keep = Keep::Nodes(vec![0, 1, 2]);
-    run_with(f, policy, quiet, keep, true, f.restarts())
-}
-
 fn run_with(
     f: &Fleet,
     policy: Policy,
