@@ -3,7 +3,8 @@
 //! process that has gone (stale generation) is dropped, and where actors' reactions to one
 //! another are routed (a deletion reaches the kubelet, a taint reaches taint eviction). At the
 //! end of each instant the EndpointSlice controller flushes and the metrics re-classify the
-//! pods that changed. Called by `lib.rs` (`simulate*`, `compare`).
+//! pods that changed. The control plane's periodic passes, the rollout poll and the per-second
+//! samples are in `control.rs`. Called by `lib.rs` (`simulate*`, `compare`) and `fleet::run`.
 
 use crate::control_plane::api::{ApiNode, ApiPod, ApiServer, Status};
 use crate::control_plane::endpointslice::EndpointSliceController;
