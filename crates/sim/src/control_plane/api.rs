@@ -106,6 +106,11 @@ pub struct ApiServer {
     pub pods: Vec<Vec<ApiPod>>,
     /// Pods whose endpoint may have changed this instant (the EndpointSlice controller's queue).
     pub dirty_endpoints: Vec<(NodeId, u16)>,
+    /// Nodes whose Ready condition is not True (kept as it changes, for the per-second series).
+    pub not_ready: u32,
+    /// Nodes whose Ready condition changed since the node lifecycle controller last looked (its
+    /// zone counts).
+    pub ready_flips: Vec<NodeId>,
 }
 
 impl ApiServer {
@@ -210,6 +215,14 @@ impl ApiServer {
     /// on it); the NoSchedule taint follows it at once (N1t, `doNoScheduleTaintingPass`).
     pub fn set_node_ready(&mut self, cx: &mut Ctx, ready: bool, rule: Rule, by: Actor) {
         let n = &mut self.nodes[cx.node as usize];
+        if n.ready != ready {
+            if ready {
+                self.not_ready -= 1;
+            } else {
+                self.not_ready += 1;
+            }
+            self.ready_flips.push(cx.node);
+        }
         n.ready = ready;
         let v = if ready {
             ConditionStatus::True

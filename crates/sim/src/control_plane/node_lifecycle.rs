@@ -37,6 +37,12 @@ pub struct NodeLifecycleController {
     pub health: Vec<NodeHealth>,
     /// Zones of a fleet; `None` in the single-node view.
     pub zoned: Option<Zoned>,
+    /// When the first pass runs (the others follow every `period`).
+    pub phase: Ms,
+    /// When the last pass ran.
+    pub last_pass: Ms,
+    /// Quiet nodes (a bit per node): passes skip them (see `quiet_allowed`).
+    pub quiet: Vec<u64>,
 }
 
 /// The zones of a fleet and whether the controller is in "master disruption mode".
@@ -44,9 +50,69 @@ pub struct Zoned {
     pub zones: Vec<Zone>,
     pub zone_of: Vec<u16>,
     pub all_fully_disrupted: bool,
+    /// Each node's Ready as its zone's count has it.
+    pub counted_ready: Vec<bool>,
+}
+
+/// Whether nodes may be quiet with these settings. A quiet node: its events are not kept, its
+/// kubelet is up and it is Ready (so untainted and not queued for tainting). A pass over it could
+/// only move its probe timestamp to the pass that first saw a newer renewal; N1 cannot fire,
+/// because renewals come at most `renewInterval × 1.04` apart, within the grace period. So passes
+/// skip it and its kubelet keeps its renewals to itself (no events) until it stops; then `wake`
+/// sets the probe timestamp the skipped passes would have set. Until it stops nothing else can
+/// change what a pass would do: only N1 and the kubelet's start change a node's Ready, and only a
+/// pass over a not-Ready node taints or queues it. The settings must also keep a renewal and a
+/// pass (or a rollout poll, every second) at the same millisecond in a fixed order: the renewal's
+/// event was scheduled a renew interval earlier, before the pass's or the poll's.
+pub fn quiet_allowed(renew_interval: Ms, period: Ms, grace: Ms) -> bool {
+    renew_interval > period && renew_interval > 1_000 && renew_interval * 26 / 25 < grace
 }
 
 impl NodeLifecycleController {
+    pub fn is_quiet(&self, node: usize) -> bool {
+        self.quiet[node / 64] & (1 << (node % 64)) != 0
+    }
+
+    /// The node becomes quiet after this pass over it.
+    pub fn set_quiet(&mut self, node: usize) {
+        self.quiet[node / 64] |= 1 << (node % 64);
+    }
+
+    /// The nodes a pass visits, in order: those that are not quiet.
+    pub fn live_nodes(&self, nodes: usize, out: &mut Vec<usize>) {
+        out.clear();
+        for (w, &bits) in self.quiet.iter().enumerate() {
+            let mut live = !bits;
+            while live != 0 {
+                let n = w * 64 + live.trailing_zeros() as usize;
+                if n >= nodes {
+                    return;
+                }
+                out.push(n);
+                live &= live - 1;
+            }
+        }
+    }
+
+    /// A quiet node's kubelet stops: the node is visited again from the next pass, with the
+    /// probe timestamp the passes it skipped would have left. `renewed`: its kubelet's last two
+    /// renewals (a renewal at a pass's millisecond came first; see `quiet_allowed`).
+    pub fn wake(&mut self, node: usize, renewed: [Ms; 2]) {
+        self.quiet[node / 64] &= !(1 << (node % 64));
+        let seen = if renewed[1] <= self.last_pass {
+            renewed[1]
+        } else {
+            renewed[0]
+        };
+        let h = &mut self.health[node];
+        if seen > h.saved_renew {
+            h.saved_renew = seen;
+            // The first pass at or after the renewal saw it.
+            let k = (seen - self.phase + self.period - 1).div_euclid(self.period);
+            h.probe_ts = h.probe_ts.max(self.phase + k * self.period);
+        }
+    }
+
     /// N1–N3 for one node, in the order `monitorNodeHealth` takes them.
     pub fn pass_node(&mut self, cx: &mut Ctx, api: &mut ApiServer) -> TaintChange {
         let node = cx.node as usize;
@@ -94,21 +160,29 @@ impl NodeLifecycleController {
     /// `handleDisruption` at the end of a pass: zone states from the nodes' current Ready
     /// conditions; entering "all zones fully disrupted" stops tainting and returns every tainted
     /// node to untaint (`markNodeAsReachable`); leaving it resets every probe timestamp.
-    pub fn handle_disruption(&mut self, now: Ms, api: &ApiServer) -> Vec<usize> {
+    pub fn handle_disruption(&mut self, now: Ms, api: &mut ApiServer) -> Vec<usize> {
+        let flips = std::mem::take(&mut api.ready_flips);
         let Some(z) = self.zoned.as_mut() else {
             return Vec::new();
         };
+        // Each zone's Ready count, kept up to date from the changes since the last pass.
+        for n in flips {
+            let n = n as usize;
+            let ready = api.nodes[n].ready;
+            if z.counted_ready[n] != ready {
+                z.counted_ready[n] = ready;
+                let zone = &mut z.zones[z.zone_of[n] as usize];
+                if ready {
+                    zone.ready += 1;
+                } else {
+                    zone.ready -= 1;
+                }
+            }
+        }
         let new: Vec<ZoneState> = z
             .zones
             .iter()
-            .map(|zone| {
-                let ready = zone
-                    .nodes
-                    .iter()
-                    .filter(|&&n| api.nodes[n as usize].ready)
-                    .count();
-                compute_zone_state(ready, zone.nodes.len() - ready).1
-            })
+            .map(|zone| compute_zone_state(zone.ready, zone.nodes.len() - zone.ready).1)
             .collect();
         let all_are = new.iter().all(|s| *s == ZoneState::FullDisruption);
         let all_were = z

@@ -107,6 +107,8 @@ impl TokenBucket {
 #[derive(Clone, Debug)]
 pub struct Zone {
     pub nodes: Vec<NodeId>,
+    /// How many of them are Ready (every node is at the start).
+    pub ready: usize,
     pub state: ZoneState,
     pub limiter: TokenBucket,
     /// Nodes waiting for the taint, in the order they were added (each at most once).
@@ -116,6 +118,7 @@ pub struct Zone {
 impl Zone {
     pub fn new(nodes: Vec<NodeId>) -> Self {
         Zone {
+            ready: nodes.len(),
             nodes,
             state: ZoneState::Initial,
             limiter: TokenBucket::new(EVICTION_QPS, 0),

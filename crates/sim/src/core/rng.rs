@@ -34,11 +34,20 @@ fn mix(mut z: u64) -> u64 {
 /// A uniform draw in [0, 1). The node id shares the first key word with the purpose (node 0
 /// gives the single-node model's historical draws).
 pub fn draw(seed: u64, purpose: Purpose, node: NodeId, key: [u64; 3]) -> f64 {
-    let mut h = mix(seed);
-    h = mix(h ^ (purpose as u64 | ((node as u64) << 16)));
-    for k in key {
-        h = mix(h ^ k);
-    }
+    draw_rest(prefix(seed, purpose, node, key[0]), key[1], key[2])
+}
+
+/// The part of a draw's hash that the first key word fixes, for many draws that differ only in
+/// the other two (`draw(s, p, n, [a, b, c]) == draw_rest(prefix(s, p, n, a), b, c)`).
+pub fn prefix(seed: u64, purpose: Purpose, node: NodeId, first: u64) -> u64 {
+    let h = mix(seed);
+    let h = mix(h ^ (purpose as u64 | ((node as u64) << 16)));
+    mix(h ^ first)
+}
+
+/// The draw from a `prefix` and the last two key words.
+pub fn draw_rest(prefix: u64, second: u64, third: u64) -> f64 {
+    let h = mix(mix(prefix ^ second) ^ third);
     (h >> 11) as f64 / (1u64 << 53) as f64
 }
 
@@ -52,5 +61,10 @@ mod tests {
         assert_ne!(a, b);
         assert_eq!(a, draw(7, Purpose::Lease, 0, [0, 0, 0]));
         assert!((0.0..1.0).contains(&a));
+        let p = prefix(7, Purpose::LeaseJitter, 3, 99);
+        assert_eq!(
+            draw_rest(p, 4, 0),
+            draw(7, Purpose::LeaseJitter, 3, [99, 4, 0])
+        );
     }
 }

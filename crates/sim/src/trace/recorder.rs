@@ -118,6 +118,11 @@ impl Recorder {
         self.metrics[node as usize].events_processed += 1;
     }
 
+    /// `n` events processed for the node without the queue (a quiet node's lease renewals).
+    pub fn count_events(&mut self, node: NodeId, n: u64) {
+        self.metrics[node as usize].events_processed += n;
+    }
+
     /// A pod status write (kubelet or node lifecycle controller) for the series.
     pub fn count_write(&mut self, t: Ms) {
         if let Some(s) = self.series.as_mut() {

@@ -9,12 +9,12 @@
 
 use super::{KPod, Kubelet};
 use crate::control_plane::api::ApiServer;
-use crate::core::rng::{draw, Purpose};
+use crate::core::rng::{draw_rest, prefix, Purpose};
 use crate::core::{Ctx, What};
 use crate::node::runtime::Runtime;
 use crate::rules::Rule;
-use crate::trace::Ms;
 use crate::trace::{Actor, Kind, Value};
+use crate::trace::{Ms, NodeId};
 
 impl Kubelet<'_> {
     /// K1: the process is gone; all kubelet memory is dropped. Containers keep running.
@@ -72,19 +72,78 @@ impl Kubelet<'_> {
     }
 
     /// K2r: renew the lease and schedule the next renewal: `wait.JitterUntil(sync,
-    /// renewInterval, 0.04, sliding=true)` waits renewInterval + [0, 4 %) after each sync.
-    /// Without the API server the update fails and the next attempt comes at the next interval.
+    /// renewInterval, 0.04, sliding=true)` waits renewInterval + [0, 4 %) after each sync. On a
+    /// quiet node the next renewal is only remembered (`lease_next`), not scheduled. Without
+    /// the API server the update fails and the next attempt comes at the next interval.
     pub fn renew_lease(&mut self, cx: &mut Ctx, api: &mut ApiServer, rule: Rule) {
         if self.reachable {
             api.renew_lease(cx, rule);
         }
-        let gen = self.gen;
-        // Keyed by this process's start time (unique per kubelet process) and renewal number.
-        let key = [self.started_at as u64, self.renewals, 0];
-        let jitter = draw(self.seed, Purpose::LeaseJitter, cx.node, key);
+        let next = cx.now + self.lease_wait(cx.node, cx.now);
+        if self.lease_lazy {
+            self.lease_next = Some(next);
+        } else {
+            cx.at(next, What::LeaseRenew { gen: self.gen });
+        }
+    }
+
+    /// Records a renewal at `now` and returns the wait before the next one.
+    fn lease_wait(&mut self, node: NodeId, now: Ms) -> Ms {
+        self.lease_wait_from(self.lease_key(node), now)
+    }
+
+    /// The renewal jitter's key: this process's start time (unique per kubelet process), then
+    /// the renewal number.
+    fn lease_key(&self, node: NodeId) -> u64 {
+        prefix(
+            self.seed,
+            Purpose::LeaseJitter,
+            node,
+            self.started_at as u64,
+        )
+    }
+
+    fn lease_wait_from(&mut self, key: u64, now: Ms) -> Ms {
+        self.renewed = [self.renewed[1], now];
+        let jitter = draw_rest(key, self.renewals, 0);
         self.renewals += 1;
-        let wait = self.renew_interval + (jitter * 0.04 * self.renew_interval as f64) as Ms;
-        cx.at(cx.now + wait, What::LeaseRenew { gen });
+        self.renew_interval + (jitter * 0.04 * self.renew_interval as f64) as Ms
+    }
+
+    /// A quiet node's renewals before `until` (and at `until` if `inclusive`), applied to the
+    /// lease as their events would have been (nothing is recorded: a quiet node's events are not
+    /// kept). Returns how many there were (the engine events they stand for).
+    pub fn catch_up_lease(
+        &mut self,
+        node: NodeId,
+        api: &mut ApiServer,
+        until: Ms,
+        inclusive: bool,
+    ) -> u64 {
+        let Some(mut t) = self.lease_next else {
+            return 0;
+        };
+        let (key, mut n) = (self.lease_key(node), 0);
+        while t < until || (inclusive && t == until) {
+            t += self.lease_wait_from(key, t);
+            n += 1;
+        }
+        if n > 0 {
+            api.nodes[node as usize].lease_renew = self.renewed[1];
+        }
+        self.lease_next = Some(t);
+        n
+    }
+
+    /// The node stops being quiet (its kubelet is about to stop): renewals are events again.
+    /// Returns 1 if the renewal still pending would have been an event by the horizon (one
+    /// that the stop makes stale), else 0.
+    pub fn end_lazy_lease(&mut self, horizon: Ms) -> u64 {
+        self.lease_lazy = false;
+        match self.lease_next.take() {
+            Some(t) if t <= horizon => 1,
+            _ => 0,
+        }
     }
 
     /// K2u: the node loses the API server. The kubelet keeps running (probes, PLEG, restarts);

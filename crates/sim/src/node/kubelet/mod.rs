@@ -87,6 +87,13 @@ pub struct Kubelet<'a> {
     /// The node can reach the API server (`kubelet.api_unreachable`). The network's state, not
     /// kubelet memory: it survives a kubelet restart.
     pub reachable: bool,
+    /// The node is quiet (`control_plane::node_lifecycle`): renewals are not scheduled as
+    /// events; the next one is `lease_next` and they are applied when someone looks
+    /// (`catch_up_lease`).
+    pub lease_lazy: bool,
+    pub lease_next: Option<Ms>,
+    /// This process's last two renewals (earlier, later).
+    pub renewed: [Ms; 2],
 }
 
 impl<'a> Kubelet<'a> {
@@ -126,6 +133,9 @@ impl<'a> Kubelet<'a> {
             pods,
             elide: false,
             reachable: true,
+            lease_lazy: false,
+            lease_next: None,
+            renewed: [KUBELET_BORN; 2],
         }
     }
 

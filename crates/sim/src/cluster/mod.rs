@@ -3,15 +3,18 @@
 //! process that has gone (stale generation) is dropped, and where actors' reactions to one
 //! another are routed (a deletion reaches the kubelet, a taint reaches taint eviction). At the
 //! end of each instant the EndpointSlice controller flushes and the metrics re-classify the
-//! pods that changed. Called by `lib.rs` (`simulate*`, `compare`).
+//! pods that changed. The control plane's periodic passes, the rollout poll and the per-second
+//! samples are in `control.rs`. Called by `lib.rs` (`simulate*`, `compare`) and `fleet::run`.
 
 use crate::control_plane::api::{ApiNode, ApiPod, ApiServer, Status};
 use crate::control_plane::endpointslice::EndpointSliceController;
 use crate::control_plane::node_lifecycle::{
-    NodeHealth, NodeLifecycleController, TaintChange, Zoned,
+    quiet_allowed, NodeHealth, NodeLifecycleController, Zoned,
 };
 use crate::control_plane::taint_eviction::{Pending, TaintEvictionController};
 use crate::control_plane::zones::{Zone, TAINTING_PERIOD};
+
+mod control;
 use crate::core::rng::{draw, Purpose};
 use crate::core::{ms, Ctx, Ev, NodeId, Queue, What};
 use crate::node::kubelet::prober::probe_spec;
@@ -80,6 +83,12 @@ pub struct Cluster<'a> {
     spec: Vec<&'a [Pod]>,
     rollout: Option<RolloutState>,
     pdb: Option<crate::disruption::Budget>,
+    /// Nodes may be quiet (`node_lifecycle::quiet_allowed`).
+    quiet_allowed: bool,
+    /// When each node's pending kubelet stop was scheduled (before the story: `Ms::MIN`).
+    stop_scheduled_at: Vec<Ms>,
+    /// The nodes a pass visits (kept to reuse its memory).
+    live: Vec<usize>,
 }
 
 /// The result of a run: the kept events (all nodes interleaved), metrics per node and, if asked,
@@ -112,6 +121,8 @@ impl<'a> Cluster<'a> {
                 nodes: Vec::with_capacity(nodes.len()),
                 pods: Vec::with_capacity(nodes.len()),
                 dirty_endpoints: Vec::new(),
+                not_ready: 0,
+                ready_flips: Vec::new(),
             },
             nlc: NodeLifecycleController {
                 grace: ms(c.grace_s()),
@@ -133,8 +144,12 @@ impl<'a> Cluster<'a> {
                             .collect(),
                         zone_of,
                         all_fully_disrupted: false,
+                        counted_ready: vec![true; nodes.len()],
                     }
                 }),
+                phase: 0,
+                last_pass: Ms::MIN,
+                quiet: vec![0; nodes.len().div_ceil(64)],
             },
             te: TaintEvictionController {
                 toleration: ms(c.toleration_s),
@@ -153,6 +168,9 @@ impl<'a> Cluster<'a> {
                 .clone()
                 .map(|plan| RolloutState { plan, current: 0 }),
             pdb: setup.pdb.clone(),
+            quiet_allowed: quiet_allowed(renew_interval, monitor_period, ms(c.grace_s())),
+            stop_scheduled_at: vec![Ms::MIN; nodes.len()],
+            live: Vec::new(),
         };
         if cl.pdb.is_some() {
             cl.rec.with_pdb();
@@ -208,6 +226,7 @@ impl<'a> Cluster<'a> {
             cl.push(lease_phase, id, What::LeaseRenew { gen: 0 });
         }
         let nlc_phase = (draw(seed, Purpose::Nlc, 0, [0, 0, 0]) * monitor_period as f64) as Ms;
+        cl.nlc.phase = nlc_phase;
         cl.push(nlc_phase, 0, What::NlcPass);
         if setup.zones.is_some() {
             let phase =
@@ -264,6 +283,13 @@ impl<'a> Cluster<'a> {
         cl
     }
 
+    /// Whether nodes may be quiet (by default when the settings allow it; `false` visits every
+    /// node on every pass and schedules every renewal, which a test compares against).
+    pub fn with_quiet_nodes(mut self, allowed: bool) -> Self {
+        self.quiet_allowed &= allowed;
+        self
+    }
+
     fn push(&mut self, t: Ms, node: NodeId, what: What) {
         self.queue.push(t, Ev { node, what });
     }
@@ -302,6 +328,7 @@ impl<'a> Cluster<'a> {
         self.end_instant();
         self.sample_until(&mut next_sample, self.horizon + 1);
         self.now = self.horizon;
+        self.finish_quiet();
         let (series, heat) = self.rec.take_series(self.horizon);
         let (events, metrics, checkpoints) = self.rec.finish(self.horizon);
         Outcome {
@@ -310,66 +337,6 @@ impl<'a> Cluster<'a> {
             series,
             heat,
             checkpoints,
-        }
-    }
-
-    /// The rollout checks its batch once a second: when every node of it has restarted and every
-    /// pod there has been synced by the new kubelet and is Ready (or is going away), the next
-    /// batch stops `pause` later.
-    fn poll_rollout(&mut self) {
-        let Some(r) = self.rollout.as_mut() else {
-            return;
-        };
-        if r.current + 1 >= r.plan.batches.len() {
-            return;
-        }
-        let batch = &r.plan.batches[r.current];
-        // Ready *after* the restart: the new kubelet has synced the pod (its first status
-        // since the start) and the API shows it Ready.
-        let done = batch.iter().all(|&n| {
-            let k = &self.nodes[n as usize].kubelet;
-            k.up && k.restart_idx > 0
-                && self.api.pods[n as usize]
-                    .iter()
-                    .zip(&k.pods)
-                    .all(|(a, kp)| a.gone_or_deleting() || (kp.synced && a.status.ready))
-        });
-        if done {
-            r.current += 1;
-            let stop = self.now + r.plan.pause;
-            let start = stop + r.plan.downtime;
-            for &n in &r.plan.batches[r.current] {
-                self.queue.push(
-                    stop,
-                    Ev {
-                        node: n,
-                        what: What::KubeletStop,
-                    },
-                );
-                self.queue.push(
-                    start,
-                    Ev {
-                        node: n,
-                        what: What::KubeletStart,
-                    },
-                );
-            }
-        }
-        if r.current + 1 < r.plan.batches.len() {
-            self.push(self.now + 1000, 0, What::RolloutPoll);
-        }
-    }
-
-    /// Samples the series' states for every whole second in [next, until): the state after the
-    /// instant just ended holds until `until`.
-    fn sample_until(&mut self, next: &mut Ms, until: Ms) {
-        let Some(series) = self.rec.series.as_mut() else {
-            return;
-        };
-        while *next < until {
-            let down = self.api.nodes.iter().filter(|n| !n.ready).count() as u32;
-            series.sample((*next / 1000) as u32, down, self.eps.ready_share());
-            *next += 1000;
         }
     }
 
@@ -442,6 +409,9 @@ impl<'a> Cluster<'a> {
         if ev.what == What::RolloutPoll {
             self.poll_rollout();
             return;
+        }
+        if ev.what == What::KubeletStop && self.nlc.is_quiet(n) {
+            self.wake(n);
         }
         let mut cx = Ctx {
             now: self.now,
@@ -532,52 +502,6 @@ impl<'a> Cluster<'a> {
             }
             changed.clear();
             rt.changed = changed;
-        }
-    }
-
-    /// One pass of the node lifecycle controller over every node; taint eviction reacts to the
-    /// NoExecute taints it adds or removes.
-    fn nlc_pass(&mut self) {
-        self.push(self.now + self.nlc.period, 0, What::NlcPass);
-        for n in 0..self.nodes.len() {
-            let mut cx = Ctx {
-                now: self.now,
-                node: n as NodeId,
-                q: &mut self.queue,
-                rec: &mut self.rec,
-            };
-            match self.nlc.pass_node(&mut cx, &mut self.api) {
-                TaintChange::Added => self.te.taint_added(&mut cx, &self.api, self.spec[n]),
-                TaintChange::Removed => self.te.taint_removed(&mut cx),
-                TaintChange::None => {}
-            }
-        }
-        // N4: every zone fully disrupted ("master disruption mode").
-        for n in self.nlc.handle_disruption(self.now, &self.api) {
-            let mut cx = Ctx {
-                now: self.now,
-                node: n as NodeId,
-                q: &mut self.queue,
-                rec: &mut self.rec,
-            };
-            self.api.set_noexecute_taint(&mut cx, false, Rule::N4);
-            self.te.taint_removed(&mut cx);
-        }
-    }
-
-    /// `doNoExecuteTaintingPass` every 100 ms: each zone's queue as its limiter allows (N2);
-    /// taint eviction schedules the deletions.
-    fn tainting_pass(&mut self) {
-        self.push(self.now + TAINTING_PERIOD, 0, What::TaintingPass);
-        for n in self.nlc.tainting_pass(self.now, &self.api) {
-            let mut cx = Ctx {
-                now: self.now,
-                node: n as NodeId,
-                q: &mut self.queue,
-                rec: &mut self.rec,
-            };
-            self.api.set_noexecute_taint(&mut cx, true, Rule::N2);
-            self.te.taint_added(&mut cx, &self.api, self.spec[n]);
         }
     }
 }
