@@ -127,13 +127,7 @@ impl Ui {
 
     /// The messages for one field, joined.
     pub fn err_for(&self, f: Field) -> String {
-        self.errors.with(|es| {
-            es.iter()
-                .filter(|(g, _)| *g == f)
-                .map(|(_, m)| m.as_str())
-                .collect::<Vec<_>>()
-                .join("; ")
-        })
+        self.errors.with(|es| errors_of(es, f))
     }
 
     /// Pause and put the playhead at `t`.
@@ -322,4 +316,13 @@ impl Ui {
             format!("{base}?{q}")
         }
     }
+}
+
+/// The messages for one field in a list of messages, joined (`Ui::err_for`).
+pub fn errors_of(es: &[(Field, String)], f: Field) -> String {
+    es.iter()
+        .filter(|(g, _)| *g == f)
+        .map(|(_, m)| m.as_str())
+        .collect::<Vec<_>>()
+        .join("; ")
 }

@@ -6,7 +6,7 @@
 
 use crate::form::{fmt_num, Field, Settings};
 use crate::probes::{texts, Cell};
-use crate::ui::Ui;
+use crate::ui::{errors_of, Ui};
 use leptos::prelude::*;
 use restartscope_sim::{KubeVersion, Probe, ProbeField, ProbeKind, VERSIONS};
 
@@ -168,6 +168,7 @@ fn ProbeTables() -> impl IntoView {
             <p class="range">"Probes, by Kubernetes field; each applies to that container in every pod. execSeconds is the model's own: how long one probe runs."</p>
             {move || shape.get().into_iter().enumerate().map(|(ci, (name, sidecar, present))| {
                 let what = if sidecar { "sidecar" } else { "container" };
+                let own = Own::new(ci);
                 view! {
                     <div class="probe-scroll" role="region" tabindex="0" aria-label=format!("Probes of {what} {name}")>
                         <table class="probe-table">
@@ -178,7 +179,7 @@ fn ProbeTables() -> impl IntoView {
                                 <th scope="col"><span class="sr-only">"add or remove"</span></th>
                             </tr></thead>
                             <tbody>
-                                {ProbeKind::ALL.into_iter().map(|kind| probe_rows(ci, &name, kind, present[kind.index()])).collect_view()}
+                                {ProbeKind::ALL.into_iter().map(|kind| probe_rows(ci, own, &name, kind, present[kind.index()])).collect_view()}
                             </tbody>
                         </table>
                     </div>
@@ -188,8 +189,43 @@ fn ProbeTables() -> impl IntoView {
     }
 }
 
+/// One container's probe texts and the messages of its cells, each a memo that its table's
+/// inputs read (rather than every input reading `Ui::settings` and `Ui::errors`): a signal
+/// unsubscribes a reader by shifting the readers after it, so a workload of hundreds of
+/// containers (thousands of inputs on the same two signals) took seconds per import.
+#[derive(Clone, Copy)]
+struct Own {
+    texts: Memo<Option<[Option<[String; 6]>; 3]>>,
+    errors: Memo<Vec<(Field, String)>>,
+}
+
+impl Own {
+    fn new(ci: usize) -> Own {
+        let ui = Ui::get();
+        let settings = ui.settings;
+        Own {
+            texts: Memo::new(move |_| {
+                settings.with(|s| s.probes.get(ci).map(|c| c.probes.clone()))
+            }),
+            errors: Memo::new(move |_| {
+                ui.errors.with(|es| {
+                    es.iter()
+                        .filter(|(f, _)| matches!(f, Field::Probe(c) if c.container == ci as u8))
+                        .cloned()
+                        .collect()
+                })
+            }),
+        }
+    }
+
+    /// The messages of one cell, joined (`Ui::err_for`).
+    fn err_for(self, f: Field) -> String {
+        self.errors.with(|es| errors_of(es, f))
+    }
+}
+
 /// One probe's row (inputs, or "not set") and the row of its messages.
-fn probe_rows(ci: usize, name: &str, kind: ProbeKind, present: bool) -> impl IntoView {
+fn probe_rows(ci: usize, own: Own, name: &str, kind: ProbeKind, present: bool) -> impl IntoView {
     let ui = Ui::get();
     let settings = ui.settings;
     let cell = move |field| {
@@ -209,13 +245,13 @@ fn probe_rows(ci: usize, name: &str, kind: ProbeKind, present: bool) -> impl Int
     let inputs = ProbeField::ALL.into_iter().enumerate().map(|(fi, f)| {
         let field = cell(Some(f));
         let id = cell_id(name, kind, Some(f));
-        let invalid = move || !ui.err_for(field).is_empty();
+        let invalid = move || !own.err_for(field).is_empty();
         view! {
             <td><input id=id.clone() type="text" inputmode="decimal" class="probe-input"
                 aria-label=format!("{name} {} {}", kind.k8s(), f.k8s())
                 aria-describedby=format!("{id}-error")
                 aria-invalid=move || invalid().to_string()
-                prop:value=move || settings.with(|s| s.probes.get(ci).and_then(|c| c.probes[kind.index()].as_ref()).map(|t| t[fi].clone()).unwrap_or_default())
+                prop:value=move || own.texts.with(|t| t.as_ref().and_then(|t| t[kind.index()].as_ref()).map(|t| t[fi].clone()).unwrap_or_default())
                 on:change=move |ev| {
                     let v = event_target_value(&ev);
                     settings.update(|s| {
@@ -230,7 +266,7 @@ fn probe_rows(ci: usize, name: &str, kind: ProbeKind, present: bool) -> impl Int
         .chain(ProbeField::ALL.map(Some))
         .map(|f| {
             let id = format!("{}-error", cell_id(name, kind, f));
-            view! { <p class="field-error" id=id role="alert">{move || ui.err_for(cell(f))}</p> }
+            view! { <p class="field-error" id=id role="alert">{move || own.err_for(cell(f))}</p> }
         })
         .collect_view();
     let label = format!("{name} {}", kind.k8s());
