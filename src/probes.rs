@@ -12,7 +12,7 @@ use restartscope_sim::{
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Cell {
     /// Index into the table (`Settings::probes`).
-    pub container: u8,
+    pub container: u16,
     pub kind: ProbeKind,
     pub field: Option<ProbeField>,
 }
@@ -108,7 +108,7 @@ pub fn edits(
                     };
                     errs.push((
                         Cell {
-                            container: ci as u8,
+                            container: ci as u16,
                             kind,
                             field: Some(f),
                         },
@@ -145,7 +145,7 @@ pub fn cell_of(table: &[ContainerProbes], k8s: &str) -> Option<Cell> {
         .strip_prefix("containers[")
         .or_else(|| k8s.strip_prefix("initContainers["))?;
     let (name, rest) = rest.split_once("].")?;
-    let container = table.iter().position(|c| c.name == name)? as u8;
+    let container = table.iter().position(|c| c.name == name)? as u16;
     let mut it = rest.split('.');
     let kind = ProbeKind::from_k8s(it.next()?)?;
     let field = it.next().and_then(ProbeField::from_k8s);

@@ -210,7 +210,7 @@ impl Own {
             errors: Memo::new(move |_| {
                 ui.errors.with(|es| {
                     es.iter()
-                        .filter(|(f, _)| matches!(f, Field::Probe(c) if c.container == ci as u8))
+                        .filter(|(f, _)| matches!(f, Field::Probe(c) if c.container == ci as u16))
                         .cloned()
                         .collect()
                 })
@@ -230,7 +230,7 @@ fn probe_rows(ci: usize, own: Own, name: &str, kind: ProbeKind, present: bool) -
     let settings = ui.settings;
     let cell = move |field| {
         Field::Probe(Cell {
-            container: ci as u8,
+            container: ci as u16,
             kind,
             field,
         })
