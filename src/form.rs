@@ -160,22 +160,27 @@ impl Settings {
     /// The preset's own values in every field.
     pub fn for_preset(name: &str) -> Settings {
         let p = presets::find(name).unwrap_or(&presets::PRESETS[0]);
-        let sc = (p.build)();
-        let r = sc.kubelet.restarts[0].clone();
-        Settings {
-            preset: p.name.to_string(),
-            downtime_s: r.downtime_s,
-            restart_at_s: r.at_s,
-            more_restarts: sc.kubelet.restarts[1..].to_vec(),
+        Settings::of_scenario(&(p.build)(), p.name, None)
+    }
+
+    /// A scenario's own values in every field, named `preset` (an imported one keeps `custom`).
+    pub fn of_scenario(sc: &Scenario, preset: &str, custom: Option<Arc<Imported>>) -> Settings {
+        let mut s = Settings {
+            preset: preset.to_string(),
+            downtime_s: 0.0,
+            restart_at_s: 0.0,
+            more_restarts: Vec::new(),
             version: sc.cluster.version.as_str().to_string(),
             grace_s: fmt_num(sc.cluster.grace_s()),
             toleration_s: fmt_num(sc.cluster.toleration_s),
             first_sync_s: fmt_num(sc.kubelet.first_sync_delay_s),
             seed: sc.seed.to_string(),
             pods: sc.pods.len().to_string(),
-            probes: probes::table_of(&sc),
-            custom: None,
-        }
+            probes: probes::table_of(sc),
+            custom,
+        };
+        s.set_restarts(sc.kubelet.restarts.clone());
+        s
     }
 
     /// Every kubelet restart, in order.

@@ -5,8 +5,7 @@
 //! `crates/import-web`); no Kubernetes logic here.
 
 pub use crate::custom::{Imported, IMPORTED};
-use crate::form::{fmt_num, Settings};
-use crate::probes;
+use crate::form::Settings;
 use crate::url::{parse_with, UrlState};
 use restartscope_sim::Scenario;
 use std::sync::Arc;
@@ -17,26 +16,7 @@ pub const MAX_PACKED: usize = 7000;
 impl Settings {
     /// The imported scenario's own values in every field.
     pub fn for_custom(c: Arc<Imported>) -> Settings {
-        let sc = &c.scenario;
-        let (at_s, downtime_s) = sc
-            .kubelet
-            .restarts
-            .first()
-            .map_or((0.0, 0.0), |r| (r.at_s, r.downtime_s));
-        Settings {
-            preset: IMPORTED.to_string(),
-            downtime_s,
-            restart_at_s: at_s,
-            more_restarts: sc.kubelet.restarts.iter().skip(1).cloned().collect(),
-            version: sc.cluster.version.as_str().to_string(),
-            grace_s: fmt_num(sc.cluster.grace_s()),
-            toleration_s: fmt_num(sc.cluster.toleration_s),
-            first_sync_s: fmt_num(sc.kubelet.first_sync_delay_s),
-            seed: sc.seed.to_string(),
-            pods: sc.pods.len().to_string(),
-            probes: probes::table_of(sc),
-            custom: Some(c),
-        }
+        Settings::of_scenario(&c.scenario, IMPORTED, Some(c.clone()))
     }
 
     /// The scenario the fields change: the imported one, else the preset's.

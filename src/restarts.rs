@@ -61,17 +61,12 @@ pub fn toggle_at(list: &[Restart], t_s: f64, horizon_s: f64) -> Result<Vec<Resta
         }
     };
     out.push(stop);
-    sort(&mut out);
+    crate::form::sort_by_start(&mut out);
     Ok(out)
 }
 
 fn too_many() -> String {
     format!("at most {MAX} kubelet restarts (kubelet.restarts) in one run: remove one first")
-}
-
-/// By start, in place (`form::sort_by_start`).
-pub fn sort(list: &mut [Restart]) {
-    crate::form::sort_by_start(list);
 }
 
 /// A restart added at the end of the list: a minute after the last return, down 20 s.

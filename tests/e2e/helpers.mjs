@@ -28,3 +28,33 @@ export async function open(page, path = '') {
   await expect(page.locator('#figure svg').first()).toBeVisible();
   return problems;
 }
+
+/** Many Pods with random names and probe timings: its packed scenario does not fit in a link
+ * (import-files.spec) and importing it once blocked the page for seconds (import-speed.spec). */
+export function largeManifest(pods = 100, containers = 5) {
+  let s = 20260514;
+  const rnd = () => { s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648; };
+  const word = (n) => Array.from({ length: n }, () => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(rnd() * 26)]).join('');
+  const docs = [];
+  const names = [];
+  for (let p = 0; p < pods; p++) {
+    const name = `p${p}-${word(10)}`;
+    names.push(name);
+    let c = '';
+    for (let k = 0; k < containers; k++) {
+      c += `  - name: ${word(12)}
+    image: x
+    readinessProbe: {tcpSocket: {port: ${1000 + Math.floor(rnd() * 9000)}}, periodSeconds: ${1 + Math.floor(rnd() * 30)}, failureThreshold: ${1 + Math.floor(rnd() * 9)}}
+    livenessProbe: {tcpSocket: {port: 80}, periodSeconds: ${1 + Math.floor(rnd() * 60)}, failureThreshold: ${1 + Math.floor(rnd() * 9)}}
+`;
+    }
+    docs.push(`apiVersion: v1
+kind: Pod
+metadata: {name: ${name}}
+spec:
+  terminationGracePeriodSeconds: ${1 + Math.floor(rnd() * 90)}
+  containers:
+${c}`);
+  }
+  return { text: docs.join('---\n'), names };
+}
