@@ -121,3 +121,61 @@ impl Figure {
         self.t0_ms + ((x - self.x0) / w * span).round() as i64
     }
 }
+
+impl Figure {
+    /// The tooltip of the topmost titled shape at (`x`, `y`) (figure px), as a browser shows an
+    /// SVG `<title>`: a rect by its box, a path by the box of its points, with `slop` px of
+    /// tolerance around both (a probe mark is 7 px wide).
+    pub fn title_at(&self, x: f64, y: f64, slop: f64) -> Option<&str> {
+        self.shapes.iter().rev().find_map(|sh| {
+            let (bx, t) = match sh {
+                Shape::Rect {
+                    x, y, w, h, title, ..
+                } => ((*x, *y, x + w.max(0.0), y + h.max(0.0)), title.as_deref()?),
+                Shape::Path { d, title, .. } => (path_box(d)?, title.as_deref()?),
+                _ => return None,
+            };
+            (x >= bx.0 - slop && x <= bx.2 + slop && y >= bx.1 - slop && y <= bx.3 + slop)
+                .then_some(t)
+        })
+    }
+}
+
+/// The box of a path's absolute points (`M`/`L` pairs); relative steps (`h`, `v`, `a`: the small
+/// glyphs) stay within a few px of them.
+fn path_box(d: &str) -> Option<(f64, f64, f64, f64)> {
+    let mut b: Option<(f64, f64, f64, f64)> = None;
+    let mut nums = Vec::new();
+    let mut absolute = false;
+    let mut flush = |nums: &mut Vec<f64>, absolute: bool| {
+        if absolute {
+            for p in nums.chunks_exact(2) {
+                let (x, y) = (p[0], p[1]);
+                b = Some(match b {
+                    None => (x, y, x, y),
+                    Some((a, c, e, f)) => (a.min(x), c.min(y), e.max(x), f.max(y)),
+                });
+            }
+        }
+        nums.clear();
+    };
+    let mut tok = String::new();
+    for ch in d.chars().chain(std::iter::once(' ')) {
+        if ch.is_ascii_digit() || ch == '.' || (ch == '-' && tok.is_empty()) {
+            tok.push(ch);
+            continue;
+        }
+        if let Ok(v) = tok.parse::<f64>() {
+            nums.push(v);
+        }
+        tok.clear();
+        if ch == '-' {
+            tok.push(ch);
+        } else if ch.is_ascii_alphabetic() {
+            flush(&mut nums, absolute);
+            absolute = ch == 'M' || ch == 'L';
+        }
+    }
+    flush(&mut nums, absolute);
+    b
+}

@@ -1,10 +1,11 @@
 //! One timeline layout for RestartScope traces, two renderers.
 //!
 //! [`layout`] turns traces (legacy and/or KEP-4781) into a [`Figure`]: plain positioned shapes.
-//! The CLI writes [`Figure::to_svg`] to a file; the web app inserts the same [`Figure::to_svg`]
-//! string into the page (overriding the `rs-` classes for its dark theme) and draws a playhead
-//! with [`Figure::x_of`] / [`Figure::t_of`]. [`Figure::to_svg_inner`] and [`Figure::css`] are the
-//! two halves of that string, for a host that supplies its own `<svg class="rs-figure">`.
+//! The CLI writes [`Figure::to_svg`] to a file (the web app's SVG download too); the web app
+//! draws the same shapes on a canvas with [`paint`] (the SVG's style as data, light and dark),
+//! finds tooltips with [`Figure::title_at`] and places its playhead with [`Figure::x_of`] /
+//! [`Figure::t_of`]. [`Figure::to_svg_inner`] and [`Figure::css`] are the two halves of the SVG,
+//! for a host that supplies its own `<svg class="rs-figure">`.
 //!
 //! Every state drawn is read from the trace's `restartscope_report::Timeline` (built once per
 //! trace; no lane replays events); at t = 0 the model is in steady state (kubelet up, node Ready,
@@ -13,7 +14,7 @@
 //!
 //! Modules: `layout` (groups, header, stacking), `lanes` (one function per lane), `glyphs`
 //! (every mark, shared with `legend`), `axis`, `builder` (the shape list), `geom` (sizes, time →
-//! x), `figure` (the data types), `svg` (style, escaping, output).
+//! x), `figure` (the data types), `svg` (style, escaping, output), `paint` (the style as data).
 
 mod axis;
 mod builder;
@@ -23,6 +24,7 @@ mod glyphs;
 mod lanes;
 mod layout;
 mod legend;
+pub mod paint;
 mod svg;
 
 pub use figure::{Figure, GroupBox, LayoutOpts, Shape};

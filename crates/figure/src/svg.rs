@@ -4,7 +4,7 @@
 
 use crate::figure::{Figure, Shape};
 
-const CSS: &str = r#".rs-figure { background: #ffffff; }
+pub(crate) const CSS: &str = r#".rs-figure { background: #ffffff; }
 .rs-figure text { font-family: "DejaVu Sans", "Segoe UI", Roboto, Helvetica, Arial, sans-serif; fill: #1a1a1a; }
 .rs-bg { fill: #ffffff; }
 .rs-h1 { font-size: 14px; font-weight: 700; }

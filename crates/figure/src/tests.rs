@@ -412,3 +412,34 @@ fn api_unreachable_windows_are_drawn_and_only_then_in_the_legend() {
     let plain = layout(&traces("short-restart"), &LayoutOpts::default()).to_svg();
     assert!(!plain.contains("class=\"rs-noapi\"") && !plain.contains(">API server unreachable<"));
 }
+
+/// The canvas's tooltips find what the SVG's `<title>`s would show.
+#[test]
+fn title_at_finds_the_topmost_titled_shape() {
+    let mut fig = crate::layout(&[], &LayoutOpts::default());
+    fig.shapes = vec![
+        Shape::Rect {
+            x: 10.0,
+            y: 10.0,
+            w: 100.0,
+            h: 20.0,
+            class: "rs-ready-true",
+            title: Some("Ready True".into()),
+        },
+        Shape::Path {
+            d: "M50 20L52 23L56 16.5".into(),
+            class: "rs-probe-ok",
+            title: Some("probe ok".into()),
+        },
+        Shape::Path {
+            d: "M80 17h6v6h-6z".into(),
+            class: "rs-probe-seed",
+            title: Some("seed".into()),
+        },
+    ];
+    assert_eq!(fig.title_at(20.0, 15.0, 0.0), Some("Ready True"));
+    assert_eq!(fig.title_at(53.0, 20.0, 0.0), Some("probe ok"));
+    assert_eq!(fig.title_at(83.0, 20.0, 4.0), Some("seed"));
+    assert_eq!(fig.title_at(58.0, 20.0, 3.0), Some("probe ok"));
+    assert_eq!(fig.title_at(200.0, 20.0, 3.0), None);
+}

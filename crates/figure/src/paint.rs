@@ -1,0 +1,263 @@
+//! How each `rs-` class is painted, as data, for a renderer that is not a browser's SVG engine
+//! (the web app draws the figure on a canvas, issue 10: one frame per move). Read from the same
+//! style the SVG embeds ([`Figure::css`](crate::Figure::css)) plus the dark theme's overrides
+//! ([`DARK_CSS`]), and the hatch patterns of [`Figure::defs`](crate::Figure::defs) as
+//! [`HATCHES`] (a test checks the two agree), so the canvas and the SVG export cannot drift.
+
+use crate::svg::CSS;
+
+/// The dark theme: overrides of [`Figure::css`](crate::Figure::css)'s rules, in the same
+/// selector syntax (`.rs-figure` is the background, `.rs-figure text` every text).
+pub const DARK_CSS: &str = r#".rs-figure, .rs-bg { background: #1b1e23; fill: #1b1e23; }
+.rs-figure text { fill: #ececec; }
+.rs-meta, .rs-label, .rs-axis-label, .rs-legend, .rs-small { fill: #c9c9c9; }
+.rs-in, .rs-in-sm { fill: #f2f2f2; stroke: #1b1e23; }
+.rs-warn { stroke: #1b1e23; fill: #ff9a52; }
+.rs-group { fill: #20242a; stroke: #3a3f47; }
+.rs-downtime { fill: #2c3038; }
+.rs-grid, .rs-sep { stroke: #30353c; }
+.rs-axis, .rs-leader { stroke: #aaaaaa; }
+.rs-grace, .rs-evict-mark, .rs-evict-cancel { stroke: #e6e6e6; }
+.rs-up { fill: #56b4e9; }
+.rs-ep-notready, .rs-probe-seed, .rs-probe-kept, .rs-evict-window { fill: #1b1e23; }
+.rs-removed { fill: #2a2e35; }
+.rs-badge-text-k { fill: #ffffff; }
+"#;
+
+/// A hatch pattern: a `size`-px tile of `bg` with one vertical line of `line` (`width` px)
+/// at x = 0, the tile rotated by `angle` degrees.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hatch {
+    pub id: &'static str,
+    pub size: f64,
+    pub angle: f64,
+    pub bg: &'static str,
+    pub line: &'static str,
+    pub width: f64,
+}
+
+/// The patterns of [`Figure::defs`](crate::Figure::defs), in its order.
+pub const HATCHES: [Hatch; 6] = [
+    hatch("rs-p-down", 6.0, 45.0, "#f4f4f4", "#9a9a9a", 1.5),
+    hatch("rs-p-unknown", 6.0, 45.0, "#fdf0d5", "#E69F00", 2.0),
+    hatch("rs-p-noexec", 5.0, -45.0, "#fbe3d6", "#D55E00", 1.8),
+    hatch("rs-p-false", 6.0, 45.0, "#fbe3d6", "#D55E00", 1.6),
+    hatch("rs-p-serving", 6.0, -45.0, "#e3f2fb", "#56B4E9", 1.6),
+    hatch("rs-p-term", 6.0, 45.0, "#f7e6ef", "#CC79A7", 1.6),
+];
+
+const fn hatch(
+    id: &'static str,
+    size: f64,
+    angle: f64,
+    bg: &'static str,
+    line: &'static str,
+    width: f64,
+) -> Hatch {
+    Hatch {
+        id,
+        size,
+        angle,
+        bg,
+        line,
+        width,
+    }
+}
+
+/// How a shape's interior is filled.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Fill {
+    None,
+    Color(String),
+    /// Index into [`HATCHES`].
+    Hatch(usize),
+}
+
+/// Everything a renderer needs to paint one class in one theme.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Paint {
+    pub fill: Fill,
+    pub fill_opacity: f64,
+    pub stroke: Option<String>,
+    pub stroke_width: f64,
+    /// Dash and gap lengths (empty: solid).
+    pub dash: Vec<f64>,
+    /// Round caps and joins.
+    pub round: bool,
+    /// Text only: px size and weight 700.
+    pub font_size: f64,
+    pub bold: bool,
+    /// Text only: the stroke is painted under the fill (a halo; `paint-order: stroke`).
+    pub halo: bool,
+}
+
+/// The font family every text uses (the SVG's `.rs-figure text` rule).
+pub fn font_family() -> &'static str {
+    rules(CSS)
+        .find(|(sel, _)| *sel == ".rs-figure text")
+        .and_then(|(_, decls)| decls.into_iter().find(|(k, _)| *k == "font-family"))
+        .map(|(_, v)| v)
+        .unwrap_or("sans-serif")
+}
+
+/// The figure's background colour.
+pub fn background(dark: bool) -> String {
+    let mut bg = String::from("#ffffff");
+    for css in themes(dark) {
+        for (sel, decls) in rules(css) {
+            if sel == ".rs-figure" {
+                for (k, v) in decls {
+                    if k == "background" {
+                        bg = v.to_string();
+                    }
+                }
+            }
+        }
+    }
+    bg
+}
+
+/// How `class` is painted on a `text` (`is_text`) or any other shape, in the light or dark
+/// theme. Cascade: defaults (SVG: fill black, no stroke), then the text rule, then the class's
+/// rule, light before dark.
+pub fn paint(class: &str, is_text: bool, dark: bool) -> Paint {
+    let mut p = Paint {
+        fill: Fill::Color("#000000".into()),
+        fill_opacity: 1.0,
+        stroke: None,
+        stroke_width: 1.0,
+        dash: Vec::new(),
+        round: false,
+        font_size: 16.0,
+        bold: false,
+        halo: false,
+    };
+    let own = format!(".{class}");
+    for css in themes(dark) {
+        for (sel, decls) in rules(css) {
+            if (is_text && sel == ".rs-figure text") || sel == own {
+                for (k, v) in decls {
+                    apply(&mut p, k, v);
+                }
+            }
+        }
+    }
+    p
+}
+
+fn themes(dark: bool) -> impl Iterator<Item = &'static str> {
+    [CSS, DARK_CSS].into_iter().take(if dark { 2 } else { 1 })
+}
+
+fn apply(p: &mut Paint, k: &str, v: &str) {
+    let num = |v: &str| v.trim_end_matches("px").parse::<f64>().ok();
+    match k {
+        "fill" => {
+            p.fill = if v == "none" {
+                Fill::None
+            } else if let Some(id) = v.strip_prefix("url(#").and_then(|r| r.strip_suffix(')')) {
+                HATCHES
+                    .iter()
+                    .position(|h| h.id == id)
+                    .map_or(Fill::None, Fill::Hatch)
+            } else {
+                Fill::Color(v.into())
+            }
+        }
+        "fill-opacity" => p.fill_opacity = num(v).unwrap_or(1.0),
+        "stroke" => p.stroke = (v != "none").then(|| v.to_string()),
+        "stroke-width" => p.stroke_width = num(v).unwrap_or(1.0),
+        "stroke-dasharray" => p.dash = v.split_whitespace().filter_map(num).collect(),
+        "stroke-linecap" | "stroke-linejoin" => p.round |= v == "round",
+        "font-size" => p.font_size = num(v).unwrap_or(16.0),
+        "font-weight" => p.bold = v == "700" || v == "bold",
+        "paint-order" => p.halo = v.starts_with("stroke"),
+        _ => {}
+    }
+}
+
+/// `(selector, declarations)` of every rule in `css`, one per comma-separated selector.
+fn rules(
+    css: &'static str,
+) -> impl Iterator<Item = (&'static str, Vec<(&'static str, &'static str)>)> {
+    css.split('}').flat_map(|rule| {
+        let (sels, body) = rule.split_once('{').unwrap_or(("", ""));
+        let decls: Vec<(&str, &str)> = body
+            .split(';')
+            .filter_map(|d| d.split_once(':'))
+            .map(|(k, v)| (k.trim(), v.trim().trim_end_matches("!important").trim()))
+            .collect();
+        sels.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(move |s| (s, decls.clone()))
+            .collect::<Vec<_>>()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::svg::n;
+
+    #[test]
+    fn hatches_are_the_svg_patterns() {
+        let mut defs = String::from("<defs>");
+        for h in HATCHES {
+            defs.push_str(&format!(
+                r#"<pattern id="{}" width="{s}" height="{s}" patternUnits="userSpaceOnUse" patternTransform="rotate({})"><rect width="{s}" height="{s}" fill="{}"/><line x1="0" y1="0" x2="0" y2="{s}" stroke="{}" stroke-width="{}"/></pattern>"#,
+                h.id,
+                n(h.angle),
+                h.bg,
+                h.line,
+                n(h.width),
+                s = n(h.size),
+            ));
+        }
+        defs.push_str("</defs>");
+        assert_eq!(defs, crate::Figure::defs());
+    }
+
+    #[test]
+    fn classes_resolve_as_the_svg_cascade() {
+        let ready = paint("rs-ready-true", false, false);
+        assert_eq!(ready.fill, Fill::Color("#009E73".into()));
+        assert_eq!(ready.fill_opacity, 0.35);
+        assert_eq!(ready.stroke.as_deref(), Some("#009E73"));
+        assert_eq!(ready.stroke_width, 0.5);
+        let f = paint("rs-ready-false", false, false);
+        assert_eq!(f.fill, Fill::Hatch(3));
+        assert_eq!(paint("rs-ep-notready", false, false).dash, vec![3.0, 2.0]);
+        let inl = paint("rs-in", true, false);
+        assert!(inl.halo && inl.font_size == 9.5 && !inl.bold);
+        assert_eq!(inl.fill, Fill::Color("#1a1a1a".into()));
+        assert_eq!(inl.stroke.as_deref(), Some("#ffffff"));
+        assert_eq!(
+            paint("rs-in", true, true).stroke.as_deref(),
+            Some("#1b1e23")
+        );
+        assert_eq!(
+            paint("rs-in", true, true).fill,
+            Fill::Color("#f2f2f2".into())
+        );
+        assert!(paint("rs-h1", true, false).bold);
+        assert_eq!(paint("rs-probe-ok", false, false).fill, Fill::None);
+        assert!(paint("rs-probe-ok", false, false).round);
+        assert_eq!(
+            paint("rs-badge-text-k", true, true).fill,
+            Fill::Color("#ffffff".into())
+        );
+        assert_eq!(background(false), "#ffffff");
+        assert_eq!(background(true), "#1b1e23");
+        assert!(font_family().starts_with("\"DejaVu Sans\""));
+    }
+
+    /// Every class a figure uses has a rule (a typo would paint black).
+    #[test]
+    fn every_class_in_the_style_has_a_rule() {
+        for (sel, decls) in rules(CSS).chain(rules(DARK_CSS)) {
+            assert!(sel.starts_with(".rs-"), "{sel}");
+            assert!(!decls.is_empty(), "{sel}");
+        }
+    }
+}
