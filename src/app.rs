@@ -42,6 +42,10 @@ fn set_root_attr(name: &str, value: &str) {
 /// Milliseconds the address waits for the state to be still before it is written.
 const URL_WRITE_DELAY_MS: u32 = 150;
 
+/// Runs computed less than this many ms apart are a continuous edit (a drag): the panels show
+/// the last of them once no new one has come for this long (`Ui::panels`).
+pub const PANEL_REST_MS: u32 = 120;
+
 #[component]
 pub fn App() -> impl IntoView {
     let search = web_sys::window()
@@ -182,6 +186,8 @@ pub fn App() -> impl IntoView {
     // Recompute the runs whenever a setting (or the tour step) changes; a setting the model
     // rejects is not simulated: the last valid runs stay (marked as such) and the errors say why.
     // A tour step opens paused with the playhead at the end of its window.
+    let last_runs_at = StoredValue::new(f64::NEG_INFINITY);
+    let panels_later = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
     Effect::new(move |shown: Option<Option<(String, usize)>>| {
         let s = ui.settings.get();
         let tour = ui.tour.get();
@@ -233,6 +239,21 @@ pub fn App() -> impl IntoView {
         match result {
             Ok(r) => {
                 let h = r.horizon;
+                let rapid = t0 - last_runs_at.get_value() < PANEL_REST_MS as f64;
+                last_runs_at.set_value(t0);
+                let later = rapid.then(|| {
+                    gloo_timers::callback::Timeout::new(PANEL_REST_MS, move || {
+                        ui.panels.set(ui.runs.get_untracked());
+                    })
+                });
+                panels_later.update_value(|p| {
+                    if let Some(old) = std::mem::replace(p, later) {
+                        old.cancel();
+                    }
+                });
+                if !rapid {
+                    ui.panels.set(Some(r.clone()));
+                }
                 ui.runs.set(Some(r));
                 ui.valid.set(Some(s));
                 ui.errors.set(Vec::new());

@@ -3,6 +3,7 @@
 //! by `restartscope-figure`. It holds no Kubernetes logic of its own.
 
 pub mod app;
+pub mod canvas;
 pub mod components;
 pub mod custom;
 pub mod env;
@@ -16,7 +17,6 @@ pub mod playback;
 pub mod probes;
 pub mod restarts;
 pub mod state;
-pub mod svg_patch;
 pub mod tour;
 pub mod ui;
 pub mod url;

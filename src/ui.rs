@@ -12,8 +12,13 @@ pub struct Ui {
     pub settings: RwSignal<Settings>,
     /// Messages per form field from the last computation (empty when it was valid).
     pub errors: RwSignal<Vec<(Field, String)>>,
-    /// The last valid runs (kept while the settings are invalid).
+    /// The last valid runs (kept while the settings are invalid). The figure, its handles and
+    /// the slider marks follow these at once.
     pub runs: RwSignal<Option<Runs>>,
+    /// The runs the panels (metrics, why, kubectl, event log, PDB) show: `runs`, except while
+    /// the settings change continuously (a drag), when they catch up once the edits rest for
+    /// `app::PANEL_REST_MS`, so each move redraws only the figure (issue 10: one frame per move).
+    pub panels: RwSignal<Option<Runs>>,
     /// The settings `runs` were simulated from: the only settings the address bar and a copied
     /// link ever hold (a rejected setting is never simulated, never shared).
     pub valid: RwSignal<Option<Settings>>,
@@ -73,6 +78,7 @@ impl Ui {
             settings: RwSignal::new(initial.settings),
             errors: RwSignal::new(Vec::new()),
             runs,
+            panels: RwSignal::new(None),
             valid: RwSignal::new(None),
             lanes: Memo::new(move |_| {
                 runs.with(|r| r.as_ref().map(Runs::lanes).unwrap_or_default())

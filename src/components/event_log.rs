@@ -11,7 +11,7 @@ use restartscope_sim::KubeletProfile;
 #[component]
 pub fn EventLog() -> impl IntoView {
     let ui = Ui::get();
-    let (runs, playhead) = (ui.runs, ui.playhead);
+    let (runs, playhead) = (ui.panels, ui.playhead);
     // Which slice of the log is shown: a playback frame redraws the list only when it moves.
     let window = Memo::new(move |_| {
         let t = playhead.get();

@@ -20,7 +20,7 @@ struct Line {
 #[component]
 fn KubectlPanel(lane: Lane) -> impl IntoView {
     let ui = Ui::get();
-    let (runs, playhead) = (ui.runs, ui.playhead);
+    let (runs, playhead) = (ui.panels, ui.playhead);
     let p = lane.index;
     let all = Memo::new(move |_| {
         runs.with(|r| {

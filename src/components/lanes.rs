@@ -1,11 +1,18 @@
-//! The lanes: the figure's SVG (`restartscope-figure`, the same drawing as the CLI's
-//! `--format svg`, patched in place by `svg_patch`), one group per run, and a playhead line over it. A click seeks to the time
-//! under the pointer.
+//! The lanes: the figure (`restartscope-figure`, the same drawing as the CLI's `--format svg`,
+//! drawn on a canvas by `canvas.rs`), one group per run, and a playhead line over it. A click
+//! seeks to the time under the pointer; hovering a shape shows its tooltip (the SVG's
+//! `<title>`). The canvas's fallback content lists the figure's words for screen readers and
+//! find-in-page. For an embedding page (and the browser tests) the canvas carries
+//! `data-groups` (each run's box, figure px: `top height;…`), `data-text-min` (the smallest
+//! text, figure px) and `data-settled` ("1" once the words describe the drawing).
 
+use crate::canvas::CanvasFigure;
 use crate::state::Lane;
-use crate::svg_patch::SvgPatcher;
 use crate::ui::Ui;
+use crate::url::Theme;
+use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
+use restartscope_figure::{esc, Figure, Shape};
 use wasm_bindgen::JsCast;
 
 /// "Timeline: 1.35 · legacy above, 1.35 · KEP below", "Timeline: 1.34".
@@ -69,23 +76,70 @@ pub fn Lanes(children: Children) -> impl IntoView {
                 .unwrap_or("none")
         })
     };
-    // The figure is patched in place (`svg_patch`): a new run changes only what differs.
-    let host = NodeRef::<leptos::html::Div>::new();
-    let patcher = StoredValue::new_local(None::<SvgPatcher>);
+    // Drawn on every new run or theme; the words (fallback content) follow once the figure
+    // has stayed put for 150 ms, so a drag pays only for the drawing.
+    let cv = NodeRef::<leptos::html::Canvas>::new();
+    let words = NodeRef::<leptos::html::Div>::new();
+    let drawer = StoredValue::new_local(None::<CanvasFigure>);
+    let pending = StoredValue::new_local(None::<Timeout>);
     Effect::new(move |_| {
-        let Some(el) = host.get() else { return };
+        let Some(el) = cv.get() else { return };
+        let dark = ui.effective_theme() == Theme::Dark;
         runs.with(|r| {
             let Some(r) = r else { return };
-            patcher.update_value(|p| {
-                if p.is_none() {
-                    *p = SvgPatcher::new(&el);
+            drawer.update_value(|d| {
+                if d.is_none() {
+                    *d = CanvasFigure::new(el.clone());
                 }
-                if let Some(p) = p {
-                    p.draw(&r.figure);
+                if let Some(d) = d {
+                    d.draw(&r.figure, dark);
+                }
+            });
+            let _ = el.set_attribute("data-groups", &groups_attr(&r.figure));
+            let _ = el.set_attribute("data-settled", "0");
+            let fig = r.figure.clone();
+            let later = Timeout::new(150, move || {
+                if let (Some(w), Some(c)) = (words.get_untracked(), cv.get_untracked()) {
+                    w.set_inner_html(&words_html(&fig));
+                    let _ = c.set_attribute("data-text-min", &format!("{:.2}", min_text(&fig)));
+                    let _ = c.set_attribute("data-settled", "1");
+                }
+            });
+            pending.update_value(|p| {
+                if let Some(old) = p.replace(later) {
+                    old.cancel();
                 }
             });
         });
     });
+    let tip = NodeRef::<leptos::html::Div>::new();
+    let shown_tip = StoredValue::new_local(None::<String>);
+    let on_hover = move |ev: web_sys::PointerEvent| {
+        let Some(tip) = tip.get_untracked() else {
+            return;
+        };
+        let Some(el) = cv.get_untracked() else { return };
+        let rect = el.get_bounding_client_rect();
+        let text = runs.with_untracked(|r| {
+            let r = r.as_ref()?;
+            if ev.buttons() != 0 || rect.width() <= 0.0 {
+                return None;
+            }
+            let k = r.figure.width / rect.width();
+            let x = (ev.client_x() as f64 - rect.left()) * k;
+            let y = (ev.client_y() as f64 - rect.top()) * k;
+            r.figure
+                .title_at(x, y, 3.0 * k.max(1.0))
+                .map(str::to_string)
+        });
+        show_tip(&tip, shown_tip, text, &ev, &rect);
+    };
+    let on_leave = move |_| {
+        if let Some(tip) = tip.get_untracked() {
+            let _ = web_sys::HtmlElement::style(&tip).set_property("display", "none");
+            shown_tip.set_value(None);
+        }
+    };
     let errors = ui.errors;
     let had_runs = move || runs.with(Option::is_some);
     view! {
@@ -105,7 +159,12 @@ pub fn Lanes(children: Children) -> impl IntoView {
             </Show>
             <div class="figure" id="figure" data-playhead=move || playhead.get().to_string() on:click=on_click
                 style:--fig-aspect=move || runs.with(|r| r.as_ref().map(|r| format!("{:.4}", r.figure.width / r.figure.height.max(1.0))).unwrap_or_default())>
-                <div class="svg-host" node_ref=host></div>
+                <canvas class="rs-canvas" node_ref=cv role="img"
+                    aria-label=move || runs.with(|r| r.as_ref().map(|r| r.figure.title.clone()).unwrap_or_default())
+                    on:pointermove=on_hover on:pointerleave=on_leave>
+                    <div class="rs-words" node_ref=words></div>
+                </canvas>
+                <div class="fig-tip" role="tooltip" node_ref=tip style="display:none"></div>
                 <div class="playhead" aria-hidden="true" style:transform=left style:display=display></div>
                 {children()}
             </div>
@@ -113,4 +172,75 @@ pub fn Lanes(children: Children) -> impl IntoView {
                 <a href="fleet/?nodes=1">"see the fleet view"</a>".)"</p>
         </section>
     }
+}
+
+/// Each run's box in figure px, `top height;top height`.
+fn groups_attr(fig: &Figure) -> String {
+    let v: Vec<String> = fig
+        .groups
+        .iter()
+        .map(|g| format!("{:.1} {:.1}", g.y, g.h))
+        .collect();
+    v.join(";")
+}
+
+/// The figure's words in drawing order, for the canvas's fallback content: each text, and
+/// each shape's tooltip (as the SVG's `<title>`s were read).
+fn words_html(fig: &Figure) -> String {
+    let mut s = String::new();
+    for sh in &fig.shapes {
+        if let Some(t) = sh.content().or(sh.title()) {
+            s.push_str("<p>");
+            s.push_str(&esc(t));
+            s.push_str("</p>");
+        }
+    }
+    s
+}
+
+/// The smallest font size of a text in the figure (figure px; `data-text-min`).
+fn min_text(fig: &Figure) -> f64 {
+    fig.shapes
+        .iter()
+        .filter_map(|sh| match sh {
+            Shape::Text { class, text, .. } if !text.trim().is_empty() => {
+                Some(restartscope_figure::paint::paint(class, true, false).font_size)
+            }
+            _ => None,
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Shows `text` (or hides the tooltip) next to the pointer, inside the figure.
+fn show_tip(
+    tip: &web_sys::HtmlDivElement,
+    shown: StoredValue<Option<String>, LocalStorage>,
+    text: Option<String>,
+    ev: &web_sys::PointerEvent,
+    rect: &web_sys::DomRect,
+) {
+    let style = web_sys::HtmlElement::style(tip);
+    let Some(text) = text else {
+        if shown.with_value(Option::is_some) {
+            let _ = style.set_property("display", "none");
+            shown.set_value(None);
+        }
+        return;
+    };
+    if shown.with_value(|s| s.as_deref() != Some(text.as_str())) {
+        tip.set_text_content(Some(&text));
+        let _ = style.set_property("display", "block");
+        shown.set_value(Some(text));
+    }
+    let x = ev.client_x() as f64 - rect.left();
+    let y = ev.client_y() as f64 - rect.top();
+    // Left of the pointer in the figure's right half, so it stays inside.
+    let (left, shift) = if x > rect.width() / 2.0 {
+        (x - 12.0, "-100%")
+    } else {
+        (x + 14.0, "0")
+    };
+    let _ = style.set_property("left", &format!("{left:.0}px"));
+    let _ = style.set_property("top", &format!("{:.0}px", y + 16.0));
+    let _ = style.set_property("transform", &format!("translateX({shift})"));
 }

@@ -21,7 +21,7 @@ fn aria_label(lanes: &[Lane]) -> String {
 #[component]
 fn Card(m: &'static Metric, at: Memo<Option<Ms>>) -> impl IntoView {
     let ui = Ui::get();
-    let (runs, lanes) = (ui.runs, ui.lanes);
+    let (runs, lanes) = (ui.panels, ui.lanes);
     // A memo: a playback frame redraws the card only when one of its values changes.
     let vals = Memo::new(move |_| {
         let at = at.get();

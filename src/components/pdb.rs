@@ -16,7 +16,7 @@ const H: f64 = 40.0;
 #[component]
 fn PdbRow(lane: Lane) -> impl IntoView {
     let ui = Ui::get();
-    let (runs, playhead) = (ui.runs, ui.playhead);
+    let (runs, playhead) = (ui.panels, ui.playhead);
     let p = lane.index;
     let series = Memo::new(move |_| {
         runs.with(|r| {
@@ -93,7 +93,7 @@ fn PdbRow(lane: Lane) -> impl IntoView {
 pub fn Pdb() -> impl IntoView {
     let ui = Ui::get();
     let has = Memo::new(move |_| {
-        ui.runs.with(|r| {
+        ui.panels.with(|r| {
             r.as_ref()
                 .is_some_and(|r| r.traces.iter().any(|t| t.pdb.is_some()))
         })

@@ -11,7 +11,7 @@ use restartscope_sim::{fmt_secs, Policy};
 #[component]
 fn WhyColumn(lane: Lane, alone: bool) -> impl IntoView {
     let ui = Ui::get();
-    let (runs, playhead) = (ui.runs, ui.playhead);
+    let (runs, playhead) = (ui.panels, ui.playhead);
     let p = lane.index;
     // Up to the playhead: the story is not told before the playhead gets there.
     // A memo: a playback frame redraws the list only when a Ready change passes the playhead.

@@ -1,6 +1,6 @@
 // What a person does with the page: load, drag the slider, play, click an event, switch preset.
 import { test, expect } from '@playwright/test';
-import { open, shots } from './helpers.mjs';
+import { open, shots, figureOf } from './helpers.mjs';
 
 async function seekEnd(page) {
   await page.locator('#scrub').evaluate((el) => { el.value = el.max; el.dispatchEvent(new Event('input', { bubbles: true })); });
@@ -35,7 +35,7 @@ test('dragging the downtime past the grace period changes legacy metrics and lan
   const legacy = page.locator('#metric-ready_transitions .legacy b');
   await expect(legacy).toHaveText('6');
   await expect(page.locator('#metric-ready_transitions .kep b')).toHaveText('0');
-  const svg20 = await page.locator('#figure svg').innerHTML();
+  const svg20 = await figureOf(page);
   await seekEnd(page);
   await page.screenshot({ path: `${shots}/downtime-20s.png`, fullPage: true });
 
@@ -52,9 +52,9 @@ test('dragging the downtime past the grace period changes legacy metrics and lan
   await expect(page.locator('#downtime-value')).toHaveText('1m30s');
   await expect(legacy).toHaveText('12');
   await expect(page.locator('#metric-nlc_status_writes .legacy b')).toHaveText('3');
-  const svg90 = await page.locator('#figure svg').innerHTML();
+  const svg90 = await figureOf(page);
   expect(svg90).not.toEqual(svg20);
-  await expect(page.locator('#figure svg')).toContainText('Unknown');
+  await expect(page.locator('#figure canvas')).toContainText('Unknown');
   await seekEnd(page);
   await page.screenshot({ path: `${shots}/downtime-90s.png`, fullPage: true });
   expect(problems).toEqual([]);
@@ -94,7 +94,7 @@ test('preset switch works and shows what it teaches', async ({ page }) => {
   for (const name of ['startup-probe', 'unhealthy-during-downtime', 'not-ready-before-restart',
     'crash-during-downtime', 'daemonset-long-outage', 'long-restart', 'short-restart']) {
     await page.locator('#preset').selectOption(name);
-    await expect(page.locator('#figure svg')).toBeVisible();
+    await expect(page.locator('#figure canvas')).toBeVisible();
   }
   expect(problems).toEqual([]);
 });
@@ -151,8 +151,8 @@ test('a release before 1.35 runs the legacy kubelet alone, without an error', as
   await expect(page.locator('.metrics .kep')).toHaveCount(0);
   await expect(page.locator('.metrics .delta')).toHaveCount(0);
   await expect(page.locator('.log .badge.kep')).toHaveCount(0);
-  await expect(page.locator('#figure svg')).toContainText('Legacy kubelet · 1.34');
-  await expect(page.locator('#figure svg')).not.toContainText('KEP-4781 kubelet');
+  await expect(page.locator('#figure canvas')).toContainText('Legacy kubelet · 1.34');
+  await expect(page.locator('#figure canvas')).not.toContainText('KEP-4781 kubelet');
   for (const e of await page.locator('.field-error').allInnerTexts()) expect(e).toBe('');
   await expect(page.locator('footer .perf')).toContainText('recomputed the run');
   // The select offers every release; choosing 1.31 also runs (one kubelet, no message).
@@ -178,7 +178,7 @@ test('?version=main shows two lanes labelled with main', async ({ page }) => {
   await expect(page.locator('.kubectl .badge')).toHaveText(['main · legacy', 'main · KEP']);
   await expect(page.locator('#metric-ready_transitions .vals small')).toHaveText(['main · legacy', 'main · KEP']);
   await expect(page.locator('.lanes')).toHaveAttribute('aria-label', 'Timeline: main · legacy above, main · KEP below');
-  const svg = page.locator('#figure svg');
+  const svg = page.locator('#figure canvas');
   await expect(svg).toContainText('Legacy kubelet · main');
   await expect(svg).toContainText('KEP-4781 kubelet · main');
   await page.locator('details.params summary').click();

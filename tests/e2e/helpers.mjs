@@ -25,7 +25,7 @@ export async function open(page, path = '') {
   });
   await page.goto(path);
   await expect(page.locator('#downtime')).toBeVisible();
-  await expect(page.locator('#figure svg').first()).toBeVisible();
+  await expect(page.locator('#figure canvas').first()).toBeVisible();
   return problems;
 }
 
@@ -57,4 +57,26 @@ spec:
 ${c}`);
   }
   return { text: docs.join('---\n'), names };
+}
+
+/**
+ * The figure as drawn, once settled: its words (every text and tooltip, the canvas's fallback
+ * content), each run's box and its pixels. Two equal results are the same picture.
+ */
+export async function figureOf(page) {
+  const c = page.locator('#figure canvas').first();
+  await expect(c).toHaveAttribute('data-settled', '1');
+  return c.evaluate((cv) => `${cv.querySelector('.rs-words').innerHTML}\n${cv.dataset.groups}\n${cv.toDataURL()}`);
+}
+
+/** In the page (or a frame): the figure's box, each run's box and its smallest text, on screen (CSS px). */
+export function figureGeometry() {
+  const cv = document.querySelector('#figure canvas');
+  const r = cv.getBoundingClientRect();
+  const k = r.width / (cv.width / devicePixelRatio);
+  const groups = (cv.dataset.groups || '').split(';').filter(Boolean).map((g) => {
+    const [y, h] = g.split(' ').map(Number);
+    return { top: r.top + y * k, bottom: r.top + (y + h) * k, left: r.left, right: r.right };
+  });
+  return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, groups, minFont: Number(cv.dataset.textMin) * k };
 }

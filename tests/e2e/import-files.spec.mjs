@@ -3,7 +3,7 @@
 // so, no partial scenario= anywhere, the TOML file round-trips), and bad files (over 1 MiB, binary)
 // refused with a message while the last scenario stays on screen.
 import { test, expect } from '@playwright/test';
-import { open, shots, largeManifest } from './helpers.mjs';
+import { open, shots, largeManifest, figureOf } from './helpers.mjs';
 import { readFileSync } from 'node:fs';
 
 const API = `apiVersion: apps/v1
@@ -145,7 +145,7 @@ async function importNow(page) {
 }
 
 async function expectPods(page, pods) {
-  const figure = page.locator('#figure svg').first();
+  const figure = page.locator('#figure canvas').first();
   for (const pod of pods) {
     await expect(figure).toContainText(pod);
     await expect(page.locator('.kubectl').first()).toContainText(pod);
@@ -198,7 +198,7 @@ test('open files with the file input: YAML with several documents, then JSON', a
   await expect(page.locator('#import-error')).toHaveText('');
   await expect(page.locator('#preset option:checked')).toHaveText('Imported: Deployment cache (3 pods)');
   await expectPods(page, ['cache-0', 'cache-1', 'cache-2']);
-  await expect(page.locator('#figure svg').first()).not.toContainText('db-0');
+  await expect(page.locator('#figure canvas').first()).not.toContainText('db-0');
   await expect.poll(() => page.evaluate(() => location.search)).not.toEqual(multiSearch);
   expect(await page.evaluate(() => location.search)).toContain('scenario=');
   expect(await page.evaluate(() => location.search)).toContain('label=Deployment%20cache');
@@ -227,7 +227,7 @@ test('a workload too large for a link: the panel says so, no partial scenario=, 
   await expect(page.locator('#copy-link')).toContainText('copied');
   const link = await page.evaluate(() => navigator.clipboard.readText());
   expect(link).not.toContain('scenario=');
-  const svg = await page.locator('#figure svg').first().innerHTML();
+  const svg = await figureOf(page);
   await shot(page, 'import-too-large-1440');
 
   const [dl] = await Promise.all([page.waitForEvent('download'), page.locator('#import-export-toml').click()]);
@@ -247,7 +247,7 @@ test('a workload too large for a link: the panel says so, no partial scenario=, 
   await expect(page.locator('#import-error')).toHaveText('');
   await expect(page.locator('#import-too-large')).toBeVisible();
   await expectPods(page, big.names.slice(0, 3));
-  expect(await page.locator('#figure svg').first().innerHTML()).toEqual(svg);
+  expect(await figureOf(page)).toEqual(svg);
   expect(problems).toEqual([]);
 });
 
@@ -258,8 +258,7 @@ test('a file over 1 MiB, dropped or opened: refused with a message naming it, th
   await importNow(page);
   await expectPods(page, ['api-0', 'api-1']);
   await expect.poll(() => page.evaluate(() => location.search)).toContain('scenario=');
-  const figure = page.locator('#figure svg').first();
-  const before = await figure.innerHTML();
+  const before = await figureOf(page);
   const search = await page.evaluate(() => location.search);
 
   // Over 1 MiB, dropped.
@@ -268,7 +267,7 @@ test('a file over 1 MiB, dropped or opened: refused with a message naming it, th
   await expect(page.locator('#import-error')).toContainText('1 MiB');
   await shot(page, 'import-too-big-file-1440');
   await expect(page.locator('#import-text')).toHaveValue(API);
-  expect(await figure.innerHTML()).toEqual(before);
+  expect(await figureOf(page)).toEqual(before);
 
   // Over 1 MiB, opened.
   await page.locator('#import-file').setInputFiles({ name: 'huge2.yaml', mimeType: 'text/yaml', buffer: Buffer.alloc(1024 * 1024 + 10, 0x61) });
@@ -287,8 +286,7 @@ test('a binary file, opened or dropped: "not UTF-8 text" at once, the text box a
   await importNow(page);
   await expectPods(page, ['api-0', 'api-1']);
   await expect.poll(() => page.evaluate(() => location.search)).toContain('scenario=');
-  const figure = page.locator('#figure svg').first();
-  const before = await figure.innerHTML();
+  const before = await figureOf(page);
   const search = await page.evaluate(() => location.search);
 
   const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0xff, 0xfe, 0xc3, 0x28, 0xa0, 0xa1]);
@@ -306,7 +304,7 @@ test('a binary file, opened or dropped: "not UTF-8 text" at once, the text box a
   // Import of the emptied box: the usual message, nothing else changes.
   await page.locator('#import-go').click();
   await expect(page.locator('#import-error')).toContainText('paste a manifest');
-  expect(await figure.innerHTML()).toEqual(before);
+  expect(await figureOf(page)).toEqual(before);
   expect(await page.evaluate(() => location.search)).toEqual(search);
 
   // A UTF-8 file with a byte-order mark still opens (its BOM dropped).

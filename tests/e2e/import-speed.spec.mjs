@@ -34,7 +34,7 @@ async function timedImport(page, text, pod) {
   });
   await page.locator('#import-go').click();
   await expect(page.locator('#import-go')).toHaveText('Import', { timeout: 60_000 });
-  await expect(page.locator('#figure svg').first()).toContainText(pod, { timeout: 60_000 });
+  await expect(page.locator('#figure canvas').first()).toContainText(pod, { timeout: 60_000 });
   await expect(page.locator('.kubectl').first()).toContainText(pod, { timeout: 60_000 });
   await expect.poll(() => page.evaluate(() => performance.now() - window.__lastLong), { timeout: 60_000 })
     .toBeGreaterThan(1500);

@@ -2,7 +2,7 @@
 // scenario; the link and the scenario TOML carry the imported scenario; the importer's worker is
 // fetched on the first import only.
 import { test, expect } from '@playwright/test';
-import { open } from './helpers.mjs';
+import { open, figureOf } from './helpers.mjs';
 import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 
@@ -69,24 +69,24 @@ test('paste a Deployment: its pods on screen, the not-used list, bad input keeps
   await importText(page, WEB);
   await expect(page.locator('#preset option:checked')).toHaveText('Imported: Deployment web (3 pods)');
   expect(requests.some((u) => u.includes('import-worker'))).toBeTruthy();
-  const figure = page.locator('#figure svg').first();
+  const figure = page.locator('#figure canvas').first();
   for (const pod of ['web-0', 'web-1', 'web-2']) {
     await expect(figure).toContainText(pod);
     await expect(page.locator('.kubectl').first()).toContainText(pod);
   }
   await page.locator('#import-unused summary').click();
   await expect(page.locator('#import-unused')).toContainText('resources');
-  const before = await figure.innerHTML();
+  const before = await figureOf(page);
 
   await importText(page, 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x\nspec: [\n');
   await expect(page.locator('#import-error')).toContainText('line');
   await expect(page.locator('#import-error')).toContainText('column');
-  expect(await figure.innerHTML()).toEqual(before);
+  expect(await figureOf(page)).toEqual(before);
 
   await importText(page, 'apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {selector: {a: b}}\n');
   await expect(page.locator('#import-error')).toContainText(/not a workload|no workload/i);
   await expect(page.locator('#import-error')).toContainText('Service');
-  expect(await figure.innerHTML()).toEqual(before);
+  expect(await figureOf(page)).toEqual(before);
 
   await page.locator('#import-text').fill('x'.repeat(1024 * 1024 + 1));
   await page.locator('#import-go').click();
@@ -105,7 +105,7 @@ test('the link and the scenario TOML carry the imported scenario', async ({ page
   await expect.poll(() => page.evaluate(() => location.search)).toContain('scenario=');
   const search = await page.evaluate(() => location.search);
   expect(search.length).toBeLessThan(8000);
-  const svg = await page.locator('#figure svg').first().innerHTML();
+  const svg = await figureOf(page);
 
   const [dl] = await Promise.all([page.waitForEvent('download'), page.locator('#import-export-toml').click()]);
   expect(dl.suggestedFilename()).toMatch(/\.toml$/);
@@ -116,8 +116,8 @@ test('the link and the scenario TOML carry the imported scenario', async ({ page
   const page2 = await context.newPage();
   const problems2 = await open(page2, search);
   await expect(page2.locator('#preset option:checked')).toHaveText('Imported: Deployment web (3 pods)');
-  await expect(page2.locator('#figure svg').first()).toContainText('web-2');
-  expect(await page2.locator('#figure svg').first().innerHTML()).toEqual(svg);
+  await expect(page2.locator('#figure canvas').first()).toContainText('web-2');
+  expect(await figureOf(page2)).toEqual(svg);
 
   await page.reload();
   await expect(page.locator('#preset option:checked')).toHaveText('Imported: Deployment web (3 pods)');
@@ -125,7 +125,7 @@ test('the link and the scenario TOML carry the imported scenario', async ({ page
   // The TOML file opens again in the same panel.
   await importText(page2, toml);
   await expect(page2.locator('#import-error')).toHaveText('');
-  await expect(page2.locator('#figure svg').first()).toContainText('web-1');
+  await expect(page2.locator('#figure canvas').first()).toContainText('web-1');
   expect(problems).toEqual([]);
   expect(problems2).toEqual([]);
 });

@@ -1,7 +1,7 @@
 // Issue 10, first pass: never a false picture, history, durations, the playhead tells the story,
 // keyboard, kubectl panels, long notices, the help dialog.
 import { test, expect } from '@playwright/test';
-import { open, shots } from './helpers.mjs';
+import { open, shots, figureOf, figureGeometry } from './helpers.mjs';
 import AxeBuilder from '@axe-core/playwright';
 
 const clock = (page) => page.locator('#clock');
@@ -25,7 +25,8 @@ test('a link with a rejected grace period: nothing simulated, the reason by the 
   await expect(page.locator('#grace')).toBeVisible(); // the panel opened
   await expect(page.locator('#grace')).toHaveValue('12');
   await expect(page.locator('#grace-error')).toContainText('--node-monitor-grace-period must be above 15.4');
-  await expect(page.locator('#figure svg')).toHaveCount(0);
+  await expect(page.locator('#figure canvas[data-groups]')).toHaveCount(0);
+  await expect(page.locator('#figure canvas')).toBeHidden();
   await expect(page.getByText('Never: the restart was invisible')).toHaveCount(0);
   await expect(page.locator('.metrics')).toBeHidden();
   await page.screenshot({ path: `${shots}/rejected-link.png` });
@@ -35,7 +36,7 @@ test('a link with a rejected grace period: nothing simulated, the reason by the 
   await page.locator('#grace').fill('40');
   await page.locator('#grace').blur();
   await expect(box).toHaveCount(0);
-  await expect(page.locator('#figure svg').first()).toBeVisible();
+  await expect(page.locator('#figure canvas').first()).toBeVisible();
   await expect.poll(() => page.evaluate(() => location.search)).toContain('grace=40');
   expect(problems).toEqual([]);
 });
@@ -43,7 +44,7 @@ test('a link with a rejected grace period: nothing simulated, the reason by the 
 test('a rejected edit is never simulated, written to the address or copied; the previous run is marked', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: 'http://127.0.0.1:4173' });
   const problems = await open(page, '?t=30');
-  const svg = await page.locator('#figure svg').innerHTML();
+  const svg = await figureOf(page);
   await page.locator('details.params summary').click();
   await page.locator('#grace').fill('12');
   await page.locator('#grace').blur();
@@ -51,7 +52,7 @@ test('a rejected edit is never simulated, written to the address or copied; the 
   await expect(page.locator('#rejected')).toContainText('the previous valid setting, not this one');
   await expect(page.locator('main')).toHaveAttribute('data-rejected', '1');
   await expect(page.locator('footer .perf')).toHaveText('nothing simulated: a setting is rejected');
-  expect(await page.locator('#figure svg').innerHTML()).toEqual(svg);
+  expect(await figureOf(page)).toEqual(svg);
   await expect(page.getByText('Never: the restart was invisible')).toBeHidden();
   const search = await page.evaluate(() => location.search);
   expect(search).toContain('grace=50');
@@ -81,7 +82,7 @@ test('a settings change pushes a history entry: Back returns to the previous set
   await page.goBack();
   await expect(page.locator('#preset')).toHaveValue('short-restart');
   expect(page.url()).toContain('preset=short-restart');
-  await expect(page.locator('#figure svg').first()).toBeVisible();
+  await expect(page.locator('#figure canvas').first()).toBeVisible();
   await page.goForward();
   await expect(page.locator('#preset')).toHaveValue('eviction');
   // The playhead replaces the entry.
@@ -229,10 +230,10 @@ for (const width of [480, 720]) {
       f.style.width = `${w}px`; f.style.height = '560px'; f.style.minHeight = '0'; f.style.aspectRatio = 'auto';
     }, width);
     const frame = page.frameLocator('#restartscope');
-    await expect(frame.locator('#figure svg').first()).toBeVisible();
+    await expect(frame.locator('#figure canvas').first()).toBeVisible();
     const f = page.frame({ url: /embed=1/ });
     const box = await f.evaluate(() => {
-      const r = document.querySelector('#figure svg').getBoundingClientRect();
+      const r = document.querySelector('#figure canvas').getBoundingClientRect();
       const c = document.querySelector('#downtime').getBoundingClientRect();
       return { top: r.top, bottom: r.bottom, h: innerHeight, controls: c.top, scroll: scrollY };
     });
@@ -240,31 +241,22 @@ for (const width of [480, 720]) {
     expect(box.top).toBeGreaterThanOrEqual(0);
     expect(box.bottom).toBeLessThanOrEqual(box.h);
     expect(box.controls).toBeGreaterThan(box.top); // the figure comes before the controls
-    await expect(frame.locator('#figure svg .rs-group, #figure svg [class*="rs-group"]').first()).toBeVisible();
+    await expect(frame.locator('#figure canvas[data-groups]').first()).toBeVisible();
     await page.screenshot({ path: `${shots}/embed-${width}-560.png` });
   });
 }
 
-const figureBox = (page) => page.evaluate(() => {
-  const svg = document.querySelector('#figure svg');
-  const r = svg.getBoundingClientRect();
-  const vb = svg.viewBox.baseVal;
-  let minFont = Infinity;
-  for (const t of svg.querySelectorAll('text')) {
-    if (t.getBoundingClientRect().height > 0) minFont = Math.min(minFont, parseFloat(getComputedStyle(t).fontSize) * r.width / vb.width);
-  }
+const figureBox = async (page) => {
+  await expect(page.locator('#figure canvas')).toHaveAttribute('data-settled', '1');
+  return { ...await page.evaluate(figureGeometry), ...await page.evaluate(() => {
   const p = document.querySelector('#figure .playhead').getBoundingClientRect();
   const bar = document.querySelector('main > .playback').getBoundingClientRect();
-  // One frame per run (legacy, KEP): the whole group, header to last pod lane.
-  const groups = [...svg.querySelectorAll('rect.rs-group')].map((g) => {
-    const b = g.getBoundingClientRect();
-    return { top: b.top, bottom: b.bottom, left: b.left, right: b.right };
-  });
   return {
-    top: r.top, bottom: r.bottom, left: r.left, right: r.right, minFont, vh: innerHeight, vw: innerWidth,
-    playhead: p.left, playheadTop: p.top, playheadBottom: p.bottom, barBottom: bar.bottom, groups, scroll: scrollY,
+    vh: innerHeight, vw: innerWidth,
+    playhead: p.left, playheadTop: p.top, playheadBottom: p.bottom, barBottom: bar.bottom, scroll: scrollY,
   };
-});
+}) };
+};
 
 // Both runs' groups, the axis and the playhead on the first screen, under the playback bar.
 function expectWholeOnScreen(b) {
@@ -289,7 +281,8 @@ test('presentation view: the compact figure under the playback bar; both runs wh
   await page.setViewportSize({ width: 1920, height: 1080 });
   const problems = await open(page, '?present=1&t=40');
   // The compact layout: no lease-age or probe lanes in presentation view.
-  await expect(page.locator('#figure svg text', { hasText: 'lease age' })).toHaveCount(0);
+  await expect(page.locator('#figure canvas')).toHaveAttribute('data-settled', '1');
+  await expect(page.locator('#figure .rs-words p', { hasText: 'lease age' })).toHaveCount(0);
   let b = await figureBox(page);
   expectWholeOnScreen(b);
   expect(b.minFont).toBeGreaterThanOrEqual(12);
@@ -303,7 +296,7 @@ test('presentation view: the compact figure under the playback bar; both runs wh
   await page.screenshot({ path: `${shots}/present-1280x720.png` });
   // Dark theme: the same geometry.
   await page.goto('?present=1&t=40&theme=dark');
-  await expect(page.locator('#figure svg').first()).toBeVisible();
+  await expect(page.locator('#figure canvas').first()).toBeVisible();
   expectWholeOnScreen(await figureBox(page));
   await page.screenshot({ path: `${shots}/present-1280x720-dark.png` });
   await page.setViewportSize({ width: 1920, height: 1080 });
@@ -312,6 +305,6 @@ test('presentation view: the compact figure under the playback bar; both runs wh
   await page.screenshot({ path: `${shots}/present-1920x1080-dark.png` });
   // The normal view keeps the full layout (lease age, probes).
   await page.keyboard.press('p');
-  await expect(page.locator('#figure svg text', { hasText: 'lease age' }).first()).toBeVisible();
+  await expect(page.locator('#figure canvas')).toContainText('lease age');
   expect(problems).toEqual([]);
 });

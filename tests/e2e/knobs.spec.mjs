@@ -1,10 +1,10 @@
 // Issue 10, the operator's knobs: the number of pods, every probe field of every container,
 // downtime up to an hour — in the form and in the link, validated by the model in Kubernetes' words.
 import { test, expect } from '@playwright/test';
-import { open, shots } from './helpers.mjs';
+import { open, shots, figureOf } from './helpers.mjs';
 import AxeBuilder from '@axe-core/playwright';
 
-const svgOf = (page) => page.locator('#figure svg').first().innerHTML();
+const svgOf = (page) => figureOf(page);
 const search = (page) => page.evaluate(() => location.search);
 
 async function openParams(page) {
@@ -25,11 +25,11 @@ test('12 pods: the kubectl panels and the figure show them, the link carries pod
   await setField(page, 'pods', '12');
   await expect(page.locator('.kubectl pre').first()).toContainText('web-11');
   await expect(page.locator('.kubectl pre').first()).not.toContainText('web-12');
-  await expect(page.locator('#figure svg').first()).toContainText('web-11');
+  await expect(page.locator('#figure canvas').first()).toContainText('web-11');
   await expect.poll(() => search(page)).toContain('pods=12');
   // More than the figure draws: the rest are counted under the lanes.
   await setField(page, 'pods', '30');
-  await expect(page.locator('#figure svg').first()).toContainText('6 more pods not drawn');
+  await expect(page.locator('#figure canvas').first()).toContainText('6 more pods not drawn');
   await expect(page.locator('.kubectl pre').first()).toContainText('web-29');
   expect(problems).toEqual([]);
 });
@@ -59,7 +59,7 @@ test('a liveness periodSeconds edit changes the figure and the link; reload repr
   }
   const after = await svgOf(page);
   await page.reload();
-  await expect(page.locator('#figure svg').first()).toBeVisible();
+  await expect(page.locator('#figure canvas').first()).toBeVisible();
   expect(await svgOf(page)).toEqual(after);
   await openParams(page);
   await expect(period).toHaveValue('3');
@@ -98,7 +98,7 @@ test('invalid knobs: the Kubernetes message by the input, nothing simulated, not
   await page.goto('?pods=111&app.readinessProbe.periodSeconds=0&t=0');
   await expect(page.locator('#url-notice')).toContainText('pods="111" ignored');
   await expect(page.locator('#url-notice')).toContainText('app.readinessProbe.periodSeconds="0" ignored');
-  await expect(page.locator('#figure svg').first()).toBeVisible();
+  await expect(page.locator('#figure canvas').first()).toBeVisible();
   expect(problems).toEqual([]);
 });
 

@@ -16,20 +16,37 @@ function stats(xs) {
 }
 
 // For every `type` event (a held mouse button for pointer events): its timestamp to the task
-// after the frame that shows it painted, into window.__lat.
+// after the frame that shows it painted, into window.__lat; and its parts into window.__parts:
+// [queued (timestamp → dispatch: Chromium aligns pointer input to frames), dispatch → the next
+// animation frame (the issue's "event time to the animation frame after the DOM settles" is
+// queued + this), that frame's rendering and paint].
 async function probeLatency(page, type) {
   await page.evaluate((type) => {
     window.__lat = [];
+    window.__parts = [];
     document.addEventListener(type, (e) => {
       if (type === 'pointermove' && e.buttons !== 1) return;
       const ts = e.timeStamp;
+      const dispatched = performance.now();
       requestAnimationFrame(() => {
+        const raf = performance.now();
         const ch = new MessageChannel();
-        ch.port1.onmessage = () => window.__lat.push(performance.now() - ts);
+        ch.port1.onmessage = () => {
+          const end = performance.now();
+          window.__lat.push(end - ts);
+          window.__parts.push([dispatched - ts, raf - dispatched, end - raf]);
+        };
         ch.port2.postMessage(0);
       });
     }, true);
   }, type);
+}
+
+// Median and p95 of each part, and of event → animation frame (the issue's definition).
+async function parts(page) {
+  const ps = await page.evaluate(() => window.__parts);
+  const col = (i) => stats(ps.map((p) => p[i]));
+  return { queued: col(0), script: col(1), render: col(2), toFrame: stats(ps.map((p) => p[0] + p[1])) };
 }
 
 async function drag(page, rounds) {
@@ -55,6 +72,7 @@ for (const [w, h] of [[1440, 900], [1280, 720]]) {
       const problems = await open(page, `?preset=${preset}&t=30`);
       await drag(page, 1); // warm up
       const s = stats(await drag(page, 3));
+      s.parts = await parts(page);
       console.log(`input → paint ${w}×${h} ${preset}: ${JSON.stringify(s)}`);
       mkdirSync('artifacts', { recursive: true });
       const file = 'artifacts/paint.json';
@@ -97,6 +115,7 @@ for (const [w, h] of [[1440, 900]]) {
     const problems = await open(page, '?preset=long-restart&t=30');
     await dragBar(page, 1); // warm up
     const s = stats(await dragBar(page, 6));
+    s.parts = await parts(page);
     console.log(`bar drag → paint ${w}×${h} long-restart: ${JSON.stringify(s)}`);
     const file = 'artifacts/paint.json';
     const all = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};

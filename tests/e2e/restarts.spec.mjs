@@ -8,8 +8,10 @@ import AxeBuilder from '@axe-core/playwright';
 const search = (page) => page.evaluate(() => location.search);
 const param = async (page, k) => new URLSearchParams(await search(page)).get(k);
 // The "kubelet down …" bars of every run, as their tooltips say them.
-const downBars = (page) => page.locator('#figure svg').first().evaluate((svg) =>
-  [...svg.querySelectorAll('title')].map((t) => t.textContent).filter((t) => t.startsWith('kubelet down')));
+const downBars = async (page) => {
+  await expect(page.locator('#figure canvas')).toHaveAttribute('data-settled', '1');
+  return (await page.locator('#figure .rs-words p').allTextContents()).filter((t) => /^kubelet down \d/.test(t)); // the tooltips, not the legend's words
+};
 
 async function seekTo(page, s) {
   await page.locator('#scrub').evaluate((el, v) => {
@@ -38,7 +40,7 @@ test('K at two playhead times stops and starts the kubelet in both runs and the 
   await expect.poll(() => param(page, 'restarts')).toBe('30:20,70:15');
   // The copied link carries both restarts and reproduces them.
   await page.reload();
-  await expect(page.locator('#figure svg').first()).toBeVisible();
+  await expect(page.locator('#figure canvas').first()).toBeVisible();
   expect(await downBars(page)).toEqual(bars);
   // Undo (button, then Ctrl+Z) takes the edits back one at a time.
   await page.locator('#kubelet-toggle').click(); // a third edit after the reload: stop at 85 s

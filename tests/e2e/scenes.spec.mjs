@@ -3,7 +3,7 @@
 // axe in presentation view and the embed in both themes.
 import { test, expect } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { open, shots } from './helpers.mjs';
+import { open, shots, figureGeometry } from './helpers.mjs';
 
 async function embedFrame(page, width, query = '') {
   await page.setViewportSize({ width: width + 40, height: 800 });
@@ -13,31 +13,25 @@ async function embedFrame(page, width, query = '') {
     if (q) f.src = f.src.split('?')[0] + '?embed=1' + q;
   }, [width, query]);
   const frame = page.frameLocator('#restartscope');
-  await expect(frame.locator('#figure svg rect.rs-group').first()).toBeVisible();
+  await expect(frame.locator('#figure canvas[data-settled="1"]').first()).toBeVisible();
   return frame;
 }
 
-const textSizes = () => {
-  const svg = document.querySelector('#figure svg');
-  const r = svg.getBoundingClientRect();
-  const vb = svg.viewBox.baseVal;
-  const sizes = [...svg.querySelectorAll('text')]
-    .filter((t) => t.textContent.trim() && t.getBoundingClientRect().height > 0)
-    .map((t) => parseFloat(getComputedStyle(t).fontSize) * r.width / vb.width);
-  const groups = [...svg.querySelectorAll('rect.rs-group')].map((g) => g.getBoundingClientRect().bottom);
-  return { min: Math.min(...sizes), groupsBottom: Math.max(...groups), vh: innerHeight };
+const textSizes = async (f) => {
+  const g = await f.evaluate(figureGeometry);
+  return { min: g.minFont, groupsBottom: Math.max(...g.groups.map((x) => x.bottom)), vh: await f.evaluate(() => innerHeight) };
 };
 
 for (const width of [320, 480, 720]) {
   test(`embed at ${width} px: text drawn at ≥ 9 px, both runs' pod lanes inside the 560-px frame`, async ({ page }) => {
     const frame = await embedFrame(page, width);
     const f = page.frame({ url: /embed=1/ });
-    const s = await f.evaluate(textSizes);
+    const s = await textSizes(f);
     console.log(`embed ${width}: smallest text ${s.min.toFixed(1)} px, lanes end at ${s.groupsBottom.toFixed(0)} of ${s.vh}`);
     expect(s.min).toBeGreaterThanOrEqual(9);
     expect(s.groupsBottom).toBeLessThanOrEqual(s.vh);
     // Below 400 px: two pods per run, the rest counted.
-    if (width < 400) await expect(frame.locator('#figure svg text', { hasText: 'more pod' }).first()).toBeVisible();
+    if (width < 400) await expect(frame.locator('#figure canvas')).toContainText('more pod');
     await page.screenshot({ path: `${shots}/embed-${width}-scaled.png` });
   });
 }
@@ -54,11 +48,12 @@ test('embed: a "Full view" link opens the same scenario without embed=1', async 
 test('presentation view at 1280×720: a tall scenario (eviction) fits with text ≥ 12 px, the rest counted', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   const problems = await open(page, '?present=1&preset=eviction&t=400');
-  const s = await page.evaluate(textSizes);
+  await expect(page.locator('#figure canvas')).toHaveAttribute('data-settled', '1');
+  const s = await textSizes(page);
   console.log(`presentation eviction 1280×720: smallest text ${s.min.toFixed(2)} px, lanes end at ${s.groupsBottom.toFixed(0)}`);
   expect(s.min).toBeGreaterThanOrEqual(11.9);
   expect(s.groupsBottom).toBeLessThanOrEqual(720);
-  await expect(page.locator('#figure svg text', { hasText: 'more pod' }).first()).toBeVisible();
+  await expect(page.locator('#figure canvas')).toContainText('more pod');
   await page.screenshot({ path: `${shots}/present-eviction-1280.png` });
   expect(problems).toEqual([]);
 });
@@ -67,7 +62,7 @@ test('the grace and eviction marks sit under the slider thumb at those downtimes
   const problems = await open(page, '?t=10');
   for (const [cls, downtime] of [['grace', 50], ['evict', 355]]) {
     await page.goto(`?t=10&downtime=${downtime}`);
-    await expect(page.locator('#figure svg').first()).toBeVisible();
+    await expect(page.locator('#figure canvas').first()).toBeVisible();
     const d = await page.evaluate((cls) => {
       const el = document.getElementById('downtime');
       const s = el.getBoundingClientRect();
@@ -105,7 +100,7 @@ test('a slow link shows the loading skeleton, not a blank page; the app replaces
   await expect(page.locator('#skeleton')).toContainText('RestartScope');
   await expect(page.locator('#skeleton [role=status]')).toContainText('Loading');
   await page.screenshot({ path: `${shots}/skeleton.png` });
-  await expect(page.locator('#figure svg').first()).toBeVisible({ timeout: 15000 });
+  await expect(page.locator('#figure canvas').first()).toBeVisible({ timeout: 15000 });
   await expect(page.locator('#skeleton')).toHaveCount(0);
 });
 
@@ -164,7 +159,7 @@ test('PodDisruptionBudget card: disruptionsAllowed per run at the playhead, only
   await expect(page.locator('#pdb .pdb-detail').first()).toContainText('desiredHealthy 2 of 3');
   await expect(page.locator('#pdb .pdb-line').first()).toHaveAttribute('d', /^M0/);
   await page.goto('?preset=short-restart&t=40');
-  await expect(page.locator('#figure svg').first()).toBeVisible();
+  await expect(page.locator('#figure canvas').first()).toBeVisible();
   await expect(page.locator('#pdb')).toHaveCount(0);
   expect(problems).toEqual([]);
 });

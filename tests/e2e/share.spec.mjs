@@ -1,6 +1,6 @@
 // Issue 6: URL state, embed mode, keyboard, themes, reduced motion, accessibility, export, offline.
 import { test, expect } from '@playwright/test';
-import { open, shots } from './helpers.mjs';
+import { open, shots, figureOf } from './helpers.mjs';
 import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 
@@ -16,12 +16,12 @@ test('URL round-trip: a link gives the same screen', async ({ page, context }) =
   const search = await page.evaluate(() => location.search);
   expect(search).toContain('grace=40');
   const cards = await page.locator('.metrics').innerText();
-  const svg = await page.locator('#figure svg').innerHTML();
+  const svg = await figureOf(page);
   const page2 = await context.newPage();
   await open(page2, search);
   await expect(clock(page2)).toHaveText('1m40s');
   expect(await page2.locator('.metrics').innerText()).toEqual(cards);
-  expect(await page2.locator('#figure svg').innerHTML()).toEqual(svg);
+  expect(await figureOf(page2)).toEqual(svg);
   await page2.locator('details.params summary').click();
   await expect(page2.locator('#grace')).toHaveValue('40');
   await expect(page2.locator('#seed')).toHaveValue('7');
@@ -52,7 +52,7 @@ for (const width of [320, 1280]) {
     await page.goto('embed-example.html');
     const frame = page.frameLocator('#restartscope');
     await expect(frame.locator('#downtime')).toBeVisible();
-    await expect(frame.locator('#figure svg')).toBeVisible();
+    await expect(frame.locator('#figure canvas')).toBeVisible();
     await expect(frame.locator('details.params')).toBeHidden();
     await expect(frame.locator('footer')).toBeHidden();
     const f = page.frame({ url: /embed=1/ });
@@ -67,7 +67,7 @@ test('embed pauses while its iframe is scrolled offscreen', async ({ page }) => 
   await page.setContent(`<div style="height:3000px"></div>`);
   await page.goto('embed-example.html');
   const f = () => page.frame({ url: /embed=1/ });
-  await expect(page.frameLocator('#restartscope').locator('#figure svg')).toBeVisible();
+  await expect(page.frameLocator('#restartscope').locator('#figure canvas')).toBeVisible();
   await page.evaluate(() => { document.body.style.paddingBottom = '4000px'; });
   await page.evaluate(() => window.scrollTo(0, 3000));
   await page.waitForTimeout(300);
@@ -144,10 +144,10 @@ test('every keyboard shortcut', async ({ page }) => {
   await page.keyboard.press('Escape');
   await expect(page.locator('#help')).toHaveCount(0);
   // Z: zoom the lanes to the restart.
-  const before = await page.locator('#figure svg').innerHTML();
+  const before = await figureOf(page);
   await page.keyboard.press('z');
   await expect(page.locator('#zoom')).toHaveAttribute('aria-pressed', 'true');
-  expect(await page.locator('#figure svg').innerHTML()).not.toEqual(before);
+  expect(await figureOf(page)).not.toEqual(before);
   await page.screenshot({ path: `${shots}/zoom.png` });
   await page.keyboard.press('z');
   await expect(page.locator('#zoom')).toHaveAttribute('aria-pressed', 'false');

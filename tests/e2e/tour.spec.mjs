@@ -16,7 +16,7 @@ for (let n = 1; n <= STEPS; n++) {
     expect(caption.join(' ').length).toBeGreaterThan(80);
     // The caption's numbers are filled from the runs: no template left.
     expect(caption.join(' ')).not.toMatch(/[{}]/);
-    await expect(page.locator('#figure svg rect.rs-group').first()).toBeVisible();
+    await expect(page.locator('#figure canvas[data-groups]').first()).toBeVisible();
     await expect(page.locator('#play')).toContainText('Play'); // a step opens paused
     if (n === 1) await page.screenshot({ path: `${shots}/tour-1.png` });
     expect(problems).toEqual([]);
@@ -80,7 +80,7 @@ test('the tour in presentation view and in the embed', async ({ page }) => {
   });
   const frame = page.frameLocator('#restartscope');
   await expect(frame.locator('#tour-step')).toHaveText(`Step 2 of ${STEPS}`);
-  await expect(frame.locator('#figure svg rect.rs-group').first()).toBeVisible();
+  await expect(frame.locator('#figure canvas[data-groups]').first()).toBeVisible();
   await page.screenshot({ path: `${shots}/tour-embed-480.png` });
   const axe = await new AxeBuilder({ page }).include('#restartscope').withTags(['wcag2a', 'wcag2aa']).analyze();
   expect(axe.violations.filter((v) => ['serious', 'critical'].includes(v.impact)).map((v) => v.id)).toEqual([]);

@@ -1,0 +1,338 @@
+//! The figure in the page, drawn on a canvas (issue 10: one frame per move). The same
+//! `restartscope_figure::Shape`s as the SVG export (`Figure::to_svg`), painted with the same
+//! style (`restartscope_figure::paint`, read from the SVG's own CSS and hatch patterns), so the
+//! screen and the download show one drawing. A canvas costs the browser no style, layout or
+//! paint per shape: an SVG of ~500 elements took ~12 ms of main-thread rendering per slider
+//! move, this ~2 ms of drawing. Used by `components::lanes`.
+
+use restartscope_figure::paint::{self, Fill, HATCHES};
+use restartscope_figure::{Figure, Shape};
+use wasm_bindgen::prelude::*;
+use web_sys::{CanvasPattern, CanvasRenderingContext2d, HtmlCanvasElement, Path2d};
+
+// The context's style setters taking a JS string made once per class, not a Rust string
+// decoded on every call (`web_sys`'s setters take `&str`).
+#[wasm_bindgen]
+extern "C" {
+    /// A `CanvasRenderingContext2D` seen through these setters only.
+    type Setters;
+    #[wasm_bindgen(method, setter = font)]
+    fn set_font(this: &Setters, v: &JsValue);
+    #[wasm_bindgen(method, setter = fillStyle)]
+    fn set_fill(this: &Setters, v: &JsValue);
+    #[wasm_bindgen(method, setter = strokeStyle)]
+    fn set_stroke(this: &Setters, v: &JsValue);
+}
+
+fn js(ctx: &CanvasRenderingContext2d) -> &Setters {
+    ctx.unchecked_ref()
+}
+
+/// One class's paint, ready for the context. `id` tells styles apart for `Current`.
+struct Style {
+    id: usize,
+    fill: Option<FillStyle>,
+    alpha: f64,
+    stroke: Option<(String, JsValue)>,
+    width: f64,
+    dash: (Vec<f64>, JsValue),
+    round: bool,
+    font: (String, JsValue),
+    halo: bool,
+}
+
+enum FillStyle {
+    Color(String, JsValue),
+    Hatch(usize),
+}
+
+/// What the context is set to, so a shape of another class sets only what differs.
+#[derive(Default)]
+struct Current {
+    fill: Option<String>,
+    stroke: Option<String>,
+    width: f64,
+    dash: Vec<f64>,
+    round: Option<(bool, bool)>,
+    font: Option<String>,
+    align: &'static str,
+}
+
+pub struct CanvasFigure {
+    canvas: HtmlCanvasElement,
+    ctx: CanvasRenderingContext2d,
+    dark: bool,
+    /// The figure's background in the theme `dark`.
+    background: String,
+    /// Per (class, is text): its style, made on first use (a figure uses ~40). `Style::id` is
+    /// the index.
+    styles: Vec<((&'static str, bool), Style)>,
+    hatches: Vec<Option<CanvasPattern>>,
+    /// The pixel ratio `hatches` were made for.
+    hatch_dpr: f64,
+}
+
+impl CanvasFigure {
+    pub fn new(canvas: HtmlCanvasElement) -> Option<CanvasFigure> {
+        // Opaque (the figure paints its own background): the compositor need not blend it.
+        let opts = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&opts, &"alpha".into(), &JsValue::FALSE);
+        let ctx = canvas
+            .get_context_with_context_options("2d", &opts)
+            .ok()??
+            .dyn_into::<CanvasRenderingContext2d>()
+            .ok()?;
+        Some(CanvasFigure {
+            canvas,
+            ctx,
+            dark: false,
+            background: paint::background(false),
+            styles: Vec::new(),
+            hatches: Vec::new(),
+            hatch_dpr: 0.0,
+        })
+    }
+
+    /// Draws `fig` (in `dark` colours or light) at the device's pixel ratio.
+    pub fn draw(&mut self, fig: &Figure, dark: bool) {
+        if dark != self.dark {
+            self.styles.clear();
+            self.dark = dark;
+            self.background = paint::background(dark);
+        }
+        let dpr = web_sys::window()
+            .map(|w| w.device_pixel_ratio())
+            .unwrap_or(1.0)
+            .clamp(1.0, 3.0);
+        let (w, h) = (
+            (fig.width * dpr).round() as u32,
+            (fig.height * dpr).round() as u32,
+        );
+        if self.canvas.width() != w {
+            self.canvas.set_width(w);
+        }
+        if self.canvas.height() != h {
+            self.canvas.set_height(h);
+        }
+        if dpr != self.hatch_dpr {
+            self.hatches = HATCHES.iter().map(|h| hatch(&self.ctx, h, dpr)).collect();
+            self.hatch_dpr = dpr;
+        }
+        let ctx = &self.ctx;
+        let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+        ctx.set_global_alpha(1.0);
+        ctx.set_fill_style_str(&self.background);
+        ctx.fill_rect(0.0, 0.0, fig.width, fig.height);
+        ctx.set_text_baseline("alphabetic");
+        let mut cur = Current::default();
+        let mut last = usize::MAX;
+        for sh in &fig.shapes {
+            let key = (class_of(sh), matches!(sh, Shape::Text { .. }));
+            let i = match self.styles.iter().position(|(k, _)| *k == key) {
+                Some(i) => i,
+                None => {
+                    let i = self.styles.len();
+                    self.styles.push((key, style(i, key.0, key.1, dark)));
+                    i
+                }
+            };
+            let style = &self.styles[i].1;
+            if last != style.id {
+                set_style(ctx, style, &mut cur);
+                last = style.id;
+            }
+            match sh {
+                Shape::Rect { x, y, w, h, .. } => {
+                    let (w, h) = (w.max(0.0), h.max(0.0));
+                    if fill(ctx, style, &self.hatches, &mut cur) {
+                        ctx.fill_rect(*x, *y, w, h);
+                        ctx.set_global_alpha(1.0);
+                    }
+                    if style.stroke.is_some() {
+                        ctx.stroke_rect(*x, *y, w, h);
+                    }
+                }
+                Shape::Line { x1, y1, x2, y2, .. } => {
+                    ctx.begin_path();
+                    ctx.move_to(*x1, *y1);
+                    ctx.line_to(*x2, *y2);
+                    ctx.stroke();
+                }
+                Shape::Path { d, .. } => {
+                    let Ok(p) = Path2d::new_with_path_string(d) else {
+                        continue;
+                    };
+                    if fill(ctx, style, &self.hatches, &mut cur) {
+                        ctx.fill_with_path_2d(&p);
+                        ctx.set_global_alpha(1.0);
+                    }
+                    if style.stroke.is_some() {
+                        ctx.stroke_with_path(&p);
+                    }
+                }
+                Shape::Text {
+                    x, y, text, anchor, ..
+                } => {
+                    let align = match *anchor {
+                        "middle" => "center",
+                        "end" => "right",
+                        _ => "left",
+                    };
+                    if cur.align != align {
+                        ctx.set_text_align(align);
+                        cur.align = align;
+                    }
+                    if style.halo && style.stroke.is_some() {
+                        let _ = ctx.stroke_text(text, *x, *y);
+                    }
+                    if fill(ctx, style, &self.hatches, &mut cur) {
+                        let _ = ctx.fill_text(text, *x, *y);
+                        ctx.set_global_alpha(1.0);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn class_of(sh: &Shape) -> &'static str {
+    match sh {
+        Shape::Rect { class, .. }
+        | Shape::Line { class, .. }
+        | Shape::Text { class, .. }
+        | Shape::Path { class, .. } => class,
+    }
+}
+
+fn style(id: usize, class: &str, is_text: bool, dark: bool) -> Style {
+    let p = paint::paint(class, is_text, dark);
+    let dash = js_sys::Array::new();
+    for d in &p.dash {
+        dash.push(&JsValue::from_f64(*d));
+    }
+    let js = |s: String| {
+        let v = JsValue::from_str(&s);
+        (s, v)
+    };
+    Style {
+        id,
+        fill: match p.fill {
+            Fill::None => None,
+            Fill::Color(c) => {
+                let (c, v) = js(c);
+                Some(FillStyle::Color(c, v))
+            }
+            Fill::Hatch(i) => Some(FillStyle::Hatch(i)),
+        },
+        alpha: p.fill_opacity,
+        stroke: p.stroke.map(js),
+        width: p.stroke_width,
+        dash: (p.dash, dash.into()),
+        round: p.round,
+        font: js(format!(
+            "{}{}px {}",
+            if p.bold { "700 " } else { "" },
+            p.font_size,
+            paint::font_family()
+        )),
+        halo: p.halo,
+    }
+}
+
+/// The stroke, dash, caps, font and fill colour of `s`, where they differ from `cur` (a hatch
+/// and an opacity are set per shape, by `fill`).
+fn set_style(ctx: &CanvasRenderingContext2d, s: &Style, cur: &mut Current) {
+    if let Some((c, v)) = &s.stroke {
+        if cur.stroke.as_ref() != Some(c) {
+            js(ctx).set_stroke(v);
+            cur.stroke = Some(c.clone());
+        }
+        if cur.width != s.width {
+            ctx.set_line_width(s.width);
+            cur.width = s.width;
+        }
+    }
+    if cur.dash != s.dash.0 {
+        let _ = ctx.set_line_dash(&s.dash.1);
+        cur.dash = s.dash.0.clone();
+    }
+    let round = (s.round, s.round || s.halo);
+    if cur.round != Some(round) {
+        ctx.set_line_cap(if round.0 { "round" } else { "butt" });
+        ctx.set_line_join(if round.1 { "round" } else { "miter" });
+        cur.round = Some(round);
+    }
+    if cur.font.as_ref() != Some(&s.font.0) {
+        js(ctx).set_font(&s.font.1);
+        cur.font = Some(s.font.0.clone());
+    }
+}
+
+/// Prepares the fill of `s`; false when it has none.
+fn fill(
+    ctx: &CanvasRenderingContext2d,
+    s: &Style,
+    hatches: &[Option<CanvasPattern>],
+    cur: &mut Current,
+) -> bool {
+    match &s.fill {
+        None => false,
+        Some(FillStyle::Color(c, v)) => {
+            if cur.fill.as_ref() != Some(c) {
+                js(ctx).set_fill(v);
+                cur.fill = Some(c.clone());
+            }
+            if s.alpha < 1.0 {
+                ctx.set_global_alpha(s.alpha);
+            }
+            true
+        }
+        Some(FillStyle::Hatch(i)) => match hatches.get(*i).and_then(Option::as_ref) {
+            Some(p) => {
+                ctx.set_fill_style_canvas_pattern(p);
+                cur.fill = None;
+                true
+            }
+            None => false,
+        },
+    }
+}
+
+/// A hatch as a repeating canvas pattern: the SVG pattern's lines (a tile `size` px wide with a
+/// line on its edge, rotated ±45° about the origin) as the diagonal of a square tile `size·√2`
+/// px wide, drawn in whole device pixels and scaled to that size.
+fn hatch(ctx: &CanvasRenderingContext2d, h: &paint::Hatch, dpr: f64) -> Option<CanvasPattern> {
+    let doc = web_sys::window()?.document()?;
+    let tile: HtmlCanvasElement = doc.create_element("canvas").ok()?.dyn_into().ok()?;
+    let n = (h.size * std::f64::consts::SQRT_2 * dpr).round().max(2.0);
+    tile.set_width(n as u32);
+    tile.set_height(n as u32);
+    let t: CanvasRenderingContext2d = tile.get_context("2d").ok()??.dyn_into().ok()?;
+    t.set_fill_style_str(h.bg);
+    t.fill_rect(0.0, 0.0, n, n);
+    t.set_stroke_style_str(h.line);
+    // Tile px per CSS px, once the pattern is scaled to `size·√2` CSS px.
+    let f = n / (h.size * std::f64::consts::SQRT_2);
+    // The SVG tile clips its line (`width` wide, centred on x = 0) to the tile: what shows is a
+    // band `width / 2` wide from the line's axis inwards. Rotated by +45° that is "/" with
+    // 0 ≤ (x + y)/√2 ≤ width/2; by −45°, "\" with 0 ≤ (x − y)/√2 ≤ width/2 (y grows downwards).
+    t.set_line_width(h.width / 2.0 * f);
+    let o = h.width / 4.0 * std::f64::consts::SQRT_2 * f;
+    for k in [-1.0, 0.0, 1.0, 2.0] {
+        let x = k * n + o;
+        t.begin_path();
+        t.move_to(x, 0.0);
+        t.line_to(if h.angle > 0.0 { x - n } else { x + n }, n);
+        t.stroke();
+    }
+    let pattern = ctx
+        .create_pattern_with_html_canvas_element(&tile, "repeat")
+        .ok()??;
+    // The tile is `n` device px; it must span exactly `size·√2` CSS px (the context is scaled
+    // by `dpr`), so the lines fall where the SVG's do.
+    let m = web_sys::DomMatrix::new()
+        .ok()?
+        .scale_self(h.size * std::f64::consts::SQRT_2 / n);
+    pattern.set_transform(m.unchecked_ref());
+    Some(pattern)
+}
