@@ -24,9 +24,15 @@ async function probeLatency(page, type) {
   await page.evaluate((type) => {
     window.__lat = [];
     window.__parts = [];
+    window.__fromMove = [];
+    // A slider's `input` is stamped when it is dispatched, after Chromium has held the mouse
+    // move that caused it until a frame began: the hand's move is the pointermove before it.
+    let move = null;
+    document.addEventListener('pointermove', (e) => { move = e.timeStamp; }, true);
     document.addEventListener(type, (e) => {
       if (type === 'pointermove' && e.buttons !== 1) return;
       const ts = e.timeStamp;
+      const from = move ?? ts;
       const dispatched = performance.now();
       requestAnimationFrame(() => {
         const raf = performance.now();
@@ -34,6 +40,7 @@ async function probeLatency(page, type) {
         ch.port1.onmessage = () => {
           const end = performance.now();
           window.__lat.push(end - ts);
+          window.__fromMove.push(end - from);
           window.__parts.push([dispatched - ts, raf - dispatched, end - raf]);
         };
         ch.port2.postMessage(0);
@@ -46,7 +53,8 @@ async function probeLatency(page, type) {
 async function parts(page) {
   const ps = await page.evaluate(() => window.__parts);
   const col = (i) => stats(ps.map((p) => p[i]));
-  return { queued: col(0), script: col(1), render: col(2), toFrame: stats(ps.map((p) => p[0] + p[1])) };
+  const fromMove = stats(await page.evaluate(() => window.__fromMove));
+  return { queued: col(0), script: col(1), render: col(2), toFrame: stats(ps.map((p) => p[0] + p[1])), fromMove };
 }
 
 async function drag(page, rounds) {
