@@ -42,8 +42,8 @@ fn set_root_attr(name: &str, value: &str) {
 /// Milliseconds the address waits for the state to be still before it is written.
 const URL_WRITE_DELAY_MS: u32 = 150;
 
-/// Runs computed less than this many ms apart are a continuous edit (a drag): the panels show
-/// the last of them once no new one has come for this long (`Ui::panels`).
+/// Runs computed less than this many ms apart while a pointer is held are a drag: the panels
+/// show the last of them once no new one has come for this long (`Ui::panels`).
 pub const PANEL_REST_MS: u32 = 120;
 
 #[component]
@@ -187,6 +187,24 @@ pub fn App() -> impl IntoView {
     // rejects is not simulated: the last valid runs stay (marked as such) and the errors say why.
     // A tour step opens paused with the playhead at the end of its window.
     let last_runs_at = StoredValue::new(f64::NEG_INFINITY);
+    // A mouse button, finger or pen is down (a drag is possible); a click, a key or a link is
+    // a discrete edit and updates the panels at once.
+    let held = StoredValue::new(false);
+    for (ev, down) in [
+        ("pointerdown", true),
+        ("pointerup", false),
+        ("pointercancel", false),
+    ] {
+        let f = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || held.set_value(down));
+        if let Some(w) = web_sys::window() {
+            let _ = w.add_event_listener_with_callback_and_bool(
+                ev,
+                wasm_bindgen::JsCast::unchecked_ref(f.as_ref()),
+                true,
+            );
+        }
+        f.forget();
+    }
     let panels_later = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
     Effect::new(move |shown: Option<Option<(String, usize)>>| {
         let s = ui.settings.get();
@@ -239,7 +257,8 @@ pub fn App() -> impl IntoView {
         match result {
             Ok(r) => {
                 let h = r.horizon;
-                let rapid = t0 - last_runs_at.get_value() < PANEL_REST_MS as f64;
+                let rapid =
+                    held.get_value() && t0 - last_runs_at.get_value() < PANEL_REST_MS as f64;
                 last_runs_at.set_value(t0);
                 let later = rapid.then(|| {
                     gloo_timers::callback::Timeout::new(PANEL_REST_MS, move || {

@@ -16,7 +16,7 @@ pub struct Ui {
     /// the slider marks follow these at once.
     pub runs: RwSignal<Option<Runs>>,
     /// The runs the panels (metrics, why, kubectl, event log, PDB) show: `runs`, except while
-    /// the settings change continuously (a drag), when they catch up once the edits rest for
+    /// the settings change continuously under a held pointer (a drag), when they catch up once the edits rest for
     /// `app::PANEL_REST_MS`, so each move redraws only the figure (issue 10: one frame per move).
     pub panels: RwSignal<Option<Runs>>,
     /// The settings `runs` were simulated from: the only settings the address bar and a copied
