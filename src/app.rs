@@ -189,6 +189,8 @@ pub fn App() -> impl IntoView {
     let last_runs_at = StoredValue::new(f64::NEG_INFINITY);
     // A mouse button, finger or pen is down (a drag is possible); a click, a key or a link is
     // a discrete edit and updates the panels at once.
+    // Listened in the capture phase (not `window_event_listener`, which bubbles): the bar
+    // handles stop their pointerdown's propagation.
     let held = StoredValue::new(false);
     for (ev, down) in [
         ("pointerdown", true),

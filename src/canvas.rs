@@ -58,6 +58,18 @@ struct Current {
     align: &'static str,
 }
 
+/// The figure px under a pointer at (`client_x`, `client_y`), for a figure of width `fig_w`
+/// shown in `rect` (the canvas's box, or an overlay of the same box).
+pub fn figure_point(
+    fig_w: f64,
+    rect: &web_sys::DomRect,
+    client_x: f64,
+    client_y: f64,
+) -> (f64, f64) {
+    let k = fig_w / rect.width().max(1.0);
+    ((client_x - rect.left()) * k, (client_y - rect.top()) * k)
+}
+
 pub struct CanvasFigure {
     canvas: HtmlCanvasElement,
     ctx: CanvasRenderingContext2d,
@@ -127,7 +139,7 @@ impl CanvasFigure {
         let mut cur = Current::default();
         let mut last = usize::MAX;
         for sh in &fig.shapes {
-            let key = (class_of(sh), matches!(sh, Shape::Text { .. }));
+            let key = (sh.class(), matches!(sh, Shape::Text { .. }));
             let i = match self.styles.iter().position(|(k, _)| *k == key) {
                 Some(i) => i,
                 None => {
@@ -192,15 +204,6 @@ impl CanvasFigure {
                 }
             }
         }
-    }
-}
-
-fn class_of(sh: &Shape) -> &'static str {
-    match sh {
-        Shape::Rect { class, .. }
-        | Shape::Line { class, .. }
-        | Shape::Text { class, .. }
-        | Shape::Path { class, .. } => class,
     }
 }
 

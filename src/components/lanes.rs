@@ -6,7 +6,7 @@
 //! `data-groups` (each run's box, figure px: `top height;…`), `data-text-min` (the smallest
 //! text, figure px) and `data-settled` ("1" once the words describe the drawing).
 
-use crate::canvas::CanvasFigure;
+use crate::canvas::{figure_point, CanvasFigure};
 use crate::state::Lane;
 use crate::ui::Ui;
 use crate::url::Theme;
@@ -42,7 +42,7 @@ pub fn Lanes(children: Children) -> impl IntoView {
         let rect = el.get_bounding_client_rect();
         let t = runs.with_untracked(|r| {
             r.as_ref().map(|r| {
-                let x = (ev.client_x() as f64 - rect.left()) / rect.width() * r.figure.width;
+                let (x, _) = figure_point(r.figure.width, &rect, ev.client_x() as f64, 0.0);
                 r.figure.t_of(x).clamp(0, r.horizon)
             })
         });
@@ -126,8 +126,12 @@ pub fn Lanes(children: Children) -> impl IntoView {
                 return None;
             }
             let k = r.figure.width / rect.width();
-            let x = (ev.client_x() as f64 - rect.left()) * k;
-            let y = (ev.client_y() as f64 - rect.top()) * k;
+            let (x, y) = figure_point(
+                r.figure.width,
+                &rect,
+                ev.client_x() as f64,
+                ev.client_y() as f64,
+            );
             r.figure
                 .title_at(x, y, 3.0 * k.max(1.0))
                 .map(str::to_string)

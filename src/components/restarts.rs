@@ -321,7 +321,7 @@ pub fn BarHandles() -> impl IntoView {
         let rect = host.get_untracked()?.get_bounding_client_rect();
         runs.with_untracked(|r| {
             r.as_ref().map(|r| {
-                let x = (client_x - rect.left()) / rect.width().max(1.0) * r.figure.width;
+                let (x, _) = crate::canvas::figure_point(r.figure.width, &rect, client_x, 0.0);
                 r.figure.t_of(x) as f64 / 1000.0
             })
         })

@@ -163,6 +163,16 @@ impl Shape {
         }
     }
 
+    /// Its `rs-` class (what [`Figure::css`] and [`crate::paint`] style).
+    pub fn class(&self) -> &'static str {
+        match self {
+            Shape::Rect { class, .. }
+            | Shape::Line { class, .. }
+            | Shape::Text { class, .. }
+            | Shape::Path { class, .. } => class,
+        }
+    }
+
     /// Its attributes in document order, unescaped, numbers as the SVG writes them. The same
     /// kind of shape always has the same names in the same order (the web app patches a drawn
     /// figure attribute by attribute).

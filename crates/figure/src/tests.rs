@@ -256,12 +256,7 @@ fn css_defines_every_class_used() {
     let fig = layout(&traces("daemonset-long-outage"), &LayoutOpts::default());
     let css = Figure::css();
     for sh in &fig.shapes {
-        let class = match sh {
-            Shape::Rect { class, .. }
-            | Shape::Line { class, .. }
-            | Shape::Text { class, .. }
-            | Shape::Path { class, .. } => *class,
-        };
+        let class = sh.class();
         assert!(
             css.contains(&format!(".{class} ")),
             "class {class} has no rule"
@@ -292,12 +287,7 @@ fn legend_uses_the_lane_glyphs() {
     // uses is one a lane can draw, and the probe marks have the same path shape.
     let fig = layout(&traces("long-restart"), &LayoutOpts::default());
     let legend_top = fig.groups.last().map(|g| g.y + g.h).unwrap();
-    let class = |s: &Shape| match s {
-        Shape::Rect { class, .. }
-        | Shape::Line { class, .. }
-        | Shape::Text { class, .. }
-        | Shape::Path { class, .. } => *class,
-    };
+    let class = Shape::class;
     let shape_of = |d: &str| -> String { d.chars().filter(|c| c.is_alphabetic()).collect() };
     for sh in &fig.shapes {
         if let Shape::Path {
