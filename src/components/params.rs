@@ -1,7 +1,8 @@
 //! The "Parameters" panel: the Kubernetes release (every kubelet profile the model knows, with
 //! what it changes) and the numeric fields, each with its accepted range and its own error
 //! message, then a probe table per container (rows: startup, readiness, liveness; columns: the
-//! probe's fields), scrolling inside the panel on a narrow screen. Edits
+//! probe's fields; built only while the panel is open), scrolling inside the panel on a narrow
+//! screen. Edits
 //! `Ui::settings`; the ranges and labels are `form::Field`'s.
 
 use crate::form::{fmt_num, Field, Settings};
@@ -76,8 +77,19 @@ pub fn Params(children: Children) -> impl IntoView {
             }
         }
     });
+    // The probe tables exist only while the panel is open: a workload of hundreds of
+    // containers builds thousands of inputs, which an import (or a preset) need not pay for
+    // while nobody looks at them (issue 14).
+    let open = RwSignal::new(false);
+    let on_toggle = move |_| {
+        open.set(
+            details
+                .get_untracked()
+                .is_some_and(|d| d.has_attribute("open")),
+        );
+    };
     view! {
-        <details class="params" node_ref=details>
+        <details class="params" node_ref=details on:toggle=on_toggle>
             <summary>"Parameters"</summary>
             <div class="param-grid">
                 <div class="control version">
@@ -117,7 +129,7 @@ pub fn Params(children: Children) -> impl IntoView {
                 }).collect_view()}
             </div>
             {children()}
-            <ProbeTables />
+            <Show when=move || open.get()><ProbeTables /></Show>
             <p class="field-error" role="alert">{move || format!("{}{}", ui.err_for(Field::Preset), ui.err_for(Field::Version))}</p>
         </details>
     }

@@ -52,7 +52,14 @@ test('a large import keeps the main thread busy for well under a second and a ha
   const first = await timedImport(page, big.text, big.names[0]);
   const small = await timedImport(page, SMALL, 'small');
   const again = await timedImport(page, big.text, big.names[0]);
-  console.log(`longest main-thread task after import: big ${first.toFixed(0)} ms, small ${small.toFixed(0)} ms, big again ${again.toFixed(0)} ms`);
-  for (const ms of [first, small, again]) expect(ms).toBeLessThan(1500);
+  // The probe tables (thousands of inputs) are built only while Parameters is open: with it
+  // open, the import pays for them.
+  await page.locator('details.params summary').click();
+  await expect(page.locator('.probe-table').first()).toBeVisible();
+  const small2 = await timedImport(page, SMALL, 'small');
+  const withParams = await timedImport(page, big.text, big.names[0]);
+  expect(await page.locator('.probe-table').count()).toBeGreaterThan(big.names.length);
+  console.log(`longest main-thread task after import: big ${first.toFixed(0)} ms, small ${small.toFixed(0)} ms, big again ${again.toFixed(0)} ms; with Parameters open: small ${small2.toFixed(0)} ms, big ${withParams.toFixed(0)} ms`);
+  for (const ms of [first, small, again, small2, withParams]) expect(ms).toBeLessThan(1500);
   expect(problems).toEqual([]);
 });

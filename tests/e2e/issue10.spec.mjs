@@ -41,8 +41,8 @@ test('a link with a rejected grace period: nothing simulated, the reason by the 
   expect(problems).toEqual([]);
 });
 
-test('a rejected edit is never simulated, written to the address or copied; the previous run is marked', async ({ page, context }) => {
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: 'http://127.0.0.1:4173' });
+test('a rejected edit is never simulated, written to the address or copied; the previous run is marked', async ({ page, context, baseURL }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(baseURL).origin });
   const problems = await open(page, '?t=30');
   const svg = await figureOf(page);
   await page.locator('details.params summary').click();
@@ -293,6 +293,9 @@ test('presentation view: the compact figure under the playback bar; both runs wh
   expectWholeOnScreen(b);
   expect(b.minFont).toBeGreaterThanOrEqual(12);
   console.log(`presentation 1280×720: figure y ${b.top.toFixed(0)}–${b.bottom.toFixed(0)}, groups ${b.groups.map((g) => `${g.top.toFixed(0)}–${g.bottom.toFixed(0)}`).join(', ')}, smallest text ${b.minFont.toFixed(2)} px`);
+  // The playback bar is one line on a 1280-px projector (a second line took the figure's room).
+  const bar = await page.evaluate(() => [document.querySelector('.playback').clientHeight, document.querySelector('#play').offsetHeight]);
+  expect(bar[0], 'playback bar wraps at 1280×720').toBeLessThan(bar[1] * 1.8);
   await page.screenshot({ path: `${shots}/present-1280x720.png` });
   // Dark theme: the same geometry.
   await page.goto('?present=1&t=40&theme=dark');

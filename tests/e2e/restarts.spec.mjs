@@ -100,6 +100,50 @@ test('dragging a bar\'s end changes the downtime, the sliders and the figure; un
   expect(problems).toEqual([]);
 });
 
+// "Within one frame per move": every pointer move of a held bar end is already in the figure and
+// the downtime when the animation frame after its dispatch runs, so the frame that follows the
+// move paints it (Chromium dispatches pointer moves at the start of a frame; nothing of ours
+// waits for a later one). Pixels and words, not timings: this holds on a slow box too.
+test('each move of a bar\'s end is drawn in the frame that follows it', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const problems = await open(page, '?preset=long-restart&t=10');
+  await page.evaluate(() => {
+    const sig = () => {
+      const c = document.querySelector('#figure canvas');
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let h = 0;
+      for (let i = 0; i < d.length; i += 4) h = (h * 31 + d[i] + 7 * d[i + 1] + 13 * d[i + 2]) | 0;
+      return h;
+    };
+    window.__moves = [];
+    document.addEventListener('pointermove', (e) => {
+      if (e.buttons !== 1) return;
+      const before = { sig: sig(), down: document.querySelector('#downtime-value').textContent };
+      requestAnimationFrame(() => {
+        window.__moves.push({ x: e.clientX, before, after: { sig: sig(), down: document.querySelector('#downtime-value').textContent } });
+      });
+    }, true);
+  });
+  const edge = page.locator('.bar-edge.start[tabindex="0"]').first(); // the return
+  await edge.scrollIntoViewIfNeeded();
+  const box = await edge.boundingBox();
+  const fig = await page.locator('#figure').boundingBox();
+  const x0 = box.x + box.width / 2;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x0, y);
+  await page.mouse.down();
+  // 24 moves, each a few seconds of downtime further, as fast as the page takes them.
+  for (let i = 1; i <= 24; i++) await page.mouse.move(x0 + i * fig.width / 150, y);
+  await page.mouse.up();
+  const moves = await page.evaluate(() => window.__moves);
+  expect(moves.length).toBeGreaterThanOrEqual(20);
+  for (const m of moves) {
+    expect(m.after.sig, `figure not redrawn in the frame after the move to x=${m.x}`).not.toBe(m.before.sig);
+    expect(m.after.down, `downtime not updated in the frame after the move to x=${m.x}`).not.toBe(m.before.down);
+  }
+  expect(problems).toEqual([]);
+});
+
 test('touch drags a bar\'s stop', async ({ browser }) => {
   const ctx = await browser.newContext({ hasTouch: true, viewport: { width: 1280, height: 720 } });
   const page = await ctx.newPage();

@@ -210,8 +210,8 @@ test('reduced motion: no autoplay, the playhead jumps between events', async ({ 
   await ctx.close();
 });
 
-test('exports: link, SVG, PNG and JSON download valid files', async ({ page, context }) => {
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: 'http://127.0.0.1:4173' });
+test('exports: link, SVG, PNG and JSON download valid files', async ({ page, context, baseURL }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(baseURL).origin });
   const problems = await open(page, '?preset=long-restart&t=150');
   await page.locator('#copy-link').click();
   await expect(page.locator('#copy-link')).toContainText('copied');
