@@ -75,7 +75,8 @@ pub fn App() -> impl IntoView {
     });
     crate::env::watch_system_dark(ui.system_dark);
     crate::env::watch_visibility(ui.visible);
-    crate::env::watch_figure_size(ui.shown_w, ui.view_h);
+    crate::env::watch_figure_size(ui.shown_w, ui.view_h, ui.dpr);
+    crate::env::watch_pixel_ratio(ui.dpr);
     // The query string follows the runs on screen (never a rejected setting). A change of the
     // settings pushes a history entry, so Back returns to the previous settings; the playhead and
     // view modes replace the current one.

@@ -88,10 +88,42 @@ pub fn view_height() -> f64 {
     (h / 10.0).floor() * 10.0
 }
 
-/// Keeps `width` equal to [`figure_width`] and `height` to [`view_height`]: after the first
-/// paint and on every resize.
-pub fn watch_figure_size(width: RwSignal<f64>, height: RwSignal<f64>) {
+/// The window's device pixel ratio.
+pub fn device_pixel_ratio() -> f64 {
+    web_sys::window().map_or(1.0, |w| w.device_pixel_ratio())
+}
+
+/// Keeps `dpr` equal to [`device_pixel_ratio`]: a zoom, or the window moved to another screen,
+/// ends the match of `(resolution: …dppx)` for the ratio now; each listener acts once.
+pub fn watch_pixel_ratio(dpr: RwSignal<f64>) {
+    let d = sync_pixel_ratio(dpr);
+    let Some(m) = media(&format!("(resolution: {d}dppx)")) else {
+        return;
+    };
+    let mut fired = false;
+    let cb = Closure::<dyn FnMut()>::new(move || {
+        if !std::mem::replace(&mut fired, true) {
+            watch_pixel_ratio(dpr);
+        }
+    });
+    let _ = m.add_event_listener_with_callback("change", cb.as_ref().unchecked_ref());
+    cb.forget();
+}
+
+/// Sets `dpr` to [`device_pixel_ratio`] if it differs, and returns it.
+fn sync_pixel_ratio(dpr: RwSignal<f64>) -> f64 {
+    let d = device_pixel_ratio();
+    if d != dpr.get_untracked() {
+        dpr.set(d);
+    }
+    d
+}
+
+/// Keeps `width` equal to [`figure_width`] and `height` to [`view_height`] (and `dpr`, which a
+/// zoom changes with the size): after the first paint and on every resize.
+pub fn watch_figure_size(width: RwSignal<f64>, height: RwSignal<f64>, dpr: RwSignal<f64>) {
     let update = move || {
+        sync_pixel_ratio(dpr);
         let w = figure_width();
         if (w - width.get_untracked()).abs() >= 10.0 {
             width.set(w);

@@ -47,6 +47,9 @@ pub struct Ui {
     /// CSS px height of the window (10-px steps): how tall the figure may be in presentation
     /// view and the embed.
     pub view_h: RwSignal<f64>,
+    /// The device pixel ratio the figure's canvas is drawn at (a zoom or another screen changes
+    /// it).
+    pub dpr: RwSignal<f64>,
     /// The guided tour on screen and its step (from 1); `None` in free play.
     pub tour: RwSignal<Option<(String, usize)>>,
     /// What the tour panel shows for the step on screen (set with the runs).
@@ -97,6 +100,7 @@ impl Ui {
             visible: RwSignal::new(true),
             shown_w: RwSignal::new(crate::env::figure_width()),
             view_h: RwSignal::new(crate::env::view_height()),
+            dpr: RwSignal::new(crate::env::device_pixel_ratio()),
             tour: RwSignal::new(initial.tour.clone()),
             step: RwSignal::new(None),
             tours_loaded: RwSignal::new(0),

@@ -82,19 +82,10 @@ pub fn Lanes(children: Children) -> impl IntoView {
     let words = NodeRef::<leptos::html::Div>::new();
     let drawer = StoredValue::new_local(None::<CanvasFigure>);
     let pending = StoredValue::new_local(None::<Timeout>);
-    // The device pixel ratio, so the figure is redrawn sharp after a zoom or on another screen
-    // (both resize the window in CSS px).
-    let dpr = RwSignal::new(device_pixel_ratio());
-    let on_resize = window_event_listener(leptos::ev::resize, move |_| {
-        let now = device_pixel_ratio();
-        if now != dpr.get_untracked() {
-            dpr.set(now);
-        }
-    });
-    on_cleanup(move || on_resize.remove());
     Effect::new(move |_| {
         let Some(el) = cv.get() else { return };
-        dpr.track();
+        // Redrawn sharp after a zoom or on another screen.
+        ui.dpr.track();
         let dark = ui.effective_theme() == Theme::Dark;
         runs.with(|r| {
             let Some(r) = r else { return };
@@ -258,8 +249,4 @@ fn show_tip(
     let _ = style.set_property("left", &format!("{left:.0}px"));
     let _ = style.set_property("top", &format!("{:.0}px", y + 16.0));
     let _ = style.set_property("transform", &format!("translateX({shift})"));
-}
-
-fn device_pixel_ratio() -> f64 {
-    web_sys::window().map_or(1.0, |w| w.device_pixel_ratio())
 }

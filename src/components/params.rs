@@ -129,7 +129,7 @@ pub fn Params(children: Children) -> impl IntoView {
                 }).collect_view()}
             </div>
             {children()}
-            <Show when=move || open.get()><ProbeTables /></Show>
+            {move || open.get().then(|| view! { <ProbeTables /> })}
             <p class="field-error" role="alert">{move || format!("{}{}", ui.err_for(Field::Preset), ui.err_for(Field::Version))}</p>
         </details>
     }

@@ -110,6 +110,21 @@ test('dark theme: the canvas is drawn in the dark palette', async ({ page }) => 
   expect(problems).toEqual([]);
 });
 
+test('a new pixel ratio (zoom, another screen) redraws the canvas at it', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const problems = await open(page, '?preset=short-restart&t=60');
+  await expect(page.locator('#figure canvas')).toHaveAttribute('data-settled', '1');
+  const w1 = await page.locator('#figure canvas').evaluate((cv) => cv.width);
+  const cdp = await page.context().newCDPSession(page);
+  // A zoom: the pixel ratio and the window's size in CSS px change together (headless Chromium's
+  // emulation does not report a ratio change to media-query listeners, which a move to another
+  // screen uses: env::watch_pixel_ratio).
+  await cdp.send('Emulation.setDeviceMetricsOverride', { width: 1279, height: 800, deviceScaleFactor: 2, mobile: false });
+  await expect.poll(() => page.evaluate(() => devicePixelRatio)).toBe(2);
+  await expect.poll(() => page.locator('#figure canvas').evaluate((cv) => cv.width)).toBe(w1 * 2);
+  expect(problems).toEqual([]);
+});
+
 test('a fast drag redraws the figure on every move; the panels show the final value once the slider rests', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const problems = await open(page, '?preset=short-restart&t=30');
