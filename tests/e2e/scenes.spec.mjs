@@ -148,8 +148,25 @@ for (const scheme of ['light', 'dark']) {
 
 test('?view=fleet opens the fleet view (its own bundle) with the same settings', async ({ page }) => {
   await page.goto('?view=fleet&nodes=3&pods-per-node=2');
-  await expect(page).toHaveURL(/\/fleet\/\?view=fleet&nodes=3/);
+  await expect(page).toHaveURL(/\/fleet\/\?/);
   await expect(page.locator('#back')).toBeVisible();
+  // 3 nodes: the preset's 3 zones and batch of 10 follow them down (no rejection, no default).
+  await expect(page.locator('#summary')).toContainText('3 nodes');
+  await expect(page.locator('#f-nodes')).toHaveValue('3');
+  await expect(page.locator('#f-pods-per-node')).toHaveValue('2');
+  await expect(page.locator('#f-batch')).toHaveValue('3');
+  await expect(page.locator('#notice')).toBeHidden();
+  await expect(page).toHaveURL(/[?&]nodes=3&.*batch=3/);
+});
+
+test('the note under the figure opens a one-node fleet', async ({ page }) => {
+  const problems = await open(page, '?t=30');
+  await page.locator('#cluster-note a').click();
+  await expect(page.locator('#summary')).toContainText('1 node');
+  await expect(page.locator('#f-nodes')).toHaveValue('1');
+  await expect(page.locator('#f-zones')).toHaveValue('1');
+  await expect(page.locator('#notice')).toBeHidden();
+  expect(problems).toEqual([]);
 });
 
 test('PodDisruptionBudget card: disruptionsAllowed per run at the playhead, only with a budget', async ({ page }) => {

@@ -146,16 +146,11 @@ pub fn run(a: &FleetArgs) -> Result<String, UserError> {
 
 fn table(f: &Fleet, runs: &[FleetRun]) -> String {
     let mut s = format!(
-        "{} — {}\nKubernetes {} · {} nodes in {} zones × {} pods ({} Services{}) · batches of {} nodes, kubelet down {}, pause {} · {} · seed {}\n\n",
+        "{} — {}\nKubernetes {} · {}, kubelet down {}, pause {} · {} · seed {}\n\n",
         f.name,
         f.description,
         f.cluster.version.as_str(),
-        f.nodes,
-        f.zones,
-        f.pods_per_node,
-        f.services,
-        if f.daemonset { ", a DaemonSet pod per node" } else { "" },
-        f.rolling.batch,
+        edit::shape(f),
         fmt_secs(f.rolling.downtime_s),
         fmt_secs(f.rolling.pause_s),
         fmt_secs(f.horizon_s()),

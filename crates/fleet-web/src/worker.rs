@@ -135,17 +135,16 @@ pub fn values(f: &Fleet, ov: &Overrides) -> Vec<(&'static str, String)> {
 /// One line describing the fleet (the CLI table's heading, shortened).
 pub fn summary(f: &Fleet) -> String {
     format!(
-        "Kubernetes {} · {} nodes in {} zones × {} pods ({} Services{}) · batches of {} nodes, kubelet down {}, pause {}{} · {} simulated · seed {}",
+        "Kubernetes {} · {}, kubelet down {}, pause {}{} · {} simulated · seed {}",
         f.cluster.version.as_str(),
-        f.nodes,
-        f.zones,
-        f.pods_per_node,
-        f.services,
-        if f.daemonset { ", a DaemonSet pod per node" } else { "" },
-        f.rolling.batch,
+        edit::shape(f),
         fmt_secs(f.rolling.downtime_s),
         fmt_secs(f.rolling.pause_s),
-        if f.rolling.wait_ready { ", waiting for Ready" } else { "" },
+        if f.rolling.wait_ready {
+            ", waiting for Ready"
+        } else {
+            ""
+        },
         fmt_secs(f.horizon_s()),
         f.seed
     )

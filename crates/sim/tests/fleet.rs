@@ -257,3 +257,28 @@ fn progress_and_heatmap_change_no_result() {
         }
     }
 }
+
+/// A link or flag that sets only the node count (the app's "see the fleet view" link is
+/// `fleet/?nodes=1`): the preset's zones and batch follow it down; set explicitly, they are
+/// still checked against it.
+#[test]
+fn fewer_nodes_bring_the_presets_zones_and_batch_down_with_them() {
+    let mut o = fleet::edit::Overrides::default();
+    o.set("nodes", "1").unwrap();
+    let f = o.apply(fleet::rolling_upgrade()).unwrap();
+    assert_eq!((f.nodes, f.zones, f.rolling.batch), (1, 1, 1));
+    o.set("nodes", "3").unwrap();
+    o.set("pods-per-node", "2").unwrap();
+    let f = o.apply(fleet::rolling_upgrade()).unwrap();
+    assert_eq!(
+        (f.nodes, f.zones, f.rolling.batch, f.pods_per_node),
+        (3, 3, 3, 2)
+    );
+    o.set("batch", "10").unwrap();
+    let e = o.apply(fleet::rolling_upgrade()).unwrap_err();
+    assert_eq!(fleet::edit::key_of(&e[0]), "batch");
+    o.clear("batch");
+    o.set("zones", "5").unwrap();
+    let e = o.apply(fleet::rolling_upgrade()).unwrap_err();
+    assert_eq!(fleet::edit::key_of(&e[0]), "zones");
+}

@@ -123,6 +123,14 @@ impl Overrides {
         if let Some(v) = self.nodes {
             f.nodes = v;
             f.sample_nodes = f.sample_nodes.min(v);
+            // Fewer nodes than the fleet's own zones or batch: those follow (`?nodes=1` is one
+            // node in one zone, restarted alone), unless they are set too, which is checked.
+            if self.zones.is_none() {
+                f.zones = f.zones.min(v.max(1));
+            }
+            if self.batch.is_none() {
+                f.rolling.batch = f.rolling.batch.min(v.max(1));
+            }
         }
         if let Some(v) = self.zones {
             f.zones = v;
@@ -250,5 +258,28 @@ pub fn saving_words(l: &Totals, k: &Totals) -> String {
             .saturating_sub(k.kubelet_status_writes + k.nlc_status_writes),
         l.endpointslice_updates.saturating_sub(k.endpointslice_updates),
         l.watch_events.saturating_sub(k.watch_events)
+    )
+}
+
+/// `n word` or `n words`.
+fn count(n: u32, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The fleet's shape in words, for the CLI's heading and the web view's summary: "200 nodes in
+/// 3 zones × 30 pods (5 Services, a DaemonSet pod per node) · batches of 10 nodes".
+pub fn shape(f: &Fleet) -> String {
+    format!(
+        "{} in {} × {} ({}{}) · batches of {}",
+        count(f.nodes, "node"),
+        count(f.zones, "zone"),
+        count(f.pods_per_node, "pod"),
+        count(f.services, "Service"),
+        if f.daemonset {
+            ", a DaemonSet pod per node"
+        } else {
+            ""
+        },
+        count(f.rolling.batch, "node"),
     )
 }
