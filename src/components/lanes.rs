@@ -175,7 +175,7 @@ pub fn Lanes(children: Children) -> impl IntoView {
                 {children()}
             </div>
             <p class="fig-note" id="cluster-note">"The node shown is one of a healthy multi-node cluster: the node lifecycle controller is in its normal mode and evicts at its normal rate. (A one-node cluster whose only node is down is in full disruption and never evicts: "
-                <a href="fleet/?nodes=1">"see the fleet view"</a>".)"</p>
+                <a href="fleet/?nodes=1&downtime=7m">"see the fleet view, one node down 7 minutes"</a>".)"</p>
         </section>
     }
 }

@@ -165,7 +165,11 @@ test('the note under the figure opens a one-node fleet', async ({ page }) => {
   await expect(page.locator('#summary')).toContainText('1 node');
   await expect(page.locator('#f-nodes')).toHaveValue('1');
   await expect(page.locator('#f-zones')).toHaveValue('1');
+  await expect(page.locator('#f-downtime')).toHaveValue('7m');
   await expect(page.locator('#notice')).toBeHidden();
+  // Down past the grace period and the tolerations, in full disruption: no eviction.
+  await expect(page.locator('main')).toHaveAttribute('data-state', 'done', { timeout: 30_000 });
+  await expect(page.locator('tr[data-key="evictions"] td')).toHaveText(['0', '0', '-']);
   expect(problems).toEqual([]);
 });
 
