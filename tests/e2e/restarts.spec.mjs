@@ -13,6 +13,19 @@ const downBars = async (page) => {
   return (await page.locator('#figure .rs-words p').allTextContents()).filter((t) => /^kubelet down \d/.test(t)); // the tooltips, not the legend's words
 };
 
+// Presses the mouse on the first run's first "kubelet down" bar's return (its end).
+async function holdReturn(page) {
+  const edge = page.locator('.bar-edge.start[tabindex="0"]').first();
+  await edge.scrollIntoViewIfNeeded();
+  const box = await edge.boundingBox();
+  const fig = await page.locator('#figure').boundingBox();
+  const x0 = box.x + box.width / 2;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x0, y);
+  await page.mouse.down();
+  return { fig, x0, y };
+}
+
 async function seekTo(page, s) {
   await page.locator('#scrub').evaluate((el, v) => {
     el.value = String(v * 1000);
@@ -72,14 +85,7 @@ test('K while playing: the animation carries on with the new future', async ({ p
 test('dragging a bar\'s end changes the downtime, the sliders and the figure; undo restores it', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const problems = await open(page, '?preset=short-restart&t=10');
-  const edge = page.locator('.bar-edge.start[tabindex="0"]').first();
-  await edge.scrollIntoViewIfNeeded();
-  const box = await edge.boundingBox();
-  const fig = await page.locator('#figure').boundingBox();
-  const x0 = box.x + box.width / 2;
-  const y = box.y + box.height / 2;
-  await page.mouse.move(x0, y);
-  await page.mouse.down();
+  const { fig, x0, y } = await holdReturn(page);
   // While held, the grace-period and eviction marks are drawn.
   await page.mouse.move(x0 + 10, y);
   await expect(page.locator('.drag-mark.grace')).toBeVisible();
@@ -124,14 +130,7 @@ test('each move of a bar\'s end is drawn in the frame that follows it', async ({
       });
     }, true);
   });
-  const edge = page.locator('.bar-edge.start[tabindex="0"]').first(); // the return
-  await edge.scrollIntoViewIfNeeded();
-  const box = await edge.boundingBox();
-  const fig = await page.locator('#figure').boundingBox();
-  const x0 = box.x + box.width / 2;
-  const y = box.y + box.height / 2;
-  await page.mouse.move(x0, y);
-  await page.mouse.down();
+  const { fig, x0, y } = await holdReturn(page);
   // 24 moves, each a few seconds of downtime further, as fast as the page takes them.
   for (let i = 1; i <= 24; i++) await page.mouse.move(x0 + i * fig.width / 150, y);
   await page.mouse.up();
