@@ -5,7 +5,7 @@
 //! paint per shape: an SVG of ~500 elements took ~12 ms of main-thread rendering per slider
 //! move, this ~2 ms of drawing. Used by `components::lanes`.
 
-use restartscope_figure::paint::{self, Fill, HATCHES};
+use restartscope_figure::paint::{self, Fill};
 use restartscope_figure::{Figure, Shape};
 use wasm_bindgen::prelude::*;
 use web_sys::{CanvasPattern, CanvasRenderingContext2d, HtmlCanvasElement, Path2d};
@@ -80,7 +80,7 @@ pub struct CanvasFigure {
     /// the index.
     styles: Vec<((&'static str, bool), Style)>,
     hatches: Vec<Option<CanvasPattern>>,
-    /// The pixel ratio `hatches` were made for.
+    /// The pixel ratio `hatches` were made for (0: to be made, for a new theme).
     hatch_dpr: f64,
 }
 
@@ -111,6 +111,7 @@ impl CanvasFigure {
             self.styles.clear();
             self.dark = dark;
             self.background = paint::background(dark);
+            self.hatch_dpr = 0.0; // the hatches differ by theme too
         }
         let dpr = web_sys::window()
             .map(|w| w.device_pixel_ratio())
@@ -127,7 +128,10 @@ impl CanvasFigure {
             self.canvas.set_height(h);
         }
         if dpr != self.hatch_dpr {
-            self.hatches = HATCHES.iter().map(|h| hatch(&self.ctx, h, dpr)).collect();
+            self.hatches = paint::hatches(dark)
+                .iter()
+                .map(|h| hatch(&self.ctx, h, dpr))
+                .collect();
             self.hatch_dpr = dpr;
         }
         let ctx = &self.ctx;

@@ -46,6 +46,16 @@ pub const HATCHES: [Hatch; 6] = [
     hatch("rs-p-term", 6.0, 45.0, "#f7e6ef", "#CC79A7", 1.6),
 ];
 
+/// The hatch patterns in a theme: [`HATCHES`], but in the dark theme the "kubelet down" hatch
+/// is dark too (a wide light bar glared on a dark projector). The SVG export is always light.
+pub fn hatches(dark: bool) -> [Hatch; 6] {
+    let mut h = HATCHES;
+    if dark {
+        h[0] = hatch("rs-p-down", 6.0, 45.0, "#2f343c", "#8b929c", 1.5);
+    }
+    h
+}
+
 const fn hatch(
     id: &'static str,
     size: f64,
@@ -216,6 +226,15 @@ mod tests {
         }
         defs.push_str("</defs>");
         assert_eq!(defs, crate::Figure::defs());
+    }
+
+    #[test]
+    fn the_dark_theme_darkens_only_the_kubelet_down_hatch() {
+        assert_eq!(hatches(false), HATCHES);
+        let dark = hatches(true);
+        assert_eq!(dark[0].id, "rs-p-down");
+        assert_ne!(dark[0].bg, HATCHES[0].bg);
+        assert_eq!(dark[1..], HATCHES[1..]);
     }
 
     #[test]
