@@ -7,7 +7,7 @@
 //! next interval), `kubelet_node_status.go` `syncNodeStatus` (Ready=True at start) and
 //! `status/status_manager.go` `syncBatch` (statuses that still need an update are written).
 
-use super::{KPod, Kubelet};
+use super::Kubelet;
 use crate::control_plane::api::ApiServer;
 use crate::core::rng::{draw_rest, prefix, Purpose};
 use crate::core::{Ctx, What};
@@ -24,8 +24,8 @@ impl Kubelet<'_> {
         }
         self.up = false;
         self.gen += 1;
-        for (kp, sp) in self.pods.iter_mut().zip(self.spec) {
-            *kp = KPod::fresh(sp.n_containers());
+        for kp in self.pods.iter_mut() {
+            kp.forget();
         }
         cx.emit(
             Kind::KubeletStop,
