@@ -26,6 +26,7 @@ build: setup
 	trunk build --release
 	trunk build fleet/index.html --release --dist dist/fleet --public-url ./
 	trunk build import/index.html --release --dist dist/import --public-url ./
+	scripts/hash-workers.sh
 
 # Benchmarks (not tests): criterion, then scripts/bench-wasm.sh (the quick native table of
 # examples/scale.rs, the same workload as wasm32 in Node, and wasm/native).

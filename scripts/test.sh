@@ -36,6 +36,8 @@ step "release build of the fleet view (trunk, offline) into dist/fleet"
 trunk build fleet/index.html --release --dist dist/fleet --public-url ./
 step "release build of the importer's Web Worker (trunk, offline) into dist/import"
 trunk build import/index.html --release --dist dist/import --public-url ./
+step "content-hashed worker URLs (scripts/hash-workers.sh)"
+scripts/hash-workers.sh
 
 step "size budget"
 scripts/size-budget.sh

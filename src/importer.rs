@@ -10,8 +10,18 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, Worker};
 
-/// The worker's loader (Trunk `data-type="worker"` with `data-loader-shim`), next to the page.
+/// The worker's loader (Trunk `data-type="worker"` with `data-loader-shim`), next to the page;
+/// a release build's is content-hashed and named by `<meta name="import-worker">` in
+/// `index.html` (`scripts/hash-workers.sh`), read by `worker_url`.
 const WORKER: &str = "./import/import-worker_loader.js";
+
+fn worker_url() -> String {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("meta[name=import-worker]").ok().flatten())
+        .and_then(|m| m.get_attribute("content"))
+        .unwrap_or_else(|| WORKER.to_string())
+}
 
 /// The largest input sent to the importer.
 pub const MAX_INPUT: usize = 1 << 20;
@@ -133,7 +143,7 @@ pub fn import(text: &str, replicas_on_node: Option<u32>, reply: impl FnOnce(Outc
         let mut c = c.borrow_mut();
         c.reply = Some(Box::new(reply));
         if c.worker.is_none() {
-            let w = Worker::new_with_options(WORKER, &web_sys::WorkerOptions::new())
+            let w = Worker::new_with_options(&worker_url(), &web_sys::WorkerOptions::new())
                 .map_err(|e| format!("the importer could not start: {e:?}"))?;
             let on = Closure::<dyn FnMut(MessageEvent)>::new(on_message);
             w.set_onmessage(Some(on.as_ref().unchecked_ref()));

@@ -70,8 +70,15 @@ function expectSameTotals(shown, doc) {
 }
 
 test('fleet view: progress, heatmap, charts and totals equal to the CLI', async ({ page }) => {
+  const requests = [];
+  page.on('request', (r) => requests.push(new URL(r.url()).pathname));
   const problems = await openFleet(page, SMALL);
   await done(page);
+  // The worker's three files by content-hashed names (scripts/hash-workers.sh), named by the
+  // page's meta: a cached worker of another build cannot run against this page.
+  const worker = requests.filter((u) => u.includes('fleet-worker'));
+  expect(worker.map((u) => u.replace(/.*fleet-worker-[0-9a-f]{16}/, 'H')).sort(), worker.join(' '))
+    .toEqual(['H.js', 'H_bg.wasm', 'H_loader.js']);
   const progress = await page.evaluate(() => window.__progress);
   expect(progress.some((t) => /^Computing… \d+ %$/.test(t)), progress.join(' | ')).toBe(true);
   expect(progress[progress.length - 1]).toMatch(/^Done: computed in/);

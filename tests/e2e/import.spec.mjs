@@ -68,7 +68,11 @@ test('paste a Deployment: its pods on screen, the not-used list, bad input keeps
 
   await importText(page, WEB);
   await expect(page.locator('#preset option:checked')).toHaveText('Imported: Deployment web (3 pods)');
-  expect(requests.some((u) => u.includes('import-worker'))).toBeTruthy();
+  // The worker's three files by content-hashed names (scripts/hash-workers.sh), named by
+  // index.html's meta.
+  const worker = requests.filter((u) => u.includes('import-worker'));
+  expect(worker.map((u) => u.replace(/.*\/import\/import-worker-[0-9a-f]{16}/, 'H')).sort(), worker.join(' '))
+    .toEqual(['H.js', 'H_bg.wasm', 'H_loader.js']);
   const figure = page.locator('#figure canvas').first();
   for (const pod of ['web-0', 'web-1', 'web-2']) {
     await expect(figure).toContainText(pod);

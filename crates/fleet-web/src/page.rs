@@ -14,8 +14,20 @@ use web_sys::{
     Element, HtmlElement, HtmlInputElement, HtmlSelectElement, KeyboardEvent, MessageEvent, Worker,
 };
 
-/// The worker's loader (Trunk `data-type="worker"` with `data-loader-shim`).
+/// The worker's loader (Trunk `data-type="worker"` with `data-loader-shim`) as Trunk names it;
+/// a release build's is content-hashed and named by the page's `<meta name="fleet-worker">`
+/// (`scripts/hash-workers.sh`), so a cached worker never runs against a newer page.
 const WORKER: &str = "./fleet-worker_loader.js";
+
+/// The worker's URL: the page's `fleet-worker` meta, else Trunk's name.
+fn worker_url() -> String {
+    doc()
+        .query_selector("meta[name=fleet-worker]")
+        .ok()
+        .flatten()
+        .and_then(|m| m.get_attribute("content"))
+        .unwrap_or_else(|| WORKER.to_string())
+}
 /// Seconds a whole run takes to play.
 const PLAY_S: f64 = 20.0;
 /// The form's settings: the CLI's flag names, from the model's one list (a constant: no model
@@ -195,7 +207,7 @@ fn compute(q: &str) {
     set_progress(0.0, "Starting the model…");
     el("play").set_text_content(Some("Play"));
     let opts = web_sys::WorkerOptions::new();
-    let w = match Worker::new_with_options(WORKER, &opts) {
+    let w = match Worker::new_with_options(&worker_url(), &opts) {
         Ok(w) => w,
         Err(e) => {
             web_sys::console::error_2(&"fleet worker".into(), &e);

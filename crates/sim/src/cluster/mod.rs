@@ -89,6 +89,8 @@ pub struct Cluster<'a> {
     stop_scheduled_at: Vec<Ms>,
     /// The nodes a pass visits (kept to reuse its memory).
     live: Vec<usize>,
+    /// The pods touched in an instant (kept to reuse its memory).
+    touched: Vec<(NodeId, u16)>,
 }
 
 /// The result of a run: the kept events (all nodes interleaved), metrics per node and, if asked,
@@ -171,6 +173,7 @@ impl<'a> Cluster<'a> {
             quiet_allowed: quiet_allowed(renew_interval, monitor_period, ms(c.grace_s())),
             stop_scheduled_at: vec![Ms::MIN; nodes.len()],
             live: Vec::new(),
+            touched: Vec::new(),
         };
         if cl.pdb.is_some() {
             cl.rec.with_pdb();
@@ -348,7 +351,8 @@ impl<'a> Cluster<'a> {
     }
 
     fn settle(&mut self) {
-        let touched = self.rec.take_touched();
+        let mut touched = std::mem::take(&mut self.touched);
+        self.rec.take_touched(&mut touched);
         for &(node, pod) in &touched {
             let p = pod as usize;
             let a = self.api.pod(node, p);
@@ -357,7 +361,9 @@ impl<'a> Cluster<'a> {
             let class = Class::of(gone, ready, healthy);
             self.rec.classify(node, p, class, ready && !gone, self.now);
         }
-        if !touched.is_empty() {
+        let any = !touched.is_empty();
+        self.touched = touched;
+        if any {
             self.settle_pdb();
         }
     }

@@ -128,7 +128,9 @@ impl ApiServer {
     /// each container Started/Ready change, the write, and a PodReady change.
     pub fn patch_pod_status(&mut self, cx: &mut Ctx, pod: usize, st: Status, why: &PatchReasons) {
         let node = cx.node;
-        let old = std::mem::replace(&mut self.pods[node as usize][pod].status, st.clone());
+        // The old status is read in place, then replaced (no copy of the new one).
+        let old = &self.pods[node as usize][pod].status;
+        let ready_changed = old.ready != st.ready;
         for c in 0..st.cs.len() {
             if old.cs[c].started != st.cs[c].started {
                 cx.emit(
@@ -161,13 +163,15 @@ impl ApiServer {
             why.pod,
             Actor::Kubelet,
         );
-        if old.ready != st.ready {
+        let ready = st.ready;
+        self.pods[node as usize][pod].status = st;
+        if ready_changed {
             cx.rec.node_metrics(node).ready_transitions += 1;
             cx.emit(
                 Kind::PodReady,
                 Some(pod),
                 None,
-                Value::Bool(st.ready),
+                Value::Bool(ready),
                 why.pod,
                 Actor::Kubelet,
             );

@@ -29,17 +29,21 @@ pub struct EndpointSliceController {
     pub listed: Vec<u32>,
     /// Endpoints per Service at the start.
     initial: Vec<u32>,
+    /// `flush`'s per-Service changes (the first `changed_len` are this instant's); kept, with
+    /// their lists, to reuse their memory from instant to instant.
+    changed: Vec<(u16, Vec<NodeId>, Vec<u32>)>,
+    changed_len: usize,
 }
 
 impl EndpointSliceController {
     /// Every pod with a Service listed and ready (the steady state); endpoints fill slices in
     /// node, then pod order.
     pub fn new(spec: &[&[Pod]]) -> Self {
-        let mut names: Vec<String> = spec
+        let mut names: Vec<&str> = spec
             .iter()
-            .flat_map(|pods| pods.iter().filter_map(|p| p.service.clone()))
+            .flat_map(|pods| pods.iter().filter_map(|p| p.service.as_deref()))
             .collect();
-        names.sort();
+        names.sort_unstable();
         names.dedup();
         let mut listed = vec![0u32; names.len()];
         let place = spec
@@ -47,7 +51,7 @@ impl EndpointSliceController {
             .map(|pods| {
                 pods.iter()
                     .map(|p| {
-                        let s = names.binary_search(p.service.as_ref()?).ok()?;
+                        let s = names.binary_search(&p.service.as_deref()?).ok()?;
                         let slice = listed[s] / MAX_ENDPOINTS_PER_SLICE;
                         listed[s] += 1;
                         Some((s as u16, slice))
@@ -59,8 +63,10 @@ impl EndpointSliceController {
             ready: listed.clone(),
             initial: listed.clone(),
             listed,
-            names,
+            names: names.into_iter().map(str::to_owned).collect(),
             place,
+            changed: Vec::new(),
+            changed_len: 0,
         }
     }
 
@@ -81,8 +87,8 @@ impl EndpointSliceController {
         dirty.sort_unstable();
         dirty.dedup();
         // Per Service: the nodes whose endpoints changed (first = the one counted) and slices.
-        let mut changed: Vec<(u16, Vec<NodeId>, Vec<u32>)> = Vec::new();
-        for (node, p) in dirty {
+        self.changed_len = 0;
+        for &(node, p) in &dirty {
             let p = p as usize;
             let Some((svc, slice)) = self.place[node as usize][p] else {
                 continue;
@@ -120,7 +126,8 @@ impl EndpointSliceController {
                 Rule::ES1,
                 Actor::EndpointsliceController,
             );
-            match changed.iter_mut().find(|(s, _, _)| *s == svc) {
+            let used = &mut self.changed[..self.changed_len];
+            match used.iter_mut().find(|(s, _, _)| *s == svc) {
                 Some((_, nodes, slices)) => {
                     if !nodes.contains(&node) {
                         nodes.push(node);
@@ -129,25 +136,42 @@ impl EndpointSliceController {
                         slices.push(slice);
                     }
                 }
-                None => changed.push((svc, vec![node], vec![slice])),
+                None => {
+                    if self.changed_len == self.changed.len() {
+                        self.changed.push((svc, Vec::new(), Vec::new()));
+                    }
+                    let (s, nodes, slices) = &mut self.changed[self.changed_len];
+                    *s = svc;
+                    nodes.clear();
+                    nodes.push(node);
+                    slices.clear();
+                    slices.push(slice);
+                    self.changed_len += 1;
+                }
             }
         }
+        dirty.clear();
+        api.dirty_endpoints = dirty;
+        let changed = &mut self.changed[..self.changed_len];
         changed.sort_unstable_by_key(|c| c.0);
-        for (svc, nodes, slices) in changed {
+        for (svc, nodes, slices) in changed.iter() {
             // One update per changed slice (counted on the first node whose endpoint it
             // carries); each node whose endpoint changed records the Service's update.
             rec.node_metrics(nodes[0]).endpointslice_updates += slices.len() as u32;
             if let Some(s) = rec.series.as_mut() {
                 s.count_slice_updates(now, slices.len() as u32);
             }
-            for node in nodes {
+            for &node in nodes {
+                if !rec.keeps(node) {
+                    continue;
+                }
                 rec.emit(
                     now,
                     node,
                     Kind::EndpointsliceUpdate,
                     None,
                     None,
-                    Value::Service(self.names[svc as usize].clone()),
+                    Value::Service(self.names[*svc as usize].clone()),
                     Rule::ES1,
                     Actor::EndpointsliceController,
                 );

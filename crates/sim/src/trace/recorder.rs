@@ -85,6 +85,12 @@ impl Recorder {
         }
     }
 
+    /// Whether the node's events are kept (so a caller can skip building an event's value).
+    #[inline]
+    pub fn keeps(&self, node: NodeId) -> bool {
+        self.keep[node as usize]
+    }
+
     /// A node's counters, to add to (not `events_processed`: see `count_event`).
     pub fn node_metrics(&mut self, node: NodeId) -> &mut Metrics {
         self.dirty = true;
@@ -134,15 +140,16 @@ impl Recorder {
         self.touched.push((node, pod as u16));
     }
 
-    /// Pods touched since the last call (deduplicated).
-    pub fn take_touched(&mut self) -> Vec<(NodeId, u16)> {
+    /// Pods touched since the last call (deduplicated), swapped into `into` (cleared first), so
+    /// the two buffers are reused from instant to instant.
+    pub fn take_touched(&mut self, into: &mut Vec<(NodeId, u16)>) {
+        into.clear();
         if self.touched.is_empty() {
-            return Vec::new();
+            return;
         }
-        let mut t = std::mem::take(&mut self.touched);
-        t.sort_unstable();
-        t.dedup();
-        t
+        std::mem::swap(&mut self.touched, into);
+        into.sort_unstable();
+        into.dedup();
     }
 
     /// The pod's metric class, and whether it is Ready and staying (`live`, for the heatmap).

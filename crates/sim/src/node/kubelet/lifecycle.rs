@@ -7,7 +7,7 @@
 //! next interval), `kubelet_node_status.go` `syncNodeStatus` (Ready=True at start) and
 //! `status/status_manager.go` `syncBatch` (statuses that still need an update are written).
 
-use super::{KPod, Kubelet};
+use super::Kubelet;
 use crate::control_plane::api::ApiServer;
 use crate::core::rng::{draw_rest, prefix, Purpose};
 use crate::core::{Ctx, What};
@@ -24,8 +24,8 @@ impl Kubelet<'_> {
         }
         self.up = false;
         self.gen += 1;
-        for (kp, sp) in self.pods.iter_mut().zip(self.spec) {
-            *kp = KPod::fresh(sp.n_containers());
+        for kp in self.pods.iter_mut() {
+            kp.forget();
         }
         cx.emit(
             Kind::KubeletStop,
@@ -123,14 +123,23 @@ impl Kubelet<'_> {
         let Some(mut t) = self.lease_next else {
             return 0;
         };
-        let (key, mut n) = (self.lease_key(node), 0);
+        // `lease_wait_from` in a loop on locals (a long-quiet node has thousands of renewals
+        // to count: a fleet's rollout is longer the more nodes it has).
+        let key = self.lease_key(node);
+        let interval = self.renew_interval;
+        let (mut renewals, mut renewed) = (self.renewals, self.renewed);
+        let first = renewals;
         while t < until || (inclusive && t == until) {
-            t += self.lease_wait_from(key, t);
-            n += 1;
+            renewed = [renewed[1], t];
+            let jitter = draw_rest(key, renewals, 0);
+            renewals += 1;
+            t += interval + (jitter * 0.04 * interval as f64) as Ms;
         }
+        let n = renewals - first;
         if n > 0 {
-            api.nodes[node as usize].lease_renew = self.renewed[1];
+            api.nodes[node as usize].lease_renew = renewed[1];
         }
+        (self.renewals, self.renewed) = (renewals, renewed);
         self.lease_next = Some(t);
         n
     }

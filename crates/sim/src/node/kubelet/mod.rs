@@ -64,6 +64,19 @@ impl KPod {
             awaiting_api: false,
         }
     }
+
+    /// Becomes `fresh` for the same containers, keeping its lists' memory (a kubelet stop
+    /// forgets every pod of the node at once).
+    pub fn forget(&mut self) {
+        self.synced = false;
+        self.terminating = false;
+        self.status = None;
+        self.probes.forget();
+        self.backoff.fill(None);
+        self.waiting_init.fill(false);
+        self.worker_pod = None;
+        self.awaiting_api = false;
+    }
 }
 
 pub struct Kubelet<'a> {

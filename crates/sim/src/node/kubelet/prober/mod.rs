@@ -108,6 +108,12 @@ impl PodProbes {
         pp
     }
 
+    /// `new` for the same containers, keeping the lists' memory.
+    pub fn forget(&mut self) {
+        self.workers.fill([None, None, None]);
+        self.results.forget();
+    }
+
     pub fn worker(&self, c: usize, kind: ProbeKind) -> Option<&Worker> {
         self.workers[c][kind.index()].as_ref()
     }

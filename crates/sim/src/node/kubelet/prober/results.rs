@@ -18,6 +18,11 @@ impl ResultsCache {
         }
     }
 
+    /// `new` for the same containers, keeping the list's memory.
+    pub fn forget(&mut self) {
+        self.slots.fill([None, None, None]);
+    }
+
     /// Stores the result; returns whether it changed (only changes are reported).
     pub fn set(&mut self, c: usize, kind: ProbeKind, container_id: u32, r: Outcome) -> bool {
         let slot = &mut self.slots[c][kind.index()];

@@ -41,10 +41,18 @@ impl Kubelet<'_> {
             api: &api_pod.status,
             predates_before: self.started_at - KUBELET_RESTART_GRACE,
         });
-        self.pods[p].status = Some(status.clone());
         // Without the API server the update fails; the cache keeps the status and `api_back`
         // writes it (K2u, S5r).
-        if self.reachable && status != api.pod(cx.node, p).status {
+        let write = self.reachable && status != api.pod(cx.node, p).status;
+        let cached = &mut self.pods[p].status;
+        if !write {
+            *cached = Some(status);
+        } else {
+            // The cache copies the status into its own memory; the API takes it.
+            match cached {
+                Some(s) => s.clone_from(&status),
+                None => *cached = Some(status.clone()),
+            }
             // First SyncPod: each change names the rule that decided it (S1, S2 or S3); else
             // the cause of the sync.
             let first = cause == Rule::K3;
@@ -55,11 +63,11 @@ impl Kubelet<'_> {
             } else {
                 Rule::S2
             };
-            let ready: Vec<Rule> = if first {
-                ready_rules
-            } else {
-                vec![cause; status.cs.len()]
-            };
+            // One rule per container (`generate` gave one each).
+            let mut ready = ready_rules;
+            if !first {
+                ready.fill(cause);
+            }
             let why = PatchReasons {
                 started: if first { Rule::S1 } else { cause },
                 ready: &ready,
