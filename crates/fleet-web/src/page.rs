@@ -28,6 +28,7 @@ fn worker_url() -> String {
         .and_then(|m| m.get_attribute("content"))
         .unwrap_or_else(|| WORKER.to_string())
 }
+
 /// Seconds a whole run takes to play.
 const PLAY_S: f64 = 20.0;
 /// The form's settings: the CLI's flag names, from the model's one list (a constant: no model
