@@ -75,8 +75,9 @@ pub fn read_query(pairs: &[(String, String)]) -> (Fleet, Overrides, Vec<String>)
                     probe.clear(k);
                     probe != *ov
                 };
-                // A default (say the batch of 10) that the user's nodes cannot hold: the
-                // nodes go back to theirs; with nothing set to blame, every default.
+                // A setting of the user's is to blame: back to the default. Else a default
+                // the user's nodes cannot hold (zones and batch follow the nodes down, so
+                // this is a safeguard): the nodes go back to theirs; else every default.
                 let (culprit, what) = if set(&ov, key) {
                     (Some(key), "the default is used".to_string())
                 } else if set(&ov, "nodes") {
@@ -398,11 +399,15 @@ mod tests {
             notes[0].contains("zones (30) must not exceed nodes (20)"),
             "{notes:?}"
         );
-        // Nodes below the default zones: the nodes go back to the default.
-        let (f, _, notes) = read_query(&q("nodes=2&batch=2"));
-        assert_eq!((f.nodes, f.zones, f.rolling.batch), (200, 3, 2));
+        // Nodes below the preset's zones and batch: those come down with them, no notice.
+        let (f, _, notes) = read_query(&q("nodes=2"));
+        assert_eq!((f.nodes, f.zones, f.rolling.batch), (2, 2, 2));
+        assert!(notes.is_empty(), "{notes:?}");
+        // A batch set above the nodes: the batch goes back to the preset's, which follows them.
+        let (f, _, notes) = read_query(&q("nodes=2&batch=5"));
+        assert_eq!((f.nodes, f.zones, f.rolling.batch), (2, 2, 2));
         assert!(
-            notes[0].ends_with("the default --nodes is used"),
+            notes[0].starts_with("--batch: nodes per batch must be between 1 and 2, got 5"),
             "{notes:?}"
         );
         // A broken combination with nothing set to blame cannot happen from the preset; a
