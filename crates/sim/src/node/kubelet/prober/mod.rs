@@ -9,6 +9,7 @@ pub mod manager;
 pub mod results;
 pub mod worker;
 
+use crate::core::Few;
 use crate::scenario::{Container, Pod, Probe};
 use crate::trace::{Ms, Outcome, ProbeKind};
 use results::ResultsCache;
@@ -22,7 +23,7 @@ pub fn probe_spec(c: &Container, kind: ProbeKind) -> Option<&Probe> {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Worker {
     /// The container ID the worker last saw.
     pub container_id: Option<u32>,
@@ -76,14 +77,14 @@ impl Default for Worker {
 #[derive(Clone, Debug)]
 pub struct PodProbes {
     /// `[startup, readiness, liveness]` per container.
-    pub workers: Vec<[Option<Worker>; 3]>,
+    pub workers: Few<[Option<Worker>; 3], 1>,
     pub results: ResultsCache,
 }
 
 impl PodProbes {
     pub fn new(n: usize) -> Self {
         PodProbes {
-            workers: vec![[None, None, None]; n],
+            workers: Few::from_elem([None, None, None], n),
             results: ResultsCache::new(n),
         }
     }

@@ -172,7 +172,7 @@ impl Kubelet<'_> {
         let (exec, timeout) = (ms(pr.exec_s), pr.timeout_s as Ms * 1000);
         let initial_delay = pr.initial_delay_s as Ms;
         // doProbe reads the status manager's cached status.
-        let Some(cs) = self.pods[p].status.as_ref().map(|s| s.cs[c].clone()) else {
+        let Some(cs) = self.pods[p].status.as_ref().map(|s| s.cs[c]) else {
             return false;
         };
         let started_at = rt.pods[p][c].started_at;
