@@ -39,7 +39,7 @@ pub struct KPod {
     pub status: Option<Status>,
     pub probes: PodProbes,
     /// Crash-loop back-off entry per container.
-    pub backoff: Few<Option<backoff::Entry>, 2>,
+    pub backoff: Few<Option<backoff::Entry>, 1>,
     /// Regular containers SyncPod did not start because the pod has not initialized (K3i).
     pub waiting_init: Few<bool, 4>,
     /// The pod object `probeManager.AddPod` gave this pod's workers (`worker.pod`, read-only):

@@ -9,7 +9,7 @@ use crate::trace::{Outcome, ProbeKind};
 #[derive(Clone, Debug)]
 pub struct ResultsCache {
     /// `[startup, readiness, liveness]` per container: (container ID, result).
-    slots: Few<[Option<(u32, Outcome)>; 3], 2>,
+    slots: Few<[Option<(u32, Outcome)>; 3], 1>,
 }
 
 impl ResultsCache {
