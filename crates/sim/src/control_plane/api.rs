@@ -7,12 +7,12 @@
 //! Mirrors the objects of `k8s.io/api/core/v1` that the model needs (`PodStatus`,
 //! `ContainerStatus`, `NodeCondition`, `Taint`) and `coordination/v1` `Lease`.
 
-use crate::core::{Ctx, NodeId};
+use crate::core::{Ctx, Few, NodeId};
 use crate::rules::Rule;
 use crate::trace::{Actor, ConditionStatus, EndpointValue, Kind, Ms, TaintEffect, Value};
 
 /// One container's status as the API holds it (`v1.ContainerStatus`, the fields we model).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct CStatus {
     /// The container instance (container ID).
     pub instance: u32,
@@ -24,7 +24,8 @@ pub struct CStatus {
 /// The kubelet-owned part of a pod status (container statuses, ContainersReady, PodReady).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Status {
-    pub cs: Vec<CStatus>,
+    /// Per container, inline for pods of up to two containers.
+    pub cs: Few<CStatus, 2>,
     pub containers_ready: bool,
     pub ready: bool,
 }

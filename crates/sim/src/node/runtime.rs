@@ -5,7 +5,7 @@
 //! Mirrors what the kubelet sees through `kuberuntime` (`ContainerStatus`); the ground truth is
 //! the scenario's (`truth`, `warmup_s`), not Kubernetes code.
 
-use crate::core::{ms, Ctx, What};
+use crate::core::{ms, Ctx, Few, What};
 use crate::rules::Rule;
 use crate::scenario::{Health, Pod};
 use crate::trace::{Actor, Kind, Ms, ProbeKind, Value};
@@ -13,7 +13,7 @@ use crate::trace::{Actor, Kind, Ms, ProbeKind, Value};
 /// When the story starts the containers have run for an hour.
 pub const CONTAINERS_BORN: Ms = -3_600_000;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct RtContainer {
     pub instance: u32,
     pub running: bool,
@@ -24,9 +24,24 @@ pub struct RtContainer {
     pub finished_at: Option<Ms>,
 }
 
+/// Only fills `Few`'s unused inline slots.
+impl Default for RtContainer {
+    fn default() -> Self {
+        RtContainer {
+            instance: 0,
+            running: false,
+            started_at: 0,
+            health: Health::Healthy,
+            warm_at: 0,
+            finished_at: None,
+        }
+    }
+}
+
 pub struct Runtime<'a> {
     pub spec: &'a [Pod],
-    pub pods: Vec<Vec<RtContainer>>,
+    /// Per pod, its containers (inline for one).
+    pub pods: Vec<Few<RtContainer, 1>>,
     /// Pods whose containers changed during the current event (wakes sleeping probe workers).
     pub changed: Vec<u16>,
 }

@@ -14,6 +14,7 @@ pub mod status;
 pub mod sync;
 
 use crate::control_plane::api::Status;
+use crate::core::Few;
 use crate::profile::KubeletProfile;
 use crate::scenario::{Pod, Probe};
 use crate::trace::Ms;
@@ -38,9 +39,9 @@ pub struct KPod {
     pub status: Option<Status>,
     pub probes: PodProbes,
     /// Crash-loop back-off entry per container.
-    pub backoff: Vec<Option<backoff::Entry>>,
+    pub backoff: Few<Option<backoff::Entry>, 1>,
     /// Regular containers SyncPod did not start because the pod has not initialized (K3i).
-    pub waiting_init: Vec<bool>,
+    pub waiting_init: Few<bool, 4>,
     /// The pod object `probeManager.AddPod` gave this pod's workers (`worker.pod`, read-only):
     /// its status as the kubelet's pod informer held it at the first SyncPod, before that
     /// SyncPod's own write. Main's #141487 check (P1k) reads it.
@@ -58,8 +59,8 @@ impl KPod {
             terminating: false,
             status: None,
             probes: PodProbes::new(n),
-            backoff: vec![None; n],
-            waiting_init: vec![false; n],
+            backoff: Few::from_elem(None, n),
+            waiting_init: Few::from_elem(false, n),
             worker_pod: None,
             awaiting_api: false,
         }

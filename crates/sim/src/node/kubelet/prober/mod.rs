@@ -9,6 +9,7 @@ pub mod manager;
 pub mod results;
 pub mod worker;
 
+use crate::core::Few;
 use crate::scenario::{Container, Pod, Probe};
 use crate::trace::{Ms, Outcome, ProbeKind};
 use results::ResultsCache;
@@ -22,7 +23,10 @@ pub fn probe_spec(c: &Container, kind: ProbeKind) -> Option<&Probe> {
     }
 }
 
-#[derive(Clone, Debug)]
+/// `Worker::dormant` of a worker that is not asleep (no tick is ever due at `Ms::MIN`).
+pub const AWAKE: Ms = Ms::MIN;
+
+#[derive(Clone, Copy, Debug)]
 pub struct Worker {
     /// The container ID the worker last saw.
     pub container_id: Option<u32>,
@@ -44,8 +48,9 @@ pub struct Worker {
     pub next_tick: Ms,
     /// Asleep in the model (not in Kubernetes): a worker of a node whose events are not kept,
     /// whose probes keep passing with nothing changing, stops scheduling ticks; `Some(t)`: the
-    /// first tick it skipped. Woken when its container changes (see `worker.rs`).
-    pub dormant: Option<Ms>,
+    /// first tick it skipped (`AWAKE`: not asleep; a plain `Ms` keeps the worker at 40 bytes).
+    /// Woken when its container changes (see `worker.rs`).
+    pub dormant: Ms,
 }
 
 impl Worker {
@@ -61,7 +66,7 @@ impl Worker {
             pending_tick: false,
             seq: 0,
             next_tick: 0,
-            dormant: None,
+            dormant: AWAKE,
         }
     }
 }
@@ -76,14 +81,14 @@ impl Default for Worker {
 #[derive(Clone, Debug)]
 pub struct PodProbes {
     /// `[startup, readiness, liveness]` per container.
-    pub workers: Vec<[Option<Worker>; 3]>,
+    pub workers: Few<[Option<Worker>; 3], 1>,
     pub results: ResultsCache,
 }
 
 impl PodProbes {
     pub fn new(n: usize) -> Self {
         PodProbes {
-            workers: vec![[None, None, None]; n],
+            workers: Few::from_elem([None, None, None], n),
             results: ResultsCache::new(n),
         }
     }

@@ -3,18 +3,19 @@
 //!
 //! Mirrors `pkg/kubelet/prober/results/results_manager.go` (`Set`, `Get`).
 
+use crate::core::Few;
 use crate::trace::{Outcome, ProbeKind};
 
 #[derive(Clone, Debug)]
 pub struct ResultsCache {
     /// `[startup, readiness, liveness]` per container: (container ID, result).
-    slots: Vec<[Option<(u32, Outcome)>; 3]>,
+    slots: Few<[Option<(u32, Outcome)>; 3], 1>,
 }
 
 impl ResultsCache {
     pub fn new(n: usize) -> Self {
         ResultsCache {
-            slots: vec![[None, None, None]; n],
+            slots: Few::from_elem([None, None, None], n),
         }
     }
 

@@ -7,6 +7,7 @@
 //! tick for a slow receiver: a tick that arrives while `doProbe` still runs is taken as soon as
 //! it returns, later ones are dropped; `Reset` (after a manual trigger) discards it.
 
+use super::AWAKE;
 use crate::control_plane::api::ApiServer;
 use crate::core::{ms, Ctx, What};
 use crate::node::kubelet::Kubelet;
@@ -122,7 +123,7 @@ impl Kubelet<'_> {
             w.pending_trigger = false;
             w.pending_tick = false;
             // A reset ticker is a running one.
-            w.dormant = None;
+            w.dormant = AWAKE;
             w.seq += 1;
             let seq = w.seq;
             self.schedule_tick(cx, cx.now, p, c, kind, seq);
@@ -172,7 +173,7 @@ impl Kubelet<'_> {
         let (exec, timeout) = (ms(pr.exec_s), pr.timeout_s as Ms * 1000);
         let initial_delay = pr.initial_delay_s as Ms;
         // doProbe reads the status manager's cached status.
-        let Some(cs) = self.pods[p].status.as_ref().map(|s| s.cs[c].clone()) else {
+        let Some(cs) = self.pods[p].status.as_ref().map(|s| s.cs[c]) else {
             return false;
         };
         let started_at = rt.pods[p][c].started_at;
@@ -375,7 +376,7 @@ impl Kubelet<'_> {
                 .probes
                 .worker_mut(c, kind)
                 .expect("worker exists");
-            w.dormant = Some(w.next_tick);
+            w.dormant = w.next_tick;
             w.seq += 1;
             return;
         }
@@ -421,9 +422,10 @@ impl Kubelet<'_> {
                 let Some(w) = self.pods[p].probes.worker_mut(c, kind) else {
                     continue;
                 };
-                let Some(t0) = w.dormant.take() else {
+                let t0 = std::mem::replace(&mut w.dormant, AWAKE);
+                if t0 == AWAKE {
                     continue;
-                };
+                }
                 let now = cx.now;
                 let next = if now <= t0 {
                     t0

@@ -6,6 +6,7 @@
 //! `status/generate.go` `GenerateContainersReadyCondition`, `GeneratePodReadyCondition`.
 
 use crate::control_plane::api::{CStatus, Status};
+use crate::core::Few;
 use crate::node::kubelet::prober::PodProbes;
 use crate::node::runtime::RtContainer;
 use crate::profile::Rules;
@@ -37,7 +38,7 @@ pub struct Generated {
 
 pub fn generate(x: &Input) -> Generated {
     let n = x.runtime.len();
-    let mut cs = Vec::with_capacity(n);
+    let mut cs = Few::new();
     let mut ready_rules = Vec::with_capacity(n);
     let mut triggers = Vec::new();
     for (c, r) in x.runtime.iter().enumerate() {
