@@ -19,8 +19,11 @@ set -euo pipefail
 # of the tour's 21 KB was the shared model and views, not its templates; the import panel's
 # Scenario reading remains the large on-demand candidate. Issue 10's canvas figure (the
 # drawing, the SVG style read as data, hover tooltips, the fallback words; svg_patch.rs removed)
-# added 9.4 KB: 406,365 bytes.
-BUDGET=${SIZE_BUDGET_BYTES:-409600}
+# added 9.4 KB: 406,365 bytes. Then the probe tables built only while Parameters is open (issue
+# 14), the pixel-ratio watch and the hatched worker URLs +2 KB, and issue 12's inline per-pod
+# lists in the model (`core::Few`: a 5,000-node fleet a third faster and 28 % smaller; the page
+# runs the same model) +1.7 KB: 410,106 bytes. 404 KB holds that: raised again, by 4 KB.
+BUDGET=${SIZE_BUDGET_BYTES:-413696}
 FLEET_BUDGET=${FLEET_SIZE_BUDGET_BYTES:-204800}
 # The importer's Web Worker (dist/import/: YAML parser, model validation, TOML read and write),
 # loaded only when the reader imports a workload: 189 KB measured (issue 14).
