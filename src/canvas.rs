@@ -105,18 +105,15 @@ impl CanvasFigure {
         })
     }
 
-    /// Draws `fig` (in `dark` colours or light) at the device's pixel ratio.
-    pub fn draw(&mut self, fig: &Figure, dark: bool) {
+    /// Draws `fig` (in `dark` colours or light) at the device pixel ratio `dpr` (`Ui::dpr`).
+    pub fn draw(&mut self, fig: &Figure, dark: bool, dpr: f64) {
         if dark != self.dark {
             self.styles.clear();
             self.dark = dark;
             self.background = paint::background(dark);
             self.hatch_dpr = 0.0; // the hatches differ by theme too
         }
-        let dpr = web_sys::window()
-            .map(|w| w.device_pixel_ratio())
-            .unwrap_or(1.0)
-            .clamp(1.0, 3.0);
+        let dpr = dpr.clamp(1.0, 3.0);
         let (w, h) = (
             (fig.width * dpr).round() as u32,
             (fig.height * dpr).round() as u32,

@@ -85,7 +85,7 @@ pub fn Lanes(children: Children) -> impl IntoView {
     Effect::new(move |_| {
         let Some(el) = cv.get() else { return };
         // Redrawn sharp after a zoom or on another screen.
-        ui.dpr.track();
+        let dpr = ui.dpr.get();
         let dark = ui.effective_theme() == Theme::Dark;
         runs.with(|r| {
             let Some(r) = r else { return };
@@ -94,7 +94,7 @@ pub fn Lanes(children: Children) -> impl IntoView {
                     *d = CanvasFigure::new(el.clone());
                 }
                 if let Some(d) = d {
-                    d.draw(&r.figure, dark);
+                    d.draw(&r.figure, dark, dpr);
                 }
             });
             let _ = el.set_attribute("data-groups", &groups_attr(&r.figure));

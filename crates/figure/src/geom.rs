@@ -52,7 +52,3 @@ pub fn secs(t: Ms) -> f64 {
 pub fn ts(t: Ms) -> String {
     fmt_secs(secs(t))
 }
-
-pub fn plural(n: u32, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}

@@ -8,14 +8,14 @@ use crate::builder::Builder;
 use crate::figure::{Figure, GroupBox, LayoutOpts, Shape};
 use crate::geom::compact as C;
 use crate::geom::{
-    plural, text_w, BADGE_ROW, EP_H, EVICT_H, GROUP_GAP, HEADER_H, KUBELET_H, LANE_GAP, LEASE_H,
-    NODE_H, PAD, POD_GAP, PROBE_H, READY_H, TAINT_H,
+    text_w, BADGE_ROW, EP_H, EVICT_H, GROUP_GAP, HEADER_H, KUBELET_H, LANE_GAP, LEASE_H, NODE_H,
+    PAD, POD_GAP, PROBE_H, READY_H, TAINT_H,
 };
 use crate::lanes::{node, pod, Group};
 use crate::legend;
 use restartscope_report::describe::heading;
 use restartscope_report::Timeline;
-use restartscope_sim::{Metrics, Trace};
+use restartscope_sim::{plural, Metrics, Trace};
 
 /// Which optional per-pod lanes exist (the same in every group so the groups line up).
 struct PodLanes {
@@ -27,13 +27,17 @@ struct PodLanes {
 pub fn metrics_lines(m: &Metrics) -> (String, String) {
     let a = format!(
         "{}, {}, {}",
-        plural(m.ready_transitions, "Ready transition", "Ready transitions"),
         plural(
-            m.endpointslice_updates,
+            m.ready_transitions.into(),
+            "Ready transition",
+            "Ready transitions"
+        ),
+        plural(
+            m.endpointslice_updates.into(),
             "EndpointSlice update",
             "EndpointSlice updates"
         ),
-        plural(m.evictions, "eviction", "evictions"),
+        plural(m.evictions.into(), "eviction", "evictions"),
     );
     let b = format!(
         "status writes: kubelet {}, node lifecycle controller {} · unjustified NotReady {:.1} pod·s · unjustified Ready {:.1} pod·s",

@@ -25,7 +25,7 @@ pub mod rules;
 pub mod scenario;
 pub mod trace;
 
-pub use crate::core::time::{fmt_secs, parse_duration, parse_span, words_secs};
+pub use crate::core::time::{fmt_secs, parse_duration, parse_span, plural, words_secs};
 pub use node::kubelet::{KUBELET_RESTART_GRACE, PLEG_RELIST};
 pub use profile::{KubeletProfile, Rules, VersionInfo, VERSIONS};
 pub use rules::Rule;

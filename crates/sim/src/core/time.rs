@@ -36,12 +36,17 @@ pub fn fmt_secs(s: f64) -> String {
     out
 }
 
+/// `n` and its noun: "1 node", "3 nodes".
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Duration in words for screen readers: "1 minute 30 seconds".
 pub fn words_secs(s: f64) -> String {
     let whole = s.max(0.0).round() as u64;
     let (h, m, sec) = (whole / 3600, (whole % 3600) / 60, whole % 60);
     let mut parts = Vec::new();
-    let unit = |n: u64, u: &str| format!("{n} {u}{}", if n == 1 { "" } else { "s" });
+    let unit = |n: u64, u: &str| plural(n, u, &format!("{u}s"));
     if h > 0 {
         parts.push(unit(h, "hour"));
     }

@@ -5,7 +5,7 @@
 
 use super::run::Totals;
 use super::scenario::{limits, Fleet};
-use crate::core::time::parse_duration;
+use crate::core::time::{parse_duration, plural};
 use crate::scenario::{FieldError, KubeVersion, Policy};
 
 /// The settings by their CLI names (flags without `--`; the web view's query keys).
@@ -261,25 +261,20 @@ pub fn saving_words(l: &Totals, k: &Totals) -> String {
     )
 }
 
-/// `n word` or `n words`.
-fn count(n: u32, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-}
-
 /// The fleet's shape in words, for the CLI's heading and the web view's summary: "200 nodes in
 /// 3 zones × 30 pods (5 Services, a DaemonSet pod per node) · batches of 10 nodes".
 pub fn shape(f: &Fleet) -> String {
     format!(
         "{} in {} × {} ({}{}) · batches of {}",
-        count(f.nodes, "node"),
-        count(f.zones, "zone"),
-        count(f.pods_per_node, "pod"),
-        count(f.services, "Service"),
+        plural(f.nodes.into(), "node", "nodes"),
+        plural(f.zones.into(), "zone", "zones"),
+        plural(f.pods_per_node.into(), "pod", "pods"),
+        plural(f.services.into(), "Service", "Services"),
         if f.daemonset {
             ", a DaemonSet pod per node"
         } else {
             ""
         },
-        count(f.rolling.batch, "node"),
+        plural(f.rolling.batch.into(), "node", "nodes"),
     )
 }

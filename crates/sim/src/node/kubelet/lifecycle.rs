@@ -105,9 +105,9 @@ impl Kubelet<'_> {
 
     fn lease_wait_from(&mut self, key: u64, now: Ms) -> Ms {
         self.renewed = [self.renewed[1], now];
-        let jitter = draw_rest(key, self.renewals, 0);
+        let wait = jittered_wait(key, self.renewals, self.renew_interval);
         self.renewals += 1;
-        self.renew_interval + (jitter * 0.04 * self.renew_interval as f64) as Ms
+        wait
     }
 
     /// A quiet node's renewals before `until` (and at `until` if `inclusive`), applied to the
@@ -131,9 +131,8 @@ impl Kubelet<'_> {
         let first = renewals;
         while t < until || (inclusive && t == until) {
             renewed = [renewed[1], t];
-            let jitter = draw_rest(key, renewals, 0);
+            t += jittered_wait(key, renewals, interval);
             renewals += 1;
-            t += interval + (jitter * 0.04 * interval as f64) as Ms;
         }
         let n = renewals - first;
         if n > 0 {
@@ -208,4 +207,10 @@ impl Kubelet<'_> {
             }
         }
     }
+}
+
+/// The wait after renewal number `n`: `wait.JitterUntil(…, renewInterval, 0.04, …)`, i.e.
+/// `interval` + [0, 4 %) of it, drawn from the renewal's own key (`lease_key`, `n`).
+fn jittered_wait(key: u64, n: u64, interval: Ms) -> Ms {
+    interval + (draw_rest(key, n, 0) * 0.04 * interval as f64) as Ms
 }
