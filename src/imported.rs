@@ -73,7 +73,7 @@ pub fn b64_decode(s: &str) -> Option<Vec<u8>> {
 /// The scenario from a `scenario=` value's JSON, validated; `Err` names what is wrong.
 pub fn from_json(json: &[u8], label: Option<&str>) -> Result<Imported, String> {
     let json = std::str::from_utf8(json).map_err(|_| "not UTF-8 text".to_string())?;
-    let sc: Scenario = serde_json::from_str(json).map_err(|e| format!("not a scenario ({e})"))?;
+    let sc = Scenario::from_json(json).map_err(|e| format!("not a scenario ({e})"))?;
     checked(sc, label)
 }
 

@@ -4,8 +4,8 @@
 //! again by the model, `imported.rs`).
 
 use crate::imported::{b64_encode, checked, Imported, MAX_PACKED};
+use restartscope_sim::json::{self, Json};
 use restartscope_sim::Scenario;
-use serde::Deserialize;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, Worker};
@@ -53,39 +53,32 @@ thread_local! {
     static CLIENT: RefCell<Client> = RefCell::new(Client::default());
 }
 
-/// The worker's answer (`crates/import-web`).
-#[derive(Deserialize)]
-struct Answer {
-    #[serde(default)]
-    ok: bool,
-    #[serde(default)]
-    scenario: Option<Scenario>,
-    #[serde(default)]
-    label: String,
-    #[serde(default)]
-    unused: Vec<String>,
-    #[serde(default)]
-    notes: Vec<String>,
-    #[serde(default)]
-    toml: String,
-    #[serde(default)]
-    text: String,
-}
-
 /// The worker's answer, read.
 pub fn read_answer(text: &str) -> Outcome {
-    let a: Answer = serde_json::from_str(text).map_err(|e| format!("the importer answered {e}"))?;
-    let sc = match (a.ok, a.scenario) {
-        (true, Some(sc)) => sc,
-        _ if a.text.is_empty() => return Err("the import failed".into()),
-        _ => return Err(a.text),
+    let bad = |e: String| format!("the importer answered {e}");
+    let j = json::parse(text).map_err(bad)?;
+    let field = |k: &str| match &j {
+        Json::Obj(f) => f.iter().find(|(n, _)| n == k).map(|(_, v)| v),
+        _ => None,
     };
-    let im = checked(sc, Some(&a.label))?;
+    let text_of = |k: &str| field(k).and_then(|v| v.string(k).ok()).unwrap_or_default();
+    let list_of = |k: &str| {
+        field(k)
+            .and_then(|v| v.list(k, Json::string).ok())
+            .unwrap_or_default()
+    };
+    let ok = matches!(field("ok"), Some(Json::Bool(true)));
+    let sc = match (ok, field("scenario")) {
+        (true, Some(sc)) => Scenario::from_json_value(sc, "scenario").map_err(bad)?,
+        _ if text_of("text").is_empty() => return Err("the import failed".into()),
+        _ => return Err(text_of("text")),
+    };
+    let im = checked(sc, Some(&text_of("label")))?;
     let report = Report {
         label: im.label.clone(),
-        unused: a.unused,
-        notes: a.notes,
-        toml: a.toml,
+        unused: list_of("unused"),
+        notes: list_of("notes"),
+        toml: text_of("toml"),
     };
     Ok((im, report))
 }

@@ -92,9 +92,9 @@ pub fn keep(data: TourData) {
 pub fn load(name: &str, done: impl FnOnce(Result<(), String>) + 'static) {
     let url = format!("./tour/{name}.json");
     wasm_bindgen_futures::spawn_local(async move {
-        let got = fetch_text(&url).await.and_then(|t| {
-            serde_json::from_str::<TourData>(&t).map_err(|e| format!("{url} is not a tour: {e}"))
-        });
+        let got = fetch_text(&url)
+            .await
+            .and_then(|t| TourData::from_json(&t).map_err(|e| format!("{url} is not a tour: {e}")));
         done(got.map(keep));
     });
 }

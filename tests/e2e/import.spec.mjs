@@ -141,3 +141,18 @@ test('a bad scenario= in a link: one notice and the defaults', async ({ page }) 
   await expect(page.locator('#downtime-value')).not.toHaveText('1m35s');
   expect(problems).toEqual([]);
 });
+
+test('a scenario= whose JSON has a misspelt field: the notice names the field, the defaults are used', async ({ page }) => {
+  await page.goto('./');
+  // The link's format: the scenario's JSON, deflate-raw, base64url (src/imported.rs).
+  const packed = await page.evaluate(async () => {
+    const json = '{"name":"x","kubelet":{"restarts":[{"at_s":30,"downtimes":20}]},"pods":[],"horizon_s":120}';
+    const z = new Response(new Blob([json]).stream().pipeThrough(new CompressionStream('deflate-raw')));
+    const b = new Uint8Array(await z.arrayBuffer());
+    return btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  });
+  const problems = await open(page, `?scenario=${packed}`);
+  await expect(page.locator('#url-notice')).toContainText('kubelet.restarts[0].downtimes: unknown field');
+  await expect(page.locator('#preset')).toHaveValue('short-restart');
+  expect(problems).toEqual([]);
+});

@@ -442,43 +442,43 @@ impl Scenario {
     }
 }
 
-fn d_monitor_period() -> f64 {
+pub(super) fn d_monitor_period() -> f64 {
     5.0
 }
-fn d_lease() -> f64 {
+pub(super) fn d_lease() -> f64 {
     40.0
 }
-fn d_toleration() -> f64 {
+pub(super) fn d_toleration() -> f64 {
     300.0
 }
-fn d_policy() -> Policy {
+pub(super) fn d_policy() -> Policy {
     Policy::Kep
 }
-fn d_first_sync() -> f64 {
+pub(super) fn d_first_sync() -> f64 {
     2.0
 }
-fn d_workload() -> Workload {
+pub(super) fn d_workload() -> Workload {
     Workload::Deployment
 }
-fn d_term_grace() -> f64 {
+pub(super) fn d_term_grace() -> f64 {
     30.0
 }
-fn d_period() -> u32 {
+pub(super) fn d_period() -> u32 {
     10
 }
-fn d_timeout() -> u32 {
+pub(super) fn d_timeout() -> u32 {
     1
 }
-fn d_one() -> u32 {
+pub(super) fn d_one() -> u32 {
     1
 }
-fn d_three() -> u32 {
+pub(super) fn d_three() -> u32 {
     3
 }
-fn d_exec() -> f64 {
+pub(super) fn d_exec() -> f64 {
     1.0
 }
-fn d_seed() -> u64 {
+pub(super) fn d_seed() -> u64 {
     1
 }
 
