@@ -81,7 +81,7 @@ pub fn layout_read(traces: &[Trace], timelines: &[Timeline], opts: &LayoutOpts) 
     let mut b = Builder::new(x0, x1, t0, t1);
 
     let mut order: Vec<(&Trace, &Timeline)> = traces.iter().zip(timelines).collect();
-    order.sort_by_key(|(t, _)| t.policy);
+    restartscope_sim::core::sort::sort_by_key(&mut order, |(t, _)| t.policy);
 
     let n_pods = order.iter().map(|(t, _)| t.pods.len()).max().unwrap_or(0);
     let shown = n_pods.min(opts.max_pods);

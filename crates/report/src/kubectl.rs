@@ -85,7 +85,7 @@ pub fn rows(tl: &Timeline, until: Ms) -> Vec<Row> {
                 .map(move |&(t, ev)| (ev, t, p))
         })
         .collect();
-    instants.sort_unstable();
+    restartscope_sim::core::sort::sort_unstable(&mut instants);
     for (_, t, p) in instants {
         let pt = &tl.pods[p];
         let row = Row::of(t, &pt.name, &pt.state_at(t));

@@ -37,7 +37,10 @@ pub fn merged(traces: &[Trace]) -> Vec<(usize, usize)> {
         .enumerate()
         .flat_map(|(p, tr)| events(tr).map(move |(i, _)| (p, i)))
         .collect();
-    log.sort_by_key(|&(p, i)| (traces[p].events[i].t, p, i));
+    // (t, p, i) is unique: the unstable sort gives the one order.
+    restartscope_sim::core::sort::sort_unstable_by_key(&mut log, |&(p, i)| {
+        (traces[p].events[i].t, p, i)
+    });
     log
 }
 

@@ -167,7 +167,7 @@ impl Timeline {
     /// Every PodReady write of every pod, in event order.
     pub fn ready_writes(&self) -> Vec<ReadyWrite> {
         let mut all: Vec<ReadyWrite> = self.pods.iter().flat_map(|p| p.writes.clone()).collect();
-        all.sort_by_key(|w| w.event);
+        restartscope_sim::core::sort::sort_by_key(&mut all, |w| w.event);
         all
     }
 

@@ -500,8 +500,7 @@ impl<'a> Cluster<'a> {
         if !rt.changed.is_empty() {
             let mut changed = std::mem::take(&mut rt.changed);
             if k.up && k.elide {
-                changed.sort_unstable();
-                changed.dedup();
+                crate::core::sort::sort_dedup(&mut changed);
                 for p in &changed {
                     k.wake(&mut cx, *p as usize);
                 }

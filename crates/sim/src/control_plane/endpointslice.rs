@@ -43,8 +43,7 @@ impl EndpointSliceController {
             .iter()
             .flat_map(|pods| pods.iter().filter_map(|p| p.service.as_deref()))
             .collect();
-        names.sort_unstable();
-        names.dedup();
+        crate::core::sort::sort_dedup(&mut names);
         let mut listed = vec![0u32; names.len()];
         let place = spec
             .iter()
@@ -84,8 +83,7 @@ impl EndpointSliceController {
             return;
         }
         let mut dirty = std::mem::take(&mut api.dirty_endpoints);
-        dirty.sort_unstable();
-        dirty.dedup();
+        crate::core::sort::sort_dedup(&mut dirty);
         // Per Service: the nodes whose endpoints changed (first = the one counted) and slices.
         self.changed_len = 0;
         for &(node, p) in &dirty {
@@ -153,7 +151,8 @@ impl EndpointSliceController {
         dirty.clear();
         api.dirty_endpoints = dirty;
         let changed = &mut self.changed[..self.changed_len];
-        changed.sort_unstable_by_key(|c| c.0);
+        // One entry per Service: the unstable sort gives the one order.
+        crate::core::sort::sort_unstable_by_key(changed, |c| c.0);
         for (svc, nodes, slices) in changed.iter() {
             // One update per changed slice (counted on the first node whose endpoint it
             // carries); each node whose endpoint changed records the Service's update.

@@ -5,6 +5,7 @@
 pub mod few;
 pub mod queue;
 pub mod rng;
+pub mod sort;
 pub mod time;
 
 pub use few::Few;

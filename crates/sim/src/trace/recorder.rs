@@ -148,8 +148,7 @@ impl Recorder {
             return;
         }
         std::mem::swap(&mut self.touched, into);
-        into.sort_unstable();
-        into.dedup();
+        crate::core::sort::sort_dedup(into);
     }
 
     /// The pod's metric class, and whether it is Ready and staying (`live`, for the heatmap).
