@@ -111,28 +111,38 @@ const WHEEL: usize = 1 << 14;
 
 /// The event queue: a timing wheel of 1-ms buckets (FIFO within a bucket, which is the
 /// scheduling order) in front of a binary heap for events beyond the wheel. Pops in
-/// `(time, scheduling order)`, like a heap of `(time, sequence)`, at O(1) per event. Each bucket
-/// is a plain list of events, read front to back (one instant's events are contiguous in
-/// memory) and kept for reuse once drained, so a bucket allocates only when it holds more than
-/// ever before.
+/// `(time, scheduling order)`, like a heap of `(time, sequence)`, at O(1) per event. Buckets are
+/// linked lists threaded through one slab of slots, so no bucket allocates.
 pub struct Queue {
     /// The instant being drained; the wheel holds `[cursor, cursor + WHEEL)`.
     cursor: Ms,
-    buckets: Vec<Vec<Ev>>,
-    /// Events of the cursor's bucket already popped.
-    read: usize,
+    slots: Vec<Slot>,
+    /// Head of the list of free slots.
+    free: u32,
+    head: Vec<u32>,
+    tail: Vec<u32>,
     occupied: Vec<u64>,
     /// Events at `cursor + WHEEL` or later, by (time, sequence).
     far: BinaryHeap<Reverse<(Ms, u64, Ev)>>,
     seq: u64,
 }
 
+const NIL: u32 = u32::MAX;
+
+#[derive(Clone, Copy)]
+struct Slot {
+    ev: Ev,
+    next: u32,
+}
+
 impl Default for Queue {
     fn default() -> Self {
         Queue {
             cursor: -1,
-            buckets: (0..WHEEL).map(|_| Vec::new()).collect(),
-            read: 0,
+            slots: Vec::new(),
+            free: NIL,
+            head: vec![NIL; WHEEL],
+            tail: vec![NIL; WHEEL],
             occupied: vec![0; WHEEL / 64],
             far: BinaryHeap::new(),
             seq: 0,
@@ -157,23 +167,42 @@ impl Queue {
     }
 
     fn append(&mut self, b: usize, ev: Ev) {
-        self.buckets[b].push(ev);
-        self.occupied[b / 64] |= 1 << (b % 64);
+        let s = Slot { ev, next: NIL };
+        let i = if self.free != NIL {
+            let i = self.free;
+            self.free = self.slots[i as usize].next;
+            self.slots[i as usize] = s;
+            i
+        } else {
+            self.slots.push(s);
+            (self.slots.len() - 1) as u32
+        };
+        if self.head[b] == NIL {
+            self.head[b] = i;
+            self.occupied[b / 64] |= 1 << (b % 64);
+        } else {
+            let t = self.tail[b] as usize;
+            self.slots[t].next = i;
+        }
+        self.tail[b] = i;
     }
 
     /// The next event in (time, scheduling order).
     pub fn pop(&mut self) -> Option<(Ms, Ev)> {
         loop {
             let b = slot(self.cursor);
-            let bucket = &mut self.buckets[b];
-            if let Some(&ev) = bucket.get(self.read) {
-                self.read += 1;
+            let i = self.head[b];
+            if i != NIL {
+                let Slot { ev, next } = self.slots[i as usize];
+                self.head[b] = next;
+                if next == NIL {
+                    self.tail[b] = NIL;
+                    self.occupied[b / 64] &= !(1 << (b % 64));
+                }
+                self.slots[i as usize].next = self.free;
+                self.free = i;
                 return Some((self.cursor, ev));
             }
-            // Drained: the bucket's memory waits for the instant `WHEEL` ms later.
-            bucket.clear();
-            self.read = 0;
-            self.occupied[b / 64] &= !(1 << (b % 64));
             if !self.advance() {
                 return None;
             }
