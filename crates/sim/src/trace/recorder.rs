@@ -21,8 +21,11 @@ pub struct Recorder {
     keep: Vec<bool>,
     /// Events of the kept nodes, in the order they happened.
     pub events: Vec<Event>,
-    /// Counters per node (the integrated metrics are added by `finish`).
+    /// Counters per node (the integrated metrics and `events_processed` are added by `finish`).
     pub metrics: Vec<Metrics>,
+    /// Events processed per node, apart from `metrics`: counted at every event, so eight nodes'
+    /// counts share a cache line instead of one node's `Metrics` taking one or two.
+    processed: Vec<u64>,
     integ: Integrator,
     touched: Vec<(NodeId, u16)>,
     /// Per-second series (fleets).
@@ -50,6 +53,7 @@ impl Recorder {
                 .collect(),
             events: Vec::with_capacity(expected),
             metrics: vec![Metrics::default(); n],
+            processed: vec![0; n],
             integ: Integrator::new(pods_per_node),
             touched: Vec::new(),
             series: None,
@@ -120,13 +124,14 @@ impl Recorder {
     }
 
     /// One event processed by the engine (a benchmark figure; no checkpoint of its own).
+    #[inline]
     pub fn count_event(&mut self, node: NodeId) {
-        self.metrics[node as usize].events_processed += 1;
+        self.processed[node as usize] += 1;
     }
 
     /// `n` events processed for the node without the queue (a quiet node's lease renewals).
     pub fn count_events(&mut self, node: NodeId, n: u64) {
-        self.metrics[node as usize].events_processed += n;
+        self.processed[node as usize] += n;
     }
 
     /// A pod status write (kubelet or node lifecycle controller) for the series.
@@ -189,6 +194,7 @@ impl Recorder {
             return;
         };
         let (sums, rates) = self.integ.closed(0, now);
+        self.metrics[0].events_processed = self.processed[0];
         let cp = Checkpoint::new(now, &self.metrics[0], sums, rates);
         if points.last().unwrap_or(&Checkpoint::default()).changed(&cp) {
             points.push(cp);
@@ -198,6 +204,9 @@ impl Recorder {
     /// Closes the integrals at the horizon and returns events, per-node metrics and node 0's
     /// checkpoints (ending with the horizon's).
     pub fn finish(mut self, horizon: Ms) -> (Vec<Event>, Vec<Metrics>, Option<Checkpoints>) {
+        for (m, &e) in self.metrics.iter_mut().zip(&self.processed) {
+            m.events_processed = e;
+        }
         for (m, s) in self.metrics.iter_mut().zip(self.integ.finish(horizon)) {
             m.unjustified_ready_s = secs(s.unjustified_ready);
             m.unjustified_not_ready_s = secs(s.unjustified_not_ready);
