@@ -282,3 +282,24 @@ fn fewer_nodes_bring_the_presets_zones_and_batch_down_with_them() {
     let e = o.apply(fleet::rolling_upgrade()).unwrap_err();
     assert_eq!(fleet::edit::key_of(&e[0]), "zones");
 }
+
+/// The work is linear in nodes when the rollout's length is held (batches growing with the
+/// nodes): ten times the nodes is at most ten and a half times the events, for both kubelets.
+/// Time is measured in the README (`perf stat`); this checks the part no machine's cache changes.
+#[test]
+fn work_grows_linearly_with_nodes() {
+    let sized = |nodes: u32| {
+        let mut f = fleet::rolling_upgrade();
+        f.nodes = nodes;
+        f.rolling.batch = nodes / 20;
+        fleet::compare(&f, None).expect("valid fleet")
+    };
+    let (a, b) = (sized(60), sized(600));
+    for (ra, rb) in a.iter().zip(&b) {
+        let ratio = rb.totals.events_processed as f64 / ra.totals.events_processed as f64;
+        assert!(ratio <= 10.5, "{:?}: 10× the nodes took {ratio:.2}× the events", ra.policy);
+        // The same rollout: as many seconds, ten times the status writes.
+        assert_eq!(ra.series.t_s.len(), rb.series.t_s.len());
+        assert_eq!(rb.totals.kubelet_status_writes, 10 * ra.totals.kubelet_status_writes);
+    }
+}
