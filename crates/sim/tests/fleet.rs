@@ -297,9 +297,16 @@ fn work_grows_linearly_with_nodes() {
     let (a, b) = (sized(60), sized(600));
     for (ra, rb) in a.iter().zip(&b) {
         let ratio = rb.totals.events_processed as f64 / ra.totals.events_processed as f64;
-        assert!(ratio <= 10.5, "{:?}: 10× the nodes took {ratio:.2}× the events", ra.policy);
+        assert!(
+            ratio <= 10.5,
+            "{:?}: 10× the nodes took {ratio:.2}× the events",
+            ra.policy
+        );
         // The same rollout: as many seconds, ten times the status writes.
         assert_eq!(ra.series.t_s.len(), rb.series.t_s.len());
-        assert_eq!(rb.totals.kubelet_status_writes, 10 * ra.totals.kubelet_status_writes);
+        assert_eq!(
+            rb.totals.kubelet_status_writes,
+            10 * ra.totals.kubelet_status_writes
+        );
     }
 }
