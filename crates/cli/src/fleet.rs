@@ -146,13 +146,18 @@ pub fn run(a: &FleetArgs) -> Result<String, UserError> {
 
 fn table(f: &Fleet, runs: &[FleetRun]) -> String {
     let mut s = format!(
-        "{} — {}\nKubernetes {} · {}, kubelet down {}, pause {} · {} · seed {}\n\n",
+        "{} — {}\nKubernetes {} · {}, kubelet down {}, pause {}{} · {} · seed {}\n\n",
         f.name,
         f.description,
         f.cluster.version.as_str(),
         edit::shape(f),
         fmt_secs(f.rolling.downtime_s),
         fmt_secs(f.rolling.pause_s),
+        if f.rolling.wait_ready {
+            ", waiting for Ready"
+        } else {
+            ""
+        },
         fmt_secs(f.horizon_s()),
         f.seed
     );
@@ -178,6 +183,9 @@ fn table(f: &Fleet, runs: &[FleetRun]) -> String {
     if runs.len() == 2 {
         let words = edit::saving_words(&runs[0].totals, &runs[1].totals);
         s.push_str(&format!("\nIn words: o{}\n", &words[1..]));
+    }
+    if let Some(w) = edit::rollout_words(f, runs) {
+        s.push_str(&format!("\n{w}\n"));
     }
     s
 }

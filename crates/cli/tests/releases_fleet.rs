@@ -71,6 +71,7 @@ fn fleet_command() {
         t,
         runs[0]["totals"]["endpointslice_updates"].as_u64().unwrap() * 20
     );
+    assert_eq!(runs[0]["restarted_nodes"], 20);
     let series = &runs[0]["series"];
     let n = series["t_s"].as_array().unwrap().len();
     assert_eq!(series["status_writes"].as_array().unwrap().len(), n);
@@ -171,4 +172,39 @@ fn kubelets_side_by_side() {
         ],
         &["either --kubelets or --policy"],
     );
+}
+
+/// Issue 12: a rollout that waits for Ready and stalls says so, in the table and the JSON. The
+/// fleet file is the JSON output's own `fleet`, with an app that fails readiness from 1 s.
+#[test]
+fn a_stalled_rollout_says_so() {
+    let args = [
+        "fleet",
+        "--preset",
+        "rolling-upgrade",
+        "--nodes",
+        "6",
+        "--batch",
+        "2",
+        "--wait-ready",
+    ];
+    let text = ok(&args);
+    assert!(text.contains("waiting for Ready"), "{text}");
+    assert!(!text.contains("did not finish"), "{text}");
+    let mut doc = json(&[&args[..], &["--format", "json"]].concat());
+    doc["fleet"]["template"]["containers"][0]["truth"] =
+        serde_json::json!([{"at_s": 1.0, "state": "failing-readiness"}]);
+    let path = std::env::temp_dir().join(format!("restartscope-stall-{}.json", std::process::id()));
+    std::fs::write(&path, doc["fleet"].to_string()).unwrap();
+    let file = path.to_str().unwrap();
+    let text = ok(&["fleet", "--scenario", file]);
+    assert!(
+        text.contains("The rollout did not finish")
+            && text.contains("1.35 · KEP restarted 2 of 6 nodes"),
+        "{text}"
+    );
+    let doc = json(&["fleet", "--scenario", file, "--format", "json"]);
+    assert_eq!(doc["runs"][0]["restarted_nodes"], 6);
+    assert_eq!(doc["runs"][1]["restarted_nodes"], 2);
+    let _ = std::fs::remove_file(&path);
 }

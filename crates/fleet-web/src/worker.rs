@@ -331,7 +331,7 @@ fn post_result(f: &Fleet, runs: &[FleetRun], elapsed: f64) {
         }
         rows.push(&strings(cells));
     }
-    let words = match runs {
+    let mut words = match runs {
         [l, k] => edit::saving_words(&l.totals, &k.totals),
         [only] => format!(
             "{} alone: Kubernetes {} has no KEP-4781 kubelet to compare with (it arrived in 1.35).",
@@ -340,6 +340,9 @@ fn post_result(f: &Fleet, runs: &[FleetRun], elapsed: f64) {
         ),
         _ => String::new(),
     };
+    if let Some(w) = edit::rollout_words(f, runs) {
+        words = format!("{w} {words}");
+    }
     let memory = wasm_bindgen::memory()
         .unchecked_into::<js_sys::WebAssembly::Memory>()
         .buffer()

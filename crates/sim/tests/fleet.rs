@@ -234,6 +234,37 @@ fn a_rollout_can_wait_for_ready_batches() {
     }
 }
 
+/// A batch that never becomes Ready holds a rollout that waits for Ready back, and the result
+/// says so instead of showing totals as if every node had restarted. Here the app fails its
+/// readiness probe from t = 1 s: the KEP-4781 kubelet keeps its pods NotReady after the restart
+/// and the rollout stops after the first batch; the legacy kubelet's first SyncPod writes
+/// Ready=True before any probe result (S2), the rollout's poll sees it, and every batch goes.
+#[test]
+fn a_stalled_rollout_is_reported() {
+    let mut f = small(6, 2, 2, 20.0, 5.0);
+    f.rolling.wait_ready = true;
+    f.template.containers[0].truth = vec![Truth {
+        at_s: 1.0,
+        state: Health::FailingReadiness,
+    }];
+    let runs = fleet::compare(&f, None).unwrap();
+    let restarted: Vec<(Policy, u32)> =
+        runs.iter().map(|r| (r.policy, r.restarted_nodes)).collect();
+    assert_eq!(restarted, [(Policy::Legacy, 6), (Policy::Kep, 2)]);
+    let words = fleet::edit::rollout_words(&f, &runs).expect("a stalled rollout is named");
+    assert!(
+        words.contains("1.35 · KEP restarted 2 of 6 nodes"),
+        "{words}"
+    );
+    assert!(!words.contains("6 of 6"), "{words}");
+    assert!(words.contains("rule S2"), "{words}");
+    // Without the failure every node restarts under both, and nothing is said.
+    f.template.containers[0].truth.clear();
+    let runs = fleet::compare(&f, None).unwrap();
+    assert!(runs.iter().all(|r| r.restarted_nodes == 6));
+    assert_eq!(fleet::edit::rollout_words(&f, &runs), None);
+}
+
 /// The web view's progress hook and heatmap change no result; the heatmap shows each restart.
 #[test]
 fn progress_and_heatmap_change_no_result() {

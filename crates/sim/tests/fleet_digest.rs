@@ -100,6 +100,16 @@ fn cases() -> Vec<(String, Fleet, Option<Policy>)> {
     out
 }
 
+/// The run as the digests were recorded: every field but `restarted_nodes`, added later (its
+/// own tests are in `fleet.rs`), which `Debug` prints last.
+fn recorded_fields(r: &fleet::FleetRun) -> String {
+    let s = format!("{r:?}");
+    let cut = s
+        .rfind(", restarted_nodes: ")
+        .expect("the field is printed");
+    format!("{} }}", &s[..cut])
+}
+
 #[test]
 fn fleets_match_the_recorded_digests() {
     let got: String = cases()
@@ -108,7 +118,7 @@ fn fleets_match_the_recorded_digests() {
             let runs = fleet::compare(&f, policy).unwrap_or_else(|e| panic!("{name}: {e:?}"));
             let digests: Vec<String> = runs
                 .iter()
-                .map(|r| format!("{:016x}", fnv(format!("{r:?}").as_bytes())))
+                .map(|r| format!("{:016x}", fnv(recorded_fields(r).as_bytes())))
                 .collect();
             format!("{name}: {}\n", digests.join(" "))
         })

@@ -102,6 +102,9 @@ pub struct Outcome {
     /// Ready pods per node over time (with the series).
     pub heat: Option<Heat>,
     pub checkpoints: Option<Checkpoints>,
+    /// Nodes whose kubelet stopped at least once by the horizon (a readiness-driven rollout can
+    /// stall on a batch that never becomes Ready, leaving the later batches untouched).
+    pub restarted_nodes: u32,
 }
 
 impl<'a> Cluster<'a> {
@@ -326,6 +329,11 @@ impl<'a> Cluster<'a> {
         self.sample_until(&mut next_sample, self.horizon + 1);
         self.now = self.horizon;
         self.finish_quiet();
+        let restarted_nodes = self
+            .nodes
+            .iter()
+            .filter(|n| n.kubelet.restart_idx > 0 || !n.kubelet.up)
+            .count() as u32;
         let (series, heat) = self.rec.take_series(self.horizon);
         let (events, metrics, checkpoints) = self.rec.finish(self.horizon);
         Outcome {
@@ -334,6 +342,7 @@ impl<'a> Cluster<'a> {
             series,
             heat,
             checkpoints,
+            restarted_nodes,
         }
     }
 

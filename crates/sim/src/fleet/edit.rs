@@ -3,9 +3,9 @@
 //! the totals as rows with what KEP-4781 saves, in numbers and in words. Called by the CLI
 //! (`crates/cli/src/fleet.rs`) and the fleet web view (`crates/fleet-web`).
 
-use super::run::Totals;
+use super::run::{FleetRun, Totals};
 use super::scenario::{limits, Fleet};
-use crate::core::time::{parse_duration, plural};
+use crate::core::time::{fmt_secs, parse_duration, plural};
 use crate::scenario::{FieldError, KubeVersion, Policy};
 
 /// The settings by their CLI names (flags without `--`; the web view's query keys).
@@ -259,6 +259,42 @@ pub fn saving_words(l: &Totals, k: &Totals) -> String {
         l.endpointslice_updates.saturating_sub(k.endpointslice_updates),
         l.watch_events.saturating_sub(k.watch_events)
     )
+}
+
+/// When a rollout that waits for Ready did not reach every node within the run, says so (the
+/// totals then count only the batches that restarted): `None` when every run restarted every
+/// node. The run allows each batch two minutes to become Ready (`Fleet::horizon_s`); a batch
+/// whose pods stay NotReady longer holds the rest back, as `kubectl rollout` would wait.
+pub fn rollout_words(f: &Fleet, runs: &[FleetRun]) -> Option<String> {
+    let short: Vec<String> = runs
+        .iter()
+        .filter(|r| r.restarted_nodes < f.nodes)
+        .map(|r| {
+            format!(
+                "{} restarted {} of {} nodes",
+                r.kubelet, r.restarted_nodes, f.nodes
+            )
+        })
+        .collect();
+    if short.is_empty() {
+        return None;
+    }
+    let mut s = format!(
+        "The rollout did not finish within the {} simulated: {}. Each batch waits until its pods are Ready again (wait-ready), and the run allows each batch 2 minutes for it; the totals count only the nodes that restarted.",
+        fmt_secs(f.horizon_s()),
+        short.join("; ")
+    );
+    let by = |p: Policy| {
+        runs.iter()
+            .find(|r| r.policy == p)
+            .map(|r| r.restarted_nodes)
+    };
+    if let (Some(l), Some(k)) = (by(Policy::Legacy), by(Policy::Kep)) {
+        if l > k {
+            s.push_str(" The legacy kubelet went further only because its first status after a restart says Ready before any probe has run (rule S2), and the rollout took that for Ready.");
+        }
+    }
+    Some(s)
 }
 
 /// The fleet's shape in words, for the CLI's heading and the web view's summary: "200 nodes in

@@ -56,6 +56,9 @@ pub struct FleetRun {
     /// Ready pods per node over time (not serialized: the web view's heatmap).
     #[serde(skip)]
     pub heat: Heat,
+    /// Nodes whose kubelet was restarted by the end of the run: all of them, unless a rollout
+    /// that waits for Ready stalled ([`crate::fleet::edit::rollout_words`]).
+    pub restarted_nodes: u32,
 }
 
 /// Runs one profile over the fleet. Validate first.
@@ -156,6 +159,7 @@ pub fn run_with(
         series: out.series.unwrap_or_default(),
         samples,
         heat: out.heat.unwrap_or_default(),
+        restarted_nodes: out.restarted_nodes,
     })
 }
 
