@@ -122,7 +122,13 @@ impl<'a> Cluster<'a> {
             horizon: ms(setup.horizon_s),
             queue: Queue::default(),
             nodes: Vec::with_capacity(nodes.len()),
-            api: ApiServer::new(nodes.len()),
+            api: ApiServer {
+                nodes: Vec::with_capacity(nodes.len()),
+                pods: Vec::with_capacity(nodes.len()),
+                dirty_endpoints: Vec::new(),
+                not_ready: 0,
+                ready_flips: Vec::new(),
+            },
             nlc: NodeLifecycleController {
                 grace: ms(c.grace_s()),
                 period: monitor_period,
@@ -181,13 +187,13 @@ impl<'a> Cluster<'a> {
             let lease_phase =
                 (draw(seed, Purpose::Lease, id, [0, 0, 0]) * renew_interval as f64) as Ms;
             let last_renew = lease_phase - renew_interval;
-            cl.api.add_node(
-                ApiNode {
-                    lease_renew: last_renew,
-                    ready: true,
-                    taint_noschedule: false,
-                    taint_noexecute: false,
-                },
+            cl.api.nodes.push(ApiNode {
+                lease_renew: last_renew,
+                ready: true,
+                taint_noschedule: false,
+                taint_noexecute: false,
+            });
+            cl.api.pods.push(
                 ns.pods
                     .iter()
                     .map(|p| ApiPod {
@@ -430,7 +436,7 @@ impl<'a> Cluster<'a> {
         };
         let node = &mut self.nodes[n];
         let (k, rt, api) = (&mut node.kubelet, &mut node.runtime, &mut self.api);
-        let removed = |api: &ApiServer, pod: u16| api.removed(ev.node, pod as usize);
+        let removed = |api: &ApiServer, pod: u16| api.pod(ev.node, pod as usize).removed;
         match ev.what {
             What::KubeletStop => k.stop(&mut cx),
             What::KubeletStart => k.start(&mut cx, api),

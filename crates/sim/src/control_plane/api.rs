@@ -105,12 +105,6 @@ pub struct PatchReasons<'r> {
 pub struct ApiServer {
     pub nodes: Vec<ApiNode>,
     pub pods: Vec<Vec<ApiPod>>,
-    /// Per pod of every node (node `n`'s at `first[n]..`), one byte saying whether it is being
-    /// deleted (`GONE_DELETING`) or gone (`GONE_REMOVED`): what nearly every event asks first,
-    /// kept apart from the pod objects so that asking does not bring a whole `ApiPod` into the
-    /// cache (a fleet's pods do not fit in it). Written with `deleted_at` and `removed`.
-    gone: Vec<u8>,
-    first: Vec<u32>,
     /// Pods whose endpoint may have changed this instant (the EndpointSlice controller's queue).
     pub dirty_endpoints: Vec<(NodeId, u16)>,
     /// Nodes whose Ready condition is not True (kept as it changes, for the per-second series).
@@ -120,62 +114,9 @@ pub struct ApiServer {
     pub ready_flips: Vec<NodeId>,
 }
 
-/// `ApiServer::gone` bits.
-const GONE_DELETING: u8 = 1;
-const GONE_REMOVED: u8 = 2;
-
 impl ApiServer {
-    /// No nodes yet (`add_node` adds each).
-    pub fn new(capacity: usize) -> Self {
-        ApiServer {
-            nodes: Vec::with_capacity(capacity),
-            pods: Vec::with_capacity(capacity),
-            gone: Vec::new(),
-            first: Vec::with_capacity(capacity),
-            dirty_endpoints: Vec::new(),
-            not_ready: 0,
-            ready_flips: Vec::new(),
-        }
-    }
-
-    /// The next node's object and its pods (none deleted).
-    pub fn add_node(&mut self, node: ApiNode, pods: Vec<ApiPod>) {
-        debug_assert!(pods.iter().all(|a| !a.gone_or_deleting()));
-        self.first.push(self.gone.len() as u32);
-        self.gone.resize(self.gone.len() + pods.len(), 0);
-        self.nodes.push(node);
-        self.pods.push(pods);
-    }
-
     pub fn pod(&self, node: NodeId, pod: usize) -> &ApiPod {
         &self.pods[node as usize][pod]
-    }
-
-    fn gone_bits(&self, node: NodeId, pod: usize) -> u8 {
-        self.gone[self.first[node as usize] as usize + pod]
-    }
-
-    /// `pod(node, pod).removed`, without reading the pod object.
-    #[inline]
-    pub fn removed(&self, node: NodeId, pod: usize) -> bool {
-        self.gone_bits(node, pod) & GONE_REMOVED != 0
-    }
-
-    /// `pod(node, pod).deleted_at.is_some()`, without reading the pod object.
-    #[inline]
-    pub fn deleting(&self, node: NodeId, pod: usize) -> bool {
-        self.gone_bits(node, pod) & GONE_DELETING != 0
-    }
-
-    /// `pod(node, pod).gone_or_deleting()`, without reading the pod object.
-    #[inline]
-    pub fn gone_or_deleting(&self, node: NodeId, pod: usize) -> bool {
-        self.gone_bits(node, pod) != 0
-    }
-
-    fn mark_gone(&mut self, node: NodeId, pod: usize, bit: u8) {
-        let i = self.first[node as usize] as usize + pod;
-        self.gone[i] |= bit;
     }
 
     fn mark_endpoint(&mut self, node: NodeId, pod: usize) {
@@ -362,7 +303,6 @@ impl ApiServer {
     pub fn delete_pod(&mut self, cx: &mut Ctx, pod: usize) {
         let node = cx.node;
         self.pods[node as usize][pod].deleted_at = Some(cx.now);
-        self.mark_gone(node, pod, GONE_DELETING);
         cx.rec.node_metrics(node).evictions += 1;
         cx.emit(
             Kind::Eviction,
@@ -379,7 +319,6 @@ impl ApiServer {
     /// The pod object goes away once the kubelet has stopped its containers (E1d).
     pub fn remove_pod(&mut self, cx: &mut Ctx, pod: usize) {
         self.pods[cx.node as usize][pod].removed = true;
-        self.mark_gone(cx.node, pod, GONE_REMOVED);
         cx.emit(
             Kind::PodRemoved,
             Some(pod),

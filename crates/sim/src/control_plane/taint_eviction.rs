@@ -71,7 +71,7 @@ impl TaintEvictionController {
     /// A deletion falls due. Returns whether the pod was deleted (the kubelet then reacts).
     pub fn due(&mut self, cx: &mut Ctx, api: &mut ApiServer, pod: usize, seq: u32) -> bool {
         let e = &mut self.pods[cx.node as usize][pod];
-        if e.seq != seq || !e.pending || api.gone_or_deleting(cx.node, pod) {
+        if e.seq != seq || !e.pending || api.pod(cx.node, pod).gone_or_deleting() {
             return false;
         }
         e.pending = false;

@@ -61,7 +61,7 @@ impl Kubelet<'_> {
         }
         let gen = self.gen;
         for p in 0..self.pods.len() {
-            if !api.removed(cx.node, p) {
+            if !api.pod(cx.node, p).removed {
                 cx.at(
                     cx.now + self.first_sync_delay,
                     What::FirstSync { gen, pod: p as u16 },
@@ -193,7 +193,7 @@ impl Kubelet<'_> {
             api.set_node_ready(cx, true, Rule::K2u, Actor::Kubelet);
         }
         for p in 0..self.pods.len() {
-            if api.removed(cx.node, p) {
+            if api.pod(cx.node, p).removed {
                 continue;
             }
             if self.pods[p].awaiting_api {
@@ -201,7 +201,7 @@ impl Kubelet<'_> {
                 self.first_sync(cx, rt, api, p);
             } else if self.pods[p].synced {
                 self.sync_pod(cx, rt, api, p, Rule::S5r);
-                if api.deleting(cx.node, p) {
+                if api.pod(cx.node, p).deleted_at.is_some() {
                     self.on_pod_deleted(cx, p);
                 }
             }

@@ -21,7 +21,7 @@ impl Kubelet<'_> {
     /// Without the API server a kubelet that has just started has not listed its pods: the first
     /// SyncPod waits until the node reaches the API server again (`api_back`).
     pub fn first_sync(&mut self, cx: &mut Ctx, rt: &mut Runtime, api: &mut ApiServer, p: usize) {
-        if api.removed(cx.node, p) {
+        if api.pod(cx.node, p).removed {
             return;
         }
         if !self.reachable {
@@ -32,7 +32,7 @@ impl Kubelet<'_> {
         // The pod object SyncPod works from, and AddPod hands to the workers: its status as the
         // informer holds it, before this SyncPod's write.
         let seen = api.pod(cx.node, p).status.clone();
-        let deleting = api.deleting(cx.node, p);
+        let deleting = api.pod(cx.node, p).deleted_at.is_some();
         cx.emit(
             Kind::PodSync,
             Some(p),
@@ -42,7 +42,7 @@ impl Kubelet<'_> {
             Actor::Kubelet,
         );
         self.sync_pod(cx, rt, api, p, Rule::K3);
-        if api.deleting(cx.node, p) {
+        if api.pod(cx.node, p).deleted_at.is_some() {
             self.start_termination(cx, p);
             return;
         }
@@ -80,7 +80,7 @@ impl Kubelet<'_> {
         c: usize,
         checked: bool,
     ) {
-        if api.removed(cx.node, p) || self.pods[p].terminating || rt.pods[p][c].running {
+        if api.pod(cx.node, p).removed || self.pods[p].terminating || rt.pods[p][c].running {
             return;
         }
         // K3i: computePodActions looks at the regular containers only once the pod has
@@ -237,7 +237,7 @@ impl Kubelet<'_> {
         api: &mut ApiServer,
         p: usize,
     ) {
-        if api.removed(cx.node, p) {
+        if api.pod(cx.node, p).removed {
             return;
         }
         for c in 0..rt.pods[p].len() {

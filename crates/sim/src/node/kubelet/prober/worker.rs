@@ -263,7 +263,8 @@ impl Kubelet<'_> {
         }
         // The worker's pod shows the deletion once the kubelet's watch has (not while the node
         // cannot reach the API server, unless the kubelet is already terminating the pod).
-        let deleting = api.deleting(cx.node, p) && (self.reachable || self.pods[p].terminating);
+        let deleting = api.pod(cx.node, p).deleted_at.is_some()
+            && (self.reachable || self.pods[p].terminating);
         if deleting && kind != ProbeKind::Readiness {
             // P7, graceful deletion: liveness and startup report Success.
             self.set_result(

@@ -23,7 +23,7 @@ impl Kubelet<'_> {
         p: usize,
         cause: Rule,
     ) {
-        if !self.up || !self.pods[p].synced || api.removed(cx.node, p) {
+        if !self.up || !self.pods[p].synced || api.pod(cx.node, p).removed {
             return;
         }
         let api_pod = api.pod(cx.node, p);
@@ -94,7 +94,7 @@ impl Kubelet<'_> {
         started: bool,
         cause: Rule,
     ) {
-        if !self.up || !self.pods[p].synced || api.removed(cx.node, p) {
+        if !self.up || !self.pods[p].synced || api.pod(cx.node, p).removed {
             return;
         }
         let Some(mut status) = self.pods[p].status.clone() else {
