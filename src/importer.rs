@@ -57,10 +57,7 @@ thread_local! {
 pub fn read_answer(text: &str) -> Outcome {
     let bad = |e: String| format!("the importer answered {e}");
     let j = json::parse(text).map_err(bad)?;
-    let field = |k: &str| match &j {
-        Json::Obj(f) => f.iter().find(|(n, _)| n == k).map(|(_, v)| v),
-        _ => None,
-    };
+    let field = |k: &str| j.get(k);
     let text_of = |k: &str| field(k).and_then(|v| v.string(k).ok()).unwrap_or_default();
     let list_of = |k: &str| {
         field(k)

@@ -4,8 +4,8 @@
 //! (`crates/cli/src/fleet.rs`) and the fleet web view (`crates/fleet-web`).
 
 use super::run::{FleetRun, Totals};
-use super::scenario::{limits, Fleet};
-use crate::core::time::{fmt_secs, parse_duration, plural};
+use super::scenario::{limits, Fleet, WAIT_READY_ALLOWANCE_S};
+use crate::core::time::{fmt_secs, parse_duration, plural, words_secs};
 use crate::scenario::{FieldError, KubeVersion, Policy};
 
 /// The settings by their CLI names (flags without `--`; the web view's query keys).
@@ -280,9 +280,10 @@ pub fn rollout_words(f: &Fleet, runs: &[FleetRun]) -> Option<String> {
         return None;
     }
     let mut s = format!(
-        "The rollout did not finish within the {} simulated: {}. Each batch waits until its pods are Ready again (wait-ready), and the run allows each batch 2 minutes for it; the totals count only the nodes that restarted.",
+        "The rollout did not finish within the {} simulated: {}. Each batch waits until its pods are Ready again (wait-ready), and the run allows each batch {} for it; the totals count only the nodes that restarted.",
         fmt_secs(f.horizon_s()),
-        short.join("; ")
+        short.join("; "),
+        words_secs(WAIT_READY_ALLOWANCE_S)
     );
     let by = |p: Policy| {
         runs.iter()

@@ -23,6 +23,10 @@ pub struct Rolling {
     pub wait_ready: bool,
 }
 
+/// What the horizon allows each batch, with `rolling.wait_ready`, to become Ready again; a batch
+/// that takes longer holds the rest back (`edit::rollout_words` says so).
+pub const WAIT_READY_ALLOWANCE_S: f64 = 120.0;
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Fleet {
@@ -134,7 +138,7 @@ impl Fleet {
     /// each batch two more minutes to become Ready.
     pub fn horizon_s(&self) -> f64 {
         let wait = if self.rolling.wait_ready {
-            self.batches() as f64 * 120.0
+            self.batches() as f64 * WAIT_READY_ALLOWANCE_S
         } else {
             0.0
         };

@@ -269,6 +269,15 @@ impl Json {
         }
     }
 
+    /// Field `k` of an object (`None` for a missing field or a value that is not an object),
+    /// without the unknown-field check of [`Obj`].
+    pub fn get(&self, k: &str) -> Option<&Json> {
+        match self {
+            Json::Obj(fields) => fields.iter().find(|(f, _)| f == k).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
     fn wrong(&self, at: &str, want: &str) -> String {
         format!("{at}: expected {want}, found {}", self.kind())
     }
