@@ -126,7 +126,7 @@ pub fn import(text: &str, replicas_on_node: Option<u32>, reply: impl FnOnce(Outc
     }
     let req = format!(
         "{{\"text\":{},\"replicas_on_node\":{}}}",
-        serde_json::to_string(text).unwrap_or_default(),
+        json::quote(text),
         replicas_on_node.map_or("null".to_string(), |n| n.to_string())
     );
     let started = CLIENT.with(|c| {
@@ -160,8 +160,8 @@ pub fn import(text: &str, replicas_on_node: Option<u32>, reply: impl FnOnce(Outc
 
 /// The `scenario=` value of a scenario, or `None` when it would make the link too long.
 pub async fn pack(im: &Imported) -> Option<String> {
-    let json = serde_json::to_vec(&im.scenario).ok()?;
-    let z = crate::pack::deflate(&json).await.ok()?;
+    let json = im.scenario.to_json(false);
+    let z = crate::pack::deflate(json.as_bytes()).await.ok()?;
     let s = b64_encode(&z);
     (s.len() + im.label.len() * 3 <= MAX_PACKED).then_some(s)
 }

@@ -23,7 +23,7 @@ fn fnv(bytes: &[u8], mut h: u64) -> u64 {
 fn lines(tr: &Trace) -> String {
     let mut out = String::new();
     for e in &tr.events {
-        out.push_str(&serde_json::to_string(&json::event(tr, e)).unwrap());
+        out.push_str(&json::event_line(tr, e));
         out.push('\n');
     }
     let m = &tr.metrics;

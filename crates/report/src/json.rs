@@ -1,126 +1,135 @@
-//! The JSON trace format (docs/CLI.md): the resolved scenario and, per policy, metrics and
-//! events. Called by the CLI's `--format json`, the web app's "Download JSON trace" and the
-//! behaviour test `crates/cli/tests/traces.rs` (which hashes [`event`]'s output, so a change
-//! here is a change of the recorded behaviour). Structs (not maps) so the keys keep a readable
+//! The JSON trace format (docs/CLI.md): the resolved scenario and, per policy, metrics, the
+//! PodDisruptionBudget's status and events. Called by the CLI's `--format json`, the web app's
+//! "Download JSON trace" and the behaviour test `crates/cli/tests/traces.rs` (which hashes
+//! [`event_line`]'s output, so a change here is a change of the recorded behaviour). Written with
+//! the model's small JSON writer (`restartscope_sim::json::Out`, the bytes serde_json wrote, so
+//! the page carries no serializer; `tests/json.rs` holds it to serde_json); keys in a readable
 //! order.
 
+use restartscope_sim::json::Out;
 use restartscope_sim::{Event, Metrics, Outcome, Scenario, Trace, Value};
-use serde::Serialize;
-use serde_json::Value as J;
 
-#[derive(Serialize)]
-pub struct Document<'a> {
-    pub scenario: &'a Scenario,
-    pub runs: Vec<Run<'a>>,
+/// The whole document, pretty-printed, with a final newline.
+pub fn render(sc: &Scenario, traces: &[Trace]) -> String {
+    let mut o = Out::pretty();
+    o.obj(|o| {
+        o.key("scenario");
+        sc.write_json(o);
+        o.key("runs").list(traces, |o, tr| {
+            o.obj(|o| run(o, tr));
+        });
+    });
+    let mut s = o.finish();
+    s.push('\n');
+    s
 }
 
-#[derive(Serialize)]
-pub struct Run<'a> {
-    pub policy: &'static str,
-    /// The kubelet profile's label (`Trace::kubelet`): "1.35 · KEP", "1.34".
-    pub kubelet: &'a str,
-    pub metrics: &'a Metrics,
-    /// The PodDisruptionBudget's status over time (`crate::pdb::series`), when the scenario has one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pdb: Option<Vec<crate::pdb::Point>>,
-    pub events: Vec<JsonEvent<'a>>,
+fn run(o: &mut Out, tr: &Trace) {
+    o.key("policy").str(tr.policy.as_str());
+    o.key("kubelet").str(&tr.kubelet);
+    o.key("metrics").obj(|o| metrics(o, &tr.metrics));
+    if let Some(points) = crate::pdb::series(tr) {
+        o.key("pdb").list(&points, |o, p| {
+            o.obj(|o| {
+                o.key("t_ms").int(p.t_ms);
+                o.key("current_healthy").int(p.status.current_healthy);
+                o.key("desired_healthy").int(p.status.desired_healthy);
+                o.key("expected_pods").int(p.status.expected_pods);
+                o.key("disruptions_allowed")
+                    .int(p.status.disruptions_allowed);
+            });
+        });
+    }
+    o.key("events").list(&tr.events, |o, e| event(o, tr, e));
+}
+
+/// The metrics of SPEC §5, in `Metrics`' order.
+fn metrics(o: &mut Out, m: &Metrics) {
+    o.key("ready_transitions").int(m.ready_transitions);
+    o.key("kubelet_status_writes").int(m.kubelet_status_writes);
+    o.key("nlc_status_writes").int(m.nlc_status_writes);
+    o.key("endpointslice_updates").int(m.endpointslice_updates);
+    o.key("unjustified_not_ready_s")
+        .f64(m.unjustified_not_ready_s);
+    o.key("unjustified_ready_s").f64(m.unjustified_ready_s);
+    o.key("evictions").int(m.evictions);
+    o.key("node_not_ready_s").f64(m.node_not_ready_s);
+    if let Some(s) = m.pdb_wrongful_allowed_s {
+        o.key("pdb_wrongful_allowed_s").f64(s);
+    }
+    o.key("events_processed").int(m.events_processed);
 }
 
 /// One event: names instead of indices, seconds instead of milliseconds.
-#[derive(Serialize)]
-pub struct JsonEvent<'a> {
-    pub t: f64,
-    pub kind: &'static str,
-    pub pod: Option<&'a str>,
-    pub container: Option<&'a str>,
-    pub value: J,
-    pub rule: &'static str,
-    pub by: &'static str,
-}
-
-#[derive(Serialize)]
-struct ProbeJson {
-    probe: &'static str,
-    result: &'static str,
-    run: u32,
-    threshold: u32,
-}
-
-#[derive(Serialize)]
-struct EndpointJson {
-    ready: bool,
-    serving: bool,
-    terminating: bool,
-}
-
-/// One event as the JSON format writes it.
-pub fn event<'a>(tr: &'a Trace, e: &Event) -> JsonEvent<'a> {
+pub fn event(o: &mut Out, tr: &Trace, e: &Event) {
     let pod = e.pod.and_then(|p| tr.pods.get(p as usize));
     let container = match (pod, e.container) {
         (Some(p), Some(c)) => p.containers.get(c as usize).map(|c| c.name.as_str()),
         _ => None,
     };
-    JsonEvent {
-        t: e.t as f64 / 1000.0,
-        kind: e.kind.as_str(),
-        pod: pod.map(|p| p.name.as_str()),
-        container,
-        value: value(&e.value),
-        rule: e.rule.id(),
-        by: e.by.as_str(),
-    }
+    o.obj(|o| {
+        o.key("t").f64(e.t as f64 / 1000.0);
+        o.key("kind").str(e.kind.as_str());
+        match pod {
+            Some(p) => o.key("pod").str(&p.name),
+            None => o.key("pod").null(),
+        };
+        match container {
+            Some(c) => o.key("container").str(c),
+            None => o.key("container").null(),
+        };
+        o.key("value");
+        value(o, &e.value);
+        o.key("rule").str(e.rule.id());
+        o.key("by").str(e.by.as_str());
+    });
+}
+
+/// One event on one line (compact), as the behaviour test hashes it.
+pub fn event_line(tr: &Trace, e: &Event) -> String {
+    let mut o = Out::compact();
+    event(&mut o, tr, e);
+    o.finish()
 }
 
 /// `null`, a bool, a string, a number, or an object for probe and endpoint values.
-pub fn value(v: &Value) -> J {
+fn value(o: &mut Out, v: &Value) {
     match v {
-        Value::None => J::Null,
-        Value::Bool(b) => J::Bool(*b),
+        Value::None => {
+            o.null();
+        }
+        Value::Bool(b) => {
+            o.bool(*b);
+        }
         Value::Condition(_)
         | Value::Taint(_)
         | Value::Writer(_)
         | Value::Health(_)
         | Value::Exit(_)
-        | Value::Service(_) => J::from(v.text()),
-        Value::Seconds(s) => serde_json::Number::from_f64(*s).map_or(J::Null, J::Number),
-        Value::Probe(p) => obj(ProbeJson {
-            probe: p.probe.as_str(),
-            result: match p.result {
-                Outcome::Unknown => "unknown",
-                Outcome::Success => "success",
-                Outcome::Failure => "failure",
-            },
-            run: p.run,
-            threshold: p.threshold,
-        }),
-        Value::Endpoint(ep) => obj(EndpointJson {
-            ready: ep.ready,
-            serving: ep.serving,
-            terminating: ep.terminating,
-        }),
+        | Value::Service(_) => {
+            o.str(&v.text());
+        }
+        Value::Seconds(s) => {
+            o.f64(*s);
+        }
+        Value::Probe(p) => {
+            o.obj(|o| {
+                o.key("probe").str(p.probe.as_str());
+                o.key("result").str(match p.result {
+                    Outcome::Unknown => "unknown",
+                    Outcome::Success => "success",
+                    Outcome::Failure => "failure",
+                });
+                o.key("run").int(p.run);
+                o.key("threshold").int(p.threshold);
+            });
+        }
+        Value::Endpoint(ep) => {
+            o.obj(|o| {
+                o.key("ready").bool(ep.ready);
+                o.key("serving").bool(ep.serving);
+                o.key("terminating").bool(ep.terminating);
+            });
+        }
     }
-}
-
-fn obj(x: impl Serialize) -> J {
-    serde_json::to_value(x).unwrap_or(J::Null)
-}
-
-/// The whole document, pretty-printed, with a final newline.
-pub fn render(sc: &Scenario, traces: &[Trace]) -> String {
-    let doc = Document {
-        scenario: sc,
-        runs: traces
-            .iter()
-            .map(|tr| Run {
-                policy: tr.policy.as_str(),
-                kubelet: &tr.kubelet,
-                metrics: &tr.metrics,
-                pdb: crate::pdb::series(tr),
-                events: tr.events.iter().map(|e| event(tr, e)).collect(),
-            })
-            .collect(),
-    };
-    let mut s = serde_json::to_string_pretty(&doc).expect("plain data serializes");
-    s.push('\n');
-    s
 }

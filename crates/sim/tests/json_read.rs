@@ -1,8 +1,11 @@
 //! `Scenario::from_json` (the page's reader, `scenario/read.rs`) against serde_json, the reader
 //! the CLI and scenario files use: the same scenarios from every preset and from edited ones,
-//! and the same verdict (read or refused) on thousands of broken texts.
+//! and the same verdict (read or refused) on thousands of broken texts. And the writer
+//! (`scenario/write.rs`, which the page and the CLI write with) against serde_json's: the same
+//! bytes for every scenario, number and string.
 
 use proptest::prelude::*;
+use restartscope_sim::json::{quote, Out};
 use restartscope_sim::presets::PRESETS;
 use restartscope_sim::{ApiUnreachable, Health, IntOrPercent, Pdb, Probe, Scenario, Truth};
 
@@ -149,5 +152,53 @@ proptest! {
         if let (Ok(a), Ok(b)) = (ours, theirs) {
             prop_assert_eq!(a, b);
         }
+    }
+}
+
+#[test]
+fn writes_what_serde_writes() {
+    for sc in scenarios() {
+        assert_eq!(sc.to_json(false), serde_json::to_string(&sc).unwrap());
+        assert_eq!(sc.to_json(true), serde_json::to_string_pretty(&sc).unwrap());
+    }
+    let mut o = Out::pretty();
+    o.obj(|o| {
+        o.key("empty").obj(|_| {});
+        o.key("none").list(&[] as &[u8], |_, _| {});
+        o.key("n").list(&[1u8, 2], |o, v| {
+            o.int(v);
+        });
+    });
+    let v = serde_json::json!({"empty": {}, "none": [], "n": [1, 2]});
+    // serde_json's own map sorts keys: compare the text as serde_json writes that order.
+    assert_eq!(
+        o.finish(),
+        "{\n  \"empty\": {},\n  \"none\": [],\n  \"n\": [\n    1,\n    2\n  ]\n}"
+    );
+    assert_eq!(
+        serde_json::to_string_pretty(&v["n"]).unwrap(),
+        "[\n  1,\n  2\n]"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+    #[test]
+    fn numbers_and_strings_as_serde(bits in any::<u64>(), small in -1e7f64..1e7, s in "\\PC*", c in any::<char>()) {
+        for v in [f64::from_bits(bits), small, small * 1e-9, (small * 1000.0).round() / 1000.0] {
+            let mut o = Out::compact();
+            o.f64(v);
+            let (ours, theirs) = (o.finish(), serde_json::to_string(&v).unwrap());
+            // Both write the shortest digits that read back as `v`. Where two such 17-digit
+            // forms tie (only from about 1e14 up: a double's exact value has 17 digits there),
+            // ryu rounds half to even and Rust half up; both read back as `v`.
+            if v.abs() < 1e14 || !v.is_finite() {
+                prop_assert_eq!(&ours, &theirs, "{:e}", v);
+            } else {
+                prop_assert_eq!(ours.parse::<f64>().unwrap().to_bits(), v.to_bits(), "{} {}", ours, theirs);
+            }
+        }
+        let s = format!("{s}{c}\u{7f}\u{1f}");
+        prop_assert_eq!(quote(&s), serde_json::to_string(&s).unwrap());
     }
 }

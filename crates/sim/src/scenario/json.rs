@@ -6,7 +6,10 @@
 //! answer and the tour's steps (`src/imported.rs`, `src/importer.rs`,
 //! `restartscope_tour::data`). `read.rs` reads a Scenario with it; native code (the CLI, scenario
 //! files) keeps serde, and `crates/sim/tests/json_read.rs` checks that both accept and reject the
-//! same texts and read the same scenarios. Mirrors no Kubernetes file.
+//! same texts and read the same scenarios. Its writer, [`Out`], is `write.rs`. Mirrors no
+//! Kubernetes file.
+
+pub use super::write::{quote, Out};
 
 /// A parsed JSON value. Numbers keep their text, so an integer field is read without a detour
 /// through `f64` (a seed is a `u64`).

@@ -22,6 +22,7 @@ mod pods;
 mod read;
 mod types;
 mod validate;
+mod write;
 
 pub use check::{limits, FieldError};
 pub use edit::{Overrides, MIN_TAIL_S};
