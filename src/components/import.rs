@@ -2,7 +2,9 @@
 //! the imported scenario becomes the one on screen (`Settings::for_custom`); the importer's
 //! worker is fetched on the first import only (`importer.rs`). The report lists what the model
 //! does not use and its notes; the scenario TOML is offered for download, and in place of a
-//! link when the scenario is too large for one.
+//! link when the scenario is too large for one. The panel is static markup (`PANEL`) whose
+//! few changing parts are set in place (`busy`, `say`, `show_report`), its events handled on
+//! the panel: a Leptos view of it cost the page 4.8 KB of gzip wasm.
 
 use crate::form::Settings;
 use crate::importer::{self, Report, MAX_INPUT};
@@ -12,10 +14,120 @@ use std::sync::Arc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// Reads a dropped or opened file into the textarea (refusing one over 1 MiB).
-fn read_file(file: web_sys::File, text: RwSignal<String>, error: RwSignal<String>) {
+const PANEL: &str = concat!(
+    "<h2>Import your workload</h2>",
+    "<p class=\"hint\">Paste Kubernetes YAML or JSON (one or more documents: Pod, Deployment, \
+     StatefulSet, DaemonSet, ReplicaSet, Job, CronJob, with their Service and \
+     PodDisruptionBudget), drop a file here or open one; a RestartScope scenario file (TOML or \
+     JSON) works too.</p>",
+    "<label for=\"import-text\">Manifests</label>",
+    "<textarea id=\"import-text\" rows=\"12\" spellcheck=\"false\" aria-describedby=\"import-error\"></textarea>",
+    "<p class=\"field-error\" id=\"import-error\" role=\"alert\"></p>",
+    "<div class=\"import-actions\">",
+    "<label for=\"import-file\">Open a file</label>",
+    "<input id=\"import-file\" type=\"file\" accept=\".yaml,.yml,.json,.toml,text/yaml,application/json\">",
+    "<label for=\"import-replicas\">Replicas on this node</label>",
+    "<input id=\"import-replicas\" type=\"number\" min=\"1\" step=\"1\" placeholder=\"all\" size=\"4\">",
+    "<button id=\"import-go\" type=\"button\" class=\"primary\">Import</button>",
+    "<span id=\"import-status\" role=\"status\"></span>",
+    "</div>",
+    "<div class=\"import-report\" id=\"import-report\" hidden>",
+    "<p>Imported: <b id=\"import-label\"></b></p>",
+    "<button id=\"import-export-toml\" type=\"button\">Export as scenario TOML</button>",
+    "<p class=\"notice\" id=\"import-too-large\" hidden>This scenario is too large to share by \
+     link: export it as a scenario TOML file and open that file here again.</p>",
+    "<details id=\"import-unused\"><summary></summary><ul></ul></details>",
+    "<details id=\"import-notes\"><summary></summary><ul></ul></details>",
+    "</div>",
+);
+
+fn el(id: &str) -> Option<web_sys::Element> {
+    web_sys::window()?.document()?.get_element_by_id(id)
+}
+
+fn set_text(id: &str, text: &str) {
+    if let Some(e) = el(id) {
+        e.set_text_content(Some(text));
+    }
+}
+
+fn set_hidden(id: &str, hidden: bool) {
+    if let Some(e) = el(id) {
+        let _ = e.toggle_attribute_with_force("hidden", hidden);
+    }
+}
+
+/// A message under the text box (empty: none).
+fn say(msg: &str) {
+    set_text("import-error", msg);
+}
+
+/// The value of an input or the text box.
+fn value(id: &str) -> String {
+    let e = el(id);
+    if let Some(t) = e
+        .as_ref()
+        .and_then(|e| e.dyn_ref::<web_sys::HtmlTextAreaElement>())
+    {
+        return t.value();
+    }
+    e.and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
+        .map(|i| i.value())
+        .unwrap_or_default()
+}
+
+/// Importing: the button disabled and worded so, the status said.
+fn busy(on: bool) {
+    if let Some(p) = el("import-panel") {
+        let _ = p.set_attribute("aria-busy", if on { "true" } else { "false" });
+    }
+    if let Some(b) = el("import-go") {
+        let _ = b.toggle_attribute_with_force("disabled", on);
+        b.set_text_content(Some(if on { "Importing…" } else { "Import" }));
+    }
+    set_text(
+        "import-status",
+        if on {
+            "Loading the importer and reading the manifests…"
+        } else {
+            ""
+        },
+    );
+}
+
+/// A `<details>`' summary and items (the text escaped by the DOM).
+fn fill_list(id: &str, title: &str, lines: &[String]) {
+    let Some(d) = el(id) else { return };
+    if let Some(s) = d.query_selector("summary").ok().flatten() {
+        s.set_text_content(Some(&format!("{title} ({})", lines.len())));
+    }
+    let (Some(ul), Some(doc)) = (
+        d.query_selector("ul").ok().flatten(),
+        web_sys::window().and_then(|w| w.document()),
+    ) else {
+        return;
+    };
+    ul.set_text_content(None);
+    for l in lines {
+        if let Ok(li) = doc.create_element("li") {
+            li.set_text_content(Some(l));
+            let _ = ul.append_child(&li);
+        }
+    }
+}
+
+fn show_report(r: &Report, shareable: bool) {
+    set_text("import-label", &r.label);
+    set_hidden("import-too-large", shareable);
+    fill_list("import-unused", "Not used by the model", &r.unused);
+    fill_list("import-notes", "Notes", &r.notes);
+    set_hidden("import-report", false);
+}
+
+/// Reads a dropped or opened file into the text box (refusing one over 1 MiB).
+fn read_file(file: web_sys::File) {
     if file.size() > MAX_INPUT as f64 {
-        error.set(format!(
+        say(&format!(
             "{} is {} bytes; the importer reads at most 1 MiB",
             file.name(),
             file.size()
@@ -26,14 +138,19 @@ fn read_file(file: web_sys::File, text: RwSignal<String>, error: RwSignal<String
         // The bytes, not `file.text()`: that turns a binary file into U+FFFD and no message.
         let bytes = match JsFuture::from(file.array_buffer()).await {
             Ok(buf) => js_sys::Uint8Array::new(&buf).to_vec(),
-            Err(_) => return error.set(format!("{} could not be read", file.name())),
+            Err(_) => return say(&format!("{} could not be read", file.name())),
         };
         match String::from_utf8(bytes) {
             Ok(t) => {
-                text.set(t.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(t));
-                error.set(String::new());
+                let t = t.strip_prefix('\u{feff}').unwrap_or(&t);
+                if let Some(a) = el("import-text")
+                    .and_then(|e| e.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
+                {
+                    a.set_value(t);
+                }
+                say("");
             }
-            Err(_) => error.set(format!(
+            Err(_) => say(&format!(
                 "{} is not UTF-8 text (a binary file?): open a YAML, JSON or TOML file",
                 file.name()
             )),
@@ -41,72 +158,74 @@ fn read_file(file: web_sys::File, text: RwSignal<String>, error: RwSignal<String
     });
 }
 
-/// One value of the last report (empty before the first import).
-fn field(report: RwSignal<Option<Report>>, f: impl Fn(&Report) -> String) -> String {
-    report.with(|r| r.as_ref().map(f).unwrap_or_default())
+/// Sends the text box to the importer; the answer becomes the scenario on screen.
+fn run(ui: Ui, last: StoredValue<Option<Report>>) {
+    let t = value("import-text");
+    if t.trim().is_empty() {
+        return say("paste a manifest, drop a file or open one first");
+    }
+    if t.len() > MAX_INPUT {
+        return say(&format!(
+            "the input is {} bytes; the importer reads at most 1 MiB ({MAX_INPUT} bytes)",
+            t.len()
+        ));
+    }
+    let r = value("import-replicas").trim().parse::<u32>().ok();
+    busy(true);
+    say("");
+    importer::import(&t, r, move |out| match out {
+        Err(m) => {
+            busy(false);
+            say(&m);
+        }
+        Ok((mut im, rep)) => leptos::task::spawn_local(async move {
+            im.packed = importer::pack(&im).await;
+            show_report(&rep, im.packed.is_some());
+            last.set_value(Some(rep));
+            busy(false);
+            ui.settings.set(Settings::for_custom(Arc::new(im)));
+            ui.playhead.set(0);
+            ui.playing.set(!ui.reduced);
+        }),
+    });
 }
 
-/// `<li>` items, the text escaped.
-fn items(lines: &[String]) -> String {
-    let mut out = String::new();
-    for l in lines {
-        out.push_str("<li>");
-        for c in l.chars() {
-            match c {
-                '<' => out.push_str("&lt;"),
-                '>' => out.push_str("&gt;"),
-                '&' => out.push_str("&amp;"),
-                '"' => out.push_str("&quot;"),
-                _ => out.push(c),
-            }
-        }
-        out.push_str("</li>");
-    }
-    out
+/// The id of the element an event came from.
+fn target_id(ev: &web_sys::Event) -> String {
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .map(|e| e.id())
+        .unwrap_or_default()
 }
 
 #[component]
 pub fn ImportPanel() -> impl IntoView {
     let ui = Ui::get();
     let open = ui.import_open;
-    let text = RwSignal::new(String::new());
-    let replicas = RwSignal::new(String::new());
-    let error = RwSignal::new(String::new());
-    let busy = RwSignal::new(false);
-    let report = RwSignal::new(None::<Report>);
-    let shareable = RwSignal::new(true);
-    let run = move || {
-        let t = text.get_untracked();
-        if t.trim().is_empty() {
-            error.set("paste a manifest, drop a file or open one first".into());
-            return;
-        }
-        if t.len() > MAX_INPUT {
-            error.set(format!(
-                "the input is {} bytes; the importer reads at most 1 MiB ({MAX_INPUT} bytes)",
-                t.len()
-            ));
-            return;
-        }
-        let r = replicas.get_untracked().trim().parse::<u32>().ok();
-        busy.set(true);
-        error.set(String::new());
-        importer::import(&t, r, move |out| match out {
-            Err(m) => {
-                busy.set(false);
-                error.set(m);
+    let last = StoredValue::new(None::<Report>);
+    let on_click = move |ev: web_sys::MouseEvent| match target_id(&ev).as_str() {
+        "import-go" => run(ui, last),
+        "import-export-toml" => {
+            if let Some(r) = last.get_value() {
+                let _ = crate::export::download_text(
+                    "restartscope-imported.toml",
+                    "application/toml",
+                    &r.toml,
+                );
             }
-            Ok((mut im, rep)) => leptos::task::spawn_local(async move {
-                im.packed = importer::pack(&im).await;
-                shareable.set(im.packed.is_some());
-                report.set(Some(rep));
-                busy.set(false);
-                ui.settings.set(Settings::for_custom(Arc::new(im)));
-                ui.playhead.set(0);
-                ui.playing.set(!ui.reduced);
-            }),
-        });
+        }
+        _ => {}
     };
+    let on_change = move |ev: web_sys::Event| {
+        let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
+        if let Some(i) = input.filter(|i| i.id() == "import-file") {
+            if let Some(f) = i.files().and_then(|fs| fs.get(0)) {
+                read_file(f);
+            }
+        }
+    };
+    // Drop anywhere on the panel (its hint says "drop a file here"): a file dropped outside the
+    // text box would otherwise be opened by the browser in place of the app.
     let on_drop = move |ev: web_sys::DragEvent| {
         ev.prevent_default();
         if let Some(f) = ev
@@ -114,60 +233,12 @@ pub fn ImportPanel() -> impl IntoView {
             .and_then(|d| d.files())
             .and_then(|fs| fs.get(0))
         {
-            read_file(f, text, error);
+            read_file(f);
         }
     };
-    let on_file = move |ev: leptos::ev::Event| {
-        let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
-        if let Some(f) = input.and_then(|i| i.files()).and_then(|fs| fs.get(0)) {
-            read_file(f, text, error);
-        }
-    };
-    let export = move |_| {
-        if let Some(r) = report.get_untracked() {
-            let _ = crate::export::download_text(
-                "restartscope-imported.toml",
-                "application/toml",
-                &r.toml,
-            );
-        }
-    };
-    // Drop anywhere on the panel (its hint says "drop a file here"): a file dropped outside the
-    // text box would otherwise be opened by the browser in place of the app.
     view! {
-        <section class="import" id="import-panel" hidden=move || !open.get() aria-label="Import your workload" aria-busy=move || busy.get().to_string()
+        <section class="import" id="import-panel" hidden=move || !open.get() aria-label="Import your workload" aria-busy="false"
             on:dragover=move |ev: web_sys::DragEvent| ev.prevent_default()
-            on:drop=on_drop>
-                <h2>"Import your workload"</h2>
-                <p class="hint">"Paste Kubernetes YAML or JSON (one or more documents: Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob, with their Service and PodDisruptionBudget), drop a file here or open one; a RestartScope scenario file (TOML or JSON) works too."</p>
-                <label for="import-text">"Manifests"</label>
-                <textarea id="import-text" rows="12" spellcheck="false" aria-describedby="import-error"
-                    prop:value=move || text.get()
-                    on:input=move |ev| text.set(event_target_value(&ev))></textarea>
-                <p class="field-error" id="import-error" role="alert">{move || error.get()}</p>
-                <div class="import-actions">
-                    <label for="import-file">"Open a file"</label>
-                    <input id="import-file" type="file" accept=".yaml,.yml,.json,.toml,text/yaml,application/json" on:change=on_file />
-                    <label for="import-replicas">"Replicas on this node"</label>
-                    <input id="import-replicas" type="number" min="1" step="1" placeholder="all" size="4"
-                        prop:value=move || replicas.get() on:input=move |ev| replicas.set(event_target_value(&ev)) />
-                    <button id="import-go" type="button" class="primary" disabled=move || busy.get() on:click=move |_| run()>
-                        {move || if busy.get() { "Importing…" } else { "Import" }}</button>
-                    <span id="import-status" role="status">{move || if busy.get() { "Loading the importer and reading the manifests…" } else { "" }}</span>
-                </div>
-                <div class="import-report" id="import-report" hidden=move || report.with(|r| r.is_none())>
-                    <p>"Imported: "<b>{move || field(report, |r| r.label.clone())}</b></p>
-                    <button id="import-export-toml" type="button" on:click=export>"Export as scenario TOML"</button>
-                    <p class="notice" id="import-too-large" hidden=move || shareable.get()>"This scenario is too large to share by link: export it as a scenario TOML file and open that file here again."</p>
-                    <details id="import-unused">
-                        <summary>{move || field(report, |r| format!("Not used by the model ({})", r.unused.len()))}</summary>
-                        <ul inner_html=move || field(report, |r| items(&r.unused))></ul>
-                    </details>
-                    <details id="import-notes">
-                        <summary>{move || field(report, |r| format!("Notes ({})", r.notes.len()))}</summary>
-                        <ul inner_html=move || field(report, |r| items(&r.notes))></ul>
-                    </details>
-                </div>
-            </section>
+            on:drop=on_drop on:click=on_click on:change=on_change inner_html=PANEL></section>
     }
 }
