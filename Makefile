@@ -24,6 +24,7 @@ setup:
 # are built after it.
 build: setup
 	trunk build --release
+	node scripts/minify-glue.mjs
 	trunk build fleet/index.html --release --dist dist/fleet --public-url ./
 	trunk build import/index.html --release --dist dist/import --public-url ./
 	scripts/hash-workers.sh

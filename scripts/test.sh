@@ -30,6 +30,8 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 
 step "release build (trunk, offline)"
 trunk build --release
+step "the page's wasm-bindgen glue minified (scripts/minify-glue.mjs, terser)"
+node scripts/minify-glue.mjs
 
 # After the main build, which replaces dist/: the fleet view's own bundle (page + Web Worker).
 step "release build of the fleet view (trunk, offline) into dist/fleet"
