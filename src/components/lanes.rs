@@ -149,7 +149,8 @@ pub fn Lanes(children: Children) -> impl IntoView {
     let errors = ui.errors;
     let had_runs = move || runs.with(Option::is_some);
     view! {
-        <section class="lanes" aria-label=move || ui.lanes.with(|l| aria_label(l))>
+        <section class="lanes" aria-label=move || ui.lanes.with(|l| aria_label(l))
+            style:--fig-aspect=move || runs.with(|r| r.as_ref().map(|r| format!("{:.4}", r.figure.width / r.figure.height.max(1.0))).unwrap_or_default())>
             <Show when=move || ui.rejected()>
                 <div class="rejected" id="rejected" role="alert">
                     <p><strong>"Nothing was simulated: Kubernetes (and so the model) rejects this setting."</strong></p>
@@ -163,8 +164,7 @@ pub fn Lanes(children: Children) -> impl IntoView {
                     }}</p>
                 </div>
             </Show>
-            <div class="figure" id="figure" data-playhead=move || playhead.get().to_string() on:click=on_click
-                style:--fig-aspect=move || runs.with(|r| r.as_ref().map(|r| format!("{:.4}", r.figure.width / r.figure.height.max(1.0))).unwrap_or_default())>
+            <div class="figure" id="figure" data-playhead=move || playhead.get().to_string() on:click=on_click>
                 <canvas class="rs-canvas" node_ref=cv role="img"
                     aria-label=move || runs.with(|r| r.as_ref().map(|r| r.figure.title.clone()).unwrap_or_default())
                     on:pointermove=on_hover on:pointerleave=on_leave>

@@ -86,3 +86,27 @@ test('the tour in presentation view and in the embed', async ({ page }) => {
   expect(axe.violations.filter((v) => ['serious', 'critical'].includes(v.impact)).map((v) => v.id)).toEqual([]);
   expect(problems).toEqual([]);
 });
+
+test('presentation view at 1920×1080: every step\'s caption, marks and Back / Next beside the figure, on one screen', async ({ page }) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  const problems = await open(page, '?tour=kep-4781&step=1&present=1');
+  for (let n = 1; n <= STEPS; n++) {
+    await expect(page.locator('#tour-step')).toHaveText(`Step ${n} of ${STEPS}`);
+    const fig = await page.locator('#figure').boundingBox();
+    const tour = await page.locator('#tour').boundingBox();
+    expect(tour.x).toBeGreaterThanOrEqual(fig.x + fig.width);
+    expect(fig.y + fig.height).toBeLessThanOrEqual(1080);
+    // The figure (laid out 860 px wide) is still drawn large enough for 12-px text (8.5 px × 12/8.5).
+    expect(fig.width / 860).toBeGreaterThanOrEqual(12 / 8.5);
+    for (const sel of ['#tour-title', '.tour-caption >> nth=-1', '#tour-back', '#tour-next']) {
+      const b = await page.locator(sel).boundingBox();
+      expect(b.y + b.height, `${sel} of step ${n}`).toBeLessThanOrEqual(1080);
+    }
+    // Caption text stays readable on a projector.
+    const px = await page.locator('.tour-caption').first().evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+    expect(px).toBeGreaterThanOrEqual(15);
+    if (n === 7) await page.screenshot({ path: `${shots}/tour-present-1920-step7.png` });
+    if (n < STEPS) await page.keyboard.press('ArrowRight');
+  }
+  expect(problems).toEqual([]);
+});
