@@ -112,13 +112,20 @@ const WHEEL: usize = 1 << 14;
 /// The event queue: a timing wheel of 1-ms buckets (FIFO within a bucket, which is the
 /// scheduling order) in front of a binary heap for events beyond the wheel. Pops in
 /// `(time, scheduling order)`, like a heap of `(time, sequence)`, at O(1) per event. Buckets are
-/// linked lists threaded through one slab of slots, so no bucket allocates.
+/// linked lists threaded through one slab of slots, so no bucket allocates. A new event takes
+/// the lowest free slot: the events pending at once stay packed at the start of the slab (a
+/// fleet schedules every probe at t = 0 and far fewer later; a stack of free slots left the
+/// later ones scattered over the whole slab, one cache line each).
 pub struct Queue {
     /// The instant being drained; the wheel holds `[cursor, cursor + WHEEL)`.
     cursor: Ms,
     slots: Vec<Slot>,
-    /// Head of the list of free slots.
-    free: u32,
+    /// Free slots: bit `i % 64` of `free[i / 64]`.
+    free: Vec<u64>,
+    /// Bit `w % 64` of `has_free[w / 64]`: `free[w]` is not 0.
+    has_free: Vec<u64>,
+    /// No `has_free` word below this one is non-zero.
+    low: usize,
     head: Vec<u32>,
     tail: Vec<u32>,
     occupied: Vec<u64>,
@@ -140,7 +147,9 @@ impl Default for Queue {
         Queue {
             cursor: -1,
             slots: Vec::new(),
-            free: NIL,
+            free: Vec::new(),
+            has_free: Vec::new(),
+            low: 0,
             head: vec![NIL; WHEEL],
             tail: vec![NIL; WHEEL],
             occupied: vec![0; WHEEL / 64],
@@ -166,17 +175,42 @@ impl Queue {
         }
     }
 
+    /// The lowest free slot, holding `s`.
+    fn take_slot(&mut self, s: Slot) -> u32 {
+        while let Some(&h) = self.has_free.get(self.low) {
+            if h != 0 {
+                let w = self.low * 64 + h.trailing_zeros() as usize;
+                let bits = self.free[w];
+                self.free[w] = bits & (bits - 1);
+                if self.free[w] == 0 {
+                    self.has_free[self.low] &= !(1 << (w % 64));
+                }
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                self.slots[i] = s;
+                return i as u32;
+            }
+            self.low += 1;
+        }
+        let i = self.slots.len();
+        self.slots.push(s);
+        if i.is_multiple_of(64) {
+            self.free.push(0);
+            if i.is_multiple_of(4096) {
+                self.has_free.push(0);
+            }
+        }
+        i as u32
+    }
+
+    fn free_slot(&mut self, i: u32) {
+        let (i, w) = (i as usize, i as usize / 64);
+        self.free[w] |= 1 << (i % 64);
+        self.has_free[w / 64] |= 1 << (w % 64);
+        self.low = self.low.min(w / 64);
+    }
+
     fn append(&mut self, b: usize, ev: Ev) {
-        let s = Slot { ev, next: NIL };
-        let i = if self.free != NIL {
-            let i = self.free;
-            self.free = self.slots[i as usize].next;
-            self.slots[i as usize] = s;
-            i
-        } else {
-            self.slots.push(s);
-            (self.slots.len() - 1) as u32
-        };
+        let i = self.take_slot(Slot { ev, next: NIL });
         if self.head[b] == NIL {
             self.head[b] = i;
             self.occupied[b / 64] |= 1 << (b % 64);
@@ -199,8 +233,7 @@ impl Queue {
                     self.tail[b] = NIL;
                     self.occupied[b / 64] &= !(1 << (b % 64));
                 }
-                self.slots[i as usize].next = self.free;
-                self.free = i;
+                self.free_slot(i);
                 return Some((self.cursor, ev));
             }
             if !self.advance() {
