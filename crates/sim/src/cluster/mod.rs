@@ -450,8 +450,11 @@ impl<'a> Cluster<'a> {
             What::ProbeTick {
                 pod, c, kind, seq, ..
             } => {
-                if !removed(api, pod) {
-                    k.probe_tick(&mut cx, rt, api, pod as usize, c as usize, kind, seq);
+                // A stale tick changes nothing: the kubelet's worker says so without a look at
+                // the API's pod (a fleet's cache misses).
+                let (p, c) = (pod as usize, c as usize);
+                if k.tick_is_current(p, c, kind, seq) && !removed(api, pod) {
+                    k.probe_tick(&mut cx, rt, api, p, c, kind, seq);
                 }
             }
             What::ProbeDone {

@@ -48,6 +48,16 @@ impl Kubelet<'_> {
         );
     }
 
+    /// Whether a tick belongs to its worker's current ticker; `probe_tick` ignores any other
+    /// (among them the one tick a worker going to sleep leaves behind).
+    pub fn tick_is_current(&self, p: usize, c: usize, kind: ProbeKind, seq: u32) -> bool {
+        self.probe(p, c, kind).is_some()
+            && self.pods[p]
+                .probes
+                .worker(c, kind)
+                .is_some_and(|w| w.seq == seq)
+    }
+
     /// P2 `worker.run`: a tick of the worker's ticker (or an immediate-probe request).
     #[allow(clippy::too_many_arguments)]
     pub fn probe_tick(
