@@ -281,6 +281,7 @@ impl<'a> Cluster<'a> {
         if setup.rollout.is_some() {
             cl.push(1000, 0, What::RolloutPoll);
         }
+        cl.queue.pack();
         if setup.series {
             let pods: Vec<usize> = cl.spec.iter().map(|p| p.len()).collect();
             cl.rec.collect_series(&pods, cl.horizon);

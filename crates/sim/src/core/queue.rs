@@ -221,6 +221,70 @@ impl Queue {
         self.tail[b] = i;
     }
 
+    /// Reorders the slab as the wheel will pop it (bucket by bucket from the cursor on), for a
+    /// burst scheduled in another order: a fleet schedules every probe at t = 0 node by node, and
+    /// their first ticks, in random phases, would each read a slot far from the last one. Pops
+    /// the same events in the same order; free slots go last.
+    pub fn pack(&mut self) {
+        let n = self.slots.len();
+        let mut order: Vec<u32> = Vec::with_capacity(n);
+        let mut ranges: Vec<(u32, u32)> = Vec::new();
+        let start = slot(self.cursor);
+        for k in 0..WHEEL {
+            let b = (start + k) % WHEEL;
+            let a = order.len() as u32;
+            let mut i = self.head[b];
+            while i != NIL {
+                order.push(i);
+                i = self.slots[i as usize].next;
+            }
+            if order.len() as u32 > a {
+                ranges.push((b as u32, a));
+            }
+        }
+        let live = order.len();
+        for (w, &bits) in self.free.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                order.push((w * 64 + bits.trailing_zeros() as usize) as u32);
+                bits &= bits - 1;
+            }
+        }
+        debug_assert_eq!(order.len(), n);
+        // Slot k takes the one at order[k], cycle by cycle.
+        for first in 0..n {
+            if order[first] == NIL {
+                continue;
+            }
+            let held = self.slots[first];
+            let mut k = first;
+            loop {
+                let from = order[k] as usize;
+                order[k] = NIL;
+                if from == first {
+                    self.slots[k] = held;
+                    break;
+                }
+                self.slots[k] = self.slots[from];
+                k = from;
+            }
+        }
+        for (j, &(b, a)) in ranges.iter().enumerate() {
+            let end = ranges.get(j + 1).map_or(live as u32, |r| r.1);
+            for i in a..end {
+                self.slots[i as usize].next = if i + 1 < end { i + 1 } else { NIL };
+            }
+            self.head[b as usize] = a;
+            self.tail[b as usize] = end - 1;
+        }
+        self.free.fill(0);
+        self.has_free.fill(0);
+        self.low = self.has_free.len();
+        for i in live..n {
+            self.free_slot(i as u32);
+        }
+    }
+
     /// The next event in (time, scheduling order).
     pub fn pop(&mut self) -> Option<(Ms, Ev)> {
         loop {
@@ -341,7 +405,8 @@ mod tests {
     }
 
     /// The wheel pops exactly what a heap of (time, sequence) pops, including events scheduled
-    /// at the current instant, in the far future, and across the wheel's wrap.
+    /// at the current instant, in the far future, and across the wheel's wrap; `pack` changes none
+    /// of it.
     #[test]
     fn pops_in_time_then_scheduling_order() {
         let mut q = Queue::default();
@@ -365,8 +430,13 @@ mod tests {
             let t = rnd(100_000) as Ms;
             push(&mut q, &mut reference, t, &mut id);
         }
+        q.pack();
         let mut popped = 0;
         while let Some((t, e)) = q.pop() {
+            if popped % 1_000 == 999 {
+                // With free slots and a cursor past 0.
+                q.pack();
+            }
             let Reverse((rt, _, rid)) = reference.pop().unwrap();
             assert_eq!((t, e.node), (rt, rid), "after {popped} pops");
             popped += 1;
