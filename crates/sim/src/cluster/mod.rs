@@ -424,19 +424,14 @@ impl<'a> Cluster<'a> {
                 return;
             }
         }
-        if ev.what == What::NlcPass {
-            self.nlc_pass();
-            return;
+        // `matches!`, not `==`: the derived `PartialEq` of `What` was a call per event.
+        match ev.what {
+            What::NlcPass => return self.nlc_pass(),
+            What::TaintingPass => return self.tainting_pass(),
+            What::RolloutPoll => return self.poll_rollout(),
+            _ => {}
         }
-        if ev.what == What::TaintingPass {
-            self.tainting_pass();
-            return;
-        }
-        if ev.what == What::RolloutPoll {
-            self.poll_rollout();
-            return;
-        }
-        if ev.what == What::KubeletStop && self.nlc.is_quiet(n) {
+        if matches!(ev.what, What::KubeletStop) && self.nlc.is_quiet(n) {
             self.wake(n);
         }
         let mut cx = Ctx {

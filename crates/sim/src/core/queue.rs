@@ -1,6 +1,7 @@
-//! The one event queue of a cluster: a binary heap of `(time, sequence, event)`. Events at one
-//! instant run in the order they were scheduled. Every event names the node it belongs to
-//! (cluster-wide events such as a node lifecycle controller pass use node 0 and say so).
+//! The one event queue of a cluster: a timing wheel of 1-ms buckets in front of a binary heap of
+//! `(time, sequence, event)` (`Queue`). Events at one instant run in the order they were
+//! scheduled. Every event names the node it belongs to (cluster-wide events such as a node
+//! lifecycle controller pass use node 0 and say so).
 //!
 //! `Ctx` is what a handler gets: the clock, its node, the queue and the recorder. Actors
 //! schedule and record only through it.
