@@ -228,30 +228,34 @@ impl Queue {
     /// the same events in the same order; free slots go last.
     pub fn pack(&mut self) {
         let n = self.slots.len();
-        let mut order: Vec<u32> = Vec::with_capacity(n);
-        let mut ranges: Vec<(u32, u32)> = Vec::new();
+        // order[k]: the slot that moves to k. Each bucket's new range is known at once: its
+        // head and tail are rewritten as its list is read.
+        let mut order = vec![NIL; n];
+        let mut k = 0;
         let start = slot(self.cursor);
-        for k in 0..WHEEL {
-            let b = (start + k) % WHEEL;
-            let a = order.len() as u32;
+        for b in (start..WHEEL).chain(0..start) {
             let mut i = self.head[b];
+            if i == NIL {
+                continue;
+            }
+            self.head[b] = k as u32;
             while i != NIL {
-                order.push(i);
+                order[k] = i;
+                k += 1;
                 i = self.slots[i as usize].next;
             }
-            if order.len() as u32 > a {
-                ranges.push((b as u32, a));
-            }
+            self.tail[b] = k as u32 - 1;
         }
-        let live = order.len();
+        let live = k;
         for (w, &bits) in self.free.iter().enumerate() {
             let mut bits = bits;
             while bits != 0 {
-                order.push((w * 64 + bits.trailing_zeros() as usize) as u32);
+                order[k] = (w * 64 + bits.trailing_zeros() as usize) as u32;
+                k += 1;
                 bits &= bits - 1;
             }
         }
-        debug_assert_eq!(order.len(), n);
+        debug_assert_eq!(k, n);
         // Slot k takes the one at order[k], cycle by cycle.
         for first in 0..n {
             if order[first] == NIL {
@@ -270,13 +274,14 @@ impl Queue {
                 k = from;
             }
         }
-        for (j, &(b, a)) in ranges.iter().enumerate() {
-            let end = ranges.get(j + 1).map_or(live as u32, |r| r.1);
-            for i in a..end {
-                self.slots[i as usize].next = if i + 1 < end { i + 1 } else { NIL };
+        for b in 0..WHEEL {
+            if self.head[b] != NIL {
+                let (a, z) = (self.head[b], self.tail[b]);
+                for i in a..z {
+                    self.slots[i as usize].next = i + 1;
+                }
+                self.slots[z as usize].next = NIL;
             }
-            self.head[b as usize] = a;
-            self.tail[b as usize] = end - 1;
         }
         self.free.fill(0);
         self.has_free.fill(0);
