@@ -178,6 +178,10 @@ impl<'a> Cluster<'a> {
             live: Vec::new(),
             touched: Vec::new(),
         };
+        if setup.series {
+            let pods: Vec<usize> = cl.spec.iter().map(|p| p.len()).collect();
+            cl.rec.collect_series(&pods, cl.horizon);
+        }
         if cl.pdb.is_some() {
             cl.rec.with_pdb();
         }
@@ -230,6 +234,11 @@ impl<'a> Cluster<'a> {
             };
             cl.nodes[i].kubelet.elide = setup.elide && !kept;
             cl.push(lease_phase, id, What::LeaseRenew { gen: 0 });
+            // Every pod's first class, while its records are in the cache (what `settle` would
+            // do at the end, in the same order).
+            for p in 0..ns.pods.len() {
+                cl.classify(id, p);
+            }
         }
         let nlc_phase = (draw(seed, Purpose::Nlc, 0, [0, 0, 0]) * monitor_period as f64) as Ms;
         cl.nlc.phase = nlc_phase;
@@ -275,17 +284,15 @@ impl<'a> Cluster<'a> {
                         }
                     }
                 }
-                cl.rec.touch(id, pi);
             }
         }
         if setup.rollout.is_some() {
             cl.push(1000, 0, What::RolloutPoll);
         }
-        if setup.series {
-            let pods: Vec<usize> = cl.spec.iter().map(|p| p.len()).collect();
-            cl.rec.collect_series(&pods, cl.horizon);
+        cl.queue.pack();
+        if cl.spec.iter().any(|p| !p.is_empty()) {
+            cl.settle_pdb();
         }
-        cl.settle();
         cl
     }
 
@@ -363,18 +370,22 @@ impl<'a> Cluster<'a> {
         let mut touched = std::mem::take(&mut self.touched);
         self.rec.take_touched(&mut touched);
         for &(node, pod) in &touched {
-            let p = pod as usize;
-            let a = self.api.pod(node, p);
-            let healthy = self.nodes[node as usize].runtime.healthy(p, self.now);
-            let (gone, ready) = (a.gone_or_deleting(), a.status.ready);
-            let class = Class::of(gone, ready, healthy);
-            self.rec.classify(node, p, class, ready && !gone, self.now);
+            self.classify(node, pod as usize);
         }
         let any = !touched.is_empty();
         self.touched = touched;
         if any {
             self.settle_pdb();
         }
+    }
+
+    /// The pod's metric class now.
+    fn classify(&mut self, node: NodeId, p: usize) {
+        let a = self.api.pod(node, p);
+        let healthy = self.nodes[node as usize].runtime.healthy(p, self.now);
+        let (gone, ready) = (a.gone_or_deleting(), a.status.ready);
+        let class = Class::of(gone, ready, healthy);
+        self.rec.classify(node, p, class, ready && !gone, self.now);
     }
 
     /// The PodDisruptionBudget after the instant: does it allow more evictions than it would
@@ -413,19 +424,14 @@ impl<'a> Cluster<'a> {
                 return;
             }
         }
-        if ev.what == What::NlcPass {
-            self.nlc_pass();
-            return;
+        // `matches!`, not `==`: the derived `PartialEq` of `What` was a call per event.
+        match ev.what {
+            What::NlcPass => return self.nlc_pass(),
+            What::TaintingPass => return self.tainting_pass(),
+            What::RolloutPoll => return self.poll_rollout(),
+            _ => {}
         }
-        if ev.what == What::TaintingPass {
-            self.tainting_pass();
-            return;
-        }
-        if ev.what == What::RolloutPoll {
-            self.poll_rollout();
-            return;
-        }
-        if ev.what == What::KubeletStop && self.nlc.is_quiet(n) {
+        if matches!(ev.what, What::KubeletStop) && self.nlc.is_quiet(n) {
             self.wake(n);
         }
         let mut cx = Ctx {
@@ -450,8 +456,11 @@ impl<'a> Cluster<'a> {
             What::ProbeTick {
                 pod, c, kind, seq, ..
             } => {
-                if !removed(api, pod) {
-                    k.probe_tick(&mut cx, rt, api, pod as usize, c as usize, kind, seq);
+                // A stale tick changes nothing: the kubelet's worker says so without a look at
+                // the API's pod (a fleet's cache misses).
+                let (p, c) = (pod as usize, c as usize);
+                if k.tick_is_current(p, c, kind, seq) && !removed(api, pod) {
+                    k.probe_tick(&mut cx, rt, api, p, c, kind, seq);
                 }
             }
             What::ProbeDone {

@@ -63,6 +63,7 @@ impl Status {
 }
 
 #[derive(Clone, Debug)]
+#[repr(align(64))]
 pub struct ApiPod {
     pub status: Status,
     /// `metadata.deletionTimestamp`.

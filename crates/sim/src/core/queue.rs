@@ -1,6 +1,7 @@
-//! The one event queue of a cluster: a binary heap of `(time, sequence, event)`. Events at one
-//! instant run in the order they were scheduled. Every event names the node it belongs to
-//! (cluster-wide events such as a node lifecycle controller pass use node 0 and say so).
+//! The one event queue of a cluster: a timing wheel of 1-ms buckets in front of a binary heap of
+//! `(time, sequence, event)` (`Queue`). Events at one instant run in the order they were
+//! scheduled. Every event names the node it belongs to (cluster-wide events such as a node
+//! lifecycle controller pass use node 0 and say so).
 //!
 //! `Ctx` is what a handler gets: the clock, its node, the queue and the recorder. Actors
 //! schedule and record only through it.
@@ -112,13 +113,20 @@ const WHEEL: usize = 1 << 14;
 /// The event queue: a timing wheel of 1-ms buckets (FIFO within a bucket, which is the
 /// scheduling order) in front of a binary heap for events beyond the wheel. Pops in
 /// `(time, scheduling order)`, like a heap of `(time, sequence)`, at O(1) per event. Buckets are
-/// linked lists threaded through one slab of slots, so no bucket allocates.
+/// linked lists threaded through one slab of slots, so no bucket allocates. A new event takes
+/// the lowest free slot: the events pending at once stay packed at the start of the slab (a
+/// fleet schedules every probe at t = 0 and far fewer later; a stack of free slots left the
+/// later ones scattered over the whole slab, one cache line each).
 pub struct Queue {
     /// The instant being drained; the wheel holds `[cursor, cursor + WHEEL)`.
     cursor: Ms,
     slots: Vec<Slot>,
-    /// Head of the list of free slots.
-    free: u32,
+    /// Free slots: bit `i % 64` of `free[i / 64]`.
+    free: Vec<u64>,
+    /// Bit `w % 64` of `has_free[w / 64]`: `free[w]` is not 0.
+    has_free: Vec<u64>,
+    /// No `has_free` word below this one is non-zero.
+    low: usize,
     head: Vec<u32>,
     tail: Vec<u32>,
     occupied: Vec<u64>,
@@ -140,7 +148,9 @@ impl Default for Queue {
         Queue {
             cursor: -1,
             slots: Vec::new(),
-            free: NIL,
+            free: Vec::new(),
+            has_free: Vec::new(),
+            low: 0,
             head: vec![NIL; WHEEL],
             tail: vec![NIL; WHEEL],
             occupied: vec![0; WHEEL / 64],
@@ -166,17 +176,42 @@ impl Queue {
         }
     }
 
+    /// The lowest free slot, holding `s`.
+    fn take_slot(&mut self, s: Slot) -> u32 {
+        while let Some(&h) = self.has_free.get(self.low) {
+            if h != 0 {
+                let w = self.low * 64 + h.trailing_zeros() as usize;
+                let bits = self.free[w];
+                self.free[w] = bits & (bits - 1);
+                if self.free[w] == 0 {
+                    self.has_free[self.low] &= !(1 << (w % 64));
+                }
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                self.slots[i] = s;
+                return i as u32;
+            }
+            self.low += 1;
+        }
+        let i = self.slots.len();
+        self.slots.push(s);
+        if i.is_multiple_of(64) {
+            self.free.push(0);
+            if i.is_multiple_of(4096) {
+                self.has_free.push(0);
+            }
+        }
+        i as u32
+    }
+
+    fn free_slot(&mut self, i: u32) {
+        let (i, w) = (i as usize, i as usize / 64);
+        self.free[w] |= 1 << (i % 64);
+        self.has_free[w / 64] |= 1 << (w % 64);
+        self.low = self.low.min(w / 64);
+    }
+
     fn append(&mut self, b: usize, ev: Ev) {
-        let s = Slot { ev, next: NIL };
-        let i = if self.free != NIL {
-            let i = self.free;
-            self.free = self.slots[i as usize].next;
-            self.slots[i as usize] = s;
-            i
-        } else {
-            self.slots.push(s);
-            (self.slots.len() - 1) as u32
-        };
+        let i = self.take_slot(Slot { ev, next: NIL });
         if self.head[b] == NIL {
             self.head[b] = i;
             self.occupied[b / 64] |= 1 << (b % 64);
@@ -185,6 +220,75 @@ impl Queue {
             self.slots[t].next = i;
         }
         self.tail[b] = i;
+    }
+
+    /// Reorders the slab as the wheel will pop it (bucket by bucket from the cursor on), for a
+    /// burst scheduled in another order: a fleet schedules every probe at t = 0 node by node, and
+    /// their first ticks, in random phases, would each read a slot far from the last one. Pops
+    /// the same events in the same order; free slots go last.
+    pub fn pack(&mut self) {
+        let n = self.slots.len();
+        // order[k]: the slot that moves to k. Each bucket's new range is known at once: its
+        // head and tail are rewritten as its list is read.
+        let mut order = vec![NIL; n];
+        let mut k = 0;
+        let start = slot(self.cursor);
+        for b in (start..WHEEL).chain(0..start) {
+            let mut i = self.head[b];
+            if i == NIL {
+                continue;
+            }
+            self.head[b] = k as u32;
+            while i != NIL {
+                order[k] = i;
+                k += 1;
+                i = self.slots[i as usize].next;
+            }
+            self.tail[b] = k as u32 - 1;
+        }
+        let live = k;
+        for (w, &bits) in self.free.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                order[k] = (w * 64 + bits.trailing_zeros() as usize) as u32;
+                k += 1;
+                bits &= bits - 1;
+            }
+        }
+        debug_assert_eq!(k, n);
+        // Slot k takes the one at order[k], cycle by cycle.
+        for first in 0..n {
+            if order[first] == NIL {
+                continue;
+            }
+            let held = self.slots[first];
+            let mut k = first;
+            loop {
+                let from = order[k] as usize;
+                order[k] = NIL;
+                if from == first {
+                    self.slots[k] = held;
+                    break;
+                }
+                self.slots[k] = self.slots[from];
+                k = from;
+            }
+        }
+        for b in 0..WHEEL {
+            if self.head[b] != NIL {
+                let (a, z) = (self.head[b], self.tail[b]);
+                for i in a..z {
+                    self.slots[i as usize].next = i + 1;
+                }
+                self.slots[z as usize].next = NIL;
+            }
+        }
+        self.free.fill(0);
+        self.has_free.fill(0);
+        self.low = self.has_free.len();
+        for i in live..n {
+            self.free_slot(i as u32);
+        }
     }
 
     /// The next event in (time, scheduling order).
@@ -199,8 +303,7 @@ impl Queue {
                     self.tail[b] = NIL;
                     self.occupied[b / 64] &= !(1 << (b % 64));
                 }
-                self.slots[i as usize].next = self.free;
-                self.free = i;
+                self.free_slot(i);
                 return Some((self.cursor, ev));
             }
             if !self.advance() {
@@ -308,7 +411,8 @@ mod tests {
     }
 
     /// The wheel pops exactly what a heap of (time, sequence) pops, including events scheduled
-    /// at the current instant, in the far future, and across the wheel's wrap.
+    /// at the current instant, in the far future, and across the wheel's wrap; `pack` changes none
+    /// of it.
     #[test]
     fn pops_in_time_then_scheduling_order() {
         let mut q = Queue::default();
@@ -332,8 +436,13 @@ mod tests {
             let t = rnd(100_000) as Ms;
             push(&mut q, &mut reference, t, &mut id);
         }
+        q.pack();
         let mut popped = 0;
         while let Some((t, e)) = q.pop() {
+            if popped % 1_000 == 999 {
+                // With free slots and a cursor past 0.
+                q.pack();
+            }
             let Reverse((rt, _, rid)) = reference.pop().unwrap();
             assert_eq!((t, e.node), (rt, rid), "after {popped} pops");
             popped += 1;

@@ -17,16 +17,14 @@ use crate::trace::{Actor, Kind, Value};
 use crate::trace::{Ms, NodeId};
 
 impl Kubelet<'_> {
-    /// K1: the process is gone; all kubelet memory is dropped. Containers keep running.
+    /// K1: the process is gone; all kubelet memory is dropped (the pods' records are cleared by
+    /// the next `start`, before anything reads them). Containers keep running.
     pub fn stop(&mut self, cx: &mut Ctx) {
         if !self.up {
             return;
         }
         self.up = false;
         self.gen += 1;
-        for kp in self.pods.iter_mut() {
-            kp.forget();
-        }
         cx.emit(
             Kind::KubeletStop,
             None,
@@ -44,6 +42,13 @@ impl Kubelet<'_> {
             return;
         }
         self.up = true;
+        // K1's loss of every pod's memory, applied now (in place), just before the first
+        // SyncPods read it: nothing reads a stopped kubelet's pods (its events are dropped as
+        // stale, and every other reader checks `up` first). In a fleet the stop came a downtime
+        // earlier, and the pods' records had left the cache again by the start.
+        for kp in self.pods.iter_mut() {
+            kp.forget();
+        }
         self.started_at = cx.now;
         self.renewals = 0;
         cx.emit(

@@ -66,8 +66,8 @@ impl KPod {
         }
     }
 
-    /// Becomes `fresh` for the same containers, keeping its lists' memory (a kubelet stop
-    /// forgets every pod of the node at once).
+    /// Becomes `fresh` for the same containers, keeping its lists' memory (a kubelet that
+    /// starts again has forgotten every pod of the node: `lifecycle::start`).
     pub fn forget(&mut self) {
         self.synced = false;
         self.terminating = false;

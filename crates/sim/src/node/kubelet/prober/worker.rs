@@ -48,6 +48,16 @@ impl Kubelet<'_> {
         );
     }
 
+    /// Whether a tick belongs to its worker's current ticker; `probe_tick` ignores any other
+    /// (among them the one tick a worker going to sleep leaves behind).
+    pub fn tick_is_current(&self, p: usize, c: usize, kind: ProbeKind, seq: u32) -> bool {
+        self.probe(p, c, kind).is_some()
+            && self.pods[p]
+                .probes
+                .worker(c, kind)
+                .is_some_and(|w| w.seq == seq)
+    }
+
     /// P2 `worker.run`: a tick of the worker's ticker (or an immediate-probe request).
     #[allow(clippy::too_many_arguments)]
     pub fn probe_tick(
@@ -179,15 +189,6 @@ impl Kubelet<'_> {
         let started_at = rt.pods[p][c].started_at;
         let predates = self.predates(started_at);
         let rules = self.profile.rules;
-        // #141487 (main): `canInheritProbeState(w.pod.Status.ContainerStatuses, …)` reads the pod
-        // object the worker was created with (AddPod, at the first SyncPod: the API status the
-        // kubelet's informer held then, before that SyncPod's write), not the API's status now.
-        let same_in_api = self.pods[p]
-            .worker_pod
-            .as_ref()
-            .is_some_and(|s| s.cs[c].instance == cs.instance);
-        let skip_initial = rules.skip_initial_result_for_old_containers
-            && (!rules.restart_inherit_requires_same_container || same_in_api);
         let new_container = match self.pods[p].probes.worker_mut(c, kind) {
             Some(w) if w.container_id != Some(cs.instance) => {
                 w.container_id = Some(cs.instance);
@@ -198,6 +199,16 @@ impl Kubelet<'_> {
             None => return false,
         };
         if new_container {
+            // #141487 (main): `canInheritProbeState(w.pod.Status.ContainerStatuses, …)` reads the
+            // pod object the worker was created with (AddPod, at the first SyncPod: the API status
+            // the kubelet's informer held then, before that SyncPod's write), not the API's status
+            // now. Read here only, where it is used (a fleet's probe ticks do not touch it).
+            let same_in_api = self.pods[p]
+                .worker_pod
+                .as_ref()
+                .is_some_and(|s| s.cs[c].instance == cs.instance);
+            let skip_initial = rules.skip_initial_result_for_old_containers
+                && (!rules.restart_inherit_requires_same_container || same_in_api);
             let initial = initial_result(kind);
             // P1s, #137146 / #137885 (gate off, 1.35.4 and later): a restartable init container's
             // startup result is seeded Success when its status says Started=true, before the
