@@ -24,6 +24,13 @@ step "native tests"
 cargo test --workspace 2>&1 | tee artifacts/cargo-test.log
 grep -E '^test result:' artifacts/cargo-test.log | awk '{p+=$4; f+=$6} END {printf "cargo test summary: %d passed, %d failed\n", p, f}'
 
+# The workspace build turns on the page's `small-code` feature for the model; the CLI and the
+# fleet's worker build it without, with the large fleet's cache layout (Cluster::new,
+# Queue::pack). Their results must be the same: the fleet digests, again, on that build.
+step "native tests of the model as the CLI builds it (no small-code)"
+cargo test -p restartscope-sim 2>&1 | tee artifacts/cargo-test-sim.log
+grep -E '^test result:' artifacts/cargo-test-sim.log | awk '{p+=$4; f+=$6} END {printf "cargo test summary: %d passed, %d failed\n", p, f}'
+
 step "wasm-bindgen-test in headless chromium"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test -p restartscope --target wasm32-unknown-unknown --test web

@@ -1,6 +1,6 @@
 //! Sorting with little code, for the web page's bundle. `std`'s sorts (driftsort and ipnsort) are
 //! fast but each element type gets its own 1–3 KB of wasm, and the page sorted ten types: 12 KB of
-//! its gzip size (measured). With the feature `small-sorts`, which only the page's crate turns on,
+//! its gzip size (measured). With the feature `small-code`, which only the page's crate turns on,
 //! one heap sort, not generic, serves every type through a closure, and a stable sort orders
 //! (key, index) pairs with it and then moves the items into place: O(n log n), in place. Without
 //! it (the CLI, the fleet's worker) these are `std`'s sorts: the heap sort made a 5,000-node fleet
@@ -10,7 +10,7 @@
 
 /// `v` in increasing order; equal items in no particular order (as `sort_unstable`).
 pub fn sort_unstable<T: Ord>(v: &mut [T]) {
-    if cfg!(feature = "small-sorts") {
+    if cfg!(feature = "small-code") {
         small::sort_unstable(v)
     } else {
         v.sort_unstable()
@@ -19,7 +19,7 @@ pub fn sort_unstable<T: Ord>(v: &mut [T]) {
 
 /// `v` by increasing `key`; items with equal keys in no particular order.
 pub fn sort_unstable_by_key<T, K: Ord>(v: &mut [T], key: impl Fn(&T) -> K) {
-    if cfg!(feature = "small-sorts") {
+    if cfg!(feature = "small-code") {
         small::sort_unstable_by_key(v, key)
     } else {
         v.sort_unstable_by_key(key)
@@ -28,7 +28,7 @@ pub fn sort_unstable_by_key<T, K: Ord>(v: &mut [T], key: impl Fn(&T) -> K) {
 
 /// `v` by increasing `key`, items with equal keys in their order (as `sort_by_key`).
 pub fn sort_by_key<T, K: Ord>(v: &mut [T], key: impl Fn(&T) -> K) {
-    if cfg!(feature = "small-sorts") {
+    if cfg!(feature = "small-code") {
         small::sort_by_key(v, key)
     } else {
         v.sort_by_key(key)
