@@ -79,7 +79,8 @@ test('the tour in presentation view and in the embed', async ({ page }) => {
     f.src = f.src.split('?')[0] + '?embed=1&tour=kep-4781&step=2';
   });
   const frame = page.frameLocator('#restartscope');
-  await expect(frame.locator('#tour-step')).toHaveText(`Step 2 of ${STEPS}`);
+  // A cold load of the whole app in the iframe (once 5 s was not enough in a full run on 2 cores).
+  await expect(frame.locator('#tour-step')).toHaveText(`Step 2 of ${STEPS}`, { timeout: 15_000 });
   await expect(frame.locator('#figure canvas[data-groups]').first()).toBeVisible();
   await page.screenshot({ path: `${shots}/tour-embed-480.png` });
   const axe = await new AxeBuilder({ page }).include('#restartscope').withTags(['wcag2a', 'wcag2aa']).analyze();
