@@ -107,6 +107,23 @@ test('fleet view: progress, heatmap, charts and totals equal to the CLI', async 
   await expect(page.locator('#words')).toContainText(
     `KEP-4781 avoids ${doc.runs[0].totals.ready_transitions} Pod Ready transitions`);
   await expect(page.locator('#samples li')).toHaveCount(6);
+  // The ready-endpoint share: one axis for both kubelets, starting just below the lowest share,
+  // so legacy's dips (a few % of a Service's endpoints) fill the chart instead of a pixel at its
+  // top, and the start is written under it and in the caption.
+  const lowest = doc.runs.map((r) => Math.min(...r.series.ready_endpoint_share.flat()));
+  expect(lowest[0]).toBeLessThan(1);
+  const share = page.locator('.run figure:nth-of-type(2)'); // after the heatmap
+  const bottoms = await share.locator('.chart-bottom').allTextContents();
+  expect(bottoms.length).toBe(2);
+  expect(bottoms[1]).toBe(bottoms[0]);
+  const start = Number(bottoms[0].replace(' %', '')) / 100;
+  expect(start).toBeLessThan(lowest[0]);
+  await expect(share.first().locator('figcaption')).toContainText(`the axis starts at ${bottoms[0]}`);
+  const deepest = await share.evaluateAll((figs) => figs.map((f) => Math.max(...[...f.querySelectorAll('path')]
+    .flatMap((p) => p.getAttribute('d').split(/[ML]/).filter(Boolean).map((xy) => Number(xy.split(',')[1]))))));
+  // y runs from 2 (100 %) to 88 (the axis start) in a 90-high chart.
+  expect(deepest[0]).toBeGreaterThan(2 + 86 * 0.3);
+  if (lowest[1] === 1) expect(deepest[1]).toBe(2);
   // Every setting is in the address.
   const q = new URL(page.url()).searchParams;
   for (const k of ['nodes', 'zones', 'pods-per-node', 'services', 'batch', 'downtime', 'pause',

@@ -98,22 +98,61 @@ pub struct Line {
     pub class: &'static str,
 }
 
-/// A line chart as SVG: `lines` over `seconds` seconds, y from 0 to `top`, with an accessible
-/// label and the top value written on the axis.
-pub fn chart(label: &str, lines: &[Line], seconds: f64, top: f64, unit: &str) -> String {
+/// A chart's y axis: from `bottom` to `top`, its ends written as `{n} {unit}`, or as percentages.
+pub struct Axis<'a> {
+    pub bottom: f64,
+    pub top: f64,
+    pub unit: &'a str,
+    pub percent: bool,
+}
+
+impl Axis<'_> {
+    fn text(&self, v: f64) -> String {
+        if self.percent {
+            format!("{:.0} %", v * 100.0)
+        } else {
+            format!("{} {}", fmt_num(v), self.unit)
+        }
+    }
+}
+
+/// Where a share chart's axis starts: the highest of 98, 95, 90, 80, 60, 40, 20 and 0 % that
+/// keeps `lowest` (the lowest share shown) at least 15 % of the chart above the bottom edge; 0 when
+/// nothing dips. A dip to 98.9 % then fills half the chart instead of a pixel at its top; the
+/// caption and the bottom label say where the axis starts.
+pub fn share_floor(lowest: f64) -> f64 {
+    if lowest.is_nan() || lowest >= 1.0 {
+        return 0.0;
+    }
+    [0.98, 0.95, 0.9, 0.8, 0.6, 0.4, 0.2]
+        .into_iter()
+        .find(|b| lowest >= b + (1.0 - b) * 0.15)
+        .unwrap_or(0.0)
+}
+
+/// A line chart as SVG: `lines` over `seconds` seconds on `axis` (a `top` of 0 is drawn as 1),
+/// with an accessible label and the axis's ends written on it (the bottom only when it is not 0).
+pub fn chart(label: &str, lines: &[Line], seconds: f64, axis: &Axis) -> String {
     const W: f64 = 600.0;
     const H: f64 = 90.0;
-    let top = if top > 0.0 { top } else { 1.0 };
+    let top = if axis.top > axis.bottom {
+        axis.top
+    } else {
+        axis.bottom + 1.0
+    };
+    let span = top - axis.bottom;
     let mut s = format!(
-        r#"<svg class="chart" viewBox="0 0 {W} {H}" preserveAspectRatio="none" role="img" aria-label="{}"><rect class="chart-bg" x="0" y="0" width="{W}" height="{H}"/>"#,
-        esc(label)
+        r#"<svg class="chart" viewBox="0 0 {W} {H}" preserveAspectRatio="none" role="img" aria-label="{} (y from {} to {})"><rect class="chart-bg" x="0" y="0" width="{W}" height="{H}"/>"#,
+        esc(label),
+        esc(&axis.text(axis.bottom)),
+        esc(&axis.text(top))
     );
     for l in lines {
         let n = l.values.len().max(2) - 1;
         let mut d = String::with_capacity(l.values.len() * 12);
         for (i, v) in l.values.iter().enumerate() {
             let x = i as f64 / n as f64 * W;
-            let y = H - 2.0 - (v / top).clamp(0.0, 1.0) * (H - 4.0);
+            let y = H - 2.0 - ((v - axis.bottom) / span).clamp(0.0, 1.0) * (H - 4.0);
             d.push_str(&format!("{}{x:.1},{y:.1}", if i == 0 { "M" } else { "L" }));
         }
         s.push_str(&format!(
@@ -123,10 +162,17 @@ pub fn chart(label: &str, lines: &[Line], seconds: f64, top: f64, unit: &str) ->
     }
     s.push_str("</svg>");
     let _ = seconds;
+    let bottom = if axis.bottom != 0.0 {
+        format!(
+            r#"<div class="chart-bottom">{}</div>"#,
+            esc(&axis.text(axis.bottom))
+        )
+    } else {
+        String::new()
+    };
     format!(
-        r#"<div class="chart-box"><div class="chart-top">{} {}</div>{s}</div>"#,
-        fmt_num(top),
-        esc(unit)
+        r#"<div class="chart-box"><div class="chart-top">{}</div>{s}{bottom}</div>"#,
+        esc(&axis.text(top))
     )
 }
 
@@ -159,6 +205,47 @@ mod tests {
         assert_eq!((w, h), (2, 334));
         assert_eq!(&px[4..7], &colour(0.0));
         assert_eq!(&px[0..3], &colour(1.0));
+    }
+
+    #[test]
+    fn a_share_axis_starts_below_the_lowest_share() {
+        assert_eq!(share_floor(1.0), 0.0);
+        assert_eq!(share_floor(0.989), 0.98);
+        assert_eq!(share_floor(0.98), 0.95);
+        assert_eq!(share_floor(0.95), 0.9);
+        assert_eq!(share_floor(0.85), 0.8);
+        assert_eq!(share_floor(0.5), 0.4);
+        assert_eq!(share_floor(0.3), 0.0);
+        assert_eq!(share_floor(0.0), 0.0);
+        assert_eq!(share_floor(f64::NAN), 0.0);
+    }
+
+    #[test]
+    fn a_chart_draws_its_axis_ends() {
+        let line = Line {
+            values: vec![1.0, 0.9, 1.0],
+            class: "l0",
+        };
+        let axis = Axis {
+            bottom: 0.9,
+            top: 1.0,
+            unit: "",
+            percent: true,
+        };
+        let svg = chart("share", &[line], 3.0, &axis);
+        // 0.9 on the bottom edge (90 - 2), 1 on the top (2).
+        assert!(svg.contains("M0.0,2.0L300.0,88.0L600.0,2.0"), "{svg}");
+        assert!(svg.contains(r#"<div class="chart-top">100 %</div>"#));
+        assert!(svg.contains(r#"<div class="chart-bottom">90 %</div>"#));
+        let counts = Axis {
+            bottom: 0.0,
+            top: 0.0,
+            unit: "/s",
+            percent: false,
+        };
+        let svg = chart("writes", &[], 3.0, &counts);
+        assert!(svg.contains(r#"<div class="chart-top">1 /s</div>"#));
+        assert!(!svg.contains("chart-bottom"));
     }
 
     #[test]

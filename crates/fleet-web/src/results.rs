@@ -3,7 +3,7 @@
 //! numbers come from the worker; nothing here knows Kubernetes.
 
 use crate::dom::el;
-use crate::draw::{self, Line};
+use crate::draw::{self, Axis, Line};
 use crate::js::{esc, get, list, num, text};
 use js_sys::{Float32Array, Uint32Array};
 use wasm_bindgen::prelude::*;
@@ -57,6 +57,20 @@ pub fn render(d: &JsValue) -> Vec<Run> {
             .fold(0.0, f64::max)
     };
     let (tw, ts, td) = (top(|r| &r.writes), top(|r| &r.slices), top(|r| &r.down));
+    // One share axis for every run, so the kubelets compare at a glance.
+    let lowest = runs
+        .iter()
+        .flat_map(|r| r.share.iter().copied())
+        .fold(1.0, f64::min);
+    let share_bottom = draw::share_floor(lowest);
+    let share_title = if share_bottom > 0.0 {
+        format!(
+            "Ready endpoints per Service (share; the axis starts at {:.0} %)",
+            share_bottom * 100.0
+        )
+    } else {
+        "Ready endpoints per Service (share)".to_string()
+    };
     for (i, (r, run)) in runs_js.iter().zip(&runs).enumerate() {
         let span = num(r, "cols") * num(r, "col_s");
         let secs = run.down.len().saturating_sub(1).max(1) as f64;
@@ -76,13 +90,19 @@ pub fn render(d: &JsValue) -> Vec<Run> {
                 class: "lmin",
             });
         }
-        let chart = |title: &str, lines: Vec<Line>, top: f64, unit: &str| {
+        let chart = |title: &str, lines: Vec<Line>, axis: Axis| {
             let label = format!("{title}, {}", run.label);
             format!(
                 r#"<figure class="series"><figcaption>{}</figcaption><div class="plot">{}<div class="playhead" data-span="{secs}"></div></div></figure>"#,
                 esc(title),
-                draw::chart(&label, &lines, secs, top, unit)
+                draw::chart(&label, &lines, secs, &axis)
             )
+        };
+        let count = |top: f64, unit| Axis {
+            bottom: 0.0,
+            top,
+            unit,
+            percent: false,
         };
         let one = |v: &Vec<f64>| {
             vec![Line {
@@ -96,14 +116,30 @@ pub fn render(d: &JsValue) -> Vec<Run> {
 <div class="plot"><canvas id="heat-{i}" role="img" aria-label="Heatmap of Ready pods per node over time, {label}"></canvas><div class="playhead" data-span="{span}"></div></div></figure>
 {}{}{}{}</section>"#,
             chart(
-                "Ready endpoints per Service (share)",
+                &share_title,
                 share_lines,
-                1.0,
-                "= all"
+                Axis {
+                    bottom: share_bottom,
+                    top: 1.0,
+                    unit: "",
+                    percent: true
+                }
             ),
-            chart("Pod status writes per second", one(&run.writes), tw, "/s"),
-            chart("EndpointSlice updates per second", one(&run.slices), ts, "/s"),
-            chart("Nodes not Ready", one(&run.down), td, "nodes"),
+            chart(
+                "Pod status writes per second",
+                one(&run.writes),
+                count(tw, "/s")
+            ),
+            chart(
+                "EndpointSlice updates per second",
+                one(&run.slices),
+                count(ts, "/s")
+            ),
+            chart(
+                "Nodes not Ready",
+                one(&run.down),
+                count(td, if td <= 1.0 { "node" } else { "nodes" })
+            ),
             label = esc(&run.label),
             nodes = num(r, "nodes"),
             col = num(r, "col_s"),
