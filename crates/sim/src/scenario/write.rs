@@ -130,15 +130,17 @@ impl Out {
     }
 
     /// A number as serde_json writes it (ryu's shortest form): `30.0`, `0.00001`, `1e+16`,
-    /// `1.5e-7`; not finite: `null`. From about 1e14 up, where two shortest forms can tie,
-    /// the last digit may differ from ryu's (Rust rounds the tie up, ryu to even); both read
-    /// back as the same number.
+    /// `1.5e-7`; not finite: `null`. Rust's `Display` writes the same shortest digits, except
+    /// where two shortest forms are equally near `v` (its exact value ends in a 5 just past
+    /// them, e.g. 859961180142157.25): Rust rounds that tie up, ryu to the even digit
+    /// (`half_even`).
     pub fn f64(&mut self, v: f64) -> &mut Out {
         let a = v.abs();
+        let start = self.s.len();
         if !v.is_finite() {
             self.s.push_str("null");
+            return self;
         } else if a == 0.0 || (1e-5..1e16).contains(&a) {
-            let start = self.s.len();
             let _ = write!(self.s, "{v}");
             if !self.s[start..].contains('.') {
                 self.s.push_str(".0");
@@ -147,6 +149,12 @@ impl Out {
             let e = format!("{v:e}");
             self.s
                 .push_str(&e.replacen("e", if a >= 1.0 { "e+" } else { "e" }, 1));
+        }
+        if let Some(i) = half_even(a, &self.s[start..]) {
+            // The last digit is odd (the tie rounded up from an even one) and at least 1.
+            let at = start + i;
+            let d = self.s.as_bytes()[at] - 1;
+            self.s.replace_range(at..at + 1, &char::from(d).to_string());
         }
         self
     }
@@ -166,6 +174,46 @@ impl Out {
         self.s.push_str("null");
         self
     }
+}
+
+/// Where Rust's shortest form `text` of `a` (> 0) rounded a tie up to an odd last digit, the
+/// index of that digit (ryu writes the even one below it). A tie: `a` is exactly the midpoint
+/// `(W - ½)·10^q` of the written `W·10^q` (`W` of at most 17 digits), i.e.
+/// `2a = (2W - 1)·10^q`; with
+/// `a = m·2^e` (`m` odd) and `2W - 1` odd that needs `q < 0`, `e + 1 = q` and `m·5^-q = 2W - 1`,
+/// in integers.
+fn half_even(a: f64, text: &str) -> Option<usize> {
+    let (mant, exp) = match text.find('e') {
+        Some(i) => (
+            &text[..i],
+            text[i + 1..].trim_start_matches('+').parse::<i32>().ok()?,
+        ),
+        None => (text, 0),
+    };
+    let last = mant.rfind(|c: char| c.is_ascii_digit())?;
+    let digits: String = mant.chars().filter(char::is_ascii_digit).collect();
+    let sig = digits.trim_start_matches('0');
+    if sig.is_empty() || sig.len() > 17 || (sig.as_bytes()[sig.len() - 1] - b'0').is_multiple_of(2)
+    {
+        return None;
+    }
+    let w: u64 = sig.parse().ok()?;
+    let frac = mant.find('.').map_or(0, |i| mant.len() - i - 1) as i32;
+    let q = exp - frac;
+    let bits = a.to_bits();
+    let (raw_m, raw_e) = (bits & ((1 << 52) - 1), ((bits >> 52) & 0x7ff) as i32);
+    let (m, e) = if raw_e == 0 {
+        (raw_m, -1074)
+    } else {
+        (raw_m | (1 << 52), raw_e - 1075)
+    };
+    let t = m.trailing_zeros() as i32;
+    let (m, e) = (m >> t, e + t);
+    if q >= 0 || e + 1 != q || -q > 27 {
+        return None;
+    }
+    let midpoint = 2 * w as u128 - 1;
+    (m as u128 * 5u128.pow((-q) as u32) == midpoint).then_some(last)
 }
 
 /// `s` as a JSON string (`serde_json::to_string(s)`).
