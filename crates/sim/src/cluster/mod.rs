@@ -15,6 +15,8 @@ use crate::control_plane::taint_eviction::{Pending, TaintEvictionController};
 use crate::control_plane::zones::{Zone, TAINTING_PERIOD};
 
 mod control;
+#[cfg(not(feature = "small-code"))]
+mod eager;
 use crate::core::rng::{draw, Purpose};
 use crate::core::{ms, Ctx, Ev, NodeId, Queue, What};
 use crate::node::kubelet::prober::probe_spec;
@@ -55,6 +57,19 @@ pub struct Setup<'a> {
     pub checkpoints: bool,
 }
 
+/// A rollout that waits for Ready polls from 1 s on.
+const FIRST_ROLLOUT_POLL: Ms = 1000;
+
+/// When a worker's first tick is due: a phase of its period, drawn per node and worker.
+fn first_tick(seed: u64, node: NodeId, pod: usize, c: usize, kind: ProbeKind, period: Ms) -> Ms {
+    (draw(
+        seed,
+        Purpose::ProbePhase,
+        node,
+        [pod as u64, c as u64, kind as u64],
+    ) * period as f64) as Ms
+}
+
 /// A rolling restart driven by readiness (polled every second, as an upgrade tool would).
 #[derive(Clone, Debug)]
 pub struct Rollout {
@@ -91,6 +106,10 @@ pub struct Cluster<'a> {
     live: Vec<usize>,
     /// The pods touched in an instant (kept to reuse its memory).
     touched: Vec<(NodeId, u16)>,
+    /// The first probes run node by node (`eager.rs`). Not in the page (feature `small-code`),
+    /// whose one node has no use for it: not even its fields, so the page's code stays as it was.
+    #[cfg(not(feature = "small-code"))]
+    eager: eager::Eager,
 }
 
 /// The result of a run: the kept events (all nodes interleaved), metrics per node and, if asked,
@@ -177,6 +196,8 @@ impl<'a> Cluster<'a> {
             stop_scheduled_at: vec![Ms::MIN; nodes.len()],
             live: Vec::new(),
             touched: Vec::new(),
+            #[cfg(not(feature = "small-code"))]
+            eager: eager::Eager::default(),
         };
         if setup.series {
             let pods: Vec<usize> = cl.spec.iter().map(|p| p.len()).collect();
@@ -272,12 +293,7 @@ impl<'a> Cluster<'a> {
                     for kind in ProbeKind::ALL {
                         if let Some(pr) = probe_spec(c, kind) {
                             let period = pr.period_s as Ms * 1000;
-                            let phase = (draw(
-                                seed,
-                                Purpose::ProbePhase,
-                                id,
-                                [pi as u64, ci as u64, kind as u64],
-                            ) * period as f64) as Ms;
+                            let phase = first_tick(seed, id, pi, ci, kind, period);
                             let what = What::ProbeTick {
                                 gen: 0,
                                 pod: pi as u16,
@@ -292,7 +308,15 @@ impl<'a> Cluster<'a> {
             }
         }
         if setup.rollout.is_some() {
-            cl.push(1000, 0, What::RolloutPoll);
+            cl.push(FIRST_ROLLOUT_POLL, 0, What::RolloutPoll);
+        }
+        #[cfg(not(feature = "small-code"))]
+        {
+            let stop = (setup.rollout.as_ref()).map(|r| eager::first_rollout_stop(r, &nodes));
+            cl.eager.undisturbed = nodes
+                .iter()
+                .map(|ns| eager::undisturbed_until(ns, stop))
+                .collect();
         }
         if cfg!(feature = "small-code") {
             cl.settle();
@@ -320,6 +344,11 @@ impl<'a> Cluster<'a> {
     /// `kubelet.api_unreachable`: the windows in which `node` cannot reach the API server.
     pub fn api_unreachable(&mut self, node: NodeId, windows: &[crate::scenario::ApiUnreachable]) {
         for w in windows {
+            #[cfg(not(feature = "small-code"))]
+            {
+                let u = &mut self.eager.undisturbed[node as usize];
+                *u = (*u).min(ms(w.at_s));
+            }
             self.push(ms(w.at_s), node, What::ApiLost);
             self.push(ms(w.at_s + w.duration_s), node, What::ApiBack);
         }
@@ -333,6 +362,8 @@ impl<'a> Cluster<'a> {
     /// Runs to the horizon, telling `progress` the simulated time reached (about 100 times).
     pub fn run_with(mut self, progress: &mut dyn FnMut(Ms)) -> Outcome {
         let (mut next_sample, mut next_report): (Ms, Ms) = (0, 0);
+        #[cfg(not(feature = "small-code"))]
+        self.first_probes_by_node();
         while let Some((t, ev)) = self.queue.pop() {
             if t > self.horizon {
                 break;
@@ -427,6 +458,21 @@ impl<'a> Cluster<'a> {
     fn dispatch(&mut self, ev: Ev) {
         let n = ev.node as usize;
         self.rec.count_event(ev.node);
+        // A first tick that ran ahead of the queue (`eager.rs`) is stale: dropped without the
+        // look at its worker, and counted as it was.
+        #[cfg(not(feature = "small-code"))]
+        if let What::ProbeTick {
+            gen: 0,
+            pod,
+            c,
+            kind,
+            seq: 0,
+        } = ev.what
+        {
+            if self.eager.slept.has(n, pod, c, kind) {
+                return;
+            }
+        }
         if let Some(gen) = ev.what.kubelet_gen() {
             // A stale generation: the kubelet process that scheduled this is gone.
             let k = &self.nodes[n].kubelet;

@@ -133,6 +133,11 @@ pub struct Queue {
     /// Events at `cursor + WHEEL` or later, by (time, sequence).
     far: BinaryHeap<Reverse<(Ms, u64, Ev)>>,
     seq: u64,
+    /// Events set aside instead of queued (`capture`). Not in the page (feature `small-code`).
+    #[cfg(not(feature = "small-code"))]
+    capturing: bool,
+    #[cfg(not(feature = "small-code"))]
+    captured: Vec<(Ms, Ev)>,
 }
 
 const NIL: u32 = u32::MAX;
@@ -156,6 +161,10 @@ impl Default for Queue {
             occupied: vec![0; WHEEL / 64],
             far: BinaryHeap::new(),
             seq: 0,
+            #[cfg(not(feature = "small-code"))]
+            capturing: false,
+            #[cfg(not(feature = "small-code"))]
+            captured: Vec::new(),
         }
     }
 }
@@ -167,6 +176,11 @@ fn slot(t: Ms) -> usize {
 impl Queue {
     /// Schedules `ev` at `t` (not before the instant being drained).
     pub fn push(&mut self, t: Ms, ev: Ev) {
+        #[cfg(not(feature = "small-code"))]
+        if self.capturing {
+            self.captured.push((t, ev));
+            return;
+        }
         debug_assert!(t >= self.cursor, "event scheduled in the past");
         if t < self.cursor + WHEEL as Ms {
             self.append(slot(t.max(self.cursor)), ev);
@@ -289,6 +303,20 @@ impl Queue {
         for i in live..n {
             self.free_slot(i as u32);
         }
+    }
+
+    /// While on, what handlers schedule is set aside (`captured`) instead of queued: the
+    /// cluster runs some handlers ahead of the queue and checks what they schedule
+    /// (`cluster/eager.rs`).
+    #[cfg(not(feature = "small-code"))]
+    pub fn capture(&mut self, on: bool) {
+        self.capturing = on;
+    }
+
+    /// The last event set aside while capturing, if any.
+    #[cfg(not(feature = "small-code"))]
+    pub fn captured(&mut self) -> Option<(Ms, Ev)> {
+        self.captured.pop()
     }
 
     /// The next event in (time, scheduling order).

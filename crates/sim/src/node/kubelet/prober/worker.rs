@@ -394,6 +394,58 @@ impl Kubelet<'_> {
         self.select(cx, rt, api, p, c, kind);
     }
 
+    /// The first tick `Cluster::new` schedules for this worker, at `t`, on a node that nothing
+    /// else touches until the probe returns: whether `probe_tick` starts a probe that passes and
+    /// `probe_done` then puts the worker to sleep (`quiet`) with nothing else changed (no initial
+    /// result: the worker has seen this container; P5 writes the Success already cached); and
+    /// if so, how long the probe runs. The checks of `probe_tick`, `do_probe`, `probe_done` and
+    /// `quiet`, made on the state they will see (this one: nothing else runs meanwhile).
+    #[cfg(not(feature = "small-code"))]
+    #[allow(clippy::too_many_arguments)]
+    pub fn first_tick_sleeps(
+        &self,
+        rt: &Runtime,
+        api: &ApiServer,
+        node: crate::trace::NodeId,
+        p: usize,
+        c: usize,
+        kind: ProbeKind,
+        t: Ms,
+    ) -> Option<Ms> {
+        let pr = self.probe(p, c, kind)?;
+        let w = self.pods[p].probes.worker(c, kind)?;
+        let cs = self.pods[p].status.as_ref()?.cs[c];
+        let r = &rt.pods[p][c];
+        let a = api.pod(node, p);
+        let (exec, timeout) = (ms(pr.exec_s), pr.timeout_s as Ms * 1000);
+        let period = pr.period_s as Ms * 1000;
+        let asleep = self.elide
+            && self.up
+            && self.gen == 0
+            && kind != ProbeKind::Startup
+            && w.seq == 0
+            && w.dormant == AWAKE
+            && !w.busy
+            && !w.pending_tick
+            && !w.pending_trigger
+            && !w.on_hold
+            && w.last == Outcome::Success
+            && w.run >= pr.success_threshold
+            && w.container_id == Some(cs.instance)
+            && r.instance == cs.instance
+            && cs.running
+            && cs.started == Some(true)
+            && !a.removed
+            && a.deleted_at.is_none()
+            && (t - r.started_at) / 1000 >= pr.initial_delay_s as Ms
+            && exec <= timeout
+            && exec < period
+            && self.pods[p].probes.results.get(c, kind, cs.instance) == Some(Outcome::Success)
+            && rt.probe_answer(p, c, kind, t)
+            && rt.probe_answer(p, c, kind, t + exec);
+        asleep.then_some(exec)
+    }
+
     /// Nothing a tick could change: the last probes passed and the Success is cached for this
     /// container, nothing is buffered, the probe is shorter than its period, and the container
     /// still answers (readiness and liveness only).
