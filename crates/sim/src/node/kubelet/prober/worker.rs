@@ -382,7 +382,7 @@ impl Kubelet<'_> {
         }
         // doProbe returns; the worker's select takes a buffered trigger or a held tick.
         self.set_busy(p, c, kind, false);
-        if self.elide && self.quiet(cx, rt, p, c, kind) {
+        if self.elide && self.quiet(rt, p, c, kind, cx.now) {
             let w = self.pods[p]
                 .probes
                 .worker_mut(c, kind)
@@ -417,20 +417,14 @@ impl Kubelet<'_> {
         let cs = self.pods[p].status.as_ref()?.cs[c];
         let r = &rt.pods[p][c];
         let a = api.pod(node, p);
-        let (exec, timeout) = (ms(pr.exec_s), pr.timeout_s as Ms * 1000);
-        let period = pr.period_s as Ms * 1000;
+        let exec = ms(pr.exec_s);
+        // What `quiet` asks when the probe returns, and what the tick and the probe need.
         let asleep = self.elide
             && self.up
             && self.gen == 0
-            && kind != ProbeKind::Startup
             && w.seq == 0
             && w.dormant == AWAKE
             && !w.busy
-            && !w.pending_tick
-            && !w.pending_trigger
-            && !w.on_hold
-            && w.last == Outcome::Success
-            && w.run >= pr.success_threshold
             && w.container_id == Some(cs.instance)
             && r.instance == cs.instance
             && cs.running
@@ -438,18 +432,15 @@ impl Kubelet<'_> {
             && !a.removed
             && a.deleted_at.is_none()
             && (t - r.started_at) / 1000 >= pr.initial_delay_s as Ms
-            && exec <= timeout
-            && exec < period
-            && self.pods[p].probes.results.get(c, kind, cs.instance) == Some(Outcome::Success)
             && rt.probe_answer(p, c, kind, t)
-            && rt.probe_answer(p, c, kind, t + exec);
+            && self.quiet(rt, p, c, kind, t + exec);
         asleep.then_some(exec)
     }
 
     /// Nothing a tick could change: the last probes passed and the Success is cached for this
     /// container, nothing is buffered, the probe is shorter than its period, and the container
     /// still answers (readiness and liveness only).
-    fn quiet(&self, cx: &Ctx, rt: &Runtime, p: usize, c: usize, kind: ProbeKind) -> bool {
+    fn quiet(&self, rt: &Runtime, p: usize, c: usize, kind: ProbeKind, now: Ms) -> bool {
         let Some(pr) = self.probe(p, c, kind) else {
             return false;
         };
@@ -468,7 +459,7 @@ impl Kubelet<'_> {
             && exec < pr.period_s as Ms * 1000
             && rt.pods[p][c].instance == cid
             && self.pods[p].probes.results.get(c, kind, cid) == Some(Outcome::Success)
-            && rt.probe_answer(p, c, kind, cx.now)
+            && rt.probe_answer(p, c, kind, now)
     }
 
     /// The pod's containers changed: its sleeping workers resume their ticker where Kubernetes'
