@@ -4,9 +4,10 @@
 //! does: serde_json's serializer and the `Serialize` impls serde derives were about 7 KB of the
 //! page's gzip bundle, used only by the "Download JSON trace" button and the compressed
 //! `scenario=` link. The CLI writes through it too, so the page and the CLI write the same bytes.
-//! `crates/sim/tests/json_write.rs` checks it byte for byte against serde_json on every preset,
-//! random scenarios and random numbers and strings. A field added to `types.rs` must be added
-//! here: that test fails until it is. Mirrors no Kubernetes file.
+//! `crates/sim/tests/json_read.rs` checks it byte for byte against serde_json on every preset and
+//! each with every optional part set (`writes_what_serde_writes`), on ties (`ties_as_serde`) and on
+//! random numbers and strings. A field added to `types.rs` must be added here: that test fails
+//! until it is. Mirrors no Kubernetes file.
 
 use super::types::*;
 use std::fmt::Write;
