@@ -20,14 +20,9 @@ test: setup
 setup:
 	@scripts/setup.sh
 
-# The main build replaces dist/, so the fleet view and the importer's worker (their own bundles)
-# are built after it.
+# The release bundles (the app, the fleet view, the importer's worker): scripts/build.sh.
 build: setup
-	trunk build --release
-	node scripts/minify-glue.mjs
-	trunk build fleet/index.html --release --dist dist/fleet --public-url ./
-	trunk build import/index.html --release --dist dist/import --public-url ./
-	scripts/hash-workers.sh
+	scripts/build.sh
 
 # Benchmarks (not tests): criterion, then scripts/bench-wasm.sh (the quick native table of
 # examples/scale.rs, the same workload as wasm32 in Node, and wasm/native).

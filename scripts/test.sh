@@ -5,6 +5,8 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
 step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+# Totals of a `cargo test` log.
+summary() { grep -E '^test result:' "$1" | awk '{p+=$4; f+=$6} END {printf "cargo test summary: %d passed, %d failed\n", p, f}'; }
 
 step "cargo fmt --check"
 cargo fmt --all --check
@@ -22,31 +24,21 @@ cargo clippy -p restartscope-import-web --target wasm32-unknown-unknown -- -D wa
 mkdir -p artifacts
 step "native tests"
 cargo test --workspace 2>&1 | tee artifacts/cargo-test.log
-grep -E '^test result:' artifacts/cargo-test.log | awk '{p+=$4; f+=$6} END {printf "cargo test summary: %d passed, %d failed\n", p, f}'
+summary artifacts/cargo-test.log
 
 # The workspace build turns on the page's `small-code` feature for the model; the CLI and the
 # fleet's worker build it without, with the large fleet's cache layout (Cluster::new,
-# Queue::pack). Their results must be the same: the fleet digests, again, on that build.
+# Queue::pack) and its first probes run node by node (cluster/eager.rs). Their results must be
+# the same: the fleet digests, again, on that build.
 step "native tests of the model as the CLI builds it (no small-code)"
 cargo test -p restartscope-sim 2>&1 | tee artifacts/cargo-test-sim.log
-grep -E '^test result:' artifacts/cargo-test-sim.log | awk '{p+=$4; f+=$6} END {printf "cargo test summary: %d passed, %d failed\n", p, f}'
+summary artifacts/cargo-test-sim.log
 
 step "wasm-bindgen-test in headless chromium"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test -p restartscope --target wasm32-unknown-unknown --test web
 
-step "release build (trunk, offline)"
-trunk build --release
-step "the page's wasm-bindgen glue minified (scripts/minify-glue.mjs, terser)"
-node scripts/minify-glue.mjs
-
-# After the main build, which replaces dist/: the fleet view's own bundle (page + Web Worker).
-step "release build of the fleet view (trunk, offline) into dist/fleet"
-trunk build fleet/index.html --release --dist dist/fleet --public-url ./
-step "release build of the importer's Web Worker (trunk, offline) into dist/import"
-trunk build import/index.html --release --dist dist/import --public-url ./
-step "content-hashed worker URLs (scripts/hash-workers.sh)"
-scripts/hash-workers.sh
+scripts/build.sh
 
 step "size budget"
 scripts/size-budget.sh

@@ -159,17 +159,12 @@ fn read_file(file: web_sys::File) {
 }
 
 /// Sends the text box to the importer; the answer becomes the scenario on screen.
-fn run(ui: Ui, last: StoredValue<Option<Report>>) {
+fn run(ui: Ui, toml: StoredValue<Option<String>>) {
     let t = value("import-text");
     if t.trim().is_empty() {
         return say("paste a manifest, drop a file or open one first");
     }
-    if t.len() > MAX_INPUT {
-        return say(&format!(
-            "the input is {} bytes; the importer reads at most 1 MiB ({MAX_INPUT} bytes)",
-            t.len()
-        ));
-    }
+    // Over MAX_INPUT: `importer::import` answers at once with the message.
     let r = value("import-replicas").trim().parse::<u32>().ok();
     busy(true);
     say("");
@@ -181,7 +176,7 @@ fn run(ui: Ui, last: StoredValue<Option<Report>>) {
         Ok((mut im, rep)) => leptos::task::spawn_local(async move {
             im.packed = importer::pack(&im).await;
             show_report(&rep, im.packed.is_some());
-            last.set_value(Some(rep));
+            toml.set_value(Some(rep.toml));
             busy(false);
             ui.settings.set(Settings::for_custom(Arc::new(im)));
             ui.playhead.set(0);
@@ -202,17 +197,20 @@ fn target_id(ev: &web_sys::Event) -> String {
 pub fn ImportPanel() -> impl IntoView {
     let ui = Ui::get();
     let open = ui.import_open;
-    let last = StoredValue::new(None::<Report>);
+    // The last import's scenario as TOML, for "export as scenario TOML".
+    let toml = StoredValue::new(None::<String>);
     let on_click = move |ev: web_sys::MouseEvent| match target_id(&ev).as_str() {
-        "import-go" => run(ui, last),
+        "import-go" => run(ui, toml),
         "import-export-toml" => {
-            if let Some(r) = last.get_value() {
-                let _ = crate::export::download_text(
-                    "restartscope-imported.toml",
-                    "application/toml",
-                    &r.toml,
-                );
-            }
+            toml.with_value(|t| {
+                if let Some(t) = t {
+                    let _ = crate::export::download_text(
+                        "restartscope-imported.toml",
+                        "application/toml",
+                        t,
+                    );
+                }
+            });
         }
         _ => {}
     };

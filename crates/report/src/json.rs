@@ -6,6 +6,7 @@
 //! the page carries no serializer; `tests/json.rs` holds it to serde_json); keys in a readable
 //! order.
 
+use crate::metrics::{Format, METRICS};
 use restartscope_sim::json::Out;
 use restartscope_sim::{Event, Metrics, Outcome, Scenario, Trace, Value};
 
@@ -43,25 +44,21 @@ fn run(o: &mut Out, tr: &Trace) {
     o.key("events").list(&tr.events, |o, e| event(o, tr, e));
 }
 
-/// The metrics of SPEC §5, in `Metrics`' order.
+/// The metrics of SPEC §5 (`METRICS`, in `Metrics`' order; the budget's only with a budget),
+/// then `events_processed`.
 fn metrics(o: &mut Out, m: &Metrics) {
-    o.key("ready_transitions").int(m.ready_transitions);
-    o.key("kubelet_status_writes").int(m.kubelet_status_writes);
-    o.key("nlc_status_writes").int(m.nlc_status_writes);
-    o.key("endpointslice_updates").int(m.endpointslice_updates);
-    o.key("unjustified_not_ready_s")
-        .f64(m.unjustified_not_ready_s);
-    o.key("unjustified_ready_s").f64(m.unjustified_ready_s);
-    o.key("evictions").int(m.evictions);
-    o.key("node_not_ready_s").f64(m.node_not_ready_s);
-    if let Some(s) = m.pdb_wrongful_allowed_s {
-        o.key("pdb_wrongful_allowed_s").f64(s);
+    for d in METRICS.iter().filter(|d| d.applies(m)) {
+        let o = o.key(d.key);
+        match d.format {
+            Format::Count => o.int(d.value(m) as u64),
+            Format::Tenths => o.f64(d.value(m)),
+        };
     }
     o.key("events_processed").int(m.events_processed);
 }
 
 /// One event: names instead of indices, seconds instead of milliseconds.
-pub fn event(o: &mut Out, tr: &Trace, e: &Event) {
+fn event(o: &mut Out, tr: &Trace, e: &Event) {
     let pod = e.pod.and_then(|p| tr.pods.get(p as usize));
     let container = match (pod, e.container) {
         (Some(p), Some(c)) => p.containers.get(c as usize).map(|c| c.name.as_str()),
