@@ -30,7 +30,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "eviction",
-        teaches: "A 6 min outage outlives the 300 s toleration: pods are evicted and Terminating under both policies.",
+        teaches: "A 6 min outage outlives the 300 s toleration: pods are evicted and Terminating under both policies. The node is one of a healthy multi-node cluster: a one-node cluster whose only node is down is in full disruption and never evicts (N4; the fleet view shows it).",
         link: None,
         build: eviction,
     },
@@ -60,7 +60,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "daemonset-long-outage",
-        teaches: "An 8 min outage: the Deployment pod is evicted, the DaemonSet pod tolerates it and comes back.",
+        teaches: "An 8 min outage: the Deployment pod is evicted, the DaemonSet pod tolerates it and comes back. The node is one of a healthy multi-node cluster: a one-node cluster whose only node is down is in full disruption and never evicts (N4).",
         link: None,
         build: daemonset_long_outage,
     },

@@ -178,8 +178,16 @@ fn a_long_partition_looks_like_a_down_kubelet_to_the_control_plane() {
             let probes = times(&tr, Kind::Probe, Some(0));
             assert!(probes.iter().filter(|t| (30.0..120.0).contains(*t)).count() >= 8);
             assert_eq!(kubelet_writes_in(&tr, 30.0, 120.0), 0);
-            // Back at 120 s: lease, node Ready, and the pods Ready again by the status manager.
-            assert_eq!(e(Kind::LeaseRenew, Rule::K2u).collect::<Vec<_>>(), [120.0]);
+            // Back at 120 s: node Ready, and the pods Ready again by the status manager; the
+            // lease sync, blocked in backoffEnsureLease since its first failure (30-40.4 s),
+            // renews at its next attempt, at most 7 s later (attempts 0.2, 0.6, 1.4, 3.0, 6.2,
+            // 12.6, 19.6, … s after the first failure).
+            let renewed: Vec<f64> = e(Kind::LeaseRenew, Rule::K2u).collect();
+            assert_eq!(renewed.len(), 1, "{renewed:?}");
+            assert!((120.0..=127.0).contains(&renewed[0]), "{renewed:?}");
+            assert!(times(&tr, Kind::LeaseRenew, None)
+                .iter()
+                .all(|t| !(30.0..renewed[0]).contains(t)));
             assert_eq!(e(Kind::NodeReady, Rule::K2u).collect::<Vec<_>>(), [120.0]);
             for p in 0..3 {
                 let r = ready(&tr, p, 30.0);
@@ -190,6 +198,32 @@ fn a_long_partition_looks_like_a_down_kubelet_to_the_control_plane() {
             assert_eq!(tr.metrics.evictions, 0);
         }
     }
+}
+
+/// K2u: a window without the API server shorter than the renewal interval fails no lease
+/// renewal, so nothing is retried: the renewal due after it comes at its usual time (rule K2r).
+#[test]
+fn a_partition_between_two_renewals_changes_no_renewal() {
+    let mut sc = presets::short_restart();
+    sc.kubelet.restarts[0].at_s = 200.0;
+    sc.horizon_s = 230.0;
+    let base = simulate_policy(&sc, Policy::Kep).unwrap();
+    let renewals = times(&base, Kind::LeaseRenew, None);
+    let (a, b) = renewals
+        .windows(2)
+        .map(|w| (w[0], w[1]))
+        .find(|(a, _)| *a > 40.0)
+        .unwrap();
+    sc.kubelet.api_unreachable = vec![ApiUnreachable {
+        at_s: (a + 1.0).ceil(),
+        duration_s: ((b - a) - 2.0).floor(),
+    }];
+    let tr = simulate_policy(&sc, Policy::Kep).unwrap();
+    assert_eq!(times(&tr, Kind::LeaseRenew, None), renewals);
+    assert!(tr
+        .events
+        .iter()
+        .all(|e| !(e.kind == Kind::LeaseRenew && e.rule == Rule::K2u)));
 }
 
 /// Taint eviction deletes the pods during a partition; the kubelet's pod watch shows the

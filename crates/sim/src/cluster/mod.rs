@@ -214,6 +214,7 @@ impl<'a> Cluster<'a> {
             let last_renew = lease_phase - renew_interval;
             cl.api.nodes.push(ApiNode {
                 lease_renew: last_renew,
+                heartbeat: last_renew,
                 ready: true,
                 taint_noschedule: false,
                 taint_noexecute: false,

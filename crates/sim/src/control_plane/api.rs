@@ -87,6 +87,8 @@ impl ApiPod {
 pub struct ApiNode {
     /// The lease's `renewTime`.
     pub lease_renew: Ms,
+    /// The Ready condition's `lastHeartbeatTime`: when the kubelet last posted it (K2, K2u).
+    pub heartbeat: Ms,
     /// Ready condition True (else Unknown).
     pub ready: bool,
     pub taint_noschedule: bool,
@@ -230,6 +232,9 @@ impl ApiServer {
             self.ready_flips.push(cx.node);
         }
         n.ready = ready;
+        if by == Actor::Kubelet {
+            n.heartbeat = cx.now;
+        }
         let v = if ready {
             ConditionStatus::True
         } else {

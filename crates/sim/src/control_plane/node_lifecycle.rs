@@ -117,8 +117,9 @@ impl NodeLifecycleController {
     pub fn pass_node(&mut self, cx: &mut Ctx, api: &mut ApiServer) -> TaintChange {
         let node = cx.node as usize;
         let h = &mut self.health[node];
-        // tryUpdateNodeHealth: probeTimestamp is when *we* first saw a newer lease.
-        let renew = api.nodes[node].lease_renew;
+        // tryUpdateNodeHealth: probeTimestamp is when *we* first saw a newer lease renewal or
+        // Ready heartbeat (`LastHeartbeatTime` changed: the kubelet posted node Ready).
+        let renew = api.nodes[node].lease_renew.max(api.nodes[node].heartbeat);
         if renew > h.saved_renew {
             h.saved_renew = renew;
             h.probe_ts = cx.now;

@@ -89,12 +89,33 @@ mod tests {
     }
 
     /// Two liveness kills 100 s apart: each kill restarts in the same SyncPod, and the snapshot's
-    /// newest exited instance is the previous one, so both restart at once.
+    /// newest exited instance is the previous one, so both restart at once (while the back-off,
+    /// doubled by each `Next`, is under 100 s: see the next test).
     #[test]
     fn liveness_kills_count_from_the_previous_exit() {
         let mut e = None;
         assert_eq!(check(&mut e, None, 50_000), None);
         assert_eq!(check(&mut e, Some(50_000), 150_000), None);
         assert_eq!(check(&mut e, Some(150_000), 250_000), None);
+    }
+
+    /// Kills 100 s apart restart at once only until the back-off passes 100 s: each restart's
+    /// `Next` doubles it (10, 20, 40, 80, 160 s), so the sixth kill, 100 s after the fifth,
+    /// is in back-off: the SyncPod writes the killed container, and the next one, whose
+    /// snapshot's newest exited instance is the killed one, waits 160 s from that kill.
+    #[test]
+    fn liveness_kills_100_s_apart_wait_once_the_backoff_passes_100_s() {
+        let mut e = None;
+        assert_eq!(check(&mut e, None, 50_000), None);
+        for k in 1..=5 {
+            let kill = 50_000 + 100_000 * k;
+            assert_eq!(check(&mut e, Some(kill - 100_000), kill), None, "kill {k}");
+        }
+        assert_eq!(e.unwrap().backoff, 160_000);
+        let sixth = 650_000;
+        assert_eq!(check(&mut e, Some(550_000), sixth), Some(710_000));
+        assert_eq!(check(&mut e, Some(sixth), 710_000), Some(sixth + 160_000));
+        assert_eq!(check(&mut e, Some(sixth), sixth + 160_000), None);
+        assert_eq!(e.unwrap().backoff, MAX);
     }
 }

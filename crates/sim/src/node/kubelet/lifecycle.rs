@@ -3,8 +3,8 @@
 //! by the cluster.
 //!
 //! Mirrors the process exit/start, `pkg/kubelet/nodelease` and component-helpers
-//! `lease/controller.go` (renewal every 0.25 × lease duration; a failed update is retried at the
-//! next interval), `kubelet_node_status.go` `syncNodeStatus` (Ready=True at start) and
+//! `lease/controller.go` (renewal every 0.25 × lease duration; a sync that cannot reach the API
+//! server retries in `backoffEnsureLease`, 200 ms doubling to 7 s, until it answers), `kubelet_node_status.go` `syncNodeStatus` (Ready=True at start) and
 //! `status/status_manager.go` `syncBatch` (statuses that still need an update are written).
 
 use super::Kubelet;
@@ -51,6 +51,7 @@ impl Kubelet<'_> {
         }
         self.started_at = cx.now;
         self.renewals = 0;
+        self.lease_failed_at = None;
         cx.emit(
             Kind::KubeletStart,
             None,
@@ -78,12 +79,25 @@ impl Kubelet<'_> {
 
     /// K2r: renew the lease and schedule the next renewal: `wait.JitterUntil(sync,
     /// renewInterval, 0.04, sliding=true)` waits renewInterval + [0, 4 %) after each sync. On a
-    /// quiet node the next renewal is only remembered (`lease_next`), not scheduled. Without
-    /// the API server the update fails and the next attempt comes at the next interval.
+    /// quiet node the next renewal is only remembered (`lease_next`), not scheduled.
+    ///
+    /// K2u: without the API server the sync does not return: `retryUpdateLease`'s five updates
+    /// fail, then `backoffEnsureLease` tries `Get` again after 200 ms, 400 ms, … doubling to
+    /// `maxBackoff` (7 s) until one answers (`lease_failed_at`; `api_back` schedules the attempt
+    /// that succeeds). The renewal that follows is rule K2u, and the next interval counts from it.
     pub fn renew_lease(&mut self, cx: &mut Ctx, api: &mut ApiServer, rule: Rule) {
-        if self.reachable {
-            api.renew_lease(cx, rule);
+        if !self.reachable {
+            // Every attempt fails at once (the model's partition refuses connections; a
+            // partition that drops packets would also wait out the client's timeout).
+            self.lease_failed_at.get_or_insert(cx.now);
+            return;
         }
+        let rule = if self.lease_failed_at.take().is_some() {
+            Rule::K2u
+        } else {
+            rule
+        };
+        api.renew_lease(cx, rule);
         let next = cx.now + self.lease_wait(cx.node, cx.now);
         if self.lease_lazy {
             self.lease_next = Some(next);
@@ -174,9 +188,10 @@ impl Kubelet<'_> {
         );
     }
 
-    /// K2u, S5r: the node reaches the API server again. A running kubelet renews its lease and
-    /// posts node Ready (at once: Kubernetes does it at the next lease / node-status interval,
-    /// within 10 s), the status manager writes every status it holds that differs from the
+    /// K2u, S5r: the node reaches the API server again. A running kubelet's lease sync, blocked
+    /// in `backoffEnsureLease` if it failed meanwhile, renews at its next attempt (within 7 s);
+    /// the kubelet posts node Ready at once (Kubernetes does it at the next node-status
+    /// interval, within 10 s), the status manager writes every status it holds that differs from the
     /// API's (`syncBatch`, regenerated as the pod update the informer now delivers would), a
     /// kubelet that started meanwhile lists its pods and runs their first SyncPod (K3), and
     /// deletions made meanwhile reach SyncTerminatingPod (K4).
@@ -193,7 +208,13 @@ impl Kubelet<'_> {
         if !self.up {
             return;
         }
-        api.renew_lease(cx, Rule::K2u);
+        // The lease sync blocked in `backoffEnsureLease` succeeds at its next attempt.
+        if let Some(failed) = self.lease_failed_at {
+            cx.at(
+                lease_retry_at(failed, cx.now),
+                What::LeaseRenew { gen: self.gen },
+            );
+        }
         if !api.nodes[cx.node as usize].ready {
             api.set_node_ready(cx, true, Rule::K2u, Actor::Kubelet);
         }
@@ -214,8 +235,39 @@ impl Kubelet<'_> {
     }
 }
 
+/// K2u: the first `backoffEnsureLease` attempt at or after `now` of a lease sync whose first
+/// attempt failed at `failed`: `sleep := 100ms; for { …; sleep = min(2*sleep, maxBackoff) }`
+/// (component-helpers `lease/controller.go`), i.e. attempts 0.2, 0.6, 1.4, 3.0, 6.2, 12.6, 19.6 s …
+/// after the first.
+pub fn lease_retry_at(failed: Ms, now: Ms) -> Ms {
+    const MAX_BACKOFF: Ms = 7_000;
+    let (mut t, mut sleep) = (failed, 100);
+    while t < now {
+        sleep = (2 * sleep).min(MAX_BACKOFF);
+        t += sleep;
+    }
+    t
+}
+
 /// The wait after renewal number `n`: `wait.JitterUntil(…, renewInterval, 0.04, …)`, i.e.
 /// `interval` + [0, 4 %) of it, drawn from the renewal's own key (`lease_key`, `n`).
 fn jittered_wait(key: u64, n: u64, interval: Ms) -> Ms {
     interval + (draw_rest(key, n, 0) * 0.04 * interval as f64) as Ms
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lease_retry_at;
+
+    /// `backoffEnsureLease`: `sleep` starts at 100 ms and doubles before each wait, up to
+    /// `maxBackoff` (7 s): attempts 0.2, 0.6, 1.4, 3.0, 6.2, 12.6, 19.6, 26.6 s after the first.
+    #[test]
+    fn lease_retries_back_off_from_200_ms_to_7_s() {
+        let attempts = [0, 200, 600, 1_400, 3_000, 6_200, 12_600, 19_600, 26_600];
+        for w in attempts.windows(2) {
+            assert_eq!(lease_retry_at(1_000, 1_000 + w[0] + 1), 1_000 + w[1]);
+            assert_eq!(lease_retry_at(1_000, 1_000 + w[1]), 1_000 + w[1]);
+        }
+        assert_eq!(lease_retry_at(0, 90_000), 96_600);
+    }
 }

@@ -108,6 +108,10 @@ pub struct Kubelet<'a> {
     pub lease_next: Option<Ms>,
     /// This process's last two renewals (earlier, later).
     pub renewed: [Ms; 2],
+    /// K2u: when this process's lease sync first failed to reach the API server; the sync is
+    /// then blocked in `backoffEnsureLease` (retries 200 ms, 400 ms, … up to 7 s apart) until
+    /// the API answers.
+    pub lease_failed_at: Option<Ms>,
 }
 
 impl<'a> Kubelet<'a> {
@@ -150,6 +154,7 @@ impl<'a> Kubelet<'a> {
             lease_lazy: false,
             lease_next: None,
             renewed: [KUBELET_BORN; 2],
+            lease_failed_at: None,
         }
     }
 
