@@ -102,7 +102,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "report-141473-replaced-during-partition",
-        teaches: "kubernetes#141473 (1.35–1.37 with KEP-4781; preset on 1.36): web-0's container exits at 22 s while the node cannot reach the API server (20–50 s) and is replaced; the kubelet restarts at 35 s, its status write lost, so after the partition the API still names the old container Ready and the replacement inherits it (P1k, S3): Ready until its readiness probe has failed 3 times after initialDelaySeconds (60 s); main (#141487) and the legacy kubelet make it NotReady at its worker's first run.",
+        teaches: "kubernetes#141473 (1.35–1.37 with KEP-4781; preset on 1.36): web-0's container exits at 22 s while the node cannot reach the API server (20–50 s) and is replaced; the kubelet restarts at 35 s, its status write lost, so after the partition the API still names the old container Ready and the replacement inherits it (P1k, S3): Ready until its readiness probe has failed 3 times after initialDelaySeconds (60 s); main (#141487) writes it NotReady in the status its first SyncPod generates, before the worker exists (S3, canInheritProbeState); the legacy kubelet at its worker's first run (P1).",
         link: Some("https://github.com/kubernetes/kubernetes/issues/141473"),
         build: report_141473_replaced_during_partition,
     },

@@ -125,7 +125,7 @@ impl KubeletProfile {
                 Some("this release: Started kept by container name (#141155; main compares IDs, #141342)")
             }
             Rule::P1k | Rule::S3 if r.restart_inherit_requires_same_container => {
-                Some("this release: only when the API names the same container ID (#141487)")
+                Some("this release: a container the API names with another ID is not inherited, NotReady from the first SyncPod (#141487)")
             }
             Rule::P1s if r.seed_sidecar_startup_from_api => {
                 Some("this release: 1.35.4+ / 1.36 (#137885 / #137146)")

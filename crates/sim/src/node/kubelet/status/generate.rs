@@ -36,6 +36,13 @@ pub struct Generated {
     pub triggers: Vec<usize>,
 }
 
+/// `canInheritProbeState` (#141487, `prober_manager.go`): false only when the API status names
+/// this container with an ID other than the running one (no status, or an empty ID on either
+/// side, may inherit; the model's API status always names an instance).
+pub fn can_inherit_probe_state(api: &Status, c: usize, runtime_instance: u32) -> bool {
+    api.cs.get(c).is_none_or(|s| s.instance == runtime_instance)
+}
+
 pub fn generate(x: &Input) -> Generated {
     let n = x.runtime.len();
     let mut cs = Few::new();
@@ -82,18 +89,21 @@ pub fn generate(x: &Input) -> Generated {
                 triggers.push(c);
             }
             let mut ready = !exists;
-            // S3 setReadyStateOnKubeletRestart.
-            let inherit = x.rules.ready_from_api_on_restart
-                && r.running
-                && r.started_at < x.predates_before
-                && (!x.rules.restart_inherit_requires_same_container
-                    || x.api.cs[c].instance == r.instance);
-            if inherit {
+            // S3 setReadyStateOnKubeletRestart (gate off): a container older than the kubelet
+            // with no readiness result is Ready; then, if it has a readiness probe and the API
+            // pod's Ready condition is not True, NotReady. #141487 (main) adds to that second
+            // test `!canInheritProbeState(pod.Status.ContainerStatuses, name, runtimeID)`: a
+            // container the API status names with another ID is NotReady, even at the first
+            // SyncPod, before its worker exists (prober_manager_test.go at v1.38.0-alpha.2,
+            // TestUpdatePodStatusOnKubeletRestart: docs/research/141487-manager.md).
+            if x.rules.ready_from_api_on_restart && r.running && r.started_at < x.predates_before {
+                let can_inherit = !x.rules.restart_inherit_requires_same_container
+                    || can_inherit_probe_state(x.api, c, r.instance);
                 if !ready && res(ProbeKind::Readiness).is_none() {
                     ready = true;
                     rule = Rule::S3;
                 }
-                if x.spec.container(c).readiness_probe.is_some() && !x.api.ready {
+                if x.spec.container(c).readiness_probe.is_some() && (!x.api.ready || !can_inherit) {
                     if ready {
                         rule = Rule::S3;
                     }
@@ -206,5 +216,144 @@ mod tests {
         let g = after_restart(Rules::KEP_4781, true, 95_000);
         assert!(!g.status.ready);
         assert_eq!(g.ready_rules, vec![Rule::S2]);
+    }
+
+    /// `TestUpdatePodStatusOnKubeletRestart` (`pkg/kubelet/prober/prober_manager_test.go` at
+    /// v1.38.0-alpha.2, commit 0411cc70, #141487): one container with a readiness probe, running,
+    /// started a minute before `kubeletStart − 10 s`, runtime ID "new"; the API pod Ready=True and
+    /// its container status Ready with `apiContainerID`; no readiness result. "first sync": no
+    /// readiness worker yet (SyncPod generates the status before `AddPod`).
+    fn kubelet_restart_case(gate: bool, api_same_id: bool, first_sync: bool) -> bool {
+        let version = crate::scenario::KubeVersion::Main;
+        let policy = if gate {
+            crate::scenario::Policy::Legacy
+        } else {
+            crate::scenario::Policy::Kep
+        };
+        let rules = crate::profile::KubeletProfile::for_policy(version, policy).rules;
+        let spec = pod();
+        let predates_before = 90_000;
+        let rt = [RtContainer {
+            instance: 2,
+            running: true,
+            started_at: predates_before - 60_000,
+            health: crate::scenario::Health::Healthy,
+            warm_at: 0,
+            finished_at: None,
+        }];
+        let mut probes = PodProbes::new(1);
+        if !first_sync {
+            probes.workers[0][ProbeKind::Readiness.index()] = Some(Worker::new());
+        }
+        let mut api = Status::healthy(1);
+        api.cs[0].instance = if api_same_id { 2 } else { 1 };
+        let g = generate(&Input {
+            rules,
+            spec: &spec,
+            runtime: &rt,
+            probes: &probes,
+            prev: &api.clone(),
+            api: &api,
+            predates_before,
+        });
+        g.status.cs[0].ready
+    }
+
+    #[test]
+    fn test_update_pod_status_on_kubelet_restart_six_cases() {
+        // (name, gate ChangeContainerStatusOnKubeletRestart, API names the same ID, first sync,
+        // expected Ready)
+        let cases = [
+            ("feature is disabled, the container survived the restart", false, true, false, true),
+            ("feature is disabled, the container was replaced while the API server was unreachable", false, false, false, false),
+            ("feature is disabled, the container survived the restart, first sync", false, true, true, true),
+            ("feature is disabled, the container was replaced while the API server was unreachable, first sync", false, false, true, false),
+            ("feature is enabled, the container survived the restart", true, true, false, false),
+            ("feature is enabled, the container was replaced", true, false, false, false),
+        ];
+        for (name, gate, same, first, want) in cases {
+            assert_eq!(kubelet_restart_case(gate, same, first), want, "{name}");
+        }
+    }
+
+    /// The same cases on a release without #141487 (1.37 with KEP-4781): a replaced container
+    /// inherits Ready (kubernetes#141473), at the first sync and after.
+    #[test]
+    fn before_141487_a_replaced_container_inherits_ready() {
+        let rules = crate::profile::KubeletProfile::for_policy(
+            crate::scenario::KubeVersion::V1_37,
+            crate::scenario::Policy::Kep,
+        )
+        .rules;
+        for first_sync in [false, true] {
+            let spec = pod();
+            let rt = [RtContainer {
+                instance: 2,
+                running: true,
+                started_at: 0,
+                health: crate::scenario::Health::Healthy,
+                warm_at: 0,
+                finished_at: None,
+            }];
+            let mut probes = PodProbes::new(1);
+            if !first_sync {
+                probes.workers[0][ProbeKind::Readiness.index()] = Some(Worker::new());
+            }
+            let api = Status::healthy(1);
+            let g = generate(&Input {
+                rules,
+                spec: &spec,
+                runtime: &rt,
+                probes: &probes,
+                prev: &api,
+                api: &api,
+                predates_before: 90_000,
+            });
+            assert!(g.status.cs[0].ready, "first sync {first_sync}");
+        }
+    }
+
+    /// `TestUpdatePodStatusOnKubeletRestartWithMultipleContainers` (same file and commit): two
+    /// containers with readiness workers and no results, one survived (same ID), one replaced;
+    /// with the API pod Ready=True only the survivor is Ready; with Ready=False neither.
+    #[test]
+    fn test_update_pod_status_on_kubelet_restart_with_multiple_containers() {
+        let rules = crate::profile::KubeletProfile::for_policy(
+            crate::scenario::KubeVersion::Main,
+            crate::scenario::Policy::Kep,
+        )
+        .rules;
+        let mut spec = pod();
+        let mut second = spec.containers[0].clone();
+        second.name = "replaced".into();
+        spec.containers.push(second);
+        let c = |instance| RtContainer {
+            instance,
+            running: true,
+            started_at: 0,
+            health: crate::scenario::Health::Healthy,
+            warm_at: 0,
+            finished_at: None,
+        };
+        let rt = [c(1), c(2)];
+        let mut probes = PodProbes::new(2);
+        for i in 0..2 {
+            probes.workers[i][ProbeKind::Readiness.index()] = Some(Worker::new());
+        }
+        for (api_ready, want) in [(true, [true, false]), (false, [false, false])] {
+            let mut api = Status::healthy(2);
+            api.ready = api_ready;
+            let g = generate(&Input {
+                rules,
+                spec: &spec,
+                runtime: &rt,
+                probes: &probes,
+                prev: &api,
+                api: &api,
+                predates_before: 90_000,
+            });
+            let got = [g.status.cs[0].ready, g.status.cs[1].ready];
+            assert_eq!(got, want, "API PodReady={api_ready}");
+        }
     }
 }
