@@ -314,13 +314,11 @@ impl Settings {
                 format!("Restart at must be {lo} to {hi} s"),
             ));
         }
-        let version = KubeVersion::parse(&self.version);
-        if version.is_none() {
-            errs.push((
-                Field::Version,
-                format!("Kubernetes version must be {}", versions_text()),
-            ));
+        let version = KubeVersion::parse_or_explain(&self.version);
+        if let Err(e) = &version {
+            errs.push((Field::Version, e.clone()));
         }
+        let version = version.ok();
         let mut f = |field: Field, text: &str| {
             let (lo, hi) = field.range();
             num(&mut errs, field, text, lo, hi)
@@ -418,13 +416,16 @@ pub fn sort_by_start(list: &mut [Restart]) {
     }
 }
 
-/// Every release the model has a kubelet profile for: `1.31, 1.34, …, 1.37 or main`.
+/// What `version` accepts: every release the model knows, by its profile lines.
 pub fn versions_text() -> String {
     let names: Vec<&str> = KubeVersion::ALL.iter().map(|v| v.as_str()).collect();
-    match names.split_last() {
+    let lines = match names.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
         _ => names.join(""),
-    }
+    };
+    format!(
+        "a Kubernetes release from 1.31 to 1.38 with its patch (1.36.4) or main; profiles {lines}"
+    )
 }
 
 pub fn fmt_num(v: f64) -> String {

@@ -28,7 +28,7 @@ pub struct Runs {
     pub horizon: i64,
 }
 
-/// What the page shows about one run besides its data: its kubelet profile's label ("1.35 · KEP",
+/// What the page shows about one run besides its data: its kubelet profile's label ("1.35 · default (KEP-4781)",
 /// "1.34") and its policy (the colour: CSS class `legacy` or `kep`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lane {
@@ -284,7 +284,7 @@ mod tests {
             let r = compute(&at(v)).unwrap_or_else(|e| panic!("{v}: {e:?}"));
             let lanes = r.lanes();
             assert_eq!(lanes.len(), 1, "{v}");
-            assert_eq!(lanes[0].kubelet, v);
+            assert_eq!(lanes[0].kubelet, format!("{v} · default (legacy)"));
             assert_eq!(lanes[0].policy, Policy::Legacy);
             assert_eq!(r.figure.groups.len(), 1);
             assert!(r.log.iter().all(|&(p, _)| p == 0));
@@ -293,10 +293,16 @@ mod tests {
 
     #[test]
     fn every_later_release_runs_legacy_and_kep() {
-        for v in ["1.35", "1.35.4", "1.36", "1.37", "main"] {
+        for v in ["1.35", "1.35.4", "1.36", "1.36.4", "1.37", "1.38", "main"] {
             let r = compute(&at(v)).unwrap_or_else(|e| panic!("{v}: {e:?}"));
             let names: Vec<String> = r.lanes().into_iter().map(|l| l.kubelet).collect();
-            assert_eq!(names, [format!("{v} · legacy"), format!("{v} · KEP")]);
+            assert_eq!(
+                names,
+                [
+                    format!("{v} · legacy (opt-in gate)"),
+                    format!("{v} · default (KEP-4781)")
+                ]
+            );
             assert!(r
                 .figure
                 .to_svg()

@@ -158,7 +158,7 @@ pub fn parse_with(query: &str, custom: Option<Arc<Imported>>) -> (UrlState, Vec<
             "restarts" => crate::restarts::from_param(v)
                 .map(|l| s.set_restarts(l))
                 .is_some(),
-            "version" => KubeVersion::parse(v)
+            "version" => KubeVersion::parse(v.trim())
                 .map(|k| {
                     s.version = k.as_str().into();
                     s.grace_s = fmt_num(k.default_grace_s());

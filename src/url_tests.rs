@@ -121,7 +121,16 @@ fn every_release_is_a_link_parameter() {
     );
     let (_, notes) = parse("?version=2.0");
     assert_eq!(notes.len(), 1);
-    assert!(notes[0].contains("1.35.4, 1.36, 1.37 or main"), "{notes:?}");
+    assert!(
+        notes[0].contains("1.35.4, 1.36, 1.37, 1.38 or main"),
+        "{notes:?}"
+    );
+    // Every patch release is a link parameter (`kubectl get nodes` prints v1.36.4).
+    let (st, notes) = parse("?version=1.35.9");
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(st.settings.version, "1.35.9");
+    let (st, _) = parse("?version=v1.36.4");
+    assert_eq!(st.settings.version, "1.36.4");
 }
 
 #[test]

@@ -85,7 +85,10 @@ async fn slider_moves_the_downtime_text() {
             .unwrap_or_default()
     };
     assert_eq!(version.length(), 7);
-    for (v, runs, first) in [("1.34", 1, "1.34"), ("main", 2, "main · legacy")] {
+    for (v, runs, first) in [
+        ("1.34", 1, "1.34 · default (legacy)"),
+        ("main", 2, "main · legacy (opt-in gate)"),
+    ] {
         version.set_value(v);
         version
             .dispatch_event(&web_sys::Event::new("change").unwrap())

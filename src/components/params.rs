@@ -54,13 +54,45 @@ pub fn version_option(v: KubeVersion) -> String {
     )
 }
 
-/// What the chosen release changes, from the model's profile table.
-fn version_note(version: &str) -> &'static str {
-    VERSIONS
+/// What the chosen release changes, from the model's profile table (a patch release: its
+/// profile line's, then its own note and date).
+fn version_note(version: &str) -> String {
+    let Some(v) = KubeVersion::parse(version) else {
+        return String::new();
+    };
+    let differs = VERSIONS
         .iter()
-        .find(|i| i.version.as_str() == version)
+        .find(|i| i.version == v.profile())
         .map(|i| i.differs)
-        .unwrap_or("")
+        .unwrap_or("");
+    let r = v.release();
+    if v.profile() == v {
+        return differs.to_string();
+    }
+    let when = if r.released { "released" } else { "scheduled" };
+    let note = if r.note.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", r.note)
+    };
+    format!(
+        "{}: runs the {} profile ({when} {}{note}). {differs}",
+        r.name,
+        v.profile().as_str(),
+        r.date
+    )
+}
+
+/// The picker's options: one group per minor, its releases oldest first.
+fn version_groups() -> Vec<(&'static str, Vec<KubeVersion>)> {
+    let mut groups: Vec<(&'static str, Vec<KubeVersion>)> = Vec::new();
+    for v in KubeVersion::releases() {
+        match groups.last_mut() {
+            Some((m, list)) if *m == v.minor() => list.push(v),
+            _ => groups.push((v.minor(), vec![v])),
+        }
+    }
+    groups
 }
 
 /// `children`: what `app.rs` adds to the panel (the restart list).
@@ -105,7 +137,11 @@ pub fn Params(children: Children) -> impl IntoView {
                                 s.version = v;
                             });
                         }>
-                        {KubeVersion::ALL.into_iter().map(|v| view! { <option value=v.as_str()>{version_option(v)}</option> }).collect_view()}
+                        {version_groups().into_iter().map(|(minor, list)| view! {
+                            <optgroup label=minor>
+                                {list.into_iter().map(|v| view! { <option value=v.as_str()>{version_option(v)}</option> }).collect_view()}
+                            </optgroup>
+                        }).collect_view()}
                     </select>
                     <small class="range" id="version-note">{move || settings.with(|s| version_note(&s.version))}</small>
                 </div>

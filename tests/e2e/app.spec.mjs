@@ -131,7 +131,7 @@ test('metric cards: one per descriptor, a row per kubelet, the difference or "sa
   await expect(page.locator('#metric-pdb_wrongful_allowed_s .vals b')).toHaveText(['no budget', 'no budget']);
   await page.locator('#metrics-whole').check();
   await expect(page.locator('#metric-evictions')).toHaveAttribute('title', 'Pods deleted by the taint eviction controller.');
-  await expect(page.locator('#metric-ready_transitions .vals small')).toHaveText(['1.35 · legacy', '1.35 · KEP']);
+  await expect(page.locator('#metric-ready_transitions .vals small')).toHaveText(['1.35 · legacy (opt-in gate)', '1.35 · default (KEP-4781)']);
   await expect(page.locator('#metric-ready_transitions .delta')).toHaveText('KEP −6 ▼ better');
   await expect(page.locator('#metric-ready_transitions')).toHaveClass(/differs/);
   await expect(page.locator('#metric-evictions .delta')).toHaveText('same');
@@ -174,10 +174,10 @@ test('a release before 1.35 runs the legacy kubelet alone, without an error', as
 test('?version=main shows two lanes labelled with main', async ({ page }) => {
   const problems = await open(page, '?version=main&t=60');
   await expect(page.locator('#url-notice')).toHaveCount(0);
-  await expect(page.locator('.why-col .badge')).toHaveText(['main · legacy', 'main · KEP']);
-  await expect(page.locator('.kubectl .badge')).toHaveText(['main · legacy', 'main · KEP']);
-  await expect(page.locator('#metric-ready_transitions .vals small')).toHaveText(['main · legacy', 'main · KEP']);
-  await expect(page.locator('.lanes')).toHaveAttribute('aria-label', 'Timeline: main · legacy above, main · KEP below');
+  await expect(page.locator('.why-col .badge')).toHaveText(['main · legacy (opt-in gate)', 'main · default (KEP-4781)']);
+  await expect(page.locator('.kubectl .badge')).toHaveText(['main · legacy (opt-in gate)', 'main · default (KEP-4781)']);
+  await expect(page.locator('#metric-ready_transitions .vals small')).toHaveText(['main · legacy (opt-in gate)', 'main · default (KEP-4781)']);
+  await expect(page.locator('.lanes')).toHaveAttribute('aria-label', 'Timeline: main · legacy (opt-in gate) above, main · default (KEP-4781) below');
   const svg = page.locator('#figure canvas');
   await expect(svg).toContainText('Legacy kubelet · main');
   await expect(svg).toContainText('KEP-4781 kubelet · main');

@@ -84,7 +84,7 @@ test('fleet view: progress, heatmap, charts and totals equal to the CLI', async 
   expect(progress[progress.length - 1]).toMatch(/^Done: computed in/);
   await expect(page.locator('#summary')).toContainText('20 nodes in 3 zones × 10 pods');
   // Both kubelets of 1.35, each with a heatmap and four charts.
-  await expect(page.locator('.run h2')).toHaveText(['1.35 · legacy', '1.35 · KEP']);
+  await expect(page.locator('.run h2')).toHaveText(['1.35 · legacy (opt-in gate)', '1.35 · default (KEP-4781)']);
   await expect(page.locator('.run svg.chart')).toHaveCount(8);
   // The heatmap is drawn: opaque pixels, and under legacy some not green (pods NotReady).
   const px = await page.evaluate(() => [0, 1].map((i) => {
@@ -196,7 +196,7 @@ test('fleet view: keyboard playback moves one playhead across heatmaps and chart
   await expect(page.locator('#clock')).toHaveText('0 s');
   for (let i = 0; i < 40; i++) await page.keyboard.press('ArrowRight');
   await expect(page.locator('#clock')).toHaveText('40 s');
-  await expect(page.locator('#readout')).toContainText('1.35 · legacy:');
+  await expect(page.locator('#readout')).toContainText('1.35 · legacy (opt-in gate):');
   // Tab reaches the controls in order.
   await page.locator('#back').focus();
   await page.keyboard.press('Tab');

@@ -179,7 +179,7 @@ test('kubectl panels: focusable scroll regions with every line, no "Deleted", th
   const problems = await open(page, '?preset=eviction&t=600');
   const pre = page.locator('.kubectl pre').first();
   await expect(pre).toHaveAttribute('tabindex', '0');
-  await expect(pre).toHaveAttribute('aria-label', /kubectl get pods -w, 1\.35 · legacy/);
+  await expect(pre).toHaveAttribute('aria-label', /kubectl get pods -w, 1\.35 · legacy \(opt-in gate\)/);
   const lines = await pre.locator(':scope > span:not(.hdr)').count();
   expect(lines).toBeGreaterThan(14);
   await expect(pre).not.toContainText('Deleted');

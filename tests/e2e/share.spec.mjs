@@ -239,7 +239,7 @@ test('exports: link, SVG, PNG and JSON download valid files', async ({ page, con
   const doc = JSON.parse(json.bytes.toString('utf8'));
   expect(doc.scenario.name).toBe('long-restart');
   expect(doc.runs.map((r) => r.policy)).toEqual(['legacy', 'kep']);
-  expect(doc.runs.map((r) => r.kubelet)).toEqual(['1.35 · legacy', '1.35 · KEP']);
+  expect(doc.runs.map((r) => r.kubelet)).toEqual(['1.35 · legacy (opt-in gate)', '1.35 · default (KEP-4781)']);
   expect(doc.runs[0].metrics.ready_transitions).toBe(12);
   expect(doc.runs[0].events[0]).toHaveProperty('rule');
   expect(problems).toEqual([]);

@@ -12,13 +12,8 @@ pub(crate) fn parse_kubelets(value: &str) -> Result<Vec<KubeletProfile>, UserErr
             Some((v, p)) => (v, Some(p)),
             None => (item, None),
         };
-        let version = KubeVersion::parse(v).ok_or_else(|| {
-            let ok: Vec<&str> = KubeVersion::ALL.iter().map(|v| v.as_str()).collect();
-            format!(
-                "invalid --kubelets item {item:?}: unknown release {v:?}; accepted releases: {}",
-                ok.join(", ")
-            )
-        })?;
+        let version = KubeVersion::parse_or_explain(v)
+            .map_err(|e| format!("invalid --kubelets item {item:?}: {e}"))?;
         let policy = match p {
             None if version.has_kep_4781() => Policy::Kep,
             None | Some("legacy") => Policy::Legacy,

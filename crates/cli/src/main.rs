@@ -183,23 +183,7 @@ fn presets_text() -> String {
 
 /// `restartscope versions`: every kubelet profile, what differs and the source.
 fn versions_text() -> String {
-    let mut out = String::from("version  policies      grace  what differs (source)\n");
-    for v in restartscope_sim::VERSIONS.iter() {
-        let policies = if v.version.has_kep_4781() {
-            "legacy, kep"
-        } else {
-            "legacy"
-        };
-        out.push_str(&format!(
-            "{:<8} {:<13} {:<6} {} ({})\n",
-            v.version.as_str(),
-            policies,
-            fmt_secs(v.version.default_grace_s()),
-            v.differs,
-            v.source
-        ));
-    }
-    out
+    restartscope_report::versions::text()
 }
 
 fn preset_list() -> String {
@@ -431,14 +415,8 @@ fn parse_policy(value: &str) -> Result<Option<Policy>, UserError> {
 
 /// `--version`: a kubelet release the model has a profile for.
 fn parse_version(value: &str) -> Result<KubeVersion, UserError> {
-    KubeVersion::parse(value).ok_or_else(|| {
-        let ok: Vec<&str> = KubeVersion::ALL.iter().map(|v| v.as_str()).collect();
-        format!(
-            "invalid --version {value:?}; accepted values: {}",
-            ok.join(", ")
-        )
-        .into()
-    })
+    KubeVersion::parse_or_explain(value)
+        .map_err(|e| format!("invalid --version {value:?}: {e}").into())
 }
 
 fn duration(flag: &str, value: &str) -> Result<f64, UserError> {

@@ -114,10 +114,12 @@ fn json_shape() {
     assert_eq!(runs[0]["policy"], "legacy");
     assert_eq!(runs[1]["policy"], "kep");
     // Each run names its kubelet profile next to its policy.
-    assert_eq!(runs[0]["kubelet"], "1.35 · legacy");
-    assert_eq!(runs[1]["kubelet"], "1.35 · KEP");
+    assert_eq!(runs[0]["kubelet"], "1.35 · legacy (opt-in gate)");
+    assert_eq!(runs[1]["kubelet"], "1.35 · default (KEP-4781)");
     let text = ok(&["simulate", "--preset", "long-restart", "--format", "json"]);
-    assert!(text.contains("\"policy\": \"kep\",\n      \"kubelet\": \"1.35 · KEP\","));
+    assert!(
+        text.contains("\"policy\": \"kep\",\n      \"kubelet\": \"1.35 · default (KEP-4781)\",")
+    );
     for run in runs {
         let m = &run["metrics"];
         for k in [
@@ -386,7 +388,7 @@ fn value_errors() {
     );
     fails(
         &["simulate", "--preset", "short-restart", "--version", "1.29"],
-        &["invalid --version \"1.29\"", "1.31, 1.34, 1.35"],
+        &["invalid --version \"1.29\"", "oldest release the model knows, 1.31"],
     );
     fails(
         &["simulate", "--preset", "short-restart", "--seed", "-1"],

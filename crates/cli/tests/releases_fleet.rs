@@ -62,7 +62,7 @@ fn fleet_command() {
     let runs = doc["runs"].as_array().unwrap();
     assert_eq!(runs.len(), 2);
     assert_eq!(runs[0]["policy"], "legacy");
-    assert_eq!(runs[1]["kubelet"], "1.35 · KEP");
+    assert_eq!(runs[1]["kubelet"], "1.35 · default (KEP-4781)");
     // 20 nodes × 31 pods, each flapping once under legacy; none under KEP.
     assert_eq!(runs[0]["totals"]["ready_transitions"], 20 * 31 * 2);
     assert_eq!(runs[1]["totals"]["ready_transitions"], 0);
@@ -141,7 +141,14 @@ fn kubelets_side_by_side() {
         .iter()
         .map(|r| r["kubelet"].as_str().unwrap())
         .collect();
-    assert_eq!(labels, ["1.34", "1.35 · KEP", "main · KEP"]);
+    assert_eq!(
+        labels,
+        [
+            "1.34 · default (legacy)",
+            "1.35 · default (KEP-4781)",
+            "main · default (KEP-4781)"
+        ]
+    );
     let text = ok(&[
         "simulate",
         "--preset",
@@ -149,7 +156,10 @@ fn kubelets_side_by_side() {
         "--kubelets",
         "1.35:kep,main:kep",
     ]);
-    assert!(text.contains("main · KEP − 1.35 · KEP"), "{text}");
+    assert!(
+        text.contains("main · default (KEP-4781) − 1.35 · default (KEP-4781)"),
+        "{text}"
+    );
     fails(
         &[
             "simulate",
@@ -200,7 +210,7 @@ fn a_stalled_rollout_says_so() {
     let text = ok(&["fleet", "--scenario", file]);
     assert!(
         text.contains("The rollout did not finish")
-            && text.contains("1.35 · KEP restarted 2 of 6 nodes"),
+            && text.contains("1.35 · default (KEP-4781) restarted 2 of 6 nodes"),
         "{text}"
     );
     let doc = json(&["fleet", "--scenario", file, "--format", "json"]);

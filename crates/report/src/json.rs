@@ -28,6 +28,9 @@ pub fn render(sc: &Scenario, traces: &[Trace]) -> String {
 fn run(o: &mut Out, tr: &Trace) {
     o.key("policy").str(tr.policy.as_str());
     o.key("kubelet").str(&tr.kubelet);
+    // Which kubelet the release runs by default, and the gates set away from it.
+    o.key("default").bool(tr.feature_gates.is_empty());
+    o.key("feature_gates").str(&tr.feature_gates);
     o.key("metrics").obj(|o| metrics(o, &tr.metrics));
     if let Some(points) = crate::pdb::series(tr) {
         o.key("pdb").list(&points, |o, p| {

@@ -21,6 +21,7 @@ pub mod notable;
 pub mod pdb;
 pub mod table;
 pub mod timeline;
+pub mod versions;
 pub mod why;
 
 pub use describe::describe;

@@ -21,6 +21,7 @@ mod node;
 mod nodes;
 pub mod presets;
 pub mod profile;
+pub mod releases;
 pub mod rules;
 pub mod scenario;
 pub mod trace;
@@ -117,6 +118,7 @@ fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
     Trace {
         policy: profile.policy(),
         kubelet: profile.label(),
+        feature_gates: profile.feature_gates().to_string(),
         node: 0,
         horizon: ms(sc.horizon_s),
         grace: ms(sc.cluster.grace_s()),

@@ -9,6 +9,7 @@
 //! seed a sidecar's startup result; #141342 and #141487 (main, v1.38.0-alpha.1) compare container
 //! IDs before inheriting Started and Ready.
 
+use crate::releases::Line;
 use crate::rules::Rule;
 use crate::scenario::{KubeVersion, Policy};
 
@@ -74,7 +75,7 @@ pub struct VersionInfo {
     pub source: &'static str,
 }
 
-pub const VERSIONS: [VersionInfo; 7] = [
+pub const VERSIONS: [VersionInfo; 8] = [
     VersionInfo {
         version: KubeVersion::V1_31,
         differs: "legacy kubelet only (no KEP-4781 code); node monitor grace period 40 s",
@@ -106,8 +107,13 @@ pub const VERSIONS: [VersionInfo; 7] = [
         source: "v1.37.0",
     },
     VersionInfo {
+        version: KubeVersion::V1_38,
+        differs: "Started kept only for the same container ID (#141155); P1k/S3: a container the API names with another ID is not inherited, NotReady from the first SyncPod (#141473)",
+        source: "v1.38.0, not released (rc.0 2026-12-02, GA 2026-12-16): modelled from main at v1.38.0-alpha.2, PRs #141342, #141487; CHANGELOG-1.38 alpha.1-.2 lists nothing else on these paths",
+    },
+    VersionInfo {
         version: KubeVersion::Main,
-        differs: "Started kept only for the same container ID (#141155); P1k/S3 only when the API names the same container ID (#141473)",
+        differs: "as 1.38: Started kept only for the same container ID (#141155); P1k/S3: a container the API names with another ID is not inherited, NotReady from the first SyncPod (#141473)",
         source: "main at v1.38.0-alpha.2: PRs #141342, #141487",
     },
 ];
@@ -153,9 +159,10 @@ impl KubeletProfile {
             Rules::LEGACY
         } else {
             let mut r = Rules::KEP_4781;
-            r.seed_sidecar_startup_from_api = version >= KubeVersion::V1_35_4;
-            r.keep_started_requires_same_container = version >= KubeVersion::Main;
-            r.restart_inherit_requires_same_container = version >= KubeVersion::Main;
+            let line = version.line();
+            r.seed_sidecar_startup_from_api = line >= Line::L1_35_4;
+            r.keep_started_requires_same_container = line >= Line::L1_38;
+            r.restart_inherit_requires_same_container = line >= Line::L1_38;
             r
         };
         KubeletProfile {
@@ -183,16 +190,47 @@ impl KubeletProfile {
         }
     }
 
-    /// Lane and JSON label: "1.35 · KEP", "1.35 · legacy", "1.34".
-    pub fn label(&self) -> String {
-        if !self.version.has_kep_4781() {
-            return self.version.as_str().to_string();
+    /// This profile is what the release runs by default: the gate's default (false from 1.35,
+    /// i.e. KEP-4781), or the only kubelet before 1.35.
+    pub fn is_default(&self) -> bool {
+        !self.version.has_kep_4781() || !self.change_container_status_on_kubelet_restart
+    }
+
+    /// The feature gates this profile sets away from the release's defaults, as the kubelet's
+    /// `--feature-gates` flag reads them (empty for a release's default kubelet).
+    pub fn feature_gates(&self) -> &'static str {
+        if self.is_default() {
+            ""
+        } else {
+            "ChangeContainerStatusOnKubeletRestart=true"
         }
-        let p = match self.policy() {
-            Policy::Legacy => "legacy",
-            Policy::Kep => "KEP",
-        };
-        format!("{} · {p}", self.version.as_str())
+    }
+
+    /// Lane and JSON label, saying which kubelet is the release's default: "1.35 · default
+    /// (KEP-4781)", "1.35 · legacy (opt-in gate)", "1.34 · default (legacy)".
+    pub fn label(&self) -> String {
+        let v = self.version.as_str();
+        if !self.version.has_kep_4781() {
+            return format!("{v} · default (legacy)");
+        }
+        match self.policy() {
+            Policy::Kep => format!("{v} · default (KEP-4781)"),
+            Policy::Legacy => format!("{v} · legacy (opt-in gate)"),
+        }
+    }
+
+    /// The label with the gate in Kubernetes' words, for tables, captions and the JSON:
+    /// "1.35 · ChangeContainerStatusOnKubeletRestart=true (legacy)".
+    pub fn long_label(&self) -> String {
+        if self.is_default() {
+            self.label()
+        } else {
+            format!(
+                "{} · {} (legacy)",
+                self.version.as_str(),
+                self.feature_gates()
+            )
+        }
     }
 }
 
@@ -212,7 +250,7 @@ mod tests {
             KubeletProfile::new(KubeVersion::V1_34, Policy::Legacy)
                 .unwrap()
                 .label(),
-            "1.34"
+            "1.34 · default (legacy)"
         );
     }
 
@@ -235,7 +273,22 @@ mod tests {
             KubeletProfile::new(KubeVersion::Main, Policy::Kep)
                 .unwrap()
                 .label(),
-            "main · KEP"
+            "main · default (KEP-4781)"
+        );
+        let legacy = KubeletProfile::new(KubeVersion::V1_35, Policy::Legacy).unwrap();
+        assert_eq!(legacy.label(), "1.35 · legacy (opt-in gate)");
+        assert_eq!(
+            legacy.long_label(),
+            "1.35 · ChangeContainerStatusOnKubeletRestart=true (legacy)"
+        );
+        assert!(!legacy.is_default());
+        // An exact patch release runs its line's rules under its own name.
+        let p = KubeletProfile::new(KubeVersion::parse("1.36.4").unwrap(), Policy::Kep).unwrap();
+        assert_eq!(p.rules, kep(KubeVersion::V1_36));
+        assert_eq!(p.label(), "1.36.4 · default (KEP-4781)");
+        assert_eq!(kep(KubeVersion::V1_38), kep(KubeVersion::Main));
+        assert!(
+            !kep(KubeVersion::parse("1.37.2").unwrap()).restart_inherit_requires_same_container
         );
         assert_eq!(VERSIONS.len(), KubeVersion::ALL.len());
     }

@@ -253,7 +253,7 @@ fn a_stalled_rollout_is_reported() {
     assert_eq!(restarted, [(Policy::Legacy, 6), (Policy::Kep, 2)]);
     let words = fleet::edit::rollout_words(&f, &runs).expect("a stalled rollout is named");
     assert!(
-        words.contains("1.35 · KEP restarted 2 of 6 nodes"),
+        words.contains("1.35 · default (KEP-4781) restarted 2 of 6 nodes"),
         "{words}"
     );
     assert!(!words.contains("6 of 6"), "{words}");

@@ -146,7 +146,7 @@ fn report_141473_replacement_inherits_ready_until_main() {
         }
         let main = unjustified.last().unwrap();
         assert_eq!(main.0, KubeVersion::Main);
-        for (v, u) in &unjustified[..unjustified.len() - 1] {
+        for (v, u) in unjustified.iter().filter(|(v, _)| KEP_BUGGY.contains(v)) {
             assert!(
                 u - main.1 > 40.0,
                 "seed {seed} {v:?}: {u} vs main {}",

@@ -28,8 +28,8 @@ fn versions_before_1_35_refuse_the_kep_kubelet() {
         assert_eq!(
             labels,
             vec![
-                format!("{} · legacy", v.as_str()),
-                format!("{} · KEP", v.as_str())
+                format!("{} · legacy (opt-in gate)", v.as_str()),
+                format!("{} · default (KEP-4781)", v.as_str())
             ]
         );
     }

@@ -295,7 +295,7 @@ fn n1_grace_period_follows_the_version() {
     sc.cluster.version = KubeVersion::V1_31;
     let runs = compare_default(&sc).unwrap();
     assert_eq!(runs.len(), 1, "1.31 has only the legacy kubelet");
-    assert_eq!(runs[0].kubelet, "1.31");
+    assert_eq!(runs[0].kubelet, "1.31 · default (legacy)");
     for tr in runs {
         assert_eq!(tr.grace, 40_000);
         assert!(first(&tr, Kind::NodeReady).is_some());

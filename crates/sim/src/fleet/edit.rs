@@ -59,13 +59,7 @@ pub fn parse_policy(value: &str) -> Result<Option<Policy>, String> {
 
 /// `--version`: a kubelet release the model has a profile for.
 pub fn parse_version(value: &str) -> Result<KubeVersion, String> {
-    KubeVersion::parse(value).ok_or_else(|| {
-        let ok: Vec<&str> = KubeVersion::ALL.iter().map(|v| v.as_str()).collect();
-        format!(
-            "invalid --version {value:?}; accepted values: {}",
-            ok.join(", ")
-        )
-    })
+    KubeVersion::parse_or_explain(value).map_err(|e| format!("invalid --version {value:?}: {e}"))
 }
 
 impl Overrides {
@@ -191,11 +185,14 @@ pub fn range_of(key: &str, nodes: u32) -> String {
         "downtime" => "0–3600 s".into(),
         "pause" => "0–3600 s".into(),
         "seed" => "0–18446744073709551615".into(),
-        "version" => KubeVersion::ALL
-            .iter()
-            .map(|v| v.as_str())
-            .collect::<Vec<_>>()
-            .join(", "),
+        "version" => format!(
+            "1.31 to 1.38 with their patch releases (1.36.4), or main; profiles {}",
+            KubeVersion::ALL
+                .iter()
+                .map(|v| v.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         "policy" => "legacy, kep, both".into(),
         "wait-ready" => "true, false".into(),
         _ => String::new(),

@@ -138,6 +138,7 @@ pub fn run_with(
             Trace {
                 policy: profile.policy(),
                 kubelet: profile.label(),
+                feature_gates: profile.feature_gates().to_string(),
                 node: n,
                 horizon: ms(f.horizon_s()),
                 grace: ms(f.cluster.grace_s()),

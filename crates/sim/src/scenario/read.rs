@@ -64,10 +64,10 @@ fn cluster(j: &Json, at: &str) -> R<Cluster> {
             "toleration_s",
         ],
     )?;
-    let names: Vec<(&str, KubeVersion)> =
-        KubeVersion::ALL.iter().map(|v| (v.as_str(), *v)).collect();
     Ok(Cluster {
-        version: o.with("version", |j, at| j.variant(at, &names))?,
+        version: o.with("version", |j, at| {
+            KubeVersion::parse_or_explain(&j.string(at)?).map_err(|e| format!("{at}: {e}"))
+        })?,
         node_monitor_grace_s: o.opt("node_monitor_grace_s", Json::f64)?,
         node_monitor_period_s: o.or("node_monitor_period_s", d_monitor_period, Json::f64)?,
         lease_duration_s: o.or("lease_duration_s", d_lease, Json::f64)?,

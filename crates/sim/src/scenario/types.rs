@@ -30,65 +30,8 @@ impl Policy {
     }
 }
 
-/// A Kubernetes release whose kubelet and controller defaults the model knows (the kubelet
-/// profiles of `crate::profile`; docs/research/versions.md says what each one is).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum KubeVersion {
-    #[serde(rename = "1.31")]
-    V1_31,
-    #[serde(rename = "1.34")]
-    V1_34,
-    /// v1.35.0 (1.35.1–1.35.3 are the same on these paths).
-    #[serde(rename = "1.35")]
-    V1_35,
-    /// v1.35.4: the sidecar startup fix (#137885).
-    #[serde(rename = "1.35.4")]
-    V1_35_4,
-    #[serde(rename = "1.36")]
-    V1_36,
-    #[serde(rename = "1.37")]
-    V1_37,
-    /// kubernetes/kubernetes main as of v1.38.0-alpha.2.
-    #[serde(rename = "main")]
-    Main,
-}
-
-impl KubeVersion {
-    pub const ALL: [KubeVersion; 7] = [
-        KubeVersion::V1_31,
-        KubeVersion::V1_34,
-        KubeVersion::V1_35,
-        KubeVersion::V1_35_4,
-        KubeVersion::V1_36,
-        KubeVersion::V1_37,
-        KubeVersion::Main,
-    ];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            KubeVersion::V1_31 => "1.31",
-            KubeVersion::V1_34 => "1.34",
-            KubeVersion::V1_35 => "1.35",
-            KubeVersion::V1_35_4 => "1.35.4",
-            KubeVersion::V1_36 => "1.36",
-            KubeVersion::V1_37 => "1.37",
-            KubeVersion::Main => "main",
-        }
-    }
-    /// The kubelet has KEP-4781's code (gate `ChangeContainerStatusOnKubeletRestart`): v1.35 on.
-    pub fn has_kep_4781(self) -> bool {
-        self >= KubeVersion::V1_35
-    }
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|v| v.as_str() == s)
-    }
-    /// `--node-monitor-grace-period` default: 40 s up to v1.31, 50 s from v1.32 (kubernetes PR #126287).
-    pub fn default_grace_s(self) -> f64 {
-        match self {
-            KubeVersion::V1_31 => 40.0,
-            _ => 50.0,
-        }
-    }
-}
+/// A Kubernetes release (`crate::releases`: every patch release, its profile line and date).
+pub use crate::releases::KubeVersion;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -314,8 +314,12 @@ pub struct PodInfo {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Trace {
     pub policy: Policy,
-    /// The kubelet profile's label, e.g. "1.35 · KEP".
+    /// The kubelet profile's label, e.g. "1.35 · default (KEP-4781)".
     pub kubelet: String,
+    /// The feature gates the profile sets away from the release's defaults
+    /// ("ChangeContainerStatusOnKubeletRestart=true"; empty: the release's default kubelet).
+    #[serde(default)]
+    pub feature_gates: String,
     /// The node this trace shows (0 in a single-node run).
     #[serde(default)]
     pub node: u16,
