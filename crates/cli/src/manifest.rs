@@ -3,7 +3,7 @@
 //! which prints the imported scenario as a TOML scenario file (its comments list what the model
 //! does not use). The import itself is `restartscope-manifest`'s, as in the web app.
 
-use super::{option, UserError};
+use super::UserError;
 use restartscope_manifest::{import, Import, ImportOptions, Source};
 
 /// `--replicas-on-node N`: how many pods of each workload land on this node.
@@ -60,52 +60,32 @@ pub(crate) fn summary(im: &Import) -> String {
     s
 }
 
+#[allow(dead_code)] // `settings`: read by the next commit
 pub(crate) struct ImportArgs {
     pub manifests: Vec<String>,
     pub replicas_on_node: Option<u32>,
+    pub settings: crate::args::SettingsOpts,
     pub out: Option<String>,
 }
 
-const FLAGS: &str = "--manifest, --replicas-on-node, --out, --help";
-
-/// `import` options; `None` for `--help`.
-pub(crate) fn parse_import(args: &[String]) -> Result<Option<ImportArgs>, UserError> {
-    let mut a = ImportArgs {
-        manifests: Vec::new(),
-        replicas_on_node: None,
-        out: None,
-    };
-    let mut seen = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let arg = &args[i];
-        i += 1;
-        if arg == "-h" || arg == "--help" {
-            return Ok(None);
-        }
-        if !arg.starts_with("--") {
-            return Err(
-                format!("unexpected argument {arg:?}; import takes only options: {FLAGS}").into(),
-            );
-        }
-        let unknown = |flag: &str| format!("unknown option {flag:?}; accepted options: {FLAGS}");
-        let known = ["--manifest", "--replicas-on-node", "--out"];
-        let (flag, value) = option(arg, args, &mut i, &known, &mut seen, unknown)?;
-        match flag.as_str() {
-            "--manifest" => {
-                seen.retain(|f| f != "--manifest");
-                a.manifests.push(value);
-            }
-            "--replicas-on-node" => a.replicas_on_node = Some(parse_replicas(&value)?),
-            "--out" if value.is_empty() => return Err("option --out needs a file name".into()),
-            "--out" => a.out = Some(value),
-            _ => unreachable!("flag checked above"),
-        }
+/// `import`'s options, checked.
+pub(crate) fn import_args(o: crate::args::ImportOpts) -> Result<ImportArgs, UserError> {
+    if o.manifests.is_empty() {
+        return Err(
+            "import needs --manifest FILE (-f; YAML or JSON: a file, a directory or - for standard input)"
+                .into(),
+        );
     }
-    if a.manifests.is_empty() {
-        return Err("import needs --manifest FILE (YAML or JSON; give it once per file)".into());
-    }
-    Ok(Some(a))
+    Ok(ImportArgs {
+        manifests: o.manifests,
+        replicas_on_node: o
+            .replicas_on_node
+            .as_deref()
+            .map(parse_replicas)
+            .transpose()?,
+        settings: o.settings,
+        out: super::out_path(o.out)?,
+    })
 }
 
 /// The scenario TOML of the manifests.
