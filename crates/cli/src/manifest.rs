@@ -4,7 +4,7 @@
 //! does not use). The import itself is `restartscope-manifest`'s, as in the web app.
 
 use super::UserError;
-use restartscope_manifest::{import, Import, ImportOptions, Source};
+use restartscope_manifest::{import, inputs, Import, ImportOptions, Source};
 
 /// `--replicas-on-node N`: how many pods of each workload land on this node.
 pub(crate) fn parse_replicas(value: &str) -> Result<u32, UserError> {
@@ -17,18 +17,16 @@ pub(crate) fn parse_replicas(value: &str) -> Result<u32, UserError> {
     }
 }
 
-/// Reads and imports the manifests, in order.
+/// Reads (`restartscope_manifest::inputs`: `-` is standard input, directories recursively) and
+/// imports the manifests, in order.
 pub(crate) fn load(paths: &[String], replicas_on_node: Option<u32>) -> Result<Import, UserError> {
-    let mut texts = Vec::new();
-    for p in paths {
-        let t = std::fs::read(p).map_err(|e| format!("cannot read manifest file {p}: {e}"))?;
-        let t = String::from_utf8(t)
-            .map_err(|e| format!("invalid manifest file {p}: not UTF-8 text ({e})"))?;
-        texts.push((p.as_str(), t));
-    }
+    let texts = inputs::read(paths, &mut std::io::stdin().lock())?;
     let sources: Vec<Source> = texts
         .iter()
-        .map(|(name, text)| Source { name, text })
+        .map(|i| Source {
+            name: &i.name,
+            text: &i.text,
+        })
         .collect();
     import(&sources, &ImportOptions { replicas_on_node }).map_err(|e| {
         UserError(if e.source.is_empty() {

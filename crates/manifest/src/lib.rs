@@ -25,6 +25,7 @@
 #![allow(clippy::result_large_err)]
 
 mod build;
+pub mod inputs;
 mod objects;
 mod podspec;
 mod read;
@@ -164,6 +165,32 @@ impl std::error::Error for ImportError {}
 pub fn import(sources: &[Source<'_>], opts: &ImportOptions) -> Result<Import, ImportError> {
     let mut objects = objects::Objects::default();
     for s in sources {
+        read_source(&mut objects, s).map_err(|e| helm_template(s, e))?;
+    }
+    build::scenario(objects, opts)
+}
+
+/// An error in a text that still holds Helm template syntax (at or before the error's line) is
+/// that syntax's: the chart was not rendered.
+fn helm_template(s: &Source<'_>, e: ImportError) -> ImportError {
+    match inputs::helm_template_line(s.text) {
+        Some((line, tpl)) if e.line.is_none_or(|l| l >= line) => ImportError {
+            kind: ErrorKind::Syntax,
+            message: format!(
+                "line {line} holds Helm template syntax `{tpl}`: this is a chart's template, not a manifest; render it first (`helm template RELEASE CHART | restartscope simulate -f -`)"
+            ),
+            source: s.name.to_string(),
+            document: None,
+            line: None,
+            column: None,
+            errors: Vec::new(),
+        },
+        _ => e,
+    }
+}
+
+fn read_source(objects: &mut objects::Objects, s: &Source<'_>) -> Result<(), ImportError> {
+    {
         let docs = yaml::parse(s.text).map_err(|e| {
             let kind = if e.limit {
                 ErrorKind::TooLarge
@@ -184,7 +211,7 @@ pub fn import(sources: &[Source<'_>], opts: &ImportOptions) -> Result<Import, Im
             objects.read(s.name, i + 1, &d.root)?;
         }
     }
-    build::scenario(objects, opts)
+    Ok(())
 }
 
 /// Imports one text (its name in messages: `manifest`).
