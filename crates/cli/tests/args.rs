@@ -174,3 +174,76 @@ fn as_a_kubectl_plugin() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Durations in Go's syntax everywhere they are read; finer than the model's millisecond clock
+/// is refused.
+#[test]
+fn go_durations() {
+    let doc = json(&[
+        "simulate",
+        "--preset",
+        "short-restart",
+        "-o",
+        "json",
+        "--downtime",
+        "500ms",
+        "--grace",
+        "1m0s",
+    ]);
+    assert_eq!(doc["scenario"]["kubelet"]["restarts"][0]["downtime_s"], 0.5);
+    assert_eq!(doc["scenario"]["cluster"]["node_monitor_grace_s"], 60.0);
+    let doc = json(&[
+        "simulate",
+        "--preset",
+        "short-restart",
+        "-o",
+        "json",
+        "--restart",
+        "30s:1500ms",
+        "--restart",
+        "1m:20m0.25s",
+    ]);
+    let r = &doc["scenario"]["kubelet"]["restarts"];
+    assert_eq!(r[0]["downtime_s"], 1.5);
+    assert_eq!(r[1]["downtime_s"], 1200.25);
+    // Plain seconds stay accepted.
+    let doc = json(&[
+        "simulate",
+        "--preset",
+        "short-restart",
+        "-o",
+        "json",
+        "--downtime",
+        "1.5",
+    ]);
+    assert_eq!(doc["scenario"]["kubelet"]["restarts"][0]["downtime_s"], 1.5);
+    let fleet = json(&[
+        "fleet",
+        "--preset",
+        "rolling-upgrade",
+        "--nodes",
+        "4",
+        "--downtime",
+        "1m30s",
+        "--pause",
+        "500ms",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(fleet["fleet"]["rolling"]["pause_s"], 0.5);
+    assert_eq!(fleet["fleet"]["rolling"]["downtime_s"], 90.0);
+    fails(
+        &[
+            "simulate",
+            "--preset",
+            "short-restart",
+            "--downtime",
+            "1.5ms",
+        ],
+        &["--downtime", "whole milliseconds"],
+    );
+    fails(
+        &["fleet", "--preset", "rolling-upgrade", "--pause", "250us"],
+        &["--pause", "whole milliseconds"],
+    );
+}
