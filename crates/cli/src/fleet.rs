@@ -8,7 +8,6 @@ use restartscope_sim::fleet::{self, Fleet, FleetRun};
 use restartscope_sim::{fmt_secs, Policy};
 use serde::Serialize;
 
-#[allow(dead_code)] // `settings`: read by the next commit
 pub struct FleetArgs {
     preset: Option<String>,
     scenario: Option<String>,
@@ -94,6 +93,9 @@ fn resolve(a: &FleetArgs) -> Result<Fleet, UserError> {
         (_, Some(path)) => super::load::<Fleet>(path)?,
         _ => unreachable!("checked while parsing"),
     };
+    let mut f = f;
+    let files = crate::manifest::cluster_settings(&a.settings)?;
+    files.apply(&mut f.cluster);
     let f = a.set.apply(f).map_err(|e| {
         let list: Vec<String> = e.iter().map(|e| e.message.clone()).collect();
         UserError(format!("invalid fleet: {}", list.join("; ")))
@@ -106,6 +108,8 @@ fn resolve(a: &FleetArgs) -> Result<Fleet, UserError> {
         )
         .into());
     }
+    // What the settings files set, once the fleet is valid (an error stays one line).
+    eprint!("{}", crate::manifest::settings_summary(&files));
     Ok(f)
 }
 

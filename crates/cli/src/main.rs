@@ -38,7 +38,6 @@ enum Format {
     Svg,
 }
 
-#[allow(dead_code)] // `settings`: read by the next commit
 struct SimArgs {
     preset: Option<String>,
     scenario: Option<String>,
@@ -392,6 +391,9 @@ fn resolve(a: &SimArgs) -> Result<(Scenario, String), UserError> {
             (im.scenario, a.manifests.join(", "))
         }
     };
+    let mut sc = sc;
+    let files = manifest::cluster_settings(&a.settings)?;
+    files.apply(&mut sc.cluster);
     if a.downtime_s.is_some() && sc.kubelet.restarts.is_empty() {
         return Err(format!(
             "--downtime: scenario {origin} has no kubelet restart to change (kubelet.restarts is empty)"
@@ -410,6 +412,8 @@ fn resolve(a: &SimArgs) -> Result<(Scenario, String), UserError> {
         ..Overrides::default()
     };
     let sc = overrides.apply(sc).map_err(|e| invalid(&origin, &e))?;
+    // What the settings files set, once the scenario is valid (an error stays one line).
+    eprint!("{}", manifest::settings_summary(&files));
     Ok((sc, origin))
 }
 

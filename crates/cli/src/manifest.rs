@@ -4,6 +4,7 @@
 //! does not use). The import itself is `restartscope-manifest`'s, as in the web app.
 
 use super::UserError;
+use restartscope_manifest::settings::{self, ClusterSettings};
 use restartscope_manifest::{import, inputs, Import, ImportOptions, Source};
 
 /// `--replicas-on-node N`: how many pods of each workload land on this node.
@@ -37,6 +38,40 @@ pub(crate) fn load(paths: &[String], replicas_on_node: Option<u32>) -> Result<Im
     })
 }
 
+/// `--kubelet-config FILE` and `--controller-manager FILE`: the cluster settings they hold.
+pub(crate) fn cluster_settings(
+    o: &crate::args::SettingsOpts,
+) -> Result<ClusterSettings, UserError> {
+    let mut out = ClusterSettings::default();
+    let read = |flag: &str, path: &str| -> Result<String, UserError> {
+        let t = std::fs::read(path).map_err(|e| format!("{flag}: cannot read {path}: {e}"))?;
+        String::from_utf8(t).map_err(|e| format!("{flag}: {path} is not UTF-8 text ({e})").into())
+    };
+    if let Some(p) = &o.kubelet_config {
+        let text = read("--kubelet-config", p)?;
+        out.extend(
+            settings::read_kubelet_config(p, &text)
+                .map_err(|e| format!("--kubelet-config: {e}"))?,
+        );
+    }
+    if let Some(p) = &o.controller_manager {
+        let text = read("--controller-manager", p)?;
+        out.extend(
+            settings::read_controller_manager(p, &text)
+                .map_err(|e| format!("--controller-manager: {e}"))?,
+        );
+    }
+    Ok(out)
+}
+
+/// The settings read, one line each on standard error.
+pub(crate) fn settings_summary(s: &ClusterSettings) -> String {
+    s.lines()
+        .iter()
+        .map(|l| format!("restartscope: cluster setting: {l}\n"))
+        .collect()
+}
+
 /// What `simulate` says on standard error about an import: the pods it made, the notes, and
 /// how many fields the model does not use (`import` lists them).
 pub(crate) fn summary(im: &Import) -> String {
@@ -46,6 +81,7 @@ pub(crate) fn summary(im: &Import) -> String {
         .map(|w| format!("{} {}: {} of {} pods", w.kind, w.name, w.pods, w.replicas))
         .collect();
     let mut s = format!("restartscope: imported {}\n", pods.join("; "));
+    s.push_str(&settings_summary(&im.settings));
     for n in &im.notes {
         s.push_str(&format!("restartscope: note: {n}\n"));
     }
@@ -58,7 +94,6 @@ pub(crate) fn summary(im: &Import) -> String {
     s
 }
 
-#[allow(dead_code)] // `settings`: read by the next commit
 pub(crate) struct ImportArgs {
     pub manifests: Vec<String>,
     pub replicas_on_node: Option<u32>,
@@ -88,6 +123,14 @@ pub(crate) fn import_args(o: crate::args::ImportOpts) -> Result<ImportArgs, User
 
 /// The scenario TOML of the manifests.
 pub(crate) fn run_import(a: &ImportArgs) -> Result<String, UserError> {
-    let im = load(&a.manifests, a.replicas_on_node)?;
+    let mut im = load(&a.manifests, a.replicas_on_node)?;
+    let files = cluster_settings(&a.settings)?;
+    if !files.is_empty() {
+        files.apply(&mut im.scenario.cluster);
+        im.scenario
+            .validate()
+            .map_err(|e| crate::invalid(&a.manifests.join(", "), &e))?;
+        im.settings.extend(files);
+    }
     Ok(restartscope_manifest::scenario_toml(&im))
 }

@@ -29,6 +29,7 @@ pub mod inputs;
 mod objects;
 mod podspec;
 mod read;
+pub mod settings;
 pub mod yaml;
 
 /// The kubelet restart of an imported scenario, as in the `short-restart` preset (change it
@@ -65,6 +66,9 @@ pub struct Import {
     /// Where the model approximates the manifests (one toleration for every pod, a Job's
     /// restartPolicy, …), in words.
     pub notes: Vec<String>,
+    /// The cluster settings of a KubeletConfiguration or kube-controller-manager's static pod in
+    /// the input (applied to `scenario.cluster`; [`settings::ClusterSettings::lines`] names them).
+    pub settings: settings::ClusterSettings,
 }
 
 /// One workload of the manifests.
@@ -229,6 +233,9 @@ pub fn scenario_toml(im: &Import) -> String {
             "# {} {}: {} pod(s) on this node (asked for {})\n",
             w.kind, w.name, w.pods, w.replicas
         ));
+    }
+    for l in im.settings.lines() {
+        out.push_str(&format!("# cluster setting: {l}\n"));
     }
     for n in &im.notes {
         out.push_str(&format!("# note: {n}\n"));
