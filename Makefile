@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 PORT ?= 8080
 
-.PHONY: run watch test setup build bench bench-quick bench-fleet-web svg clean
+.PHONY: run watch test setup build install bench bench-quick bench-fleet-web svg clean
 
 # Both release bundles (the app, and the fleet view in dist/fleet/), served as static files.
 run: build
@@ -23,6 +23,15 @@ setup:
 # The release bundles (the app, the fleet view, the importer's worker): scripts/build.sh.
 build: setup
 	scripts/build.sh
+
+# The CLI in cargo's bin directory (~/.cargo/bin), from the locked dependencies (offline when they
+# are all downloaded already), and `kubectl-restartscope` beside it, a link kubectl finds as a
+# plugin: `kubectl restartscope simulate -f web.yaml`.
+CARGO_BIN := $(or $(CARGO_HOME),$(HOME)/.cargo)/bin
+install:
+	cargo install --path crates/cli --locked --offline || cargo install --path crates/cli --locked
+	ln -sf restartscope $(CARGO_BIN)/kubectl-restartscope
+	@echo "installed $(CARGO_BIN)/restartscope and $(CARGO_BIN)/kubectl-restartscope (kubectl restartscope …)"
 
 # Benchmarks (not tests): criterion, then scripts/bench-wasm.sh (the quick native table of
 # examples/scale.rs, the same workload as wasm32 in Node, and wasm/native).

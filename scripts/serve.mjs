@@ -1,7 +1,7 @@
 // Minimal static file server for dist/ on loopback (no dependencies). Usage: node scripts/serve.mjs DIR PORT
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, resolve } from 'node:path';
+import { extname, join, resolve, sep } from 'node:path';
 
 const root = resolve(process.argv[2] || 'dist');
 const port = Number(process.argv[3] || 4173);
@@ -13,8 +13,10 @@ const types = {
 createServer(async (req, res) => {
   try {
     const url = new URL(req.url, 'http://localhost');
-    let path = normalize(join(root, decodeURIComponent(url.pathname)));
-    if (!path.startsWith(root)) { res.writeHead(403).end(); return; }
+    // Resolved, then compared with the root plus a separator: `/../dist-old/x` resolves outside
+    // the root even though its text starts with it.
+    let path = resolve(join(root, decodeURIComponent(url.pathname)));
+    if (path !== root && !path.startsWith(root + sep)) { res.writeHead(403).end(); return; }
     if ((await stat(path).catch(() => null))?.isDirectory()) path = join(path, 'index.html');
     const body = await readFile(path);
     res.writeHead(200, { 'content-type': types[extname(path)] || 'application/octet-stream', 'cache-control': 'no-store' });

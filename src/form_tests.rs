@@ -163,7 +163,12 @@ fn every_release_is_a_setting() {
         ..Settings::default()
     };
     let errs = s.scenario().unwrap_err();
-    assert!(errs[0].1.contains("older than the oldest release the model knows, 1.31"), "{errs:?}");
+    assert!(
+        errs[0]
+            .1
+            .contains("older than the oldest release the model knows, 1.31"),
+        "{errs:?}"
+    );
 }
 
 #[test]

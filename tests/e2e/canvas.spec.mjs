@@ -68,7 +68,7 @@ test('hovering a shape shows its tooltip; leaving hides it; the words are in the
   const c = page.locator('#figure canvas');
   await expect(c).toHaveAttribute('data-settled', '1');
   await expect(c).toHaveAttribute('role', 'img');
-  await expect(c).toHaveAttribute('aria-label', /Legacy kubelet · 1\.35 vs KEP-4781 kubelet · 1\.35/);
+  await expect(c).toHaveAttribute('aria-label', /Legacy kubelet · 1\.35 \(opt-in gate\) vs KEP-4781 kubelet · 1\.35 \(default\)/);
   await expect(c).toContainText('web-0');
   await expect(c).toContainText('web-0 Ready=True 0s–');
   await c.scrollIntoViewIfNeeded();

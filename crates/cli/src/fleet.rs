@@ -13,74 +13,62 @@ pub struct FleetArgs {
     scenario: Option<String>,
     /// The settings shared with the web fleet view (`fleet::edit`).
     set: Overrides,
-    json: bool,
+    /// `--kubelet-config`, `--controller-manager`.
+    settings: crate::args::SettingsOpts,
+    format: Format,
     pub out: Option<String>,
 }
 
-const FLAGS: [&str; 16] = [
-    "--wait-ready",
-    "--preset",
-    "--scenario",
-    "--nodes",
-    "--zones",
-    "--pods-per-node",
-    "--services",
-    "--batch",
-    "--downtime",
-    "--pause",
-    "--version",
-    "--policy",
-    "--seed",
-    "--format",
-    "--out",
-    "--help",
-];
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Table,
+    Markdown,
+    Json,
+}
 
-/// `None` means help was asked for.
-pub fn parse(args: &[String]) -> Result<Option<FleetArgs>, UserError> {
+/// `fleet`'s options, checked; the settings go through `fleet::edit` (the web view's rules).
+pub fn args(o: crate::args::FleetOpts) -> Result<FleetArgs, UserError> {
     let mut a = FleetArgs {
-        preset: None,
-        scenario: None,
+        preset: o.preset,
+        scenario: o.scenario,
         set: Overrides::default(),
-        json: false,
-        out: None,
+        settings: o.settings,
+        format: Format::Table,
+        out: super::out_path(o.out)?,
     };
-    let mut seen: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let arg = &args[i];
-        i += 1;
-        if arg == "-h" || arg == "--help" {
-            return Ok(None);
+    if o.wait_ready {
+        a.set.wait_ready = Some(true);
+    }
+    if let Some(v) = &o.kubernetes_version {
+        super::parse_version(v)?;
+    }
+    for (key, value) in [
+        ("nodes", o.nodes),
+        ("zones", o.zones),
+        ("pods-per-node", o.pods_per_node),
+        ("services", o.services),
+        ("batch", o.batch),
+        ("downtime", o.downtime),
+        ("pause", o.pause),
+        ("version", o.kubernetes_version),
+        ("policy", o.policy),
+        ("seed", o.seed),
+    ] {
+        if let Some(v) = value {
+            a.set.set(key, &v)?;
         }
-        if arg == "--wait-ready" {
-            a.set.wait_ready = Some(true);
-            continue;
-        }
-        let unknown = |flag: &str| {
-            format!(
-                "unknown option {flag:?} for fleet; accepted options: {}",
-                FLAGS.join(", ")
-            )
-        };
-        let (flag, value) = super::option(arg, args, &mut i, &FLAGS, &mut seen, unknown)?;
-        match flag.as_str() {
-            "--preset" => a.preset = Some(value),
-            "--scenario" => a.scenario = Some(value),
-            "--format" => {
-                a.json = match value.as_str() {
-                    "table" => false,
-                    "json" => true,
-                    _ => {
-                        return Err(format!(
-                            "invalid --format {value:?}; accepted values: table, json"
-                        )
-                        .into())
-                    }
-                }
+    }
+    if let Some(value) = o.format {
+        a.format = match value.as_str() {
+            "table" => Format::Table,
+            "markdown" => Format::Markdown,
+            "json" => Format::Json,
+            _ => {
+                return Err(format!(
+                    "invalid --format {value:?}; accepted values: table, markdown, json"
+                )
+                .into())
             }
-            "--out" => a.out = Some(value),
-            f => a.set.set(&f[2..], &value)?,
         }
     }
     match (&a.preset, &a.scenario) {
@@ -90,7 +78,7 @@ pub fn parse(args: &[String]) -> Result<Option<FleetArgs>, UserError> {
         )
         .into()),
         (Some(_), Some(_)) => Err("give either --preset or --scenario, not both".into()),
-        _ => Ok(Some(a)),
+        _ => Ok(a),
     }
 }
 
@@ -105,6 +93,9 @@ fn resolve(a: &FleetArgs) -> Result<Fleet, UserError> {
         (_, Some(path)) => super::load::<Fleet>(path)?,
         _ => unreachable!("checked while parsing"),
     };
+    let mut f = f;
+    let files = crate::manifest::cluster_settings(&a.settings)?;
+    files.apply(&mut f.cluster);
     let f = a.set.apply(f).map_err(|e| {
         let list: Vec<String> = e.iter().map(|e| e.message.clone()).collect();
         UserError(format!("invalid fleet: {}", list.join("; ")))
@@ -112,11 +103,13 @@ fn resolve(a: &FleetArgs) -> Result<Fleet, UserError> {
     let v = f.cluster.version;
     if !v.has_kep_4781() && a.set.policy != Some(Policy::Legacy) {
         return Err(format!(
-            "Kubernetes {} has only the legacy kubelet (KEP-4781 arrived in 1.35): use --policy legacy, or --version 1.35 or later",
+            "Kubernetes {} has only the legacy kubelet (KEP-4781 arrived in 1.35): use --policy legacy, or --kubernetes-version 1.35 or later",
             v.as_str()
         )
         .into());
     }
+    // What the settings files set, once the fleet is valid (an error stays one line).
+    eprint!("{}", crate::manifest::settings_summary(&files));
     Ok(f)
 }
 
@@ -132,7 +125,7 @@ pub fn run(a: &FleetArgs) -> Result<String, UserError> {
         let list: Vec<String> = e.iter().map(|e| e.message.clone()).collect();
         UserError(format!("invalid fleet: {}", list.join("; ")))
     })?;
-    if a.json {
+    if a.format == Format::Json {
         let mut s = serde_json::to_string_pretty(&Doc {
             fleet: &f,
             runs: &runs,
@@ -141,7 +134,51 @@ pub fn run(a: &FleetArgs) -> Result<String, UserError> {
         s.push('\n');
         return Ok(s);
     }
+    if a.format == Format::Markdown {
+        return Ok(markdown(&f, &runs));
+    }
     Ok(table(&f, &runs))
+}
+
+/// `--format markdown`: the header as a paragraph and the totals as a GitHub table.
+fn markdown(f: &Fleet, runs: &[FleetRun]) -> String {
+    let text = table(f, runs);
+    let mut lines = text.lines();
+    let mut s = format!(
+        "**{}**\n\n{}\n\n",
+        lines.next().unwrap_or(""),
+        lines.next().unwrap_or("")
+    );
+    s.push_str("| metric |");
+    for r in runs {
+        s.push_str(&format!(" {} |", r.kubelet));
+    }
+    if runs.len() == 2 {
+        s.push_str(" KEP saves |");
+    }
+    s.push_str("\n|---|");
+    let cols = runs.len() + usize::from(runs.len() == 2);
+    s.push_str(&"---:|".repeat(cols));
+    s.push('\n');
+    for (name, get) in edit::ROWS {
+        s.push_str(&format!("| {name} |"));
+        for r in runs {
+            s.push_str(&format!(" {} |", edit::fmt_total(get(&r.totals))));
+        }
+        if runs.len() == 2 {
+            let (l, k) = (get(&runs[0].totals), get(&runs[1].totals));
+            s.push_str(&format!(" {} |", edit::saving(l, k)));
+        }
+        s.push('\n');
+    }
+    if runs.len() == 2 {
+        let words = edit::saving_words(&runs[0].totals, &runs[1].totals);
+        s.push_str(&format!("\nIn words: o{}\n", &words[1..]));
+    }
+    if let Some(w) = edit::rollout_words(f, runs) {
+        s.push_str(&format!("\n{w}\n"));
+    }
+    s
 }
 
 fn table(f: &Fleet, runs: &[FleetRun]) -> String {

@@ -5,69 +5,21 @@
 
 use restartscope_figure::{layout, LayoutOpts};
 use restartscope_report::{json, table};
+mod args;
 mod files;
 mod fleet;
 mod knobs;
 mod kubelets;
 mod manifest;
 mod tour;
+use args::Cmd;
+use clap::{CommandFactory, FromArgMatches};
 use restartscope_sim::{
     fmt_secs, limits, parse_duration, presets, simulate_policy, FieldError, KubeVersion,
     KubeletProfile, Overrides, Policy, Scenario, Trace,
 };
 use std::io::Write;
 use std::process::ExitCode;
-
-const USAGE: &str = "\
-restartscope — what a kubelet restart does to a node's pods (legacy kubelet vs KEP-4781)
-
-Usage:
-  restartscope presets
-  restartscope versions
-  restartscope simulate (--preset NAME | --scenario FILE | --manifest FILE…) [options]
-  restartscope import --manifest FILE… [--replicas-on-node N] [--out FILE]
-  restartscope fleet (--preset rolling-upgrade | --scenario FILE) [fleet options]
-  restartscope tour [--name kep-4781] --out DIR   one SVG per tour step + index.md
-  restartscope --help | --version
-
-Options of simulate:
-  --preset NAME         a built-in scenario (see `restartscope presets`)
-  --scenario FILE       a scenario file, .toml or .json
-  --manifest FILE       Kubernetes YAML or JSON (Pod, Deployment, StatefulSet, DaemonSet,
-                        ReplicaSet, Job, CronJob; Service, PodDisruptionBudget); repeatable
-  --replicas-on-node N  pods of each workload on this node (default: every replica)
-  --policy P            legacy | kep | both (default both)
-  --downtime DUR        downtime of the first kubelet restart, e.g. 45s, 6m30s, 1h; the run
-                        is extended to show the kubelet's return and what follows
-  --restart AT:DUR      one kubelet restart (stop at AT, down for DUR), e.g. 30s:20s;
-                        repeatable: replaces the scenario's restarts (not with --downtime)
-  --grace DUR           kube-controller-manager --node-monitor-grace-period
-                        (cluster.node_monitor_grace_s)
-  --version V           kubelet release: 1.31 | 1.34 | 1.35 | 1.35.4 | 1.36 | 1.37 | main
-                        (cluster.version; see `restartscope versions`; before 1.35 only legacy)
-  --kubelets LIST       any kubelets side by side: VERSION[:legacy|kep],… e.g. 1.34,1.35:kep
-  --seed N              random seed (a non-negative integer)
-  --pods N              pods on the node, 1-110 (the kubelet's default maxPods); more copy
-                        the first pod as healthy replicas (web-3, web-4, ...)
-  --probe C.KIND.FIELD=V  a probe field of container C in every pod, KIND startupProbe |
-                        readinessProbe | livenessProbe, FIELD initialDelaySeconds |
-                        periodSeconds | timeoutSeconds | successThreshold | failureThreshold |
-                        execSeconds; C.KIND=on adds the probe (defaults), C.KIND=off removes
-                        it; repeatable
-  --format F            table | json | svg (default table)
-  --out FILE            write to FILE instead of standard output
-  -h, --help            this help
-
-Options of fleet (a rolling kubelet restart across a cluster):
-  --preset NAME | --scenario FILE   rolling-upgrade, or a fleet file (.toml/.json)
-  --nodes N  --zones Z  --pods-per-node M  --services K  --batch B
-  --downtime DUR  --pause DUR  --wait-ready  --version V  --policy P  --seed N
-  --format table | json   --out FILE
-
-`import` prints the scenario the manifests make as a TOML scenario file (for --scenario).
-
-Exit status: 0 ok, 2 bad input (flag, duration, preset, scenario, manifest), 1 output not writable.
-";
 
 /// A user error: printed as one line, exit status 2.
 struct UserError(String);
@@ -81,6 +33,7 @@ impl<T: Into<String>> From<T> for UserError {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Format {
     Table,
+    Markdown,
     Json,
     Svg,
 }
@@ -90,6 +43,8 @@ struct SimArgs {
     scenario: Option<String>,
     manifests: Vec<String>,
     replicas_on_node: Option<u32>,
+    /// `--kubelet-config`, `--controller-manager`.
+    settings: args::SettingsOpts,
     policy: Option<Policy>,
     downtime_s: Option<f64>,
     grace_s: Option<f64>,
@@ -105,48 +60,89 @@ struct SimArgs {
     out: Option<String>,
 }
 
-enum Command {
-    Help,
-    Version,
-    Presets,
-    Versions,
-    Simulate(Box<SimArgs>),
-    Fleet(Box<fleet::FleetArgs>),
-    Import(manifest::ImportArgs),
-    Tour(tour::TourArgs),
-}
+/// What a subcommand gives back: text and where it goes.
+type Output = (String, Option<String>);
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let cmd = match parse_args(&args) {
+    let argv: Vec<String> = std::env::args().collect();
+    // Installed as `kubectl-restartscope`, kubectl runs it as `kubectl restartscope`.
+    let bin = match argv.first().map(std::path::Path::new) {
+        Some(p) if p.file_stem().is_some_and(|s| s == "kubectl-restartscope") => {
+            "kubectl restartscope"
+        }
+        _ => "restartscope",
+    };
+    let args = &argv[1..];
+    if args.is_empty() {
+        return fail(&format!(
+            "no command given; use `{bin} presets`, `{bin} simulate --preset NAME` or `{bin} --help`"
+        ));
+    }
+    if let Some(m) = args::old_version_flag(args) {
+        return fail(&m);
+    }
+    let mut cmd = args::Cli::command().bin_name(bin);
+    let matches = match cmd.try_get_matches_from_mut(&argv) {
+        Ok(m) => m,
+        Err(e) => return clap_error(&e, bin, &cmd, args),
+    };
+    let cli = match args::Cli::from_arg_matches(&matches) {
         Ok(c) => c,
+        Err(e) => return clap_error(&e, bin, &cmd, args),
+    };
+    let result: Result<Output, UserError> = match cli.command {
+        Cmd::Presets => Ok((presets_text(), None)),
+        Cmd::Versions => Ok((versions_text(), None)),
+        Cmd::Completions { shell } => {
+            let mut buf = Vec::new();
+            clap_complete::generate(shell, &mut cmd, bin.replace(' ', "-"), &mut buf);
+            Ok((String::from_utf8_lossy(&buf).into_owned(), None))
+        }
+        Cmd::Simulate(o) => sim_args(o).and_then(|a| Ok((run(&a)?, a.out.clone()))),
+        Cmd::Fleet(o) => fleet::args(o).and_then(|a| Ok((fleet::run(&a)?, a.out.clone()))),
+        Cmd::Import(o) => {
+            manifest::import_args(o).and_then(|a| Ok((manifest::run_import(&a)?, a.out.clone())))
+        }
+        Cmd::Tour(o) => match tour::args(o) {
+            Ok(a) => return tour::run(&a),
+            Err(m) => Err(UserError(m)),
+        },
+    };
+    let (text, out) = match result {
+        Ok(r) => r,
         Err(UserError(m)) => return fail(&m),
     };
-    let (text, out) = match cmd {
-        Command::Help => (USAGE.to_string(), None),
-        Command::Version => (
-            format!("restartscope {}\n", env!("CARGO_PKG_VERSION")),
-            None,
-        ),
-        Command::Presets => (presets_text(), None),
-        Command::Versions => (versions_text(), None),
-        Command::Fleet(a) => match fleet::run(&a) {
-            Ok(t) => (t, a.out.clone()),
-            Err(UserError(m)) => return fail(&m),
-        },
-        Command::Import(a) => match manifest::run_import(&a) {
-            Ok(t) => (t, a.out),
-            Err(UserError(m)) => return fail(&m),
-        },
-        Command::Tour(a) => return tour::run(&a),
-        Command::Simulate(a) => match run(&a) {
-            Ok(t) => (t, a.out.clone()),
-            Err(UserError(m)) => return fail(&m),
-        },
-    };
+    write_out(&text, out.as_deref())
+}
+
+/// Help and version to standard output (status 0); every other clap error as one line, status 2.
+fn clap_error(e: &clap::Error, bin: &str, cmd: &clap::Command, args: &[String]) -> ExitCode {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp => {
+            let _ = e.print();
+            ExitCode::SUCCESS
+        }
+        // The program's version, whatever the subcommand it was asked under.
+        ErrorKind::DisplayVersion => {
+            println!("{bin} {}", env!("CARGO_PKG_VERSION"));
+            ExitCode::SUCCESS
+        }
+        _ => {
+            let sub = args
+                .iter()
+                .find(|a| cmd.find_subcommand(a.as_str()).is_some())
+                .map(String::as_str);
+            fail(&args::one_line(e, bin, sub))
+        }
+    }
+}
+
+/// The output to `--out FILE` or standard output; status 1 when it cannot be written.
+fn write_out(text: &str, out: Option<&str>) -> ExitCode {
     match out {
         Some(path) => {
-            if let Err(e) = std::fs::write(&path, text) {
+            if let Err(e) = std::fs::write(path, text) {
                 eprintln!("restartscope: error: cannot write {path}: {e}");
                 return ExitCode::from(1);
             }
@@ -162,6 +158,121 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// `--out`: a file name (an empty one is bad input, status 2).
+fn out_path(out: Option<String>) -> Result<Option<String>, UserError> {
+    match out {
+        Some(p) if p.is_empty() => Err("option --out needs a file name".into()),
+        o => Ok(o),
+    }
+}
+
+/// `simulate`'s options, checked: each value parsed with its own message.
+fn sim_args(o: args::SimOpts) -> Result<SimArgs, UserError> {
+    let mut a = SimArgs {
+        kubelets: None,
+        preset: o.preset,
+        scenario: o.scenario,
+        manifests: o.manifests,
+        replicas_on_node: None,
+        settings: o.settings,
+        policy: None,
+        downtime_s: None,
+        grace_s: None,
+        version: None,
+        seed: None,
+        pods: None,
+        probes: Vec::new(),
+        restarts: Vec::new(),
+        format: Format::Table,
+        out: out_path(o.out)?,
+    };
+    match (&a.preset, &a.scenario, a.manifests.is_empty()) {
+        (None, None, true) => {
+            return Err(format!(
+                "simulate needs --preset NAME or --scenario FILE (or -f/--manifest FILE, Kubernetes YAML); presets: {}",
+                preset_list()
+            )
+            .into())
+        }
+        (Some(_), Some(_), true) => {
+            return Err("give either --preset or --scenario, not both".into())
+        }
+        (Some(_), _, false) | (_, Some(_), false) => {
+            return Err("give one of --preset, --scenario and --manifest, not several".into())
+        }
+        _ => {}
+    }
+    if let Some(v) = o.replicas_on_node {
+        if a.manifests.is_empty() {
+            return Err("--replicas-on-node goes with --manifest".into());
+        }
+        a.replicas_on_node = Some(manifest::parse_replicas(&v)?);
+    }
+    if let Some(v) = o.pods {
+        a.pods = Some(knobs::pods(&v)?);
+    }
+    for v in &o.probes {
+        a.probes.push(knobs::probe(v)?);
+    }
+    for v in &o.restarts {
+        a.restarts.push(knobs::restart(v)?);
+    }
+    if let Some(v) = o.kubelets {
+        a.kubelets = Some(kubelets::parse_kubelets(&v)?);
+    }
+    if let Some(v) = o.policy {
+        a.policy = parse_policy(&v)?;
+    }
+    if let Some(value) = o.downtime {
+        let v = duration("--downtime", &value)?;
+        in_range(
+            "--downtime",
+            &value,
+            "the kubelet downtime (kubelet.restarts[0].downtime_s)",
+            v,
+            limits::DOWNTIME_S,
+        )?;
+        a.downtime_s = Some(v);
+    }
+    if let Some(value) = o.grace {
+        let v = duration("--grace", &value)?;
+        in_range(
+            "--grace",
+            &value,
+            "--node-monitor-grace-period",
+            v,
+            limits::GRACE_S,
+        )?;
+        a.grace_s = Some(v);
+    }
+    if let Some(v) = o.kubernetes_version {
+        a.version = Some(parse_version(&v)?);
+    }
+    if let Some(value) = o.seed {
+        a.seed = Some(value.parse::<u64>().map_err(|_| {
+            format!(
+                "invalid --seed {value:?}; use a non-negative integer up to {}",
+                u64::MAX
+            )
+        })?)
+    }
+    if let Some(value) = o.format {
+        a.format = match value.as_str() {
+            "table" => Format::Table,
+            "markdown" => Format::Markdown,
+            "json" => Format::Json,
+            "svg" => Format::Svg,
+            _ => {
+                return Err(format!(
+                    "invalid --format {value:?}; accepted values: table, markdown, json, svg"
+                )
+                .into())
+            }
+        }
+    }
+    Ok(a)
 }
 
 fn fail(msg: &str) -> ExitCode {
@@ -190,219 +301,6 @@ fn preset_list() -> String {
     presets::names().join(", ")
 }
 
-fn parse_args(args: &[String]) -> Result<Command, UserError> {
-    let Some(first) = args.first() else {
-        return Err(
-            "no command given; use `restartscope presets`, `restartscope simulate --preset NAME` or `restartscope --help`".into(),
-        );
-    };
-    match first.as_str() {
-        "-h" | "--help" | "help" => Ok(Command::Help),
-        "-V" | "--version" => Ok(Command::Version),
-        "presets" => match args.get(1).map(String::as_str) {
-            None => Ok(Command::Presets),
-            Some("-h" | "--help") => Ok(Command::Help),
-            Some(x) => Err(format!("`presets` takes no arguments, got {x:?}").into()),
-        },
-        "versions" => match args.get(1).map(String::as_str) {
-            None => Ok(Command::Versions),
-            Some("-h" | "--help") => Ok(Command::Help),
-            Some(x) => Err(format!("`versions` takes no arguments, got {x:?}").into()),
-        },
-        "simulate" => parse_simulate(&args[1..]),
-        "tour" => Ok(tour::parse(&args[1..])?.map_or(Command::Help, Command::Tour)),
-        "import" => Ok(manifest::parse_import(&args[1..])?.map_or(Command::Help, Command::Import)),
-        "fleet" => fleet::parse(&args[1..]).map(|a| match a {
-            Some(a) => Command::Fleet(Box::new(a)),
-            None => Command::Help,
-        }),
-        other if other.starts_with('-') => Err(format!(
-            "unknown option {other:?} before the command; accepted commands: presets, versions, simulate, fleet, import, tour (or --help, --version)"
-        )
-        .into()),
-        other => Err(format!(
-            "unknown command {other:?}; accepted commands: presets, versions, simulate, fleet, import, tour (or --help, --version)"
-        )
-        .into()),
-    }
-}
-
-const FLAGS: &str = "--preset, --scenario, --manifest, --replicas-on-node, --policy, --kubelets, --downtime, --grace, --version, --seed, --pods, --probe, --restart, --format, --out, --help";
-
-fn parse_simulate(args: &[String]) -> Result<Command, UserError> {
-    let mut a = SimArgs {
-        kubelets: None,
-        preset: None,
-        scenario: None,
-        manifests: Vec::new(),
-        replicas_on_node: None,
-        policy: None,
-        downtime_s: None,
-        grace_s: None,
-        version: None,
-        seed: None,
-        pods: None,
-        probes: Vec::new(),
-        restarts: Vec::new(),
-        format: Format::Table,
-        out: None,
-    };
-    let mut seen: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let arg = &args[i];
-        i += 1;
-        if arg == "-h" || arg == "--help" {
-            return Ok(Command::Help);
-        }
-        if !arg.starts_with("--") {
-            return Err(format!(
-                "unexpected argument {arg:?}; simulate takes only options: {FLAGS}"
-            )
-            .into());
-        }
-        const KNOWN: [&str; 15] = [
-            "--restart",
-            "--pods",
-            "--probe",
-            "--kubelets",
-            "--preset",
-            "--scenario",
-            "--manifest",
-            "--replicas-on-node",
-            "--policy",
-            "--downtime",
-            "--grace",
-            "--version",
-            "--seed",
-            "--format",
-            "--out",
-        ];
-        let unknown = |flag: &str| format!("unknown option {flag:?}; accepted options: {FLAGS}");
-        let (flag, value) = option(arg, args, &mut i, &KNOWN, &mut seen, unknown)?;
-        seen.retain(|f| f != "--probe" && f != "--restart"); // repeatable
-        match flag.as_str() {
-            "--pods" => a.pods = Some(knobs::pods(&value)?),
-            "--probe" => a.probes.push(knobs::probe(&value)?),
-            "--restart" => a.restarts.push(knobs::restart(&value)?),
-            "--preset" => a.preset = Some(value),
-            "--scenario" => a.scenario = Some(value),
-            "--manifest" => {
-                seen.retain(|f| f != "--manifest");
-                a.manifests.push(value);
-            }
-            "--replicas-on-node" => a.replicas_on_node = Some(manifest::parse_replicas(&value)?),
-            "--kubelets" => a.kubelets = Some(kubelets::parse_kubelets(&value)?),
-            "--policy" => a.policy = parse_policy(&value)?,
-            "--downtime" => {
-                let v = duration("--downtime", &value)?;
-                in_range(
-                    "--downtime",
-                    &value,
-                    "the kubelet downtime (kubelet.restarts[0].downtime_s)",
-                    v,
-                    limits::DOWNTIME_S,
-                )?;
-                a.downtime_s = Some(v);
-            }
-            "--grace" => {
-                let v = duration("--grace", &value)?;
-                in_range(
-                    "--grace",
-                    &value,
-                    "--node-monitor-grace-period",
-                    v,
-                    limits::GRACE_S,
-                )?;
-                a.grace_s = Some(v);
-            }
-            "--version" => a.version = Some(parse_version(&value)?),
-            "--seed" => {
-                a.seed = Some(value.parse::<u64>().map_err(|_| {
-                    format!(
-                        "invalid --seed {value:?}; use a non-negative integer up to {}",
-                        u64::MAX
-                    )
-                })?)
-            }
-            "--format" => {
-                a.format = match value.as_str() {
-                    "table" => Format::Table,
-                    "json" => Format::Json,
-                    "svg" => Format::Svg,
-                    _ => {
-                        return Err(format!(
-                            "invalid --format {value:?}; accepted values: table, json, svg"
-                        )
-                        .into())
-                    }
-                }
-            }
-            "--out" => {
-                if value.is_empty() {
-                    return Err("option --out needs a file name".into());
-                }
-                a.out = Some(value)
-            }
-            _ => unreachable!("flag checked above"),
-        }
-    }
-    match (&a.preset, &a.scenario, a.manifests.is_empty()) {
-        (None, None, true) => {
-            return Err(format!(
-                "simulate needs --preset NAME or --scenario FILE (or --manifest FILE, Kubernetes YAML); presets: {}",
-                preset_list()
-            )
-            .into())
-        }
-        (Some(_), Some(_), true) => {
-            return Err("give either --preset or --scenario, not both".into())
-        }
-        (Some(_), _, false) | (_, Some(_), false) => {
-            return Err("give one of --preset, --scenario and --manifest, not several".into())
-        }
-        _ => {}
-    }
-    if a.replicas_on_node.is_some() && a.manifests.is_empty() {
-        return Err("--replicas-on-node goes with --manifest".into());
-    }
-    Ok(Command::Simulate(Box::new(a)))
-}
-
-/// One `--flag value` or `--flag=value` from `args` (at `arg`, `i` past it): known, given once,
-/// with a value. Shared by `simulate` and `fleet`.
-fn option(
-    arg: &str,
-    args: &[String],
-    i: &mut usize,
-    known: &[&str],
-    seen: &mut Vec<String>,
-    unknown: impl Fn(&str) -> String,
-) -> Result<(String, String), UserError> {
-    let (flag, inline) = match arg.split_once('=') {
-        Some((f, v)) => (f.to_string(), Some(v.to_string())),
-        None => (arg.to_string(), None),
-    };
-    if !known.contains(&flag.as_str()) {
-        return Err(unknown(&flag).into());
-    }
-    if seen.contains(&flag) {
-        return Err(format!("option {flag} given more than once").into());
-    }
-    seen.push(flag.clone());
-    let value = match inline {
-        Some(v) => v,
-        None => {
-            let v = args
-                .get(*i)
-                .ok_or_else(|| format!("option {flag} needs a value"))?;
-            *i += 1;
-            v.clone()
-        }
-    };
-    Ok((flag, value))
-}
-
 /// `--policy legacy | kep | both` (`None`: both).
 fn parse_policy(value: &str) -> Result<Option<Policy>, UserError> {
     match value {
@@ -413,10 +311,10 @@ fn parse_policy(value: &str) -> Result<Option<Policy>, UserError> {
     }
 }
 
-/// `--version`: a kubelet release the model has a profile for.
+/// `--kubernetes-version`: a kubelet release the model has a profile for.
 fn parse_version(value: &str) -> Result<KubeVersion, UserError> {
     KubeVersion::parse_or_explain(value)
-        .map_err(|e| format!("invalid --version {value:?}: {e}").into())
+        .map_err(|e| format!("invalid --kubernetes-version {value:?}: {e}").into())
 }
 
 fn duration(flag: &str, value: &str) -> Result<f64, UserError> {
@@ -471,6 +369,9 @@ fn resolve(a: &SimArgs) -> Result<(Scenario, String), UserError> {
             (im.scenario, a.manifests.join(", "))
         }
     };
+    let mut sc = sc;
+    let files = manifest::cluster_settings(&a.settings)?;
+    files.apply(&mut sc.cluster);
     if a.downtime_s.is_some() && sc.kubelet.restarts.is_empty() {
         return Err(format!(
             "--downtime: scenario {origin} has no kubelet restart to change (kubelet.restarts is empty)"
@@ -489,6 +390,8 @@ fn resolve(a: &SimArgs) -> Result<(Scenario, String), UserError> {
         ..Overrides::default()
     };
     let sc = overrides.apply(sc).map_err(|e| invalid(&origin, &e))?;
+    // What the settings files set, once the scenario is valid (an error stays one line).
+    eprint!("{}", manifest::settings_summary(&files));
     Ok((sc, origin))
 }
 
@@ -509,7 +412,7 @@ fn run(a: &SimArgs) -> Result<String, UserError> {
     let v = sc.cluster.version;
     if !v.has_kep_4781() && policies.contains(&Policy::Kep) {
         return Err(format!(
-            "Kubernetes {} has only the legacy kubelet (KEP-4781 arrived in 1.35): use --policy legacy, or --version 1.35 or later",
+            "Kubernetes {} has only the legacy kubelet (KEP-4781 arrived in 1.35): use --policy legacy, or --kubernetes-version 1.35 or later",
             v.as_str()
         )
         .into());
@@ -524,6 +427,7 @@ fn run(a: &SimArgs) -> Result<String, UserError> {
 fn render(a: &SimArgs, sc: &Scenario, traces: &[Trace]) -> String {
     match a.format {
         Format::Table => table::render(sc, traces),
+        Format::Markdown => restartscope_report::markdown::render(sc, traces),
         Format::Json => json::render(sc, traces),
         Format::Svg => {
             let first = sc.first_restart();

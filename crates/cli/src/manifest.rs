@@ -3,8 +3,9 @@
 //! which prints the imported scenario as a TOML scenario file (its comments list what the model
 //! does not use). The import itself is `restartscope-manifest`'s, as in the web app.
 
-use super::{option, UserError};
-use restartscope_manifest::{import, Import, ImportOptions, Source};
+use super::UserError;
+use restartscope_manifest::settings::{self, ClusterSettings};
+use restartscope_manifest::{import, inputs, Import, ImportOptions, Source};
 
 /// `--replicas-on-node N`: how many pods of each workload land on this node.
 pub(crate) fn parse_replicas(value: &str) -> Result<u32, UserError> {
@@ -17,18 +18,16 @@ pub(crate) fn parse_replicas(value: &str) -> Result<u32, UserError> {
     }
 }
 
-/// Reads and imports the manifests, in order.
+/// Reads (`restartscope_manifest::inputs`: `-` is standard input, directories recursively) and
+/// imports the manifests, in order.
 pub(crate) fn load(paths: &[String], replicas_on_node: Option<u32>) -> Result<Import, UserError> {
-    let mut texts = Vec::new();
-    for p in paths {
-        let t = std::fs::read(p).map_err(|e| format!("cannot read manifest file {p}: {e}"))?;
-        let t = String::from_utf8(t)
-            .map_err(|e| format!("invalid manifest file {p}: not UTF-8 text ({e})"))?;
-        texts.push((p.as_str(), t));
-    }
+    let texts = inputs::read(paths, &mut std::io::stdin().lock())?;
     let sources: Vec<Source> = texts
         .iter()
-        .map(|(name, text)| Source { name, text })
+        .map(|i| Source {
+            name: &i.name,
+            text: &i.text,
+        })
         .collect();
     import(&sources, &ImportOptions { replicas_on_node }).map_err(|e| {
         UserError(if e.source.is_empty() {
@@ -37,6 +36,40 @@ pub(crate) fn load(paths: &[String], replicas_on_node: Option<u32>) -> Result<Im
             format!("invalid manifest {e}")
         })
     })
+}
+
+/// `--kubelet-config FILE` and `--controller-manager FILE`: the cluster settings they hold.
+pub(crate) fn cluster_settings(
+    o: &crate::args::SettingsOpts,
+) -> Result<ClusterSettings, UserError> {
+    let mut out = ClusterSettings::default();
+    let read = |flag: &str, path: &str| -> Result<String, UserError> {
+        let t = std::fs::read(path).map_err(|e| format!("{flag}: cannot read {path}: {e}"))?;
+        String::from_utf8(t).map_err(|e| format!("{flag}: {path} is not UTF-8 text ({e})").into())
+    };
+    if let Some(p) = &o.kubelet_config {
+        let text = read("--kubelet-config", p)?;
+        out.extend(
+            settings::read_kubelet_config(p, &text)
+                .map_err(|e| format!("--kubelet-config: {e}"))?,
+        );
+    }
+    if let Some(p) = &o.controller_manager {
+        let text = read("--controller-manager", p)?;
+        out.extend(
+            settings::read_controller_manager(p, &text)
+                .map_err(|e| format!("--controller-manager: {e}"))?,
+        );
+    }
+    Ok(out)
+}
+
+/// The settings read, one line each on standard error.
+pub(crate) fn settings_summary(s: &ClusterSettings) -> String {
+    s.lines()
+        .iter()
+        .map(|l| format!("restartscope: cluster setting: {l}\n"))
+        .collect()
 }
 
 /// What `simulate` says on standard error about an import: the pods it made, the notes, and
@@ -48,6 +81,7 @@ pub(crate) fn summary(im: &Import) -> String {
         .map(|w| format!("{} {}: {} of {} pods", w.kind, w.name, w.pods, w.replicas))
         .collect();
     let mut s = format!("restartscope: imported {}\n", pods.join("; "));
+    s.push_str(&settings_summary(&im.settings));
     for n in &im.notes {
         s.push_str(&format!("restartscope: note: {n}\n"));
     }
@@ -63,53 +97,40 @@ pub(crate) fn summary(im: &Import) -> String {
 pub(crate) struct ImportArgs {
     pub manifests: Vec<String>,
     pub replicas_on_node: Option<u32>,
+    pub settings: crate::args::SettingsOpts,
     pub out: Option<String>,
 }
 
-const FLAGS: &str = "--manifest, --replicas-on-node, --out, --help";
-
-/// `import` options; `None` for `--help`.
-pub(crate) fn parse_import(args: &[String]) -> Result<Option<ImportArgs>, UserError> {
-    let mut a = ImportArgs {
-        manifests: Vec::new(),
-        replicas_on_node: None,
-        out: None,
-    };
-    let mut seen = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let arg = &args[i];
-        i += 1;
-        if arg == "-h" || arg == "--help" {
-            return Ok(None);
-        }
-        if !arg.starts_with("--") {
-            return Err(
-                format!("unexpected argument {arg:?}; import takes only options: {FLAGS}").into(),
-            );
-        }
-        let unknown = |flag: &str| format!("unknown option {flag:?}; accepted options: {FLAGS}");
-        let known = ["--manifest", "--replicas-on-node", "--out"];
-        let (flag, value) = option(arg, args, &mut i, &known, &mut seen, unknown)?;
-        match flag.as_str() {
-            "--manifest" => {
-                seen.retain(|f| f != "--manifest");
-                a.manifests.push(value);
-            }
-            "--replicas-on-node" => a.replicas_on_node = Some(parse_replicas(&value)?),
-            "--out" if value.is_empty() => return Err("option --out needs a file name".into()),
-            "--out" => a.out = Some(value),
-            _ => unreachable!("flag checked above"),
-        }
+/// `import`'s options, checked.
+pub(crate) fn import_args(o: crate::args::ImportOpts) -> Result<ImportArgs, UserError> {
+    if o.manifests.is_empty() {
+        return Err(
+            "import needs --manifest FILE (-f; YAML or JSON: a file, a directory or - for standard input)"
+                .into(),
+        );
     }
-    if a.manifests.is_empty() {
-        return Err("import needs --manifest FILE (YAML or JSON; give it once per file)".into());
-    }
-    Ok(Some(a))
+    Ok(ImportArgs {
+        manifests: o.manifests,
+        replicas_on_node: o
+            .replicas_on_node
+            .as_deref()
+            .map(parse_replicas)
+            .transpose()?,
+        settings: o.settings,
+        out: super::out_path(o.out)?,
+    })
 }
 
 /// The scenario TOML of the manifests.
 pub(crate) fn run_import(a: &ImportArgs) -> Result<String, UserError> {
-    let im = load(&a.manifests, a.replicas_on_node)?;
+    let mut im = load(&a.manifests, a.replicas_on_node)?;
+    let files = cluster_settings(&a.settings)?;
+    if !files.is_empty() {
+        files.apply(&mut im.scenario.cluster);
+        im.scenario
+            .validate()
+            .map_err(|e| crate::invalid(&a.manifests.join(", "), &e))?;
+        im.settings.extend(files);
+    }
     Ok(restartscope_manifest::scenario_toml(&im))
 }

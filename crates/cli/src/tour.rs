@@ -15,55 +15,24 @@ fn names() -> String {
     TOURS.iter().map(|t| t.name).collect::<Vec<_>>().join(", ")
 }
 
-/// `None`: `--help`.
-pub fn parse(args: &[String]) -> Result<Option<TourArgs>, String> {
-    let mut name = None;
-    let mut out = None;
-    let mut i = 0;
-    while i < args.len() {
-        let arg = &args[i];
-        i += 1;
-        if arg == "-h" || arg == "--help" {
-            return Ok(None);
-        }
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) => (f, Some(v.to_string())),
-            None => (arg.as_str(), None),
+/// `tour`'s options, checked.
+pub fn args(o: crate::args::TourOpts) -> Result<TourArgs, String> {
+    if o.name.as_deref() == Some("") || o.out.as_deref() == Some("") {
+        let flag = if o.out.as_deref() == Some("") {
+            "--out"
+        } else {
+            "--name"
         };
-        let slot = match flag {
-            "--name" => &mut name,
-            "--out" => &mut out,
-            _ => {
-                return Err(format!(
-                    "unknown option {flag:?}; tour takes --name NAME (tours: {}) and --out DIR",
-                    names()
-                ))
-            }
-        };
-        if slot.is_some() {
-            return Err(format!("option {flag} given more than once"));
-        }
-        let value = match inline {
-            Some(v) => v,
-            None => {
-                let v = args
-                    .get(i)
-                    .ok_or_else(|| format!("option {flag} needs a value"))?;
-                i += 1;
-                v.clone()
-            }
-        };
-        if value.is_empty() {
-            return Err(format!("option {flag} needs a value"));
-        }
-        *slot = Some(value);
+        return Err(format!("option {flag} needs a value"));
     }
-    let name = name.unwrap_or_else(|| TOURS[0].name.to_string());
+    let name = o.name.unwrap_or_else(|| TOURS[0].name.to_string());
     if restartscope_tour::find(&name).is_none() {
         return Err(format!("unknown tour {name:?}; tours: {}", names()));
     }
-    let out = out.ok_or("tour needs --out DIR (the directory for the SVGs and index.md)")?;
-    Ok(Some(TourArgs { name, out }))
+    let out = o
+        .out
+        .ok_or("tour needs --out DIR (the directory for the SVGs and index.md)")?;
+    Ok(TourArgs { name, out })
 }
 
 /// Writes the tour's files into `--out` (created if missing). Exit status 1 when a file cannot

@@ -64,11 +64,20 @@ fn help_and_version() {
         let out = ok(args);
         assert!(out.contains("Usage:") && out.contains("--preset"), "{out}");
     }
-    let v = ok(&["--version"]);
-    assert_eq!(
-        v.trim(),
-        format!("restartscope {}", env!("CARGO_PKG_VERSION"))
-    );
+    // The program's version at every level.
+    for args in [
+        &["--version"][..],
+        &["-V"],
+        &["simulate", "--version"],
+        &["fleet", "-V"],
+    ] {
+        let v = ok(args);
+        assert_eq!(
+            v.trim(),
+            format!("restartscope {}", env!("CARGO_PKG_VERSION")),
+            "{args:?}"
+        );
+    }
 }
 
 #[test]
@@ -207,7 +216,7 @@ fn flags_change_the_scenario() {
         "1m30s",
         "--grace",
         "40s",
-        "--version",
+        "--kubernetes-version",
         "1.31",
         "--policy",
         "legacy",
@@ -308,18 +317,24 @@ fn scenario_round_trips_through_json_and_toml() {
     }
 }
 
+/// Usage errors are clap's (one line here: the message and its tip, no usage block), each
+/// naming the option or command.
 #[test]
 fn usage_errors() {
     fails(&[], &["no command", "presets", "simulate"]);
     fails(
         &["frobnicate"],
         &[
-            "unknown command \"frobnicate\"",
-            "presets, versions, simulate",
+            "unrecognized subcommand 'frobnicate'",
+            "restartscope --help",
         ],
     );
-    fails(&["--frob"], &["unknown option"]);
-    fails(&["presets", "extra"], &["takes no arguments"]);
+    fails(
+        &["simulat", "--preset", "short-restart"],
+        &["a similar subcommand exists: 'simulate'"],
+    );
+    fails(&["--frob"], &["unexpected argument '--frob'"]);
+    fails(&["presets", "extra"], &["unexpected argument 'extra'"]);
     fails(
         &["simulate"],
         &["--preset NAME or --scenario FILE", "short-restart"],
@@ -336,16 +351,42 @@ fn usage_errors() {
     );
     fails(
         &["simulate", "--preset", "short-restart", "--colour"],
-        &["unknown option \"--colour\"", "--downtime"],
+        &[
+            "unexpected argument '--colour'",
+            "restartscope simulate --help",
+        ],
     );
-    fails(&["simulate", "--preset"], &["--preset needs a value"]);
+    fails(
+        &["simulate", "--preset", "short-restart", "--downtim", "5s"],
+        &[
+            "unexpected argument '--downtim'",
+            "a similar argument exists: '--downtime'",
+        ],
+    );
+    fails(
+        &["simulate", "--preset"],
+        &["a value is required for '--preset <NAME>'"],
+    );
     fails(
         &["simulate", "--preset", "short-restart", "stray"],
-        &["unexpected argument \"stray\""],
+        &["unexpected argument 'stray'"],
     );
+    // Options that do not repeat (all but --manifest, --restart and --probe) are refused twice.
     fails(
         &["simulate", "--preset", "a", "--preset", "b"],
-        &["--preset given more than once"],
+        &["the argument '--preset <NAME>' cannot be used multiple times"],
+    );
+    // The kubelet release is --kubernetes-version; --version is the program's.
+    fails(
+        &["simulate", "--preset", "short-restart", "--version", "1.36"],
+        &[
+            "--version is the program's version",
+            "--kubernetes-version 1.36",
+        ],
+    );
+    fails(
+        &["fleet", "--preset", "rolling-upgrade", "--version=main"],
+        &["--kubernetes-version main"],
     );
 }
 
@@ -384,11 +425,20 @@ fn value_errors() {
     );
     fails(
         &["simulate", "--preset", "short-restart", "--format", "xml"],
-        &["invalid --format \"xml\"", "table, json, svg"],
+        &["invalid --format \"xml\"", "table, markdown, json, svg"],
     );
     fails(
-        &["simulate", "--preset", "short-restart", "--version", "1.29"],
-        &["invalid --version \"1.29\"", "oldest release the model knows, 1.31"],
+        &[
+            "simulate",
+            "--preset",
+            "short-restart",
+            "--kubernetes-version",
+            "1.29",
+        ],
+        &[
+            "invalid --kubernetes-version \"1.29\"",
+            "oldest release the model knows, 1.31",
+        ],
     );
     fails(
         &["simulate", "--preset", "short-restart", "--seed", "-1"],

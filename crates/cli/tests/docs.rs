@@ -45,3 +45,83 @@ fn committed_figures_are_current() {
         );
     }
 }
+
+/// Every line of a ```sh block in docs/CLI.md that starts with `restartscope` runs and exits 0,
+/// in order, in a directory holding the files the examples name (`web.yaml`, `manifests/`, the
+/// cluster's settings files, `docs/`), with the built binary first on the PATH.
+#[test]
+fn cli_doc_examples_run() {
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/CLI.md")).unwrap();
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../manifest/tests/data");
+    let dir = std::env::temp_dir().join(format!("restartscope-doc-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_restartscope"), bin.join("restartscope"))
+        .unwrap();
+    std::fs::create_dir_all(dir.join("docs")).unwrap();
+    std::fs::create_dir_all(dir.join("manifests/apps")).unwrap();
+    let copy = |from: &str, to: &str| {
+        std::fs::copy(format!("{data}/{from}"), dir.join(to)).unwrap();
+    };
+    copy("deployment-sidecar.yaml", "web.yaml");
+    copy("multi.yaml", "app.yaml");
+    copy("daemonset.yaml", "ds.yaml");
+    copy("multi.yaml", "manifests/apps/api.yaml");
+    copy("daemonset.yaml", "manifests/ds.yml");
+    std::fs::write(
+        dir.join("kubelet-config.yaml"),
+        "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nnodeLeaseDurationSeconds: 40\nnodeStatusUpdateFrequency: 10s\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("kube-controller-manager.yaml"),
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: kube-controller-manager\n  namespace: kube-system\nspec:\n  containers:\n  - name: kube-controller-manager\n    command: [kube-controller-manager, --node-monitor-grace-period=40s, --node-monitor-period=5s]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("kcm.flags"),
+        "--node-monitor-grace-period=50s --node-monitor-period=5s\n",
+    )
+    .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let has_jq = std::process::Command::new("sh")
+        .args(["-c", "command -v jq"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let mut ran = 0;
+    let mut in_sh = false;
+    for line in doc.lines() {
+        let t = line.trim();
+        if t.starts_with("```") {
+            in_sh = t == "```sh";
+            continue;
+        }
+        if !in_sh || !t.starts_with("restartscope ") {
+            continue;
+        }
+        if t.contains("| jq") && !has_jq {
+            eprintln!("skipped (no jq): {t}");
+            continue;
+        }
+        let out = std::process::Command::new("sh")
+            .args(["-c", t])
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "docs/CLI.md example failed: {t}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        ran += 1;
+    }
+    assert!(ran >= 15, "only {ran} examples found");
+    let _ = std::fs::remove_dir_all(&dir);
+}

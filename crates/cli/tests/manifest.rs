@@ -37,7 +37,7 @@ fn simulate_a_manifest_with_the_usual_options() {
         "90s",
         "--format",
         "json",
-        "--version",
+        "--kubernetes-version",
         "1.36",
     ]);
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -161,6 +161,6 @@ fn bad_manifests_exit_2_with_one_message() {
     fails(&["import"], &["import needs --manifest FILE"]);
     fails(
         &["import", "--manifest", &data("pod.json"), "--preset", "x"],
-        &["unknown option \"--preset\""],
+        &["unexpected argument '--preset'"],
     );
 }

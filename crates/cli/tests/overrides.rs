@@ -63,7 +63,7 @@ fn cli_and_form_build_equal_scenarios() {
             &[
                 "--downtime",
                 "45s",
-                "--version",
+                "--kubernetes-version",
                 "1.36",
                 "--grace",
                 "45s",
@@ -77,7 +77,10 @@ fn cli_and_form_build_equal_scenarios() {
             "{name} all flags"
         );
         // A version alone: its default grace period stays implicit in both.
-        let a = cli(name, &["--downtime", "1m30s", "--version", "main"]);
+        let a = cli(
+            name,
+            &["--downtime", "1m30s", "--kubernetes-version", "main"],
+        );
         assert_eq!(
             a,
             form(name, 90.0, Some("main"), None, None),

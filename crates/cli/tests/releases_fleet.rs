@@ -8,7 +8,13 @@ use common::*;
 #[test]
 fn versions_and_releases_without_kep() {
     for policy in ["kep", "both"] {
-        let mut args = vec!["simulate", "--preset", "short-restart", "--version", "1.34"];
+        let mut args = vec![
+            "simulate",
+            "--preset",
+            "short-restart",
+            "--kubernetes-version",
+            "1.34",
+        ];
         if policy != "both" {
             args.extend(["--policy", policy]);
         }
@@ -25,7 +31,7 @@ fn versions_and_releases_without_kep() {
         "simulate",
         "--preset",
         "short-restart",
-        "--version",
+        "--kubernetes-version",
         "1.34",
         "--policy",
         "legacy",
@@ -91,7 +97,13 @@ fn fleet_command() {
         &["unknown fleet preset", "rolling-upgrade"],
     );
     fails(
-        &["fleet", "--preset", "rolling-upgrade", "--version", "1.34"],
+        &[
+            "fleet",
+            "--preset",
+            "rolling-upgrade",
+            "--kubernetes-version",
+            "1.34",
+        ],
         &["1.34 has only the legacy kubelet"],
     );
     let legacy = ok(&[
@@ -100,7 +112,7 @@ fn fleet_command() {
         "rolling-upgrade",
         "--nodes",
         "10",
-        "--version",
+        "--kubernetes-version",
         "1.34",
         "--policy",
         "legacy",

@@ -155,11 +155,17 @@ fn tour_input_errors_exit_2() {
         &["tour", "--name", "nope", "--out", "x"],
         &["unknown tour \"nope\"", "kep-4781"],
     );
-    common::fails(&["tour", "--out"], &["--out needs a value"]);
-    common::fails(&["tour", "--bogus", "1"], &["unknown option \"--bogus\""]);
+    common::fails(
+        &["tour", "--out"],
+        &["a value is required for '--out <DIR>'"],
+    );
+    common::fails(
+        &["tour", "--bogus", "1"],
+        &["unexpected argument '--bogus'"],
+    );
     common::fails(
         &["tour", "--out", "a", "--out", "b"],
-        &["given more than once"],
+        &["cannot be used multiple times"],
     );
     let help = common::ok(&["tour", "--help"]);
     assert!(help.contains("restartscope tour"));

@@ -23,6 +23,7 @@ pub(crate) fn scenario(o: Objects, opts: &ImportOptions) -> Result<Import, Impor
         others,
         mut unused,
         mut notes,
+        settings,
     } = o;
     if workloads.is_empty() {
         let found: Vec<String> = others
@@ -129,6 +130,7 @@ pub(crate) fn scenario(o: Objects, opts: &ImportOptions) -> Result<Import, Impor
     if let Some((t, _)) = &toleration {
         cluster.toleration_s = *t;
     }
+    settings.apply(&mut cluster);
     let sc = Scenario {
         name,
         description,
@@ -155,6 +157,7 @@ pub(crate) fn scenario(o: Objects, opts: &ImportOptions) -> Result<Import, Impor
         workloads: infos,
         unused,
         notes,
+        settings,
     })
 }
 

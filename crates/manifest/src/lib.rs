@@ -25,9 +25,11 @@
 #![allow(clippy::result_large_err)]
 
 mod build;
+pub mod inputs;
 mod objects;
 mod podspec;
 mod read;
+pub mod settings;
 pub mod yaml;
 
 /// The kubelet restart of an imported scenario, as in the `short-restart` preset (change it
@@ -64,6 +66,9 @@ pub struct Import {
     /// Where the model approximates the manifests (one toleration for every pod, a Job's
     /// restartPolicy, …), in words.
     pub notes: Vec<String>,
+    /// The cluster settings of a KubeletConfiguration or kube-controller-manager's static pod in
+    /// the input (applied to `scenario.cluster`; [`settings::ClusterSettings::lines`] names them).
+    pub settings: settings::ClusterSettings,
 }
 
 /// One workload of the manifests.
@@ -164,6 +169,32 @@ impl std::error::Error for ImportError {}
 pub fn import(sources: &[Source<'_>], opts: &ImportOptions) -> Result<Import, ImportError> {
     let mut objects = objects::Objects::default();
     for s in sources {
+        read_source(&mut objects, s).map_err(|e| helm_template(s, e))?;
+    }
+    build::scenario(objects, opts)
+}
+
+/// An error in a text that still holds Helm template syntax (at or before the error's line) is
+/// that syntax's: the chart was not rendered.
+fn helm_template(s: &Source<'_>, e: ImportError) -> ImportError {
+    match inputs::helm_template_line(s.text) {
+        Some((line, tpl)) if e.line.is_none_or(|l| l >= line) => ImportError {
+            kind: ErrorKind::Syntax,
+            message: format!(
+                "line {line} holds Helm template syntax `{tpl}`: this is a chart's template, not a manifest; render it first (`helm template RELEASE CHART | restartscope simulate -f -`)"
+            ),
+            source: s.name.to_string(),
+            document: None,
+            line: None,
+            column: None,
+            errors: Vec::new(),
+        },
+        _ => e,
+    }
+}
+
+fn read_source(objects: &mut objects::Objects, s: &Source<'_>) -> Result<(), ImportError> {
+    {
         let docs = yaml::parse(s.text).map_err(|e| {
             let kind = if e.limit {
                 ErrorKind::TooLarge
@@ -184,7 +215,7 @@ pub fn import(sources: &[Source<'_>], opts: &ImportOptions) -> Result<Import, Im
             objects.read(s.name, i + 1, &d.root)?;
         }
     }
-    build::scenario(objects, opts)
+    Ok(())
 }
 
 /// Imports one text (its name in messages: `manifest`).
@@ -202,6 +233,9 @@ pub fn scenario_toml(im: &Import) -> String {
             "# {} {}: {} pod(s) on this node (asked for {})\n",
             w.kind, w.name, w.pods, w.replicas
         ));
+    }
+    for l in im.settings.lines() {
+        out.push_str(&format!("# cluster setting: {l}\n"));
     }
     for n in &im.notes {
         out.push_str(&format!("# note: {n}\n"));

@@ -6,6 +6,7 @@
 
 use crate::podspec::{self, Template};
 use crate::read::{labels, Ctx, Obj};
+use crate::settings::{self, ClusterSettings};
 use crate::yaml::{Node, Value};
 use crate::{ErrorKind, ImportError, Unused};
 use restartscope_sim::{IntOrPercent, Workload};
@@ -93,6 +94,8 @@ pub(crate) struct Objects {
     pub others: Vec<(String, String, usize, usize)>,
     pub unused: Vec<Unused>,
     pub notes: Vec<String>,
+    /// A KubeletConfiguration's and kube-controller-manager's settings (not workloads).
+    pub settings: ClusterSettings,
 }
 
 impl Objects {
@@ -134,6 +137,28 @@ impl Objects {
             for (i, item) in items.iter().enumerate() {
                 self.object(cx, item, &format!("{base}[{i}]"))?;
             }
+            return Ok(());
+        }
+        // The cluster's settings, not workloads: a KubeletConfiguration, kube-controller-manager's
+        // static pod.
+        let place = |cx: &Ctx| {
+            let src = if cx.source.is_empty() {
+                "the input"
+            } else {
+                &cx.source
+            };
+            format!("{src} (document {})", cx.document)
+        };
+        if kind == "KubeletConfiguration" {
+            let s =
+                settings::from_kubelet_config(&place(cx), root).map_err(|m| cx.field(m, root))?;
+            self.settings.extend(s);
+            return Ok(());
+        }
+        if let Some(words) = settings::controller_manager_pod(root) {
+            let src = format!("{}, kube-controller-manager's static pod", place(cx));
+            let s = settings::from_flags(&src, &words).map_err(|m| cx.field(m, root))?;
+            self.settings.extend(s);
             return Ok(());
         }
         let mut meta = o.obj(cx, "metadata")?;

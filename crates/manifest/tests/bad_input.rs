@@ -235,3 +235,25 @@ proptest! {
         let _ = import_str(&text, &ImportOptions::default());
     }
 }
+
+#[test]
+fn an_unrendered_helm_template_is_named_with_its_line() {
+    let e = err("apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Release.Name }}\n");
+    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert!(
+        e.message
+            .starts_with("line 4 holds Helm template syntax `{{ .Release.Name }}`"),
+        "{e}"
+    );
+    // `{{` inside a string is a rendered chart's text (an alert template), not a template.
+    use restartscope_manifest::inputs::helm_template_line;
+    assert_eq!(
+        helm_template_line("summary: \"{{ $labels.x }} down\"\n"),
+        None
+    );
+    assert_eq!(helm_template_line("# {{ a comment }}\n"), None);
+    assert_eq!(
+        helm_template_line("a: 1\n{{- if .Values.on }}\n"),
+        Some((2, "{{- if .Values.on }}".to_string()))
+    );
+}

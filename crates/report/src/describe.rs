@@ -28,10 +28,17 @@ pub fn container_name(tr: &Trace, pod: Option<u16>, c: Option<u8>) -> &str {
 /// profile label `trace.kubelet` ("1.35 · KEP", "1.34"). The figure's group titles use it.
 pub fn heading(tr: &Trace) -> String {
     let release = tr.kubelet.split(" · ").next().unwrap_or_default();
+    // Which kubelet the release runs by default (KEP-4781 from 1.35; the gate set to true
+    // restores the legacy one).
+    let which = if tr.feature_gates.is_empty() {
+        "default"
+    } else {
+        "opt-in gate"
+    };
     if release.is_empty() {
         tr.policy.label().to_string()
     } else {
-        format!("{} · {release}", tr.policy.label())
+        format!("{} · {release} ({which})", tr.policy.label())
     }
 }
 
@@ -186,14 +193,20 @@ mod tests {
         };
         assert_eq!(
             names(&sc),
-            ["Legacy kubelet · 1.35", "KEP-4781 kubelet · 1.35"]
+            [
+                "Legacy kubelet · 1.35 (opt-in gate)",
+                "KEP-4781 kubelet · 1.35 (default)"
+            ]
         );
         sc.cluster.version = KubeVersion::Main;
         assert_eq!(
             names(&sc),
-            ["Legacy kubelet · main", "KEP-4781 kubelet · main"]
+            [
+                "Legacy kubelet · main (opt-in gate)",
+                "KEP-4781 kubelet · main (default)"
+            ]
         );
         sc.cluster.version = KubeVersion::V1_34;
-        assert_eq!(names(&sc), ["Legacy kubelet · 1.34"]);
+        assert_eq!(names(&sc), ["Legacy kubelet · 1.34 (default)"]);
     }
 }

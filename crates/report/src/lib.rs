@@ -10,12 +10,13 @@
 //! - [`why`]: why pod Ready changed, grouped by rule, optionally up to a time.
 //! - [`kubectl`]: the rows of `kubectl get pods -w`, up to a time.
 //! - [`describe`](mod@describe): an event in plain words.
-//! - [`json`] and [`table`]: the CLI's `--format json` and `--format table` (the app's JSON
-//!   download is [`json::render`] too).
+//! - [`json`], [`table`] and [`markdown`]: the CLI's `--format json`, `--format table` and
+//!   `--format markdown` (the app's JSON download is [`json::render`] too).
 
 pub mod describe;
 pub mod json;
 pub mod kubectl;
+pub mod markdown;
 pub mod metrics;
 pub mod notable;
 pub mod pdb;

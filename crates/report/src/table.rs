@@ -46,7 +46,7 @@ fn lpad(s: &str, w: usize) -> String {
     }
 }
 
-fn header(sc: &Scenario) -> String {
+pub(crate) fn header(sc: &Scenario) -> String {
     let mut s = String::new();
     let _ = write!(s, "{}", sc.name);
     if !sc.description.is_empty() {
@@ -79,56 +79,35 @@ fn header(sc: &Scenario) -> String {
     s
 }
 
-fn metrics_table(traces: &[Trace]) -> String {
-    let mut s = String::new();
-    let labels: Vec<String> = METRICS.iter().map(|m| m.label()).collect();
-    let lw = labels.iter().map(|l| l.chars().count()).max().unwrap_or(10) + 2;
-    let heads: Vec<String> = traces.iter().map(crate::describe::heading).collect();
+/// The metrics table as cells: the column heads (after "metric": one per run, then the
+/// difference when there are two runs) and one row per metric (its label, a value per run,
+/// then the difference, absent where a run has no value for the metric). Shared by the text
+/// table and [`crate::markdown`].
+pub(crate) fn metric_cells(traces: &[Trace]) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut heads: Vec<String> = traces.iter().map(crate::describe::heading).collect();
     // Two runs: KEP minus legacy for one release's pair, else the second minus the first.
     let pair = traces.len() == 2
         && traces[0].policy != traces[1].policy
         && traces[0].kubelet.split(" · ").next() == traces[1].kubelet.split(" · ").next();
-    let diff_head = match traces {
-        [a, b] if !pair => format!("{} − {}", b.kubelet, a.kubelet),
-        _ => "KEP − legacy".to_string(),
-    };
-    let cw = heads
-        .iter()
-        .chain([&diff_head])
-        .map(|h| h.chars().count() + 2)
-        .max()
-        .unwrap_or(18)
-        .max(18);
-    let _ = write!(s, "{}", pad("metric", lw));
-    for h in &heads {
-        let _ = write!(s, "{}", lpad(h, cw));
-    }
     let diff = traces.len() == 2;
     if diff {
-        let _ = write!(s, "{}", lpad(&diff_head, cw));
+        heads.push(match traces {
+            [a, b] if !pair => format!("{} − {}", b.kubelet, a.kubelet),
+            _ => "KEP − legacy".to_string(),
+        });
     }
-    s.push('\n');
-    let _ = writeln!(
-        s,
-        "{}",
-        "-".repeat(lw + cw * (traces.len() + diff as usize))
-    );
-    for (m, label) in METRICS.iter().zip(&labels) {
-        let _ = write!(s, "{}", pad(label, lw));
+    let mut rows = Vec::new();
+    for m in METRICS.iter() {
+        let mut row = vec![m.label()];
         for t in traces {
             // A metric a run does not have (no PodDisruptionBudget) is not a zero.
-            let v = if m.applies(&t.metrics) {
+            row.push(if m.applies(&t.metrics) {
                 m.fmt(m.value(&t.metrics))
             } else {
                 "no budget".to_string()
-            };
-            let _ = write!(s, "{}", lpad(&v, cw));
+            });
         }
-        if !traces.iter().all(|t| m.applies(&t.metrics)) {
-            s.push('\n');
-            continue;
-        }
-        if diff {
+        if diff && traces.iter().all(|t| m.applies(&t.metrics)) {
             // Order-independent: KEP minus legacy. ASCII signs for plain text.
             let get = |p| {
                 traces
@@ -141,11 +120,41 @@ fn metrics_table(traces: &[Trace]) -> String {
             } else {
                 (m.value(&traces[0].metrics), m.value(&traces[1].metrics))
             };
-            let cell = match m.delta(from, to) {
+            row.push(match m.delta(from, to) {
                 None => m.fmt(0.0),
                 Some(d) => format!("{}{}", if d.sign == '+' { '+' } else { '-' }, d.size),
-            };
-            let _ = write!(s, "{}", lpad(&cell, cw));
+            });
+        }
+        rows.push(row);
+    }
+    (heads, rows)
+}
+
+fn metrics_table(traces: &[Trace]) -> String {
+    let mut s = String::new();
+    let (heads, rows) = metric_cells(traces);
+    let lw = rows
+        .iter()
+        .map(|r| r[0].chars().count())
+        .max()
+        .unwrap_or(10)
+        + 2;
+    let cw = heads
+        .iter()
+        .map(|h| h.chars().count() + 2)
+        .max()
+        .unwrap_or(18)
+        .max(18);
+    let _ = write!(s, "{}", pad("metric", lw));
+    for h in &heads {
+        let _ = write!(s, "{}", lpad(h, cw));
+    }
+    s.push('\n');
+    let _ = writeln!(s, "{}", "-".repeat(lw + cw * heads.len()));
+    for row in &rows {
+        let _ = write!(s, "{}", pad(&row[0], lw));
+        for v in &row[1..] {
+            let _ = write!(s, "{}", lpad(v, cw));
         }
         s.push('\n');
     }
@@ -226,9 +235,31 @@ pub fn render(sc: &Scenario, traces: &[Trace]) -> String {
     let mut s = header(sc);
     s.push('\n');
     s.push_str(&metrics_table(traces));
+    if let Some(n) = gates_note(traces) {
+        s.push_str(&n);
+        s.push('\n');
+    }
     for tr in traces {
         s.push('\n');
         s.push_str(&timeline(tr));
     }
     s
+}
+
+/// Which kubelet each run is, in Kubernetes' words, when one is not its release's default:
+/// "1.35 · legacy (opt-in gate): --feature-gates=ChangeContainerStatusOnKubeletRestart=true;
+/// the others run their release's default".
+pub fn gates_note(traces: &[Trace]) -> Option<String> {
+    let set: Vec<String> = traces
+        .iter()
+        .filter(|t| !t.feature_gates.is_empty())
+        .map(|t| format!("{}: --feature-gates={}", t.kubelet, t.feature_gates))
+        .collect();
+    if set.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "{}; the others run their release's default kubelet.",
+        set.join("; ")
+    ))
 }

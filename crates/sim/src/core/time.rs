@@ -59,50 +59,80 @@ pub fn words_secs(s: f64) -> String {
     parts.join(" ")
 }
 
-/// Parses `45s`, `6m30s`, `1h`, `1.5s`, `90` (seconds) into seconds.
+/// Go's duration units (`time.ParseDuration`), largest first: name, rank (`us` and `µs` are one
+/// unit), size in seconds as a multiplier (h, m, s) or a divisor (ms, us, ns).
+const UNITS: [(&str, usize, f64, bool); 7] = [
+    ("h", 0, 3600.0, true),
+    ("m", 1, 60.0, true),
+    ("s", 2, 1.0, true),
+    ("ms", 3, 1e3, false),
+    ("us", 4, 1e6, false),
+    ("µs", 4, 1e6, false),
+    ("ns", 5, 1e9, false),
+];
+
+/// Parses a duration into seconds: Go's syntax as Kubernetes flags and configs write it
+/// (`500ms`, `45s`, `1m30s`, `1h`, `2h45m`, `1.5s`; units `h`, `m`, `s`, `ms`, `us`/`µs`, `ns`,
+/// each at most once, largest first), or a plain number of seconds (`90`, `1.5`). The model's
+/// clock counts whole milliseconds ([`ms`]): a finer value (`1.5ms`, `250us`) is refused, not
+/// rounded.
 pub fn parse_duration(input: &str) -> Result<f64, String> {
     let s = input.trim();
     let bad = || {
         format!(
-            "invalid duration {input:?}: use a number of seconds or units h, m, s, like 45s, 6m30s, 1h"
+            "invalid duration {input:?}: use Go's duration syntax, like 500ms, 45s, 6m30s, 1h, or a number of seconds"
         )
+    };
+    let whole_ms = |v: f64| -> Result<f64, String> {
+        let x = v * 1000.0;
+        if (x - x.round()).abs() > 1e-7 {
+            return Err(format!(
+                "invalid duration {input:?}: the model's clock counts whole milliseconds, so durations finer than 1ms (like 1.5ms or 250us) cannot be simulated"
+            ));
+        }
+        Ok(v)
     };
     if s.is_empty() {
         return Err(bad());
     }
     if let Ok(v) = s.parse::<f64>() {
         return if v.is_finite() && v >= 0.0 {
-            Ok(v)
+            whole_ms(v)
         } else {
             Err(bad())
         };
     }
     let mut total = 0.0;
-    let mut num = String::new();
-    let mut last_unit = 4;
-    for ch in s.chars() {
-        if ch.is_ascii_digit() || ch == '.' {
-            num.push(ch);
-            continue;
-        }
-        let (mult, rank) = match ch {
-            'h' => (3600.0, 3),
-            'm' => (60.0, 2),
-            's' => (1.0, 1),
-            _ => return Err(bad()),
-        };
-        if num.is_empty() || rank >= last_unit {
+    let mut rest = s;
+    let mut last_unit = None::<usize>;
+    while !rest.is_empty() {
+        let n = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        if n == 0 {
             return Err(bad());
         }
-        let v: f64 = num.parse().map_err(|_| bad())?;
-        total += v * mult;
-        num.clear();
-        last_unit = rank;
+        let v: f64 = rest[..n].parse().map_err(|_| bad())?;
+        rest = &rest[n..];
+        let u = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let unit = &rest[..u];
+        rest = &rest[u..];
+        let Some(&(_, rank, size, mult)) = UNITS.iter().find(|u| u.0 == unit) else {
+            return Err(bad());
+        };
+        // Largest unit first, each once.
+        if last_unit.is_some_and(|l| rank <= l) {
+            return Err(bad());
+        }
+        last_unit = Some(rank);
+        total += if mult { v * size } else { v / size };
     }
-    if !num.is_empty() || !total.is_finite() {
+    if !total.is_finite() {
         return Err(bad());
     }
-    Ok(total)
+    whole_ms(total)
 }
 
 /// `30s:20s`, `5m:1m30s`, `30:20`: two durations, when something starts and how long it lasts
@@ -127,11 +157,27 @@ mod tests {
             ("1h", 3600.0),
             ("90", 90.0),
             ("1.5s", 1.5),
+            ("1.5", 1.5),
+            // Go's syntax, as Kubernetes flags and configs write durations.
+            ("500ms", 0.5),
+            ("1m30s", 90.0),
+            ("2h45m", 9900.0),
+            ("1m0s", 60.0),
+            ("1s500ms", 1.5),
+            ("2000us", 0.002),
+            ("3000000ns", 0.003),
         ] {
             assert_eq!(parse_duration(s).unwrap(), v, "{s}");
         }
-        for bad in ["", "-3s", "5x", "s", "1s1m", "1m1m", "abc"] {
+        for bad in [
+            "", "-3s", "5x", "s", "1s1m", "1m1m", "abc", "5ms2s", "1us1µs", "10d",
+        ] {
             assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+        // Finer than the model's millisecond clock: refused, not rounded.
+        for fine in ["1.5ms", "250us", "1ns", "0.0005", "1.0001s"] {
+            let e = parse_duration(fine).unwrap_err();
+            assert!(e.contains("whole milliseconds"), "{fine}: {e}");
         }
         assert_eq!(fmt_secs(390.0), "6m30s");
         assert_eq!(fmt_secs(0.0), "0s");
