@@ -62,6 +62,27 @@ pub fn generate(x: &Input) -> Generated {
             continue;
         }
         let res = |k: ProbeKind| x.probes.results.get(c, k, r.instance);
+        if x.rules.container_scoped_probes {
+            // Proposal CSP (#140704), `containerBoundManager.UpdatePodStatus`: from the cache
+            // alone, by the spec. S1: running and (no startup probe or startup Success). S2:
+            // started and (no readiness probe or readiness Success). No worker fallback, no
+            // immediate-probe request, no Started kept from the previous status, no S3.
+            let spec = x.spec.container(c);
+            let started = r.running
+                && (spec.startup_probe.is_none()
+                    || res(ProbeKind::Startup) == Some(Outcome::Success));
+            let ready = started
+                && (spec.readiness_probe.is_none()
+                    || res(ProbeKind::Readiness) == Some(Outcome::Success));
+            cs.push(CStatus {
+                instance: r.instance,
+                running: r.running,
+                started: Some(started),
+                ready,
+            });
+            ready_rules.push(Rule::S2);
+            continue;
+        }
         let worker = |k: ProbeKind| x.probes.worker(c, k).is_some();
         // S1 isContainerStarted (+ KEP: convertToAPIContainerStatuses keeps Started).
         let started = if !r.running {
