@@ -377,4 +377,65 @@ mod tests {
             assert_eq!(got, want, "API PodReady={api_ready}");
         }
     }
+
+    /// Proposal CSP (#140704): `TestContainerBoundManagerUpdatePodStatus`'s rows (csp.md §5)
+    /// "startup probe with no cached result" → Started=false, Ready=false and "readiness probe
+    /// with no cached result" → Started=true, Ready=false; a cached Success makes each true.
+    /// Spec-driven: a worker's existence, the previous status and the API's Ready do not count.
+    #[test]
+    fn csp_reads_the_cache_alone() {
+        let mut spec = pod();
+        spec.containers[0].startup_probe = Some(Probe::default());
+        let rt = [RtContainer {
+            instance: 1,
+            running: true,
+            started_at: -3_600_000,
+            health: crate::scenario::Health::Healthy,
+            warm_at: 0,
+            finished_at: None,
+        }];
+        let api = Status::healthy(1);
+        let run = |spec: &Pod, probes: &PodProbes| {
+            let g = generate(&Input {
+                rules: Rules::CSP,
+                spec,
+                runtime: &rt,
+                probes,
+                prev: &api,
+                api: &api,
+                predates_before: 90_000,
+            });
+            assert!(g.triggers.is_empty());
+            assert_eq!(g.ready_rules, vec![Rule::S2]);
+            (g.status.cs[0].started, g.status.cs[0].ready)
+        };
+        // Workers exist, no results: not started, not ready (no "no worker" fallback either).
+        let mut probes = PodProbes::new(1);
+        probes.workers[0][ProbeKind::Readiness.index()] = Some(Worker::new());
+        probes.workers[0][ProbeKind::Startup.index()] = Some(Worker::new());
+        assert_eq!(run(&spec, &probes), (Some(false), false));
+        assert_eq!(run(&spec, &PodProbes::new(1)), (Some(false), false));
+        probes
+            .results
+            .set(0, ProbeKind::Startup, 1, Outcome::Success);
+        assert_eq!(run(&spec, &probes), (Some(true), false));
+        probes
+            .results
+            .set(0, ProbeKind::Readiness, 1, Outcome::Success);
+        assert_eq!(run(&spec, &probes), (Some(true), true));
+        // Results of another container instance do not count.
+        let mut other = PodProbes::new(1);
+        other
+            .results
+            .set(0, ProbeKind::Startup, 7, Outcome::Success);
+        other
+            .results
+            .set(0, ProbeKind::Readiness, 7, Outcome::Success);
+        assert_eq!(run(&spec, &other), (Some(false), false));
+        // No startup probe: Started while running; no readiness probe either: Ready.
+        spec.containers[0].startup_probe = None;
+        assert_eq!(run(&spec, &PodProbes::new(1)), (Some(true), false));
+        spec.containers[0].readiness_probe = None;
+        assert_eq!(run(&spec, &PodProbes::new(1)), (Some(true), true));
+    }
 }
