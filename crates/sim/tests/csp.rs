@@ -440,3 +440,97 @@ fn long_restart_adopted_containers_are_written_ready_at_the_first_sync() {
         }
     }
 }
+
+/// kubernetes#141155 (`report-141155-started-by-name`, 1.36 with KEP-4781: the liveness-killed
+/// container's replacement is Started at once): under the proposal the start hook gives the
+/// replacement a startup worker of its own (startup Unknown), so it is Started only when its
+/// startup probe passes, after its 45 s warm-up; readiness and liveness workers follow then.
+#[test]
+fn report_141155_the_replacement_is_started_by_its_own_startup_probe() {
+    let sc = preset("report-141155-started-by-name");
+    let c = &sc.pods[0].containers[0];
+    let period = c.startup_probe.as_ref().unwrap().period_s as f64;
+    for seed in SEEDS {
+        let tr = csp(&sc, seed);
+        let label = format!("seed {seed}");
+        let b = restarts(&tr, 0, 0);
+        assert_eq!(b.len(), 1, "{label}");
+        let s = changes(&tr, Kind::ContainerStarted, 0, Some(0), 0.0);
+        assert_eq!(s.len(), 2, "{label}: {s:?}");
+        // Killed and started in one SyncPod (P6, K3r): the next status names the replacement.
+        assert_eq!(s[0], (b[0], false, Rule::K3r), "{label}");
+        let warm = b[0] + c.warmup_s;
+        assert!(
+            s[1].1 && s[1].0 >= warm && s[1].0 <= warm + period + 1.0,
+            "{label}: {s:?}"
+        );
+        // The replacement's readiness and liveness workers start with its startup Success.
+        let first = |k: ProbeKind| {
+            results(&tr, 0, k, Rule::P1, b[0])
+                .first()
+                .map(|r| r.0)
+                .unwrap()
+        };
+        assert!(first(ProbeKind::Startup) == b[0]);
+        assert!(
+            (first(ProbeKind::Readiness) - s[1].0).abs() < 1e-6,
+            "{label}"
+        );
+        assert!(
+            (first(ProbeKind::Liveness) - s[1].0).abs() < 1e-6,
+            "{label}"
+        );
+        // 1.36 with KEP-4781: Started kept by name, so the replacement's first status says
+        // Started (no change at the restart) until its worker's initial Unknown.
+        let k = on(
+            &sc,
+            &KubeletProfile::for_policy(KubeVersion::V1_36, Policy::Kep),
+            seed,
+        );
+        let ks = changes(&k, Kind::ContainerStarted, 0, Some(0), 0.0);
+        assert!(ks.iter().all(|x| x.0 > b[0]), "{label}: {ks:?}");
+    }
+}
+
+/// Every preset runs under the proposal, twice alike, and the API never shows a container
+/// Ready before it is Started (the older e2e's "should never report a container ready before
+/// it is started", which a67e8a1f dropped).
+#[test]
+fn every_preset_runs_under_the_proposal() {
+    for p in presets::PRESETS {
+        let sc = (p.build)();
+        for seed in 1..=5 {
+            let tr = csp(&sc, seed);
+            assert_eq!(csp(&sc, seed).events, tr.events, "{} seed {seed}", p.name);
+            let mut state: std::collections::HashMap<(u16, u8), (bool, bool)> = Default::default();
+            let mut i = 0;
+            while i < tr.events.len() {
+                let t = tr.events[i].t;
+                while i < tr.events.len() && tr.events[i].t == t {
+                    let e = &tr.events[i];
+                    if let (Some(pod), Some(c)) = (e.pod, e.container) {
+                        let s = state.entry((pod, c)).or_insert((true, true));
+                        let v = e.value == Value::Bool(true);
+                        match e.kind {
+                            Kind::ContainerStarted => s.0 = v,
+                            Kind::ContainerReady => s.1 = v,
+                            _ => {}
+                        }
+                    }
+                    i += 1;
+                }
+                for (&(pod, c), &(started, ready)) in &state {
+                    let cs = &sc.pods[pod as usize];
+                    let completed_init = (c as usize) < cs.init_containers.len()
+                        && cs.init_containers[c as usize].restart_policy.is_none();
+                    assert!(
+                        completed_init || started || !ready,
+                        "{} seed {seed} pod {pod} container {c} Ready before Started at {}",
+                        p.name,
+                        secs(t)
+                    );
+                }
+            }
+        }
+    }
+}
