@@ -3,11 +3,25 @@
 use super::UserError;
 use restartscope_sim::{KubeVersion, KubeletProfile, Policy};
 
-/// `--kubelets 1.34,1.35:kep,main:kep`: each `VERSION[:legacy|kep]`; a version alone is that
-/// release's default kubelet (legacy before 1.35, KEP-4781 from 1.35: the gate defaults off).
+/// `--kubelets 1.34,1.35:kep,main:kep,1.38+csp`: each `VERSION[:legacy|kep]`; a version alone
+/// is that release's default kubelet (legacy before 1.35, KEP-4781 from 1.35: the gate defaults
+/// off). `VERSION+csp` (1.38 or main) is the ContainerScopedProbes proposal, unmerged PR #140704
+/// as modelled (`KubeletProfile::csp`).
 pub(crate) fn parse_kubelets(value: &str) -> Result<Vec<KubeletProfile>, UserError> {
     let mut out = Vec::new();
     for item in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        if let Some(v) = item.strip_suffix("+csp") {
+            let version = KubeVersion::parse_or_explain(v)
+                .map_err(|e| format!("invalid --kubelets item {item:?}: {e}"))?;
+            if version < KubeVersion::V1_38 {
+                return Err(format!(
+                    "invalid --kubelets item {item:?}: the ContainerScopedProbes proposal (unmerged PR #140704) targets 1.38; write 1.38+csp or main+csp"
+                )
+                .into());
+            }
+            out.push(KubeletProfile::csp(version));
+            continue;
+        }
         let (v, p) = match item.split_once(':') {
             Some((v, p)) => (v, Some(p)),
             None => (item, None),
@@ -32,7 +46,7 @@ pub(crate) fn parse_kubelets(value: &str) -> Result<Vec<KubeletProfile>, UserErr
     }
     if out.is_empty() || out.len() > 4 {
         return Err(
-            "--kubelets takes 1 to 4 comma-separated VERSION[:legacy|kep], e.g. 1.34,1.35:kep"
+            "--kubelets takes 1 to 4 comma-separated VERSION[:legacy|kep] or VERSION+csp, e.g. 1.34,1.35:kep,1.38+csp"
                 .into(),
         );
     }

@@ -230,3 +230,66 @@ fn a_stalled_rollout_says_so() {
     assert_eq!(doc["runs"][1]["restarted_nodes"], 2);
     let _ = std::fs::remove_file(&path);
 }
+
+/// Issue 24: exact patch releases and the ContainerScopedProbes proposal lane. A patch runs its
+/// line's rules under its own name; the JSON says which kubelet is the release's default and
+/// marks the proposal with its PR and commit.
+#[test]
+fn exact_versions_and_the_csp_proposal_lane() {
+    let doc = json(&[
+        "simulate",
+        "--preset",
+        "report-141473-replaced-during-partition",
+        "--kubelets",
+        "1.36.4:legacy,1.36.4,1.38+csp",
+        "--format",
+        "json",
+    ]);
+    let runs = doc["runs"].as_array().unwrap();
+    assert_eq!(runs[0]["kubelet"], "1.36.4 · legacy (opt-in gate)");
+    assert_eq!(runs[0]["default"], false);
+    assert_eq!(
+        runs[0]["feature_gates"],
+        "ChangeContainerStatusOnKubeletRestart=true"
+    );
+    assert_eq!(runs[1]["kubelet"], "1.36.4 · default (KEP-4781)");
+    assert_eq!(runs[1]["default"], true);
+    assert_eq!(runs[2]["kubelet"], "1.38 · proposal CSP (#140704)");
+    assert_eq!(runs[2]["default"], false);
+    assert!(runs[2]["proposal"]
+        .as_str()
+        .unwrap()
+        .contains("unmerged PR #140704 at 1b5df269"));
+    let text = ok(&[
+        "simulate",
+        "--preset",
+        "short-restart",
+        "--kubernetes-version",
+        "v1.35.9",
+    ]);
+    assert!(text.contains("Kubernetes v1.35.9"), "{text}");
+    assert!(text.contains("--feature-gates=ChangeContainerStatusOnKubeletRestart=true"));
+    fails(
+        &[
+            "simulate",
+            "--preset",
+            "short-restart",
+            "--kubelets",
+            "1.36+csp",
+        ],
+        &["targets 1.38"],
+    );
+    fails(
+        &[
+            "simulate",
+            "--preset",
+            "short-restart",
+            "--kubernetes-version",
+            "1.37.9",
+        ],
+        &["1.37 runs from 1.37 to 1.37.2"],
+    );
+    let versions = ok(&["versions"]);
+    assert!(versions.contains("1.36.4   2026-08-11  1.36"), "{versions}");
+    assert!(versions.contains("1.38"));
+}

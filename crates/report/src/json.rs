@@ -31,6 +31,9 @@ fn run(o: &mut Out, tr: &Trace) {
     // Which kubelet the release runs by default, and the gates set away from it.
     o.key("default").bool(tr.feature_gates.is_empty());
     o.key("feature_gates").str(&tr.feature_gates);
+    if !tr.proposal.is_empty() {
+        o.key("proposal").str(&tr.proposal);
+    }
     o.key("metrics").obj(|o| metrics(o, &tr.metrics));
     if let Some(points) = crate::pdb::series(tr) {
         o.key("pdb").list(&points, |o, p| {

@@ -253,7 +253,14 @@ pub fn gates_note(traces: &[Trace]) -> Option<String> {
     let set: Vec<String> = traces
         .iter()
         .filter(|t| !t.feature_gates.is_empty())
-        .map(|t| format!("{}: --feature-gates={}", t.kubelet, t.feature_gates))
+        .map(|t| {
+            let p = if t.proposal.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", t.proposal)
+            };
+            format!("{}: --feature-gates={}{p}", t.kubelet, t.feature_gates)
+        })
         .collect();
     if set.is_empty() {
         return None;

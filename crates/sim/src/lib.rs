@@ -119,6 +119,7 @@ fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
         policy: profile.policy(),
         kubelet: profile.label(),
         feature_gates: profile.feature_gates().to_string(),
+        proposal: profile.proposal.unwrap_or_default().to_string(),
         node: 0,
         horizon: ms(sc.horizon_s),
         grace: ms(sc.cluster.grace_s()),

@@ -7,7 +7,9 @@
 //! the gate `ChangeContainerStatusOnKubeletRestart` (default false = the new behaviour; true = the
 //! legacy one); releases before 1.35 have no such code. #137146 / #137885 (v1.36.0 / v1.35.4)
 //! seed a sidecar's startup result; #141342 and #141487 (main, v1.38.0-alpha.1) compare container
-//! IDs before inheriting Started and Ready.
+//! IDs before inheriting Started and Ready. `KubeletProfile::csp` is not a release: the
+//! ContainerScopedProbes proposal (kubernetes PR #140704, unmerged) as read at branch commit
+//! 1b5df269 (docs/research/csp.md; docs/MODEL.md "ContainerScopedProbes (proposal)").
 
 use crate::releases::Line;
 use crate::rules::Rule;
@@ -35,6 +37,16 @@ pub struct Rules {
     /// `computeInitContainerActions` never initializes a pod whose regular containers all exited
     /// (K3i, kubernetes#136910).
     pub seed_sidecar_startup_from_api: bool,
+    /// The ContainerScopedProbes proposal (kubernetes PR #140704, unmerged; gate
+    /// `ContainerScopedProbes`, branch commit 1b5df269): `prober/container_bound_manager.go`
+    /// (@ 5ab9c23f) replaces the legacy manager. Workers are bound to one container ID, started
+    /// by the runtime's start hook (startup first, readiness and liveness once startup passes)
+    /// and stopped with the container; after a kubelet restart `EnsureProbes` adopts a running
+    /// container, seeding its results from its API container status (P1a) instead of P1/P1k/P1s;
+    /// `UpdatePodStatus` reads the cache only (S1, S2; no S3); the first probe comes at
+    /// `startedAt + initialDelaySeconds` (`container_bound_worker.go` `firstProbeDelay`). With it
+    /// on, the KEP-4781 switches above are not read.
+    pub container_scoped_probes: bool,
 }
 
 impl Rules {
@@ -45,6 +57,7 @@ impl Rules {
         ready_from_api_on_restart: false,
         restart_inherit_requires_same_container: false,
         seed_sidecar_startup_from_api: false,
+        container_scoped_probes: false,
     };
     /// KEP-4781 as released in v1.35.0.
     pub const KEP_4781: Rules = Rules {
@@ -54,8 +67,24 @@ impl Rules {
         ready_from_api_on_restart: true,
         restart_inherit_requires_same_container: false,
         seed_sidecar_startup_from_api: false,
+        container_scoped_probes: false,
+    };
+    /// The ContainerScopedProbes proposal (PR #140704 at 1b5df269): the container-bound prober
+    /// alone; none of the legacy manager's KEP-4781 branches (its e2e pins
+    /// `ChangeContainerStatusOnKubeletRestart=false`, and the new manager never reads the gate).
+    pub const CSP: Rules = Rules {
+        skip_initial_result_for_old_containers: false,
+        keep_started_from_previous_status: false,
+        keep_started_requires_same_container: false,
+        ready_from_api_on_restart: false,
+        restart_inherit_requires_same_container: false,
+        seed_sidecar_startup_from_api: false,
+        container_scoped_probes: true,
     };
 }
+
+/// What a proposal profile's labels say about it: the PR and the commit the model follows.
+pub const CSP_PROPOSAL: &str = "ContainerScopedProbes, unmerged PR #140704 at 1b5df269";
 
 /// A kubelet release with its feature gates.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,6 +94,9 @@ pub struct KubeletProfile {
     /// 1.35, where the gate does not exist).
     pub change_container_status_on_kubelet_restart: bool,
     pub rules: Rules,
+    /// A proposal, not a release: what it is, with its PR and commit
+    /// (`Some(CSP_PROPOSAL)` for `csp`); `None` for every release profile.
+    pub proposal: Option<&'static str>,
 }
 
 /// What `restartscope versions` lists for each release.
@@ -123,6 +155,17 @@ impl KubeletProfile {
     /// to the rule's source. `None` where every release runs it alike.
     pub fn rule_variant(&self, rule: Rule) -> Option<&'static str> {
         let r = &self.rules;
+        if r.container_scoped_probes {
+            return match rule {
+                Rule::P1a => Some("proposal, unmerged PR #140704 at 1b5df269: container_bound_manager.go adoptLocked"),
+                Rule::P1 => Some("proposal, unmerged PR #140704 at 1b5df269: initial result written when the worker is created (start hook; readiness and liveness once startup passes)"),
+                Rule::P2 => Some("proposal, unmerged PR #140704 at 1b5df269: first probe at startedAt + initialDelaySeconds, jittered only for an adopted container"),
+                Rule::S1 => Some("proposal, unmerged PR #140704 at 1b5df269: Started = running and (no startup probe or startup Success)"),
+                Rule::S2 => Some("proposal, unmerged PR #140704 at 1b5df269: Ready = started and (no readiness probe or readiness Success), no worker fallback"),
+                Rule::K3 => Some("proposal, unmerged PR #140704 at 1b5df269: EnsureProbes adopts before the first status is generated (the PR's tests' order)"),
+                _ => None,
+            };
+        }
         match rule {
             Rule::S1 if r.keep_started_requires_same_container => {
                 Some("this release: Started kept only for the same container ID (#141342)")
@@ -169,6 +212,19 @@ impl KubeletProfile {
             version,
             change_container_status_on_kubelet_restart: gate,
             rules,
+            proposal: None,
+        }
+    }
+
+    /// The ContainerScopedProbes proposal (PR #140704 at 1b5df269) on `version`: the
+    /// container-bound prober (`Rules::CSP`), with `ChangeContainerStatusOnKubeletRestart=false`
+    /// as the PR's e2e sets it (`policy()` is `Kep`; there is no legacy lane of it).
+    pub fn csp(version: KubeVersion) -> KubeletProfile {
+        KubeletProfile {
+            version,
+            change_container_status_on_kubelet_restart: false,
+            rules: Rules::CSP,
+            proposal: Some(CSP_PROPOSAL),
         }
     }
 
@@ -193,13 +249,16 @@ impl KubeletProfile {
     /// This profile is what the release runs by default: the gate's default (false from 1.35,
     /// i.e. KEP-4781), or the only kubelet before 1.35.
     pub fn is_default(&self) -> bool {
-        !self.version.has_kep_4781() || !self.change_container_status_on_kubelet_restart
+        self.proposal.is_none()
+            && (!self.version.has_kep_4781() || !self.change_container_status_on_kubelet_restart)
     }
 
     /// The feature gates this profile sets away from the release's defaults, as the kubelet's
     /// `--feature-gates` flag reads them (empty for a release's default kubelet).
     pub fn feature_gates(&self) -> &'static str {
-        if self.is_default() {
+        if self.proposal.is_some() {
+            "ContainerScopedProbes=true"
+        } else if self.is_default() {
             ""
         } else {
             "ChangeContainerStatusOnKubeletRestart=true"
@@ -210,6 +269,9 @@ impl KubeletProfile {
     /// (KEP-4781)", "1.35 · legacy (opt-in gate)", "1.34 · default (legacy)".
     pub fn label(&self) -> String {
         let v = self.version.as_str();
+        if self.proposal.is_some() {
+            return format!("{v} · proposal CSP (#140704)");
+        }
         if !self.version.has_kep_4781() {
             return format!("{v} · default (legacy)");
         }
@@ -318,5 +380,28 @@ mod tests {
         // The legacy kubelet and rules every release runs alike name no variant.
         assert_eq!(legacy(KubeVersion::Main).rule_variant(Rule::S1), None);
         assert_eq!(kep(KubeVersion::Main).rule_variant(Rule::N1), None);
+        assert_eq!(kep(KubeVersion::Main).rule_variant(Rule::P1a), None);
+    }
+
+    #[test]
+    fn the_csp_proposal_is_labelled_as_one() {
+        let p = KubeletProfile::csp(KubeVersion::Main);
+        assert_eq!(p.rules, Rules::CSP);
+        assert!(!p.change_container_status_on_kubelet_restart);
+        assert_eq!(p.policy(), Policy::Kep);
+        assert_eq!(p.label(), "main · proposal CSP (#140704)");
+        assert!(p
+            .proposal
+            .unwrap()
+            .contains("unmerged PR #140704 at 1b5df269"));
+        assert!(p.rule_variant(Rule::P1a).unwrap().contains("#140704"));
+        assert_eq!(p.rule_variant(Rule::S3), None);
+        // No release profile is a proposal or runs the container-bound prober.
+        for v in KubeVersion::ALL {
+            for q in KubeletProfile::defaults(v) {
+                assert_eq!(q.proposal, None);
+                assert!(!q.rules.container_scoped_probes);
+            }
+        }
     }
 }

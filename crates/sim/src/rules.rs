@@ -29,6 +29,9 @@ pub enum Rule {
     P1k,
     /// #137146 / #137885: a sidecar's startup result seeded Success from its Started status.
     P1s,
+    /// ContainerScopedProbes proposal (#140704): a running container the prober does not track
+    /// (after a kubelet restart) is adopted, its results seeded from its API container status.
+    P1a,
     P2,
     P4,
     P5,
@@ -71,6 +74,7 @@ impl Rule {
             Rule::P1 => "P1",
             Rule::P1k => "P1k",
             Rule::P1s => "P1s",
+            Rule::P1a => "P1a",
             Rule::P2 => "P2",
             Rule::P4 => "P4",
             Rule::P5 => "P5",
@@ -108,6 +112,7 @@ impl Rule {
             Rule::P1 => "A new probe worker writes its initial result (readiness Failure)",
             Rule::P1k => "KEP-4781: initial result not written for a container older than this kubelet",
             Rule::P1s => "1.35.4+ KEP-4781: a sidecar's startup result is seeded Success when its status says Started",
+            Rule::P1a => "Proposal CSP (#140704): an untracked running container is adopted, its results seeded from its API status (same container ID) without an update",
             Rule::P2 => "Probe worker ticks every period (first tick jittered after a kubelet start)",
             Rule::P4 => "Probe result for a container that is not running is Failure",
             Rule::P5 => "Result cached after successThreshold / failureThreshold in a row",
@@ -145,6 +150,7 @@ impl Rule {
             Rule::P1 => "pkg/kubelet/prober/worker.go newWorker, doProbe",
             Rule::P1k => "pkg/kubelet/prober/worker.go doProbe (isRestart), kubeletRestartGracePeriod",
             Rule::P1s => "pkg/kubelet/prober/worker.go doProbe (isRestartableInitContainer, startup), PR #137146 (v1.36.0), #137885 (v1.35.4)",
+            Rule::P1a => "PR #140704 (unmerged, 1b5df269): pkg/kubelet/prober/container_bound_manager.go EnsureProbes, adoptLocked; results_manager.go Seed",
             Rule::P2 => "pkg/kubelet/prober/worker.go run",
             Rule::P4 => "pkg/kubelet/prober/worker.go doProbe (non-running container)",
             Rule::P5 => "pkg/kubelet/prober/worker.go doProbe (resultRun), results_manager.go Set",
@@ -166,7 +172,7 @@ impl Rule {
         }
     }
 
-    pub const ALL: [Rule; 31] = [
+    pub const ALL: [Rule; 32] = [
         Rule::Truth,
         Rule::K1,
         Rule::K2,
@@ -180,6 +186,7 @@ impl Rule {
         Rule::P1,
         Rule::P1k,
         Rule::P1s,
+        Rule::P1a,
         Rule::P2,
         Rule::P4,
         Rule::P5,

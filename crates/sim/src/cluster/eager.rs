@@ -159,7 +159,7 @@ impl Cluster<'_> {
                         let Some((
                             at,
                             Ev {
-                                what: What::ProbeDone { success, .. },
+                                what: What::ProbeDone { success, seq, .. },
                                 ..
                             },
                         )) = done
@@ -173,7 +173,7 @@ impl Cluster<'_> {
                                 if at == t + period
                         ));
                         cx.now = at;
-                        k.probe_done(&mut cx, rt, &mut self.api, pi, ci, kind, success);
+                        k.probe_done(&mut cx, rt, &mut self.api, pi, ci, kind, success, seq);
                         // The worker sleeps: the next tick is stale.
                         debug_assert!(cx.q.captured().is_none());
                         debug_assert!(!k.tick_is_current(pi, ci, kind, 0));

@@ -525,10 +525,12 @@ impl<'a> Cluster<'a> {
                 c,
                 kind,
                 success,
+                seq,
                 ..
             } => {
                 if !removed(api, pod) {
-                    k.probe_done(&mut cx, rt, api, pod as usize, c as usize, kind, success);
+                    let (p, c) = (pod as usize, c as usize);
+                    k.probe_done(&mut cx, rt, api, p, c, kind, success, seq);
                 }
             }
             What::Truth { pod, c, idx } => {

@@ -51,6 +51,8 @@ pub enum What {
         c: u8,
         kind: ProbeKind,
         success: bool,
+        /// The worker's ticker key when the probe started (read by the proposal CSP only).
+        seq: u32,
     },
     Truth {
         pod: u16,

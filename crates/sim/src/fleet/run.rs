@@ -139,6 +139,7 @@ pub fn run_with(
                 policy: profile.policy(),
                 kubelet: profile.label(),
                 feature_gates: profile.feature_gates().to_string(),
+                proposal: profile.proposal.unwrap_or_default().to_string(),
                 node: n,
                 horizon: ms(f.horizon_s()),
                 grace: ms(f.cluster.grace_s()),

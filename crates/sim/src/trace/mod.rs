@@ -320,6 +320,10 @@ pub struct Trace {
     /// ("ChangeContainerStatusOnKubeletRestart=true"; empty: the release's default kubelet).
     #[serde(default)]
     pub feature_gates: String,
+    /// A proposal's source ("ContainerScopedProbes, unmerged PR #140704 at 1b5df269"); empty
+    /// for a release's kubelet.
+    #[serde(default)]
+    pub proposal: String,
     /// The node this trace shows (0 in a single-node run).
     #[serde(default)]
     pub node: u16,

@@ -124,14 +124,22 @@ impl<'a> Kubelet<'a> {
         renew_interval: Ms,
         first_sync_delay: Ms,
     ) -> Self {
+        let csp = profile.rules.container_scoped_probes;
         let pods = spec
             .iter()
             .map(|p| {
                 let n = p.n_containers();
+                let mut probes = PodProbes::steady(p);
+                if csp {
+                    // Proposal CSP: a startup worker exits once it passed (its Success stays).
+                    for w in probes.workers.iter_mut() {
+                        w[crate::trace::ProbeKind::Startup.index()] = None;
+                    }
+                }
                 KPod {
                     synced: true,
                     status: Some(Status::steady(p)),
-                    probes: PodProbes::steady(p),
+                    probes,
                     worker_pod: Some(Status::steady(p)),
                     ..KPod::fresh(n)
                 }

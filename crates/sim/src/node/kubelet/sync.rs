@@ -20,6 +20,10 @@ impl Kubelet<'_> {
     ///
     /// Without the API server a kubelet that has just started has not listed its pods: the first
     /// SyncPod waits until the node reaches the API server again (`api_back`).
+    ///
+    /// Proposal CSP (#140704): `EnsureProbes` adopts the running containers (P1a) *before* the
+    /// status is generated, the order the PR's tests expect (`kubelet.go` as read at a67e8a1f
+    /// calls it after `SetPodStatus`: docs/MODEL.md); no `AddPod`.
     pub fn first_sync(&mut self, cx: &mut Ctx, rt: &mut Runtime, api: &mut ApiServer, p: usize) {
         if api.pod(cx.node, p).removed {
             return;
@@ -41,13 +45,19 @@ impl Kubelet<'_> {
             if deleting { Rule::K4 } else { Rule::K3 },
             Actor::Kubelet,
         );
+        let csp = self.profile.rules.container_scoped_probes;
+        if csp && !deleting {
+            self.ensure_probes(cx, rt, api, p);
+        }
         self.sync_pod(cx, rt, api, p, Rule::K3);
         if api.pod(cx.node, p).deleted_at.is_some() {
             self.start_termination(cx, p);
             return;
         }
         self.pods[p].worker_pod = Some(seen);
-        self.add_pod(cx, p);
+        if !csp {
+            self.add_pod(cx, p);
+        }
         // Runtime sync: a container that exited while nobody watched is restarted now; the
         // crash-loop back-off lived in the old kubelet's memory.
         let gen = self.gen;
@@ -108,6 +118,10 @@ impl Kubelet<'_> {
             Actor::Kubelet,
         );
         self.sync_pod(cx, rt, api, p, Rule::K3r);
+        if self.profile.rules.container_scoped_probes {
+            // CSP: the start hook (`StartProbes` after CRI `StartContainer`).
+            self.start_probes(cx, rt, api, p, c, false);
+        }
         if role == crate::scenario::ContainerRole::Sidecar {
             self.retry_init_waiters(cx, rt, p);
         }
@@ -139,6 +153,10 @@ impl Kubelet<'_> {
     ) {
         if self.up && self.pods[p].synced {
             self.sync_pod(cx, rt, api, p, Rule::K5);
+            if self.profile.rules.container_scoped_probes && !rt.pods[p][c].running {
+                // CSP: SyncPod's EnsureProbes stops probing the exited container.
+                self.stop_container_probes(p, c);
+            }
             if !self.pods[p].terminating {
                 self.restart_at(cx, cx.now, p, c, false);
             }
@@ -176,6 +194,10 @@ impl Kubelet<'_> {
                     cx.now,
                 );
                 rt.stop(cx, p, c);
+                if self.profile.rules.container_scoped_probes {
+                    // CSP: the kill hooks (`StopProbes(id, Liveness|Startup)`, then `All`).
+                    self.stop_container_probes(p, c);
+                }
                 cx.emit(
                     Kind::ContainerExit,
                     Some(p),
@@ -224,6 +246,10 @@ impl Kubelet<'_> {
             return;
         }
         self.pods[p].terminating = true;
+        if self.profile.rules.container_scoped_probes {
+            // CSP: `StopLivenessAndStartup(pod)` (no P7); readiness probes on.
+            self.stop_liveness_and_startup(p);
+        }
         let gen = self.gen;
         let grace = ms(self.spec[p].termination_grace_s);
         cx.at(cx.now + grace, What::TerminationDone { gen, pod: p as u16 });
@@ -243,6 +269,9 @@ impl Kubelet<'_> {
         for c in 0..rt.pods[p].len() {
             if rt.pods[p][c].running {
                 rt.stop(cx, p, c);
+                if self.profile.rules.container_scoped_probes {
+                    self.stop_container_probes(p, c);
+                }
                 cx.emit(
                     Kind::ContainerExit,
                     Some(p),

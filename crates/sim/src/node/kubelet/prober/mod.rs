@@ -5,6 +5,7 @@
 //! Mirrors `pkg/kubelet/prober/`: `worker.go`, `results/results_manager.go`,
 //! `prober_manager.go` (workers keyed by `probeKey{podUID, containerName, probeType}`).
 
+pub mod bound;
 pub mod manager;
 pub mod results;
 pub mod worker;
@@ -51,6 +52,10 @@ pub struct Worker {
     /// first tick it skipped (`AWAKE`: not asleep; a plain `Ms` keeps the worker at 40 bytes).
     /// Woken when its container changes (see `worker.rs`).
     pub dormant: Ms,
+    /// Proposal CSP (#140704): the worker probes a container it adopted after a kubelet restart
+    /// (`containerBoundWorker.adopted`: its first probe is jittered; the readiness and liveness
+    /// workers a passing startup probe creates inherit it). Not read otherwise.
+    pub adopted: bool,
 }
 
 impl Worker {
@@ -67,6 +72,7 @@ impl Worker {
             seq: 0,
             next_tick: 0,
             dormant: AWAKE,
+            adopted: false,
         }
     }
 }

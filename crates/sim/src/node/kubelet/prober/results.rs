@@ -34,6 +34,15 @@ impl ResultsCache {
         true
     }
 
+    /// `Remove`: drops the cached result unless it belongs to `keep` (another container
+    /// instance's result is purged: proposal CSP, #140704).
+    pub fn remove_unless(&mut self, c: usize, kind: ProbeKind, keep: Option<u32>) {
+        let slot = &mut self.slots[c][kind.index()];
+        if slot.is_some_and(|(id, _)| Some(id) != keep) {
+            *slot = None;
+        }
+    }
+
     /// The cached result for this container instance (`Get` by container ID).
     pub fn get(&self, c: usize, kind: ProbeKind, container_id: u32) -> Option<Outcome> {
         match self.slots[c][kind.index()] {

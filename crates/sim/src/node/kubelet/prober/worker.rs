@@ -181,6 +181,24 @@ impl Kubelet<'_> {
             return false;
         };
         let (exec, timeout) = (ms(pr.exec_s), pr.timeout_s as Ms * 1000);
+        if self.profile.rules.container_scoped_probes {
+            // Proposal CSP (#140704), `containerBoundWorker.doProbe`: the worker probes the
+            // container instance it is bound to; no status-manager lookup, initial result (it
+            // was written when the worker was created), initialDelaySeconds gate (it delayed the
+            // first tick) or Started gate (the worker exists only when it may probe). A stopped
+            // instance is not probed: the next SyncPod's EnsureProbes, or the kill hook, stops
+            // the worker.
+            let r = &rt.pods[p][c];
+            let bound = self.pods[p]
+                .probes
+                .worker(c, kind)
+                .and_then(|w| w.container_id);
+            if !r.running || bound != Some(r.instance) {
+                return false;
+            }
+            self.start_probe(cx, rt, p, c, kind, exec, timeout);
+            return true;
+        }
         let initial_delay = pr.initial_delay_s as Ms;
         // doProbe reads the status manager's cached status.
         let Some(cs) = self.pods[p].status.as_ref().map(|s| s.cs[c]) else {
@@ -300,6 +318,22 @@ impl Kubelet<'_> {
         if (kind == ProbeKind::Startup) == started {
             return false;
         }
+        self.start_probe(cx, rt, p, c, kind, exec, timeout);
+        true
+    }
+
+    /// The probe runs: it returns (`ProbeDone`) after `exec_s`, or fails at the timeout.
+    #[allow(clippy::too_many_arguments)]
+    fn start_probe(
+        &self,
+        cx: &mut Ctx,
+        rt: &Runtime,
+        p: usize,
+        c: usize,
+        kind: ProbeKind,
+        exec: Ms,
+        timeout: Ms,
+    ) {
         let answer = rt.probe_answer(p, c, kind, cx.now);
         let (dur, success) = if exec > timeout {
             (timeout, false)
@@ -307,6 +341,7 @@ impl Kubelet<'_> {
             (exec, answer)
         };
         let gen = self.gen;
+        let seq = self.pods[p].probes.worker(c, kind).map_or(0, |w| w.seq);
         cx.at(
             cx.now + dur,
             What::ProbeDone {
@@ -315,9 +350,9 @@ impl Kubelet<'_> {
                 c: c as u8,
                 kind,
                 success,
+                seq,
             },
         );
-        true
     }
 
     /// P5: consecutive results counted in the worker; cached once the threshold is reached.
@@ -331,10 +366,12 @@ impl Kubelet<'_> {
         c: usize,
         kind: ProbeKind,
         success: bool,
+        seq: u32,
     ) {
         let Some(pr) = self.probe(p, c, kind) else {
             return;
         };
+        let csp = self.profile.rules.container_scoped_probes;
         let result = if success {
             Outcome::Success
         } else {
@@ -348,6 +385,10 @@ impl Kubelet<'_> {
         let Some(w) = self.pods[p].probes.worker_mut(c, kind) else {
             return;
         };
+        if csp && (w.seq != seq || !w.busy) {
+            // CSP: the probe of a worker that was stopped meanwhile (`stop()` cancels it).
+            return;
+        }
         if w.last == result {
             w.run = w.run.saturating_add(1);
         } else {
@@ -369,7 +410,27 @@ impl Kubelet<'_> {
             Rule::P2,
             Actor::Kubelet,
         );
-        if run >= threshold {
+        if run >= threshold && csp {
+            // CSP: the startup worker exits after its first thresholded result, the liveness
+            // worker after a Failure (before the result is handled: a kill starts the next
+            // instance's workers); a passing startup probe starts readiness and liveness.
+            let exits = kind == ProbeKind::Startup
+                || (kind == ProbeKind::Liveness && result == Outcome::Failure);
+            let adopted = self.pods[p]
+                .probes
+                .worker(c, kind)
+                .is_some_and(|w| w.adopted);
+            if exits {
+                self.pods[p].probes.workers[c][kind.index()] = None;
+            }
+            self.set_result(cx, rt, api, p, c, kind, cid, result, Rule::P5);
+            if kind == ProbeKind::Startup && result == Outcome::Success {
+                self.on_startup_succeeded(cx, rt, api, p, c, cid, adopted);
+            }
+            if exits {
+                return;
+            }
+        } else if run >= threshold {
             if (kind == ProbeKind::Liveness && result == Outcome::Failure)
                 || kind == ProbeKind::Startup
             {
@@ -382,7 +443,7 @@ impl Kubelet<'_> {
         }
         // doProbe returns; the worker's select takes a buffered trigger or a held tick.
         self.set_busy(p, c, kind, false);
-        if self.elide && self.quiet(rt, p, c, kind, cx.now) {
+        if self.elide && !csp && self.quiet(rt, p, c, kind, cx.now) {
             let w = self.pods[p]
                 .probes
                 .worker_mut(c, kind)
@@ -412,6 +473,10 @@ impl Kubelet<'_> {
         kind: ProbeKind,
         t: Ms,
     ) -> Option<Ms> {
+        if self.profile.rules.container_scoped_probes {
+            // Proposal CSP: its workers do not sleep (see `probe_done`).
+            return None;
+        }
         let pr = self.probe(p, c, kind)?;
         let w = self.pods[p].probes.worker(c, kind)?;
         let cs = self.pods[p].status.as_ref()?.cs[c];
@@ -498,6 +563,7 @@ impl Kubelet<'_> {
                                     c: c as u8,
                                     kind,
                                     success: true,
+                                    seq: w.seq,
                                 },
                             );
                         }

@@ -62,6 +62,27 @@ pub fn generate(x: &Input) -> Generated {
             continue;
         }
         let res = |k: ProbeKind| x.probes.results.get(c, k, r.instance);
+        if x.rules.container_scoped_probes {
+            // Proposal CSP (#140704), `containerBoundManager.UpdatePodStatus`: from the cache
+            // alone, by the spec. S1: running and (no startup probe or startup Success). S2:
+            // started and (no readiness probe or readiness Success). No worker fallback, no
+            // immediate-probe request, no Started kept from the previous status, no S3.
+            let spec = x.spec.container(c);
+            let started = r.running
+                && (spec.startup_probe.is_none()
+                    || res(ProbeKind::Startup) == Some(Outcome::Success));
+            let ready = started
+                && (spec.readiness_probe.is_none()
+                    || res(ProbeKind::Readiness) == Some(Outcome::Success));
+            cs.push(CStatus {
+                instance: r.instance,
+                running: r.running,
+                started: Some(started),
+                ready,
+            });
+            ready_rules.push(Rule::S2);
+            continue;
+        }
         let worker = |k: ProbeKind| x.probes.worker(c, k).is_some();
         // S1 isContainerStarted (+ KEP: convertToAPIContainerStatuses keeps Started).
         let started = if !r.running {
@@ -355,5 +376,66 @@ mod tests {
             let got = [g.status.cs[0].ready, g.status.cs[1].ready];
             assert_eq!(got, want, "API PodReady={api_ready}");
         }
+    }
+
+    /// Proposal CSP (#140704): `TestContainerBoundManagerUpdatePodStatus`'s rows (csp.md §5)
+    /// "startup probe with no cached result" → Started=false, Ready=false and "readiness probe
+    /// with no cached result" → Started=true, Ready=false; a cached Success makes each true.
+    /// Spec-driven: a worker's existence, the previous status and the API's Ready do not count.
+    #[test]
+    fn csp_reads_the_cache_alone() {
+        let mut spec = pod();
+        spec.containers[0].startup_probe = Some(Probe::default());
+        let rt = [RtContainer {
+            instance: 1,
+            running: true,
+            started_at: -3_600_000,
+            health: crate::scenario::Health::Healthy,
+            warm_at: 0,
+            finished_at: None,
+        }];
+        let api = Status::healthy(1);
+        let run = |spec: &Pod, probes: &PodProbes| {
+            let g = generate(&Input {
+                rules: Rules::CSP,
+                spec,
+                runtime: &rt,
+                probes,
+                prev: &api,
+                api: &api,
+                predates_before: 90_000,
+            });
+            assert!(g.triggers.is_empty());
+            assert_eq!(g.ready_rules, vec![Rule::S2]);
+            (g.status.cs[0].started, g.status.cs[0].ready)
+        };
+        // Workers exist, no results: not started, not ready (no "no worker" fallback either).
+        let mut probes = PodProbes::new(1);
+        probes.workers[0][ProbeKind::Readiness.index()] = Some(Worker::new());
+        probes.workers[0][ProbeKind::Startup.index()] = Some(Worker::new());
+        assert_eq!(run(&spec, &probes), (Some(false), false));
+        assert_eq!(run(&spec, &PodProbes::new(1)), (Some(false), false));
+        probes
+            .results
+            .set(0, ProbeKind::Startup, 1, Outcome::Success);
+        assert_eq!(run(&spec, &probes), (Some(true), false));
+        probes
+            .results
+            .set(0, ProbeKind::Readiness, 1, Outcome::Success);
+        assert_eq!(run(&spec, &probes), (Some(true), true));
+        // Results of another container instance do not count.
+        let mut other = PodProbes::new(1);
+        other
+            .results
+            .set(0, ProbeKind::Startup, 7, Outcome::Success);
+        other
+            .results
+            .set(0, ProbeKind::Readiness, 7, Outcome::Success);
+        assert_eq!(run(&spec, &other), (Some(false), false));
+        // No startup probe: Started while running; no readiness probe either: Ready.
+        spec.containers[0].startup_probe = None;
+        assert_eq!(run(&spec, &PodProbes::new(1)), (Some(true), false));
+        spec.containers[0].readiness_probe = None;
+        assert_eq!(run(&spec, &PodProbes::new(1)), (Some(true), true));
     }
 }
