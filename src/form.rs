@@ -33,6 +33,8 @@ pub struct Settings {
     pub probes: Vec<ContainerProbes>,
     /// An imported scenario used instead of the preset's (`imported.rs`).
     pub custom: Option<Arc<Imported>>,
+    /// A third lane: the ContainerScopedProbes proposal (unmerged PR #140704; 1.38 and main).
+    pub csp: bool,
 }
 
 impl Default for Settings {
@@ -178,6 +180,7 @@ impl Settings {
             pods: sc.pods.len().to_string(),
             probes: probes::table_of(sc),
             custom,
+            csp: false,
         };
         s.set_restarts(sc.kubelet.restarts.clone());
         s

@@ -7,7 +7,7 @@
 use crate::form::{Field, Settings};
 use restartscope_figure::{layout_read, Figure, LayoutOpts};
 use restartscope_report::{notable, Timeline};
-use restartscope_sim::{compare_default, Policy, Scenario, Trace};
+use restartscope_sim::{compare_default, KubeVersion, KubeletProfile, Policy, Scenario, Trace};
 use std::sync::Arc;
 
 /// Playback speeds (× real time); the URL's `speed` and the `+`/`−` keys index this.
@@ -208,7 +208,21 @@ pub fn compute_for(
     zoom: Option<usize>,
 ) -> Result<Runs, Vec<(Field, String)>> {
     let sc = settings.scenario()?;
-    let traces = compare_default(&sc).map_err(crate::form::by_field)?;
+    let mut traces = compare_default(&sc).map_err(crate::form::by_field)?;
+    if settings.csp {
+        // The ContainerScopedProbes proposal (unmerged PR #140704) as a third run.
+        let v = sc.cluster.version;
+        if v < KubeVersion::V1_38 {
+            return Err(vec![(
+                Field::Version,
+                format!("The ContainerScopedProbes proposal (unmerged PR #140704) targets 1.38: pick 1.38 or main to compare it (now {})", v.as_str()),
+            )]);
+        }
+        traces.push(
+            restartscope_sim::simulate_profile(&sc, &KubeletProfile::csp(v))
+                .map_err(crate::form::by_field)?,
+        );
+    }
     let list = &sc.kubelet.restarts;
     let restart = zoom.and_then(|i| list.get(i)).unwrap_or(&list[0]);
     let window = if zoom.is_some() {
@@ -323,5 +337,31 @@ mod tests {
         assert!(split >= 1 && to <= r.log.len() && to - split <= 4);
         assert_eq!(r.file_stem(), "restartscope-short-restart-20s");
         assert_eq!(runs_words(2), "both runs");
+    }
+
+    /// Issue 24: the proposal lane beside a release's two kubelets, from 1.38 on; before,
+    /// the version field says why (nothing is simulated).
+    #[test]
+    fn the_csp_proposal_is_a_third_lane_from_1_38() {
+        let mut s = at("1.38");
+        s.csp = true;
+        let r = compute(&s).unwrap();
+        let names: Vec<String> = r.lanes().into_iter().map(|l| l.kubelet).collect();
+        assert_eq!(
+            names,
+            [
+                "1.38 · legacy (opt-in gate)",
+                "1.38 · default (KEP-4781)",
+                "1.38 · proposal CSP (#140704)"
+            ]
+        );
+        assert_eq!(r.figure.groups.len(), 3);
+        let mut s = at("1.36.4");
+        s.csp = true;
+        let Err(e) = compute(&s) else {
+            panic!("1.36.4 has no proposal lane")
+        };
+        assert_eq!(e[0].0, Field::Version);
+        assert!(e[0].1.contains("targets 1.38"), "{e:?}");
     }
 }

@@ -179,6 +179,17 @@ pub fn parse_with(query: &str, custom: Option<Arc<Imported>>) -> (UrlState, Vec<
             "pods" => int(v, Field::Pods)
                 .map(|x| s.pods = x.to_string())
                 .is_some(),
+            "csp" => match v.trim() {
+                "1" => {
+                    s.csp = true;
+                    true
+                }
+                "0" => {
+                    s.csp = false;
+                    true
+                }
+                _ => false,
+            },
             // The links of earlier versions: a readiness field of every regular container.
             "period" | "failure" | "success" | "exec" => {
                 let f = match k.as_str() {
@@ -389,6 +400,7 @@ pub fn accepted(k: &str) -> String {
             format!("{}, or a duration like 5m or 1m30s", range(f, "seconds"))
         }
         "seed" => range(Field::Seed, "a whole number"),
+        "csp" => "1 (add the ContainerScopedProbes proposal lane) or 0".into(),
         "pods" => format!(
             "{} (110 is the kubelet's default maxPods)",
             range(Field::Pods, "a whole number")
@@ -445,6 +457,9 @@ pub fn to_query(st: &UrlState) -> String {
         .map(|(k, v)| (k.to_string(), v))
         .collect();
     parts.extend(probe_params(s));
+    if s.csp {
+        parts.push(("csp".into(), "1".into()));
+    }
     if let Some(t) = st.t_ms {
         parts.push(("t".into(), fmt_num(t as f64 / 1000.0)));
     }

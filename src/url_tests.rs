@@ -131,6 +131,12 @@ fn every_release_is_a_link_parameter() {
     assert_eq!(st.settings.version, "1.35.9");
     let (st, _) = parse("?version=v1.36.4");
     assert_eq!(st.settings.version, "1.36.4");
+    // The proposal lane travels in the link.
+    let (st, notes) = parse("?version=1.38&csp=1");
+    assert!(notes.is_empty() && st.settings.csp, "{notes:?}");
+    assert!(to_query(&st).contains("csp=1"));
+    let (_, notes) = parse("?csp=yes");
+    assert_eq!(notes.len(), 1);
 }
 
 #[test]

@@ -31,7 +31,13 @@ pub fn EventLog() -> impl IntoView {
                     let tr = &r.traces[p];
                     let e = &tr.events[i];
                     // Where this run's release runs the rule differently, with the PR.
-                    let variant = KubeletProfile::for_policy(r.scenario.cluster.version, tr.policy)
+                    let v = r.scenario.cluster.version;
+                    let profile = if tr.proposal.is_empty() {
+                        KubeletProfile::for_policy(v, tr.policy)
+                    } else {
+                        KubeletProfile::csp(v)
+                    };
+                    let variant = profile
                         .rule_variant(e.rule)
                         .map(|v| format!(" · {v}"))
                         .unwrap_or_default();

@@ -144,6 +144,15 @@ pub fn Params(children: Children) -> impl IntoView {
                         }).collect_view()}
                     </select>
                     <small class="range" id="version-note">{move || settings.with(|s| version_note(&s.version))}</small>
+                    <label class="csp">
+                        <input type="checkbox" id="csp"
+                            prop:checked=move || settings.with(|s| s.csp)
+                            on:change=move |ev| {
+                                let on = event_target_checked(&ev);
+                                settings.update(|s| s.csp = on);
+                            }/>
+                        " Add the ContainerScopedProbes proposal (unmerged PR #140704 at 1b5df269; 1.38 and main)"
+                    </label>
                 </div>
                 {FIELDS.into_iter().map(|f| {
                     let err_id = format!("{}-error", f.id());
