@@ -92,6 +92,17 @@ pub(crate) fn metric_cells(traces: &[Trace]) -> (Vec<String>, Vec<Vec<String>>) 
     let diff = traces.len() == 2;
     if diff {
         heads.push(match traces {
+            // Two releases' same kubelet: "main − 1.35"; else the full labels.
+            [a, b] if !pair && a.policy == b.policy && a.proposal == b.proposal => {
+                let rel = |t: &Trace| {
+                    t.kubelet
+                        .split(" · ")
+                        .next()
+                        .unwrap_or_default()
+                        .to_string()
+                };
+                format!("{} − {}", rel(b), rel(a))
+            }
             [a, b] if !pair => format!("{} − {}", b.kubelet, a.kubelet),
             _ => "KEP − legacy".to_string(),
         });
