@@ -157,13 +157,15 @@ test('a release before 1.35 runs the legacy kubelet alone, without an error', as
   await expect(page.locator('footer .perf')).toContainText('recomputed the run');
   // The select offers every release; choosing 1.31 also runs (one kubelet, no message).
   await page.locator('details.params summary').click();
-  await expect(page.locator('#version option')).toHaveText([
-    '1.31 (grace 40 s, legacy only)', '1.34 (grace 50 s, legacy only)', '1.35 (grace 50 s)',
-    '1.35.4 (grace 50 s)', '1.36 (grace 50 s)', '1.37 (grace 50 s)', 'main (grace 50 s)',
-  ]);
+  // Every release the model knows, grouped by minor (kubectl get nodes prints the patch).
+  await expect(page.locator('#version optgroup')).toHaveCount(9);
+  await expect(page.locator('#version optgroup').first()).toHaveAttribute('label', '1.31');
+  await expect(page.locator('#version option').first()).toHaveText('1.31 (grace 40 s, legacy only)');
+  await expect(page.locator('#version option[value="1.36.4"]')).toHaveText('1.36.4 (grace 50 s)');
+  await expect(page.locator('#version option').last()).toHaveText('main (grace 50 s)');
   await page.locator('#version').selectOption('1.31');
   await expect(page.locator('#grace')).toHaveValue('40');
-  await expect(page.locator('.why-col .badge')).toHaveText('1.31');
+  await expect(page.locator('.why-col .badge')).toHaveText('1.31 · default (legacy)');
   for (const e of await page.locator('.field-error').allInnerTexts()) expect(e).toBe('');
   await page.locator('#version').selectOption('1.35');
   await expect(page.locator('.why-col')).toHaveCount(2);
@@ -184,6 +186,26 @@ test('?version=main shows two lanes labelled with main', async ({ page }) => {
   await page.locator('details.params summary').click();
   await expect(page.locator('#version')).toHaveValue('main');
   await expect.poll(() => page.evaluate(() => location.search)).toContain('version=main');
+  expect(problems).toEqual([]);
+});
+
+test('an exact patch release and the ContainerScopedProbes proposal lane', async ({ page }) => {
+  const problems = await open(page, '?version=1.36.4&t=60');
+  await expect(page.locator('#url-notice')).toHaveCount(0);
+  await expect(page.locator('.why-col .badge')).toHaveText(['1.36.4 · legacy (opt-in gate)', '1.36.4 · default (KEP-4781)']);
+  await page.locator('details.params summary').click();
+  await expect(page.locator('#version')).toHaveValue('1.36.4');
+  await expect(page.locator('#version-note')).toContainText('runs the 1.36 profile');
+  // Before 1.38 the proposal is refused in the version field's words, nothing simulated.
+  await page.locator('#csp').check();
+  await expect(page.locator('.field-error', { hasText: 'targets 1.38' })).toBeVisible();
+  await page.locator('#version').selectOption('1.38');
+  await expect(page.locator('.field-error', { hasText: 'targets 1.38' })).toHaveCount(0);
+  await expect(page.locator('.why-col .badge')).toHaveText([
+    '1.38 · legacy (opt-in gate)', '1.38 · default (KEP-4781)', '1.38 · proposal CSP (#140704)',
+  ]);
+  await expect(page.locator('#figure canvas')).toContainText('CSP proposal · 1.38 (unmerged PR #140704)');
+  await expect.poll(() => page.evaluate(() => location.search)).toContain('csp=1');
   expect(problems).toEqual([]);
 });
 
