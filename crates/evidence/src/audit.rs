@@ -190,7 +190,11 @@ pub(crate) fn read(text: &str) -> Evidence {
                 if let Some(rc) = restarts {
                     any = true;
                     if st.restarts.is_some_and(|was| rc > was) {
-                        push(Some(name.clone()), node_of_user.clone(), What::Restarted(rc));
+                        push(
+                            Some(name.clone()),
+                            node_of_user.clone(),
+                            What::Restarted(rc),
+                        );
                     }
                     st.restarts = Some(rc);
                 }

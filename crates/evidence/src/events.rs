@@ -32,7 +32,9 @@ pub(crate) fn read(text: &str) -> Result<Evidence, ReadError> {
         .join("\n");
     let doc: J = serde_json::from_str(&body).map_err(|e| ReadError {
         line: e.line().max(1),
-        message: format!("not valid JSON ({e}); `kubectl get events -o json` prints one JSON document"),
+        message: format!(
+            "not valid JSON ({e}); `kubectl get events -o json` prints one JSON document"
+        ),
     })?;
     let items: Vec<&J> = match doc.get("items").and_then(J::as_array) {
         Some(a) => a.iter().collect(),
@@ -87,7 +89,9 @@ pub(crate) fn read(text: &str) -> Result<Evidence, ReadError> {
             .unwrap_or("")
             .to_string();
         let reason = s(it, &["reason"]).unwrap_or("");
-        let message = s(it, &["message"]).or_else(|| s(it, &["note"])).unwrap_or("");
+        let message = s(it, &["message"])
+            .or_else(|| s(it, &["note"]))
+            .unwrap_or("");
         let by = s(it, &["source", "component"])
             .or_else(|| s(it, &["reportingComponent"]))
             .or_else(|| s(it, &["reportingController"]))

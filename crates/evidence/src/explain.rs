@@ -25,8 +25,8 @@
 
 use crate::{Obs, What};
 use restartscope_sim::{
-    presets, simulate_profile, Health, KubeVersion, KubeletProfile, Kind, Policy, Probe,
-    Scenario, Trace, Truth, Value,
+    presets, simulate_profile, Health, Kind, KubeVersion, KubeletProfile, Policy, Probe, Scenario,
+    Trace, Truth, Value,
 };
 use serde::Serialize;
 
@@ -154,7 +154,7 @@ pub fn observed_pods(obs: &[Obs]) -> Vec<String> {
 
 /// A scenario made from the evidence alone: one pod per observed pod, one container with the
 /// default readiness probe, failing readiness from the start when first seen NotReady; the
-/// kubelet restarted at 30 s for the observed downtime (else 10 s).
+/// kubelet restarted at 60 s for the observed downtime (else 10 s).
 pub fn scenario_from(obs: &[Obs]) -> Scenario {
     let mut sc = presets::short_restart();
     sc.name = "evidence".into();
@@ -186,15 +186,20 @@ pub fn scenario_from(obs: &[Obs]) -> Scenario {
         })
         .collect();
     let down = observed_downtime_s(obs).unwrap_or(10.0);
-    sc.kubelet.restarts[0].at_s = 30.0;
+    // At 60 s: a pod failing readiness has been marked NotReady by then (3 × 10 s).
+    sc.kubelet.restarts[0].at_s = 60.0;
     sc.kubelet.restarts[0].downtime_s = down;
-    sc.horizon_s = 30.0 + down + 170.0;
+    sc.horizon_s = 60.0 + down + 170.0;
     sc
 }
 
 /// Every candidate: the release profiles on `base` (or on `scenario_from(obs)`), restricted to
 /// `version` when given, and every real-bug preset under its own version.
-pub fn candidates(obs: &[Obs], base: Option<&Scenario>, version: Option<KubeVersion>) -> Vec<Candidate> {
+pub fn candidates(
+    obs: &[Obs],
+    base: Option<&Scenario>,
+    version: Option<KubeVersion>,
+) -> Vec<Candidate> {
     let down = observed_downtime_s(obs);
     let mut base = base.cloned().unwrap_or_else(|| scenario_from(obs));
     if let (Some(d), Some(r)) = (down, base.kubelet.restarts.first_mut()) {
@@ -267,7 +272,11 @@ fn observed(obs: &[Obs], pod: &str) -> Seq {
             What::StartedChanged(b) => s.started.push(*b),
             What::Restarted(n) => {
                 any_restart = true;
-                restarts = if *n == 0 { restarts + 1 } else { (*n).max(restarts) };
+                restarts = if *n == 0 {
+                    restarts + 1
+                } else {
+                    (*n).max(restarts)
+                };
             }
             _ => {}
         }
@@ -336,8 +345,8 @@ fn score_pod(
     let mv: Vec<bool> = m.ready.iter().map(|x| x.1).collect();
     let mut why = String::new();
     let init = |b: Option<bool>| match b {
-        Some(true) => "Ready",
-        Some(false) => "NotReady",
+        Some(true) => "True",
+        Some(false) => "False",
         None => "?",
     };
     if ov == mv {
@@ -381,7 +390,7 @@ fn score_pod(
         score += 10.0;
     } else {
         why.push_str(&format!(
-            "; first seen {}, the model's pod is {} before the restart",
+            "; first seen Ready={}, the model's pod is Ready={} before the restart",
             init(o.initial),
             init(m.initial)
         ));
@@ -459,7 +468,10 @@ pub fn explain(obs: &[Obs], candidates: &[Candidate]) -> Vec<Verdict> {
         .iter()
         .find(|o| o.what == What::KubeletStarted)
         .map(|o| o.t_ms);
-    let resolution = if obs.iter().any(|o| o.what == What::ReadyAtStart(true) || o.what == What::ReadyAtStart(false)) {
+    let resolution = if obs
+        .iter()
+        .any(|o| o.what == What::ReadyAtStart(true) || o.what == What::ReadyAtStart(false))
+    {
         1_000
     } else {
         0
@@ -531,7 +543,7 @@ pub fn explain(obs: &[Obs], candidates: &[Candidate]) -> Vec<Verdict> {
         }
         if let Some(b) = c.bug {
             why.push(format!(
-                "{} on {}: fixed in {}",
+                "{} on {}; fix: {}",
                 b.issue,
                 c.profile.long_label(),
                 b.fixed_in
@@ -542,9 +554,13 @@ pub fn explain(obs: &[Obs], candidates: &[Candidate]) -> Vec<Verdict> {
                 candidate: c.name(),
                 kubelet: c.profile.long_label(),
                 preset: c.bug.map(|b| b.preset.to_string()),
-                known_bug: c
-                    .bug
-                    .map(|b| format!("{} (https://github.com/kubernetes/kubernetes/issues/{})", b.issue, &b.issue[11..])),
+                known_bug: c.bug.map(|b| {
+                    format!(
+                        "{} (https://github.com/kubernetes/kubernetes/issues/{})",
+                        b.issue,
+                        &b.issue[11..]
+                    )
+                }),
                 fixed_in: c.bug.map(|b| b.fixed_in.to_string()),
                 score: (score * 10.0).round() / 10.0,
                 why,
@@ -552,10 +568,6 @@ pub fn explain(obs: &[Obs], candidates: &[Candidate]) -> Vec<Verdict> {
             c.bug.is_some(),
         ));
     }
-    out.sort_by(|a, b| {
-        b.0.score
-            .total_cmp(&a.0.score)
-            .then(b.1.cmp(&a.1))
-    });
+    out.sort_by(|a, b| b.0.score.total_cmp(&a.0.score).then(b.1.cmp(&a.1)));
     out.into_iter().map(|(v, _)| v).collect()
 }

@@ -175,7 +175,10 @@ pub(crate) fn read(text: &str) -> Evidence {
             push(None, What::KubeletStarted);
         } else if text == "Probe failed" {
             let kind = value(m, "probeType").unwrap_or_else(|| "a".into());
-            push(value(m, "pod").map(|p| pod_name(&p)), What::ProbeFailed(kind));
+            push(
+                value(m, "pod").map(|p| pod_name(&p)),
+                What::ProbeFailed(kind),
+            );
         } else if text == "SyncLoop (PLEG): event for pod" {
             let pod = value(m, "pod").map(|p| pod_name(&p));
             if m.contains("ContainerStarted") {

@@ -147,10 +147,7 @@ mod tests {
         assert_eq!(age("2d3h"), Some(2 * 86_400_000 + 3 * 3_600_000));
         assert_eq!(age("<unknown>"), None);
         assert_eq!(age("4"), None);
-        assert_eq!(
-            rfc3339("1970-01-02T00:00:01.5Z"),
-            Some(86_400_000 + 1_500)
-        );
+        assert_eq!(rfc3339("1970-01-02T00:00:01.5Z"), Some(86_400_000 + 1_500));
         assert_eq!(rfc3339("2021-05-24T09:29:44Z"), Some(1_621_848_584_000));
         assert_eq!(
             rfc3339("2021-05-24T11:29:44+02:00"),

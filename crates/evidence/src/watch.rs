@@ -139,7 +139,10 @@ mod tests {
     fn rows_with_and_without_events_and_restarts_ago() {
         let r = row("MODIFIED   web-0   0/1   Running   2 (5s ago)   4m1s").unwrap();
         assert_eq!(r.event, Some("MODIFIED"));
-        assert_eq!((r.name, r.ready, r.restarts, r.age_ms), ("web-0", (0, 1), 2, 241_000));
+        assert_eq!(
+            (r.name, r.ready, r.restarts, r.age_ms),
+            ("web-0", (0, 1), 2, 241_000)
+        );
         let r = row("busybox-test-1   1/1     Running   0              3m48s").unwrap();
         assert_eq!(r.age_ms, 228_000);
         assert!(row("NAME READY STATUS RESTARTS AGE").is_err());

@@ -13,7 +13,8 @@ fn report_113646_transcript_without_header_and_with_the_prompt() {
     let ev = read(&data("113646-watch.txt"), 0).unwrap();
     assert_eq!(ev.format, Format::KubectlWatch);
     assert!(!ev.absolute);
-    let whats: Vec<(i64, &What, usize)> = ev.obs.iter().map(|o| (o.t_ms, &o.what, o.line)).collect();
+    let whats: Vec<(i64, &What, usize)> =
+        ev.obs.iter().map(|o| (o.t_ms, &o.what, o.line)).collect();
     assert_eq!(
         whats,
         vec![
@@ -22,7 +23,10 @@ fn report_113646_transcript_without_header_and_with_the_prompt() {
             (241_000, &What::ReadyChanged(true), 5),
         ]
     );
-    assert!(ev.obs.iter().all(|o| o.pod.as_deref() == Some("busybox-test-1")));
+    assert!(ev
+        .obs
+        .iter()
+        .all(|o| o.pod.as_deref() == Some("busybox-test-1")));
     // The prompt line is the command, not a row nor a line not understood.
     assert!(ev.unread.is_empty(), "{:?}", ev.unread);
     assert_eq!(ev.skipped, 1);
@@ -32,9 +36,16 @@ fn report_113646_transcript_without_header_and_with_the_prompt() {
 fn audit_lease_renewals_and_a_node_problem_detector_patch() {
     let ev = read(&data("audit-gce-scale.jsonl"), 0).unwrap();
     assert_eq!(ev.format, Format::Audit);
-    let leases: Vec<_> = ev.obs.iter().filter(|o| o.what == What::LeaseRenewed).collect();
+    let leases: Vec<_> = ev
+        .obs
+        .iter()
+        .filter(|o| o.what == What::LeaseRenewed)
+        .collect();
     assert_eq!(leases.len(), 2);
-    assert_eq!(leases[0].node.as_deref(), Some("gce-scale-cluster-minion-group-4-zr07"));
+    assert_eq!(
+        leases[0].node.as_deref(),
+        Some("gce-scale-cluster-minion-group-4-zr07")
+    );
     assert_eq!(
         leases[0].by.as_deref(),
         Some("system:node:gce-scale-cluster-minion-group-4-zr07")
@@ -54,7 +65,10 @@ fn audit_pod_status_patch_by_the_kubelet_gives_ready_and_the_writer() {
     assert_eq!(o.pod.as_deref(), Some("accessor"));
     assert_eq!(o.by.as_deref(), Some("system:node:node2"));
     assert_eq!(o.node.as_deref(), Some("node2"));
-    assert_eq!(o.t_ms, restartscope_evidence::time::rfc3339("2021-05-24T09:29:44.384Z").unwrap());
+    assert_eq!(
+        o.t_ms,
+        restartscope_evidence::time::rfc3339("2021-05-24T09:29:44.384Z").unwrap()
+    );
 }
 
 #[test]
@@ -62,7 +76,11 @@ fn journal_lines_of_a_kind_node_are_read_and_skipped_when_off_topic() {
     let ev = read(&data("108594-journal.txt"), 0).unwrap_err();
     // Every line is a kubelet klog line, none about what the model follows.
     assert_eq!(ev.line, 1);
-    assert!(ev.message.contains("kubelet log") && ev.message.contains("nothing about pods"), "{}", ev.message);
+    assert!(
+        ev.message.contains("kubelet log") && ev.message.contains("nothing about pods"),
+        "{}",
+        ev.message
+    );
 }
 
 #[test]
@@ -75,7 +93,10 @@ fn probe_failures_from_a_hyperkube_journal() {
     assert_eq!(o.pod.as_deref(), Some("oauth-openshift-77f7b95df5-r4xf7"));
     assert_eq!(o.line, 2);
     // klog's own time (June 6), not the journal's (July 5).
-    assert_eq!(o.t_ms, restartscope_evidence::time::klog("0606", "17:47:52.807876").unwrap());
+    assert_eq!(
+        o.t_ms,
+        restartscope_evidence::time::klog("0606", "17:47:52.807876").unwrap()
+    );
 }
 
 #[test]
@@ -84,7 +105,10 @@ fn pleg_events_in_go_struct_form() {
     assert_eq!(ev.obs.len(), 1);
     assert_eq!(ev.obs[0].what, What::ContainerStarted);
     assert_eq!(ev.obs[0].pod.as_deref(), Some("nginx"));
-    assert_eq!(ev.obs[0].by.as_deref(), Some("system:node:aks-nodepool1-51397738-vmss00000Z"));
+    assert_eq!(
+        ev.obs[0].by.as_deref(),
+        Some("system:node:aks-nodepool1-51397738-vmss00000Z")
+    );
     assert_eq!(ev.skipped, 1);
 }
 
@@ -124,7 +148,11 @@ fn events_json_made_up_sample() {
 ]}"#;
     let ev = read(t, 0).unwrap();
     assert_eq!(ev.format, Format::EventsJson);
-    let w: Vec<(&What, usize, Option<&str>)> = ev.obs.iter().map(|o| (&o.what, o.line, o.by.as_deref())).collect();
+    let w: Vec<(&What, usize, Option<&str>)> = ev
+        .obs
+        .iter()
+        .map(|o| (&o.what, o.line, o.by.as_deref()))
+        .collect();
     assert_eq!(
         w,
         vec![
@@ -148,7 +176,11 @@ fn bad_input_says_which_line() {
     let e = read("{\"kind\":\"Pod\"}", 0).unwrap_err();
     assert!(e.message.contains("not a list of Events"), "{e}");
     // A watch transcript whose rows are all broken.
-    let e = read("NAME READY STATUS RESTARTS AGE\nweb-0 1/1 Running x 1m\n", 0).unwrap_err();
+    let e = read(
+        "NAME READY STATUS RESTARTS AGE\nweb-0 1/1 Running x 1m\n",
+        0,
+    )
+    .unwrap_err();
     assert_eq!(e.line, 2);
     assert!(e.message.contains("RESTARTS"), "{e}");
     // Half an audit file: the cut line is listed, the rest read.
