@@ -297,7 +297,7 @@ fn modelled(tr: &Trace, pod: u16) -> Seq {
             s.ready.push((e.t, b));
         }
     }
-    s.initial = Some(before.unwrap_or_else(|| s.ready.first().map_or(true, |x| !x.1)));
+    s.initial = Some(before.unwrap_or_else(|| s.ready.first().is_none_or(|x| !x.1)));
     s.started = tr
         .events
         .iter()

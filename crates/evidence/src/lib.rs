@@ -182,7 +182,7 @@ pub fn detect(text: &str) -> Option<Format> {
         .map(str::trim)
         // A shell prompt with the command (`[root@master ~]# kubectl get pod -w`) is not data.
         .find(|l| {
-            !l.is_empty() && !is_comment(l) && !(l.contains("kubectl ") && !watch::looks_like(l))
+            !l.is_empty() && !is_comment(l) && (!l.contains("kubectl ") || watch::looks_like(l))
         })?;
     if first.starts_with('{') || first.starts_with('[') {
         if first.contains("audit.k8s.io") {
