@@ -47,6 +47,9 @@ pub enum Cmd {
     Import(ImportOpts),
     /// Write a guided tour: one SVG per step and index.md
     Tour(TourOpts),
+    /// Evidence beside the model: kubectl -w transcripts, events, audit and kubelet logs in,
+    /// "is this a known bug?" out
+    Replay(ReplayOpts),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     Completions {
         /// The shell
@@ -282,6 +285,25 @@ pub struct TourOpts {
     /// The directory to write the SVGs and index.md into (created if missing; required)
     #[arg(long, value_name = "DIR")]
     pub out: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct ReplayOpts {
+    /// Evidence: a `kubectl get pods -w` transcript, `kubectl get events -o json`, audit log
+    /// lines (audit.k8s.io/v1) or kubelet log lines (klog, journald); the format is detected;
+    /// repeatable
+    #[arg(long = "evidence", value_name = "FILE", num_args = 1.., required = true)]
+    pub evidence: Vec<String>,
+    /// Kubernetes YAML or JSON of the pods (instead of pods made from the evidence); repeatable
+    #[arg(short = 'f', long = "manifest", value_name = "FILE|DIR|-")]
+    pub manifests: Vec<String>,
+    /// The cluster's release (1.36.4, v1.35.9, main): compare with its kubelets only (the
+    /// real-bug presets run on their own)
+    #[arg(long, value_name = "V")]
+    pub kubernetes_version: Option<String>,
+    /// table | json [default: table]
+    #[arg(short = 'o', long, value_name = "F")]
+    pub format: Option<String>,
 }
 
 /// `simulate --version 1.36` (or `fleet --version=main`): the kubelet release was `--version`

@@ -11,6 +11,7 @@ mod fleet;
 mod knobs;
 mod kubelets;
 mod manifest;
+mod replay;
 mod tour;
 use args::Cmd;
 use clap::{CommandFactory, FromArgMatches};
@@ -103,6 +104,7 @@ fn main() -> ExitCode {
         Cmd::Import(o) => {
             manifest::import_args(o).and_then(|a| Ok((manifest::run_import(&a)?, a.out.clone())))
         }
+        Cmd::Replay(o) => replay::run(o).map(|t| (t, None)),
         Cmd::Tour(o) => match tour::args(o) {
             Ok(a) => return tour::run(&a),
             Err(m) => Err(UserError(m)),

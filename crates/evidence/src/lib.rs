@@ -1,0 +1,265 @@
+//! Evidence from an incident, read into one list of observations, and set beside the model.
+//!
+//! `read` detects the format by content and hands the text to one reader:
+//!
+//! - `watch`: `kubectl get pods -w` transcripts (with or without `--output-watch-events`; AGE is
+//!   the only clock, relative to the pod's creation);
+//! - `events`: `kubectl get events -o json` (a `List` of `Event`);
+//! - `audit`: API server audit log lines (`audit.k8s.io/v1` `Event`, one JSON object a line);
+//! - `klog`: the kubelet's journal or klog lines (`I1201 10:00:00.123456 1234 file.go:1] "msg"`,
+//!   with or without journald's `Mon DD HH:MM:SS host kubelet[pid]:` prefix).
+//!
+//! Every reader gives [`Obs`]ervations (what changed, for which pod, when, written by whom, on
+//! which line) and the lines it did not understand, each with its line number. Bad input is a
+//! [`ReadError`] with a line number, never a panic. `explain` (in `explain.rs`) compares the
+//! observed per-pod sequences with the model's runs under every release profile and every
+//! real-bug preset, and ranks them.
+
+mod audit;
+mod events;
+pub mod explain;
+mod klog;
+pub mod time;
+mod watch;
+
+pub use explain::{candidates, explain, Candidate, Verdict};
+
+use serde::Serialize;
+
+/// What was observed.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "value")]
+pub enum What {
+    /// The pod's Ready state as first seen (a watch's first row, an audit write's first value).
+    ReadyAtStart(bool),
+    /// The pod's Ready condition (or READY column) changed to this value.
+    ReadyChanged(bool),
+    /// A container's Started changed to this value.
+    StartedChanged(bool),
+    /// The pod's restart count became this (0: a restart whose count the source does not give).
+    Restarted(u32),
+    /// A container was started (an event `Started`, a PLEG `ContainerStarted`).
+    ContainerStarted,
+    /// A container exited (PLEG `ContainerDied`) or was killed (event `Killing`).
+    ContainerDied,
+    /// A probe failed (the probe type as Kubernetes writes it: Readiness, Liveness, Startup).
+    ProbeFailed(String),
+    /// A pod status written without a Ready condition in the record (audit level Metadata, a
+    /// patch of other fields).
+    StatusWritten,
+    KubeletStarted,
+    KubeletStopped,
+    LeaseRenewed,
+    NodeReady(bool),
+    PodDeleted,
+}
+
+impl What {
+    /// In words, for tables.
+    pub fn text(&self) -> String {
+        match self {
+            What::ReadyAtStart(b) => format!("Ready={} (first seen)", tf(*b)),
+            What::ReadyChanged(b) => format!("Ready→{}", tf(*b)),
+            What::StartedChanged(b) => format!("Started→{}", tf(*b)),
+            What::Restarted(0) => "container restarted".into(),
+            What::Restarted(n) => format!("restarts={n}"),
+            What::ContainerStarted => "container started".into(),
+            What::ContainerDied => "container exited/killed".into(),
+            What::ProbeFailed(k) => format!("{k} probe failed"),
+            What::StatusWritten => "status written (no Ready in the record)".into(),
+            What::KubeletStarted => "kubelet started".into(),
+            What::KubeletStopped => "kubelet stopped".into(),
+            What::LeaseRenewed => "lease renewed".into(),
+            What::NodeReady(b) => format!("node Ready={}", tf(*b)),
+            What::PodDeleted => "pod deleted".into(),
+        }
+    }
+}
+
+fn tf(b: bool) -> &'static str {
+    if b {
+        "True"
+    } else {
+        "False"
+    }
+}
+
+/// One observation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Obs {
+    /// Milliseconds: since the Unix epoch when the source has timestamps (`absolute`), since
+    /// the start of the year for klog lines (which carry no year), else relative (kubectl AGE).
+    pub t_ms: i64,
+    /// The pod (name without namespace), if the observation is about one.
+    pub pod: Option<String>,
+    /// The node, if the source names it (lease, node condition, journal host).
+    pub node: Option<String>,
+    pub what: What,
+    /// Who wrote it: `system:node:n1`, `system:serviceaccount:kube-system:node-controller`,
+    /// `kubelet`, `node-controller` …
+    pub by: Option<String>,
+    /// 1-based line number in its file.
+    pub line: usize,
+    /// Index of the file among those read together (0 for a single file).
+    pub file: usize,
+}
+
+/// The formats `read` knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    KubectlWatch,
+    EventsJson,
+    Audit,
+    Klog,
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::KubectlWatch => "kubectl get pods -w",
+            Format::EventsJson => "kubectl get events -o json",
+            Format::Audit => "audit log (audit.k8s.io/v1)",
+            Format::Klog => "kubelet log (klog)",
+        }
+    }
+}
+
+/// A line the reader did not understand.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Unread {
+    pub line: usize,
+    pub file: usize,
+    pub why: String,
+    /// The line, cut to 120 characters.
+    pub text: String,
+}
+
+/// What one file gave.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Evidence {
+    pub format: Format,
+    /// Timestamps are wall-clock (`t_ms` since the epoch or the year), not relative ages.
+    pub absolute: bool,
+    pub obs: Vec<Obs>,
+    pub unread: Vec<Unread>,
+    /// Lines in the format that say nothing the model follows (other klog messages, other
+    /// audit resources, events of other reasons).
+    pub skipped: usize,
+}
+
+/// Input that cannot be read at all: the first line at fault and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+pub(crate) fn cut(s: &str) -> String {
+    let s = s.trim_end();
+    match s.char_indices().nth(120) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+/// A line that is a comment in every text format read here (the fixtures' source line).
+pub(crate) fn is_comment(l: &str) -> bool {
+    let t = l.trim_start();
+    t.starts_with('#') || t.starts_with("//")
+}
+
+/// Which format the text is, from its first meaningful line (and, for JSON, the document).
+pub fn detect(text: &str) -> Option<Format> {
+    let first = text
+        .lines()
+        .map(str::trim)
+        // A shell prompt with the command (`[root@master ~]# kubectl get pod -w`) is not data.
+        .find(|l| {
+            !l.is_empty() && !is_comment(l) && (!l.contains("kubectl ") || watch::looks_like(l))
+        })?;
+    if first.starts_with('{') || first.starts_with('[') {
+        if first.contains("audit.k8s.io") {
+            return Some(Format::Audit);
+        }
+        return Some(Format::EventsJson);
+    }
+    if klog::looks_like(first) {
+        return Some(Format::Klog);
+    }
+    if watch::looks_like(first) {
+        return Some(Format::KubectlWatch);
+    }
+    None
+}
+
+/// Reads one file's text: detects its format, reads every line. `file` is its index among the
+/// files read together (kept in each observation).
+pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
+    if text.trim().is_empty() {
+        return Err(ReadError {
+            line: 1,
+            message: "the file is empty: give a `kubectl get pods -w` transcript, `kubectl get events -o json`, audit log lines or kubelet log lines".into(),
+        });
+    }
+    let format = detect(text).ok_or_else(|| {
+        let (n, l) = text
+            .lines()
+            .enumerate()
+            .find(|(_, l)| !l.trim().is_empty() && !is_comment(l))
+            .map(|(i, l)| (i + 1, l))
+            .unwrap_or((1, ""));
+        ReadError {
+            line: n,
+            message: format!(
+                "not a format RestartScope reads (a `kubectl get pods -w` row, `kubectl get events -o json`, an audit.k8s.io/v1 event, a kubelet klog line): {:?}",
+                cut(l)
+            ),
+        }
+    })?;
+    let mut ev = match format {
+        Format::KubectlWatch => watch::read(text),
+        Format::EventsJson => events::read(text)?,
+        Format::Audit => audit::read(text),
+        Format::Klog => klog::read(text),
+    };
+    for o in &mut ev.obs {
+        o.file = file;
+    }
+    for u in &mut ev.unread {
+        u.file = file;
+    }
+    if ev.obs.is_empty() {
+        let first = ev.unread.first();
+        return Err(ReadError {
+            line: first.map_or(1, |u| u.line),
+            message: match first {
+                Some(u) => format!(
+                    "read as {} but nothing in it was understood; first: {} ({:?})",
+                    format.as_str(),
+                    u.why,
+                    u.text
+                ),
+                None => format!(
+                    "read as {} but it holds nothing about pods, the kubelet or the node lease",
+                    format.as_str()
+                ),
+            },
+        });
+    }
+    Ok(ev)
+}
+
+/// Several files' evidence as one time-ordered list. Relative sources (kubectl AGE) keep their
+/// own clock; see `explain::align`.
+pub fn merge(all: &[Evidence]) -> Vec<Obs> {
+    let mut obs: Vec<Obs> = all.iter().flat_map(|e| e.obs.iter().cloned()).collect();
+    obs.sort_by_key(|o| (o.t_ms, o.file, o.line));
+    obs
+}

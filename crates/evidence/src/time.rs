@@ -1,0 +1,162 @@
+//! Clocks as the sources write them: RFC 3339 timestamps (audit, events), klog's `MMDD
+//! HH:MM:SS.ffffff` and journald's `Mon DD HH:MM:SS` (no year: milliseconds since 1 January of
+//! a non-leap year), and kubectl's AGE (`3m48s`, `4m`, `2d3h`: kubectl's `HumanDuration`).
+
+const MONTHS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
+const DAYS_BEFORE: [i64; 12] = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];
+
+fn num(s: &str) -> Option<i64> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) || s.len() > 12 {
+        return None;
+    }
+    s.parse().ok()
+}
+
+/// `HH:MM:SS` with optional `.fraction` → milliseconds in the day.
+fn clock(s: &str) -> Option<i64> {
+    let (hms, frac) = match s.split_once('.') {
+        Some((a, b)) => (a, Some(b)),
+        None => (s, None),
+    };
+    let mut p = hms.split(':');
+    let (h, m, sec) = (num(p.next()?)?, num(p.next()?)?, num(p.next()?)?);
+    if p.next().is_some() || h > 23 || m > 59 || sec > 60 {
+        return None;
+    }
+    let ms = match frac {
+        Some(f) => {
+            let digits: String = f.chars().take(3).collect();
+            if !f.bytes().all(|b| b.is_ascii_digit()) || digits.is_empty() {
+                return None;
+            }
+            num(&format!("{digits:0<3}"))?
+        }
+        None => 0,
+    };
+    Some(((h * 60 + m) * 60 + sec) * 1000 + ms)
+}
+
+fn day_of_year(month: i64, day: i64) -> Option<i64> {
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
+    Some(DAYS_BEFORE[(month - 1) as usize] + day - 1)
+}
+
+/// klog's header time: `1201 10:00:00.123456` (month, day, clock) → ms since 1 January.
+pub fn klog(mmdd: &str, hms: &str) -> Option<i64> {
+    if mmdd.len() != 4 {
+        return None;
+    }
+    let (m, d) = (num(&mmdd[..2])?, num(&mmdd[2..])?);
+    Some(day_of_year(m, d)? * 86_400_000 + clock(hms)?)
+}
+
+/// journald's `Mar 08 19:24:47` (optionally `.123456`) → ms since 1 January.
+pub fn journal(mon: &str, day: &str, hms: &str) -> Option<i64> {
+    let m = MONTHS.iter().position(|x| *x == mon)? as i64 + 1;
+    Some(day_of_year(m, num(day)?)? * 86_400_000 + clock(hms)?)
+}
+
+/// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// RFC 3339 (`2021-05-24T09:29:44.384315Z`, `…+02:00`) → ms since the Unix epoch.
+pub fn rfc3339(s: &str) -> Option<i64> {
+    let s = s.trim();
+    if s.len() < 20 || !s.is_char_boundary(10) || !s.is_char_boundary(11) {
+        return None;
+    }
+    let (date, rest) = (&s[..10], &s[11..]);
+    if !matches!(s.as_bytes()[10], b'T' | b't' | b' ') {
+        return None;
+    }
+    let mut p = date.split('-');
+    let (y, m, d) = (num(p.next()?)?, num(p.next()?)?, num(p.next()?)?);
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        return None;
+    }
+    let (time, offset_min) = if let Some(t) = rest.strip_suffix(['Z', 'z']) {
+        (t, 0)
+    } else {
+        let i = rest.rfind(['+', '-'])?;
+        let (t, off) = (&rest[..i], &rest[i..]);
+        let sign = if off.starts_with('-') { -1 } else { 1 };
+        let (oh, om) = off[1..].split_once(':')?;
+        (t, sign * (num(oh)? * 60 + num(om)?))
+    };
+    let ms = clock(time)?;
+    Some(days_from_civil(y, m, d) * 86_400_000 + ms - offset_min * 60_000)
+}
+
+/// kubectl's AGE column (`HumanDuration`): `45s`, `3m48s`, `4m`, `5h2m`, `2d3h`, `3y`; ms.
+pub fn age(s: &str) -> Option<i64> {
+    let mut total = 0i64;
+    let mut n = String::new();
+    let mut any = false;
+    for c in s.chars() {
+        if c.is_ascii_digit() {
+            n.push(c);
+            continue;
+        }
+        let unit = match c {
+            's' => 1_000,
+            'm' => 60_000,
+            'h' => 3_600_000,
+            'd' => 86_400_000,
+            'y' => 365 * 86_400_000,
+            _ => return None,
+        };
+        total = total.checked_add(num(&n)?.checked_mul(unit)?)?;
+        n.clear();
+        any = true;
+    }
+    (any && n.is_empty()).then_some(total)
+}
+
+/// The resolution of an AGE value: kubectl prints seconds below 10 minutes (`4m1s`), whole
+/// minutes below 3 hours, and coarser after.
+pub fn age_resolution_ms(age_ms: i64) -> i64 {
+    if age_ms < 600_000 {
+        1_000
+    } else if age_ms < 3 * 3_600_000 {
+        60_000
+    } else {
+        3_600_000
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks() {
+        assert_eq!(age("3m48s"), Some(228_000));
+        assert_eq!(age("4m"), Some(240_000));
+        assert_eq!(age("2d3h"), Some(2 * 86_400_000 + 3 * 3_600_000));
+        assert_eq!(age("<unknown>"), None);
+        assert_eq!(age("4"), None);
+        assert_eq!(rfc3339("1970-01-02T00:00:01.5Z"), Some(86_400_000 + 1_500));
+        assert_eq!(rfc3339("2021-05-24T09:29:44Z"), Some(1_621_848_584_000));
+        assert_eq!(
+            rfc3339("2021-05-24T11:29:44+02:00"),
+            rfc3339("2021-05-24T09:29:44Z")
+        );
+        assert_eq!(klog("0102", "00:00:01.250"), Some(86_400_000 + 1_250));
+        assert_eq!(journal("Jan", "02", "00:00:01"), Some(86_400_000 + 1_000));
+        assert_eq!(klog("1301", "00:00:00"), None);
+        assert_eq!(rfc3339("2021-13-01T00:00:00Z"), None);
+        assert_eq!(rfc3339("ü021-05-24T09:29:44Z"), None);
+    }
+}

@@ -1,0 +1,219 @@
+//! Each reader on the real samples in `data/` (sources in each file's first line or its
+//! `.source` file), on bad input, and on random bytes and truncations (never a panic).
+
+use proptest::prelude::*;
+use restartscope_evidence::{read, Format, What};
+
+fn data(name: &str) -> String {
+    std::fs::read_to_string(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+#[test]
+fn report_113646_transcript_without_header_and_with_the_prompt() {
+    let ev = read(&data("113646-watch.txt"), 0).unwrap();
+    assert_eq!(ev.format, Format::KubectlWatch);
+    assert!(!ev.absolute);
+    let whats: Vec<(i64, &What, usize)> =
+        ev.obs.iter().map(|o| (o.t_ms, &o.what, o.line)).collect();
+    assert_eq!(
+        whats,
+        vec![
+            (228_000, &What::ReadyAtStart(true), 3),
+            (240_000, &What::ReadyChanged(false), 4),
+            (241_000, &What::ReadyChanged(true), 5),
+        ]
+    );
+    assert!(ev
+        .obs
+        .iter()
+        .all(|o| o.pod.as_deref() == Some("busybox-test-1")));
+    // The prompt line is the command, not a row nor a line not understood.
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    assert_eq!(ev.skipped, 1);
+}
+
+#[test]
+fn audit_lease_renewals_and_a_node_problem_detector_patch() {
+    let ev = read(&data("audit-gce-scale.jsonl"), 0).unwrap();
+    assert_eq!(ev.format, Format::Audit);
+    let leases: Vec<_> = ev
+        .obs
+        .iter()
+        .filter(|o| o.what == What::LeaseRenewed)
+        .collect();
+    assert_eq!(leases.len(), 2);
+    assert_eq!(
+        leases[0].node.as_deref(),
+        Some("gce-scale-cluster-minion-group-4-zr07")
+    );
+    assert_eq!(
+        leases[0].by.as_deref(),
+        Some("system:node:gce-scale-cluster-minion-group-4-zr07")
+    );
+    // coordination.k8s.io/v1beta1 leases (1.14) are read like v1's; the node-problem-detector's
+    // node status patch has no Ready condition: skipped, not an observation.
+    assert_eq!(ev.skipped, 1);
+    assert!(ev.unread.is_empty());
+}
+
+#[test]
+fn audit_pod_status_patch_by_the_kubelet_gives_ready_and_the_writer() {
+    let ev = read(&data("audit-pod-status-patch.jsonl"), 0).unwrap();
+    assert_eq!(ev.obs.len(), 1, "{:?}", ev.obs);
+    let o = &ev.obs[0];
+    assert_eq!(o.what, What::ReadyAtStart(true));
+    assert_eq!(o.pod.as_deref(), Some("accessor"));
+    assert_eq!(o.by.as_deref(), Some("system:node:node2"));
+    assert_eq!(o.node.as_deref(), Some("node2"));
+    assert_eq!(
+        o.t_ms,
+        restartscope_evidence::time::rfc3339("2021-05-24T09:29:44.384Z").unwrap()
+    );
+}
+
+#[test]
+fn journal_lines_of_a_kind_node_are_read_and_skipped_when_off_topic() {
+    let ev = read(&data("108594-journal.txt"), 0).unwrap_err();
+    // Every line is a kubelet klog line, none about what the model follows.
+    assert_eq!(ev.line, 1);
+    assert!(
+        ev.message.contains("kubelet log") && ev.message.contains("nothing about pods"),
+        "{}",
+        ev.message
+    );
+}
+
+#[test]
+fn probe_failures_from_a_hyperkube_journal() {
+    let ev = read(&data("openshift-probe-failed.txt"), 0).unwrap();
+    assert_eq!(ev.format, Format::Klog);
+    assert_eq!(ev.obs.len(), 1);
+    let o = &ev.obs[0];
+    assert_eq!(o.what, What::ProbeFailed("Readiness".into()));
+    assert_eq!(o.pod.as_deref(), Some("oauth-openshift-77f7b95df5-r4xf7"));
+    assert_eq!(o.line, 2);
+    // klog's own time (June 6), not the journal's (July 5).
+    assert_eq!(
+        o.t_ms,
+        restartscope_evidence::time::klog("0606", "17:47:52.807876").unwrap()
+    );
+}
+
+#[test]
+fn pleg_events_in_go_struct_form() {
+    let ev = read(&data("aks-pleg.txt"), 0).unwrap();
+    assert_eq!(ev.obs.len(), 1);
+    assert_eq!(ev.obs[0].what, What::ContainerStarted);
+    assert_eq!(ev.obs[0].pod.as_deref(), Some("nginx"));
+    assert_eq!(
+        ev.obs[0].by.as_deref(),
+        Some("system:node:aks-nodepool1-51397738-vmss00000Z")
+    );
+    assert_eq!(ev.skipped, 1);
+}
+
+#[test]
+fn watch_events_restarts_and_deletion() {
+    let t = "EVENT      NAME    READY   STATUS        RESTARTS     AGE\n\
+             ADDED      web-0   1/1     Running       0            10m\n\
+             MODIFIED   web-0   0/1     Running       1 (2s ago)   10m\n\
+             what is this\n\
+             MODIFIED   web-0   1/1     Running       1 (12s ago)  10m\n\
+             DELETED    web-0   1/1     Terminating   1 (40s ago)  11m\n";
+    let ev = read(t, 3).unwrap();
+    let w: Vec<&What> = ev.obs.iter().map(|o| &o.what).collect();
+    assert_eq!(
+        w,
+        vec![
+            &What::ReadyAtStart(true),
+            &What::Restarted(1),
+            &What::ReadyChanged(false),
+            &What::ReadyChanged(true),
+            &What::PodDeleted
+        ]
+    );
+    assert_eq!(ev.unread.len(), 1);
+    assert_eq!((ev.unread[0].line, ev.unread[0].file), (4, 3));
+}
+
+#[test]
+fn events_json_made_up_sample() {
+    // Made up (no upstream `kubectl get events -o json` with these reasons was found): the
+    // shapes of core/v1 Events as kubectl prints them.
+    let t = r#"{"apiVersion":"v1","kind":"List","items":[
+ {"kind":"Event","metadata":{"name":"n1.1"},"involvedObject":{"kind":"Node","name":"n1"},"reason":"Starting","message":"Starting kubelet.","source":{"component":"kubelet","host":"n1"},"firstTimestamp":"2025-12-17T10:00:00Z","lastTimestamp":"2025-12-17T10:00:00Z"},
+ {"kind":"Event","metadata":{"name":"web-2.1"},"involvedObject":{"kind":"Pod","name":"web-2"},"reason":"Unhealthy","message":"Readiness probe failed: HTTP probe failed with statuscode: 503","source":{"component":"kubelet","host":"n1"},"firstTimestamp":"2025-12-17T10:00:04Z","lastTimestamp":"2025-12-17T10:00:04Z"},
+ {"kind":"Event","metadata":{"name":"web-2.2"},"involvedObject":{"kind":"Pod","name":"web-2"},"reason":"NodeNotReady","message":"Node is not ready","source":{"component":"node-controller"},"eventTime":null,"firstTimestamp":"2025-12-17T10:01:00Z","lastTimestamp":"2025-12-17T10:01:00Z"},
+ {"kind":"Event","metadata":{"name":"web-2.3"},"involvedObject":{"kind":"Pod","name":"web-2"},"reason":"Pulled","message":"x","firstTimestamp":"2025-12-17T10:01:00Z"}
+]}"#;
+    let ev = read(t, 0).unwrap();
+    assert_eq!(ev.format, Format::EventsJson);
+    let w: Vec<(&What, usize, Option<&str>)> = ev
+        .obs
+        .iter()
+        .map(|o| (&o.what, o.line, o.by.as_deref()))
+        .collect();
+    assert_eq!(
+        w,
+        vec![
+            (&What::KubeletStarted, 2, Some("kubelet")),
+            (&What::ProbeFailed("Readiness".into()), 3, Some("kubelet")),
+            (&What::ReadyChanged(false), 4, Some("node-controller")),
+        ]
+    );
+    assert_eq!(ev.skipped, 1);
+}
+
+#[test]
+fn bad_input_says_which_line() {
+    let e = read("", 0).unwrap_err();
+    assert!(e.message.contains("empty"));
+    let e = read("# comment\nhello there\n", 0).unwrap_err();
+    assert_eq!(e.line, 2);
+    let e = read("{\"kind\":\"List\",\n\"items\":[\n{\"kind\":\"Event\",", 0).unwrap_err();
+    assert_eq!(e.line, 3, "{e}");
+    assert!(e.message.contains("not valid JSON"));
+    let e = read("{\"kind\":\"Pod\"}", 0).unwrap_err();
+    assert!(e.message.contains("not a list of Events"), "{e}");
+    // A watch transcript whose rows are all broken.
+    let e = read(
+        "NAME READY STATUS RESTARTS AGE\nweb-0 1/1 Running x 1m\n",
+        0,
+    )
+    .unwrap_err();
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("RESTARTS"), "{e}");
+    // Half an audit file: the cut line is listed, the rest read.
+    let a = data("audit-gce-scale.jsonl");
+    let cut = &a[..a.find('\n').unwrap() + 200];
+    let ev = read(cut, 0).unwrap();
+    assert_eq!(ev.unread.len(), 1);
+    assert_eq!(ev.unread[0].line, 2);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        let text = String::from_utf8_lossy(&bytes);
+        let _ = read(&text, 0);
+    }
+
+    #[test]
+    fn truncated_samples_never_panic(which in 0usize..5, cut in 0usize..4000, junk in "[ -~\n]{0,40}") {
+        let name = ["113646-watch.txt", "audit-gce-scale.jsonl", "audit-pod-status-patch.jsonl", "openshift-probe-failed.txt", "aks-pleg.txt"][which];
+        let t = data(name);
+        let mut c = cut.min(t.len());
+        while !t.is_char_boundary(c) { c -= 1; }
+        let s = format!("{}{}", &t[..c], junk);
+        if let Err(e) = read(&s, 0) {
+            prop_assert!(e.line >= 1);
+        }
+    }
+
+    #[test]
+    fn random_rows_never_panic(rows in proptest::collection::vec("[a-z0-9-]{1,8} [0-9]{1,2}/[0-9]{1,2} [A-Za-z]{1,9} [0-9]{1,3} [0-9dhms]{1,6}", 1..8)) {
+        let _ = read(&rows.join("\n"), 0);
+    }
+}
