@@ -3,7 +3,7 @@
 //! Errors in what the user gave (flags, durations, presets, scenario files) exit with status 2
 //! and one message on stderr; a failure to write the output exits with status 1.
 
-use restartscope_figure::{layout, LayoutOpts};
+use restartscope_figure::{layout, Animation, LayoutOpts};
 use restartscope_report::{json, table};
 mod args;
 mod files;
@@ -57,6 +57,8 @@ struct SimArgs {
     /// `--kubelets`: any kubelet profiles side by side.
     kubelets: Option<Vec<KubeletProfile>>,
     format: Format,
+    /// `--animate [--duration]`: the SVG animated.
+    animate: Option<Animation>,
     out: Option<String>,
 }
 
@@ -105,7 +107,7 @@ fn main() -> ExitCode {
         }
         Cmd::Tour(o) => match tour::args(o) {
             Ok(a) => return tour::run(&a),
-            Err(m) => Err(UserError(m)),
+            Err(UserError(m)) => Err(UserError(m)),
         },
     };
     let (text, out) = match result {
@@ -186,6 +188,7 @@ fn sim_args(o: args::SimOpts) -> Result<SimArgs, UserError> {
         probes: Vec::new(),
         restarts: Vec::new(),
         format: Format::Table,
+        animate: None,
         out: out_path(o.out)?,
     };
     match (&a.preset, &a.scenario, a.manifests.is_empty()) {
@@ -272,7 +275,31 @@ fn sim_args(o: args::SimOpts) -> Result<SimArgs, UserError> {
             }
         }
     }
+    a.animate = animation(&o.anim)?;
+    if a.animate.is_some() && a.format != Format::Svg {
+        return Err("--animate goes with --format svg".into());
+    }
     Ok(a)
+}
+
+/// `--animate [--duration DUR]` (shared by `simulate` and `tour`): `None` without `--animate`.
+fn animation(o: &args::AnimOpts) -> Result<Option<Animation>, UserError> {
+    let Some(value) = &o.duration else {
+        return Ok(o.animate.then(Animation::default));
+    };
+    if !o.animate {
+        return Err("--duration goes with --animate".into());
+    }
+    let v = duration("--duration", value)?;
+    let (lo, hi) = Animation::RANGE_MS;
+    in_range(
+        "--duration",
+        value,
+        "the animation's sweep",
+        v,
+        (lo as f64 / 1000.0, hi as f64 / 1000.0),
+    )?;
+    Ok(Some(Animation::new((v * 1000.0).round() as u64)))
 }
 
 fn fail(msg: &str) -> ExitCode {
@@ -453,7 +480,11 @@ fn render(a: &SimArgs, sc: &Scenario, traces: &[Trace]) -> String {
                 title: Some(title),
                 ..LayoutOpts::default()
             };
-            layout(traces, &opts).to_svg()
+            let fig = layout(traces, &opts);
+            match &a.animate {
+                Some(anim) => fig.to_svg_animated(traces, anim),
+                None => fig.to_svg(),
+            }
         }
     }
 }
