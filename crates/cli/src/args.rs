@@ -159,7 +159,7 @@ pub struct SimOpts {
         help_heading = "Scenario"
     )]
     pub probes: Vec<String>,
-    /// table | markdown | json | svg [default: table]
+    /// table | markdown | json | svg | mermaid [default: table]
     #[arg(short = 'o', long, value_name = "F", help_heading = "Output")]
     pub format: Option<String>,
     #[command(flatten)]

@@ -11,6 +11,7 @@ mod fleet;
 mod knobs;
 mod kubelets;
 mod manifest;
+mod mermaid;
 mod tour;
 use args::Cmd;
 use clap::{CommandFactory, FromArgMatches};
@@ -36,6 +37,7 @@ enum Format {
     Markdown,
     Json,
     Svg,
+    Mermaid,
 }
 
 struct SimArgs {
@@ -61,6 +63,9 @@ struct SimArgs {
     animate: Option<Animation>,
     out: Option<String>,
 }
+
+/// `simulate --format`'s values.
+const FORMATS: &str = "table, markdown, json, svg, mermaid";
 
 /// What a subcommand gives back: text and where it goes.
 type Output = (String, Option<String>);
@@ -267,11 +272,11 @@ fn sim_args(o: args::SimOpts) -> Result<SimArgs, UserError> {
             "markdown" => Format::Markdown,
             "json" => Format::Json,
             "svg" => Format::Svg,
+            "mermaid" => Format::Mermaid,
             _ => {
-                return Err(format!(
-                    "invalid --format {value:?}; accepted values: table, markdown, json, svg"
+                return Err(
+                    format!("invalid --format {value:?}; accepted values: {FORMATS}").into(),
                 )
-                .into())
             }
         }
     }
@@ -456,6 +461,7 @@ fn render(a: &SimArgs, sc: &Scenario, traces: &[Trace]) -> String {
         Format::Table => table::render(sc, traces),
         Format::Markdown => restartscope_report::markdown::render(sc, traces),
         Format::Json => json::render(sc, traces),
+        Format::Mermaid => mermaid::render(sc, traces),
         Format::Svg => {
             let first = sc.first_restart();
             let title = match first {

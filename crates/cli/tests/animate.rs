@@ -235,3 +235,65 @@ fn the_browser_fixture_is_current() {
         "tests/e2e/fixtures/short-restart-animated.svg is stale: regenerate it with the CLI"
     );
 }
+
+/// `--format mermaid`: one sequenceDiagram per run (legacy first), every actor a participant,
+/// each instant a note, each message citing its rule, the rules listed under it.
+#[test]
+fn mermaid_draws_each_run_as_a_sequence_diagram() {
+    let md = ok(&[
+        "simulate",
+        "--preset",
+        "short-restart",
+        "--format",
+        "mermaid",
+    ]);
+    let blocks: Vec<&str> = md
+        .split("```mermaid\n")
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap())
+        .collect();
+    assert_eq!(blocks.len(), 2, "{md}");
+    let legacy = md.find("Legacy kubelet").unwrap();
+    let kep = md.find("KEP-4781 kubelet").unwrap();
+    assert!(legacy < kep);
+    for b in &blocks {
+        assert!(b.starts_with("sequenceDiagram\n"), "{b}");
+        for actor in [
+            "container runtime",
+            "kubelet",
+            "prober",
+            "status manager",
+            "API server",
+            "node lifecycle controller",
+            "EndpointSlice controller",
+        ] {
+            assert!(b.contains(&format!(" as {actor}\n")), "{actor}");
+        }
+        assert!(b.contains("    Note over CR,ESC: t = 30s\n"), "{b}");
+        assert!(b.contains("    Note over KL: Kubelet stops, containers keep running (rule K1)\n"));
+        for l in b.lines().skip(1) {
+            assert!(l.starts_with("    "), "{l}");
+            assert!(
+                !l.contains(';') || l.contains("#59;"),
+                "a bare ; ends a statement: {l}"
+            );
+        }
+    }
+    // Legacy flips web-1 through P1 and back through P5; KEP-4781 does not.
+    assert!(blocks[0].contains("SM->>API: web-1 Ready=False written by the kubelet (rule P1)"));
+    assert!(blocks[0].contains("ESC->>API: EndpointSlice of Service web updated (rule ES1)"));
+    assert!(!blocks[1].contains("Ready=False"), "{}", blocks[1]);
+    assert!(md.contains("- **P1** "), "the rules are listed");
+    // A run where the control plane acts: the node lifecycle controller writes.
+    let long = ok(&[
+        "simulate",
+        "--preset",
+        "long-restart",
+        "--format",
+        "mermaid",
+    ]);
+    assert!(
+        long.contains("NLC->>API: Node Ready condition becomes Unknown"),
+        "{long}"
+    );
+}
