@@ -19,7 +19,14 @@ pub fn Export() -> impl IntoView {
                 let _ = download_text(&format!("{}.svg", r.file_stem()), "image/svg+xml", &r.figure.to_svg());
             })>"Download SVG"</button>
             <button id="download-png" type="button" on:click=move |_| runs.with_untracked(|r| if let Some(r) = r {
-                let _ = download_png(&format!("{}.png", r.file_stem()), &r.figure.to_svg(), r.figure.width, r.figure.height);
+                // The PNG takes the page's theme, not the reader's system one: the SVG's dark
+                // block (`@media (prefers-color-scheme: dark)`) always or never applies.
+                let dark = ui.effective_theme() == crate::url::Theme::Dark;
+                let svg = r.figure.to_svg().replace(
+                    "@media (prefers-color-scheme: dark)",
+                    if dark { "@media all" } else { "@media not all" },
+                );
+                let _ = download_png(&format!("{}.png", r.file_stem()), &svg, r.figure.width, r.figure.height);
             })>"Download PNG"</button>
             <button id="download-json" type="button" on:click=move |_| runs.with_untracked(|r| if let Some(r) = r {
                 let json = restartscope_report::json::render(&r.scenario, &r.traces);

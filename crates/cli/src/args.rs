@@ -162,12 +162,32 @@ pub struct SimOpts {
         help_heading = "Scenario"
     )]
     pub probes: Vec<String>,
-    /// table | markdown | json | svg [default: table]
+    /// table | markdown | json | svg | mermaid [default: table]
     #[arg(short = 'o', long, value_name = "F", help_heading = "Output")]
     pub format: Option<String>,
+    #[command(flatten)]
+    pub anim: AnimOpts,
     /// Write to FILE instead of standard output
     #[arg(long, value_name = "FILE", help_heading = "Output")]
     pub out: Option<String>,
+}
+
+/// `--animate [--duration DUR]`: the SVG played by CSS keyframes (`simulate --format svg`,
+/// `tour`).
+#[derive(Args, Debug, Default, Clone)]
+pub struct AnimOpts {
+    /// With --format svg: an animated SVG (CSS only, plays inside <img>): a playhead sweeps the
+    /// time axis, the counters count up, it loops after a 2 s pause
+    #[arg(long, help_heading = "Output")]
+    pub animate: bool,
+    /// With --animate: how long the sweep lasts, 5s-120s [default: 20s]
+    #[arg(
+        long,
+        value_name = "DUR",
+        allow_hyphen_values = true,
+        help_heading = "Output"
+    )]
+    pub duration: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -285,6 +305,8 @@ pub struct TourOpts {
     /// The directory to write the SVGs and index.md into (created if missing; required)
     #[arg(long, value_name = "DIR")]
     pub out: Option<String>,
+    #[command(flatten)]
+    pub anim: AnimOpts,
 }
 
 #[derive(Args, Debug)]

@@ -3,7 +3,7 @@
 //! Errors in what the user gave (flags, durations, presets, scenario files) exit with status 2
 //! and one message on stderr; a failure to write the output exits with status 1.
 
-use restartscope_figure::{layout, LayoutOpts};
+use restartscope_figure::{layout, Animation, LayoutOpts};
 use restartscope_report::{json, table};
 mod args;
 mod files;
@@ -11,6 +11,7 @@ mod fleet;
 mod knobs;
 mod kubelets;
 mod manifest;
+mod mermaid;
 mod replay;
 mod tour;
 use args::Cmd;
@@ -37,6 +38,7 @@ enum Format {
     Markdown,
     Json,
     Svg,
+    Mermaid,
 }
 
 struct SimArgs {
@@ -58,8 +60,13 @@ struct SimArgs {
     /// `--kubelets`: any kubelet profiles side by side.
     kubelets: Option<Vec<KubeletProfile>>,
     format: Format,
+    /// `--animate [--duration]`: the SVG animated.
+    animate: Option<Animation>,
     out: Option<String>,
 }
+
+/// `simulate --format`'s values.
+const FORMATS: &str = "table, markdown, json, svg, mermaid";
 
 /// What a subcommand gives back: text and where it goes.
 type Output = (String, Option<String>);
@@ -107,7 +114,7 @@ fn main() -> ExitCode {
         Cmd::Replay(o) => replay::run(o).map(|t| (t, None)),
         Cmd::Tour(o) => match tour::args(o) {
             Ok(a) => return tour::run(&a),
-            Err(m) => Err(UserError(m)),
+            Err(UserError(m)) => Err(UserError(m)),
         },
     };
     let (text, out) = match result {
@@ -188,6 +195,7 @@ fn sim_args(o: args::SimOpts) -> Result<SimArgs, UserError> {
         probes: Vec::new(),
         restarts: Vec::new(),
         format: Format::Table,
+        animate: None,
         out: out_path(o.out)?,
     };
     match (&a.preset, &a.scenario, a.manifests.is_empty()) {
@@ -266,15 +274,39 @@ fn sim_args(o: args::SimOpts) -> Result<SimArgs, UserError> {
             "markdown" => Format::Markdown,
             "json" => Format::Json,
             "svg" => Format::Svg,
+            "mermaid" => Format::Mermaid,
             _ => {
-                return Err(format!(
-                    "invalid --format {value:?}; accepted values: table, markdown, json, svg"
+                return Err(
+                    format!("invalid --format {value:?}; accepted values: {FORMATS}").into(),
                 )
-                .into())
             }
         }
     }
+    a.animate = animation(&o.anim)?;
+    if a.animate.is_some() && a.format != Format::Svg {
+        return Err("--animate goes with --format svg".into());
+    }
     Ok(a)
+}
+
+/// `--animate [--duration DUR]` (shared by `simulate` and `tour`): `None` without `--animate`.
+fn animation(o: &args::AnimOpts) -> Result<Option<Animation>, UserError> {
+    let Some(value) = &o.duration else {
+        return Ok(o.animate.then(Animation::default));
+    };
+    if !o.animate {
+        return Err("--duration goes with --animate".into());
+    }
+    let v = duration("--duration", value)?;
+    let (lo, hi) = Animation::RANGE_MS;
+    in_range(
+        "--duration",
+        value,
+        "the animation's sweep",
+        v,
+        (lo as f64 / 1000.0, hi as f64 / 1000.0),
+    )?;
+    Ok(Some(Animation::new((v * 1000.0).round() as u64)))
 }
 
 fn fail(msg: &str) -> ExitCode {
@@ -431,6 +463,7 @@ fn render(a: &SimArgs, sc: &Scenario, traces: &[Trace]) -> String {
         Format::Table => table::render(sc, traces),
         Format::Markdown => restartscope_report::markdown::render(sc, traces),
         Format::Json => json::render(sc, traces),
+        Format::Mermaid => mermaid::render(sc, traces),
         Format::Svg => {
             let first = sc.first_restart();
             let title = match first {
@@ -455,7 +488,11 @@ fn render(a: &SimArgs, sc: &Scenario, traces: &[Trace]) -> String {
                 title: Some(title),
                 ..LayoutOpts::default()
             };
-            layout(traces, &opts).to_svg()
+            let fig = layout(traces, &opts);
+            match &a.animate {
+                Some(anim) => fig.to_svg_animated(traces, anim),
+                None => fig.to_svg(),
+            }
         }
     }
 }

@@ -6,7 +6,8 @@
 //! A file that cannot be read at all is bad input (status 2) with its line number.
 
 use super::UserError;
-use restartscope_evidence::{candidates, explain, merge, read, Evidence, Verdict};
+use restartscope_evidence::explain::{candidates, explain, Verdict};
+use restartscope_evidence::{merge, read, Evidence};
 use restartscope_sim::KubeVersion;
 use serde_json::json;
 

@@ -2,6 +2,8 @@
 //! (`01-legacy-flap.svg`, …, caption included) and `index.md` listing the steps, for the KEP's
 //! markdown. The tours and their rendering live in `restartscope-tour`.
 
+use crate::UserError;
+use restartscope_figure::Animation;
 use restartscope_tour::{svg, TOURS};
 use std::process::ExitCode;
 
@@ -9,6 +11,8 @@ use std::process::ExitCode;
 pub struct TourArgs {
     pub name: String,
     pub out: String,
+    /// `--animate [--duration]`: every step's SVG animated.
+    pub animate: Option<Animation>,
 }
 
 fn names() -> String {
@@ -16,23 +20,24 @@ fn names() -> String {
 }
 
 /// `tour`'s options, checked.
-pub fn args(o: crate::args::TourOpts) -> Result<TourArgs, String> {
+pub fn args(o: crate::args::TourOpts) -> Result<TourArgs, UserError> {
     if o.name.as_deref() == Some("") || o.out.as_deref() == Some("") {
         let flag = if o.out.as_deref() == Some("") {
             "--out"
         } else {
             "--name"
         };
-        return Err(format!("option {flag} needs a value"));
+        return Err(format!("option {flag} needs a value").into());
     }
     let name = o.name.unwrap_or_else(|| TOURS[0].name.to_string());
     if restartscope_tour::find(&name).is_none() {
-        return Err(format!("unknown tour {name:?}; tours: {}", names()));
+        return Err(format!("unknown tour {name:?}; tours: {}", names()).into());
     }
     let out = o
         .out
         .ok_or("tour needs --out DIR (the directory for the SVGs and index.md)")?;
-    Ok(TourArgs { name, out })
+    let animate = crate::animation(&o.anim)?;
+    Ok(TourArgs { name, out, animate })
 }
 
 /// Writes the tour's files into `--out` (created if missing). Exit status 1 when a file cannot
@@ -41,7 +46,7 @@ pub fn run(a: &TourArgs) -> ExitCode {
     let Some(tour) = restartscope_tour::find(&a.name) else {
         return super::fail(&format!("unknown tour {:?}; tours: {}", a.name, names()));
     };
-    let files = match svg::files(tour) {
+    let files = match svg::files_animated(tour, a.animate.as_ref()) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("restartscope: error: {e}");
@@ -61,9 +66,14 @@ pub fn run(a: &TourArgs) -> ExitCode {
         }
     }
     println!(
-        "tour {}: wrote {} step figures, index.md and {}.json (the web app's copy) to {}",
+        "tour {}: wrote {} step figures{}, index.md and {}.json (the web app's copy) to {}",
         tour.name,
         files.len() - 2,
+        if a.animate.is_some() {
+            " (animated)"
+        } else {
+            ""
+        },
         tour.name,
         a.out
     );

@@ -22,8 +22,6 @@ mod klog;
 pub mod time;
 mod watch;
 
-pub use explain::{candidates, explain, Candidate, Verdict};
-
 use serde::Serialize;
 
 /// What was observed.

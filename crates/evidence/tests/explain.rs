@@ -1,12 +1,13 @@
 //! Upstream reports' observed sequences through `explain`: the right known bug first.
 
-use restartscope_evidence::{candidates, explain, read};
+use restartscope_evidence::explain::{candidates, explain};
+use restartscope_evidence::read;
 
 fn data(name: &str) -> String {
     std::fs::read_to_string(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
 }
 
-fn top(text: &str) -> Vec<restartscope_evidence::Verdict> {
+fn top(text: &str) -> Vec<restartscope_evidence::explain::Verdict> {
     let ev = read(text, 0).unwrap();
     let c = candidates(&ev.obs, None, None);
     explain(&ev.obs, &c)

@@ -16,6 +16,7 @@
 //! (every mark, shared with `legend`), `axis`, `builder` (the shape list), `geom` (sizes, time →
 //! x), `figure` (the data types), `svg` (style, escaping, output), `paint` (the style as data).
 
+mod animate;
 mod axis;
 mod builder;
 mod figure;
@@ -27,6 +28,7 @@ mod legend;
 pub mod paint;
 mod svg;
 
+pub use animate::{counter_steps, Animation};
 pub use figure::{Figure, GroupBox, LayoutOpts, Shape};
 pub use layout::{layout, layout_read, metrics_lines};
 pub use svg::esc;

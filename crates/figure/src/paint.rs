@@ -1,28 +1,145 @@
 //! How each `rs-` class is painted, as data, for a renderer that is not a browser's SVG engine
 //! (the web app draws the figure on a canvas, issue 10: one frame per move). Read from the same
-//! style the SVG embeds ([`Figure::css`](crate::Figure::css)) plus the dark theme's overrides
-//! ([`DARK_CSS`]), and the hatch patterns of [`Figure::defs`](crate::Figure::defs) as
-//! [`HATCHES`] (a test checks the two agree), so the canvas and the SVG export cannot drift.
+//! style the SVG embeds ([`Figure::css`](crate::Figure::css)), whose colours are custom
+//! properties (`var(--rs-bg)`) resolved here from [`PALETTE`] (light or dark), and the hatch
+//! patterns of [`Figure::defs`](crate::Figure::defs) as [`HATCHES`] (a test checks the two
+//! agree), so the canvas and the SVG export cannot drift.
+//!
+//! The SVG carries both themes: [`theme_css`] writes the palette as custom properties three
+//! times — plain light values (for engines without `light-dark()`), `light-dark(L, D)` (a host
+//! page that inlines the SVG and sets `color-scheme`, like kubernetes.io, picks the theme), and
+//! the dark values under `@media (prefers-color-scheme: dark)` for the SVG as its own document
+//! (`<img>` on GitHub, a file opened in a browser).
 
-use crate::svg::CSS;
-
-/// The dark theme: overrides of [`Figure::css`](crate::Figure::css)'s rules, in the same
-/// selector syntax (`.rs-figure` is the background, `.rs-figure text` every text).
-pub const DARK_CSS: &str = r#".rs-figure, .rs-bg { background: #1b1e23; fill: #1b1e23; }
-.rs-figure text { fill: #ececec; }
-.rs-meta, .rs-label, .rs-axis-label, .rs-legend, .rs-small { fill: #c9c9c9; }
-.rs-in, .rs-in-sm { fill: #f2f2f2; stroke: #1b1e23; }
-.rs-warn { stroke: #1b1e23; fill: #ff9a52; }
-.rs-group { fill: #20242a; stroke: #3a3f47; }
-.rs-downtime { fill: #2c3038; }
-.rs-grid, .rs-sep { stroke: #30353c; }
-.rs-axis, .rs-leader { stroke: #aaaaaa; }
-.rs-grace, .rs-evict-mark, .rs-evict-cancel { stroke: #e6e6e6; }
-.rs-up { fill: #56b4e9; }
-.rs-ep-notready, .rs-probe-seed, .rs-probe-kept, .rs-evict-window { fill: #1b1e23; }
-.rs-removed { fill: #2a2e35; }
-.rs-badge-text-k { fill: #ffffff; }
+pub(crate) const CSS: &str = r#".rs-figure { background: var(--rs-bg); }
+.rs-figure text { font-family: "DejaVu Sans", "Segoe UI", Roboto, Helvetica, Arial, sans-serif; fill: var(--rs-fg); }
+.rs-bg { fill: var(--rs-bg); }
+.rs-h1 { font-size: 14px; font-weight: 700; }
+.rs-h2 { font-size: 12.5px; font-weight: 700; }
+.rs-meta { font-size: 10.5px; fill: var(--rs-muted); }
+.rs-label { font-size: 10.5px; fill: var(--rs-muted); }
+.rs-label-pod { font-size: 11px; font-weight: 700; }
+.rs-in { font-size: 9.5px; fill: var(--rs-in); paint-order: stroke; stroke: var(--rs-bg); stroke-width: 3px; stroke-linejoin: round; }
+.rs-in-sm { font-size: 8.5px; fill: var(--rs-in); paint-order: stroke; stroke: var(--rs-bg); stroke-width: 2.5px; stroke-linejoin: round; }
+.rs-small { font-size: 9px; fill: var(--rs-small); }
+.rs-warn { font-size: 9px; font-weight: 700; fill: var(--rs-warn); paint-order: stroke; stroke: var(--rs-bg); stroke-width: 3px; stroke-linejoin: round; }
+.rs-axis-label { font-size: 10px; fill: var(--rs-muted); }
+.rs-legend { font-size: 10px; fill: var(--rs-muted); }
+.rs-group { fill: var(--rs-group); stroke: var(--rs-group-line); stroke-width: 1; }
+.rs-downtime { fill: var(--rs-downtime); }
+.rs-grid { stroke: var(--rs-grid); stroke-width: 1; }
+.rs-sep { stroke: var(--rs-sep); stroke-width: 1; }
+.rs-axis { stroke: var(--rs-axis); stroke-width: 1; }
+.rs-up { fill: var(--rs-up); }
+.rs-down { fill: url(#rs-p-down); stroke: #777777; stroke-width: 1; }
+.rs-noapi { fill: #CC79A7; fill-opacity: 0.18; stroke: #CC79A7; stroke-width: 1; stroke-dasharray: 3 2; }
+.rs-lease { fill: #56B4E9; fill-opacity: 0.45; stroke: #0072B2; stroke-width: 1; }
+.rs-grace { stroke: var(--rs-ink); stroke-width: 1.2; stroke-dasharray: 4 3; }
+.rs-renew { stroke: #0072B2; stroke-width: 1; }
+.rs-expired { stroke: #D55E00; stroke-width: 1.5; }
+.rs-node-true { fill: #009E73; fill-opacity: 0.25; stroke: #009E73; stroke-width: 0.5; }
+.rs-node-unknown { fill: url(#rs-p-unknown); stroke: #E69F00; stroke-width: 1; }
+.rs-taint-ns { fill: #E69F00; fill-opacity: 0.55; stroke: #b57d00; stroke-width: 0.5; }
+.rs-taint-ne { fill: url(#rs-p-noexec); stroke: #D55E00; stroke-width: 1; }
+.rs-ready-true { fill: #009E73; fill-opacity: 0.35; stroke: #009E73; stroke-width: 0.5; }
+.rs-ready-false { fill: url(#rs-p-false); stroke: #D55E00; stroke-width: 1; }
+.rs-removed { fill: var(--rs-removed); stroke: #999999; stroke-width: 0.5; stroke-dasharray: 2 2; }
+.rs-badge-k { fill: #0072B2; }
+.rs-badge-n { fill: #E69F00; }
+.rs-badge-text { font-size: 8.5px; font-weight: 700; }
+.rs-badge-text-k { font-size: 8.5px; font-weight: 700; fill: #ffffff !important; }
+.rs-leader { stroke: var(--rs-leader); stroke-width: 0.8; }
+.rs-probe-ok { fill: none; stroke: #009E73; stroke-width: 1.6; stroke-linecap: round; stroke-linejoin: round; }
+.rs-probe-fail { fill: none; stroke: #D55E00; stroke-width: 1.6; stroke-linecap: round; }
+.rs-probe-seed { fill: var(--rs-bg); stroke: #D55E00; stroke-width: 1.3; }
+.rs-probe-kept { fill: var(--rs-bg); stroke: #009E73; stroke-width: 1.3; }
+.rs-ep-ready { fill: #0072B2; fill-opacity: 0.3; stroke: #0072B2; stroke-width: 0.5; }
+.rs-ep-notready { fill: var(--rs-bg); stroke: #0072B2; stroke-width: 1; stroke-dasharray: 3 2; }
+.rs-ep-serving { fill: url(#rs-p-serving); stroke: #56B4E9; stroke-width: 1; }
+.rs-ep-terminating { fill: url(#rs-p-term); stroke: #CC79A7; stroke-width: 1; }
+.rs-evict-window { fill: var(--rs-bg); stroke: #CC79A7; stroke-width: 1; }
+.rs-evict-elapsed { fill: #CC79A7; fill-opacity: 0.45; }
+.rs-evict-mark { stroke: var(--rs-ink); stroke-width: 2; }
+.rs-evict-cancel { stroke: var(--rs-ink); stroke-width: 1.2; stroke-dasharray: 2 2; }
 "#;
+
+/// One colour of the figure's theme: a custom property and its light and dark values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Var {
+    pub name: &'static str,
+    pub light: &'static str,
+    pub dark: &'static str,
+}
+
+const fn var(name: &'static str, light: &'static str, dark: &'static str) -> Var {
+    Var { name, light, dark }
+}
+
+/// The theme's colours (the dark ones are the web app's dark theme). Colours that read on both
+/// backgrounds (the Okabe–Ito state colours) stay literal in [`Figure::css`](crate::Figure::css).
+pub const PALETTE: [Var; 19] = [
+    var("--rs-bg", "#ffffff", "#1b1e23"),
+    var("--rs-fg", "#1a1a1a", "#ececec"),
+    var("--rs-muted", "#333333", "#c9c9c9"),
+    var("--rs-small", "#444444", "#c9c9c9"),
+    var("--rs-in", "#1a1a1a", "#f2f2f2"),
+    var("--rs-warn", "#a33a00", "#ff9a52"),
+    var("--rs-group", "#fafafa", "#20242a"),
+    var("--rs-group-line", "#d0d0d0", "#3a3f47"),
+    var("--rs-downtime", "#e9e9e9", "#2c3038"),
+    var("--rs-grid", "#e2e2e2", "#30353c"),
+    var("--rs-sep", "#d9d9d9", "#30353c"),
+    var("--rs-axis", "#555555", "#aaaaaa"),
+    var("--rs-leader", "#666666", "#aaaaaa"),
+    var("--rs-ink", "#1a1a1a", "#e6e6e6"),
+    var("--rs-up", "#0072B2", "#56b4e9"),
+    var("--rs-removed", "#f0f0f0", "#2a2e35"),
+    var("--rs-playhead", "#000000", "#f0e442"),
+    var("--rs-hatch-down-bg", "#f4f4f4", "#2f343c"),
+    var("--rs-hatch-down-line", "#9a9a9a", "#8b929c"),
+];
+
+/// `vars` as the style that declares them on `.rs-figure`, in both themes (see the module
+/// doc): light values, then `light-dark()` where supported, then the dark values when the SVG
+/// is its own document (`:root`) and the reader prefers dark.
+pub fn theme_css(vars: &[Var]) -> String {
+    let decls = |f: &dyn Fn(&Var) -> String| -> String {
+        vars.iter()
+            .map(|v| format!(" {}: {};", v.name, f(v)))
+            .collect()
+    };
+    format!(
+        ".rs-figure {{{}}}
+@supports (color: light-dark(#000, #fff)) {{ .rs-figure {{{}}} }}
+@media (prefers-color-scheme: dark) {{ :root.rs-figure {{{}}} }}
+",
+        decls(&|v| v.light.to_string()),
+        decls(&|v| format!("light-dark({}, {})", v.light, v.dark)),
+        decls(&|v| v.dark.to_string()),
+    )
+}
+
+/// The hatch that changes with the theme ("kubelet down": a wide light bar glares on a dark
+/// background), its pattern's presentation attributes overridden by the palette.
+pub(crate) const HATCH_THEME_CSS: &str = "#rs-p-down rect { fill: var(--rs-hatch-down-bg); }
+#rs-p-down line { stroke: var(--rs-hatch-down-line); }
+";
+
+/// The value of `--name` in a theme.
+fn palette(name: &str, dark: bool) -> Option<&'static str> {
+    PALETTE
+        .iter()
+        .find(|v| v.name == name)
+        .map(|v| if dark { v.dark } else { v.light })
+}
+
+/// `var(--x)` resolved from [`PALETTE`]; any other value as it is.
+fn resolve(v: &'static str, dark: bool) -> &'static str {
+    v.strip_prefix("var(")
+        .and_then(|r| r.strip_suffix(')'))
+        .and_then(|name| palette(name.trim(), dark))
+        .unwrap_or(v)
+}
 
 /// A hatch pattern: a `size`-px tile of `bg` with one vertical line of `line` (`width` px)
 /// at x = 0, the tile rotated by `angle` degrees.
@@ -47,11 +164,12 @@ pub const HATCHES: [Hatch; 6] = [
 ];
 
 /// The hatch patterns in a theme: [`HATCHES`], but in the dark theme the "kubelet down" hatch
-/// is dark too (a wide light bar glared on a dark projector). The SVG export is always light.
+/// is dark too (the palette's `--rs-hatch-down-*`, as the SVG's style overrides it).
 pub fn hatches(dark: bool) -> [Hatch; 6] {
     let mut h = HATCHES;
     if dark {
-        h[0] = hatch("rs-p-down", 6.0, 45.0, "#2f343c", "#8b929c", 1.5);
+        h[0].bg = resolve("var(--rs-hatch-down-bg)", true);
+        h[0].line = resolve("var(--rs-hatch-down-line)", true);
     }
     h
 }
@@ -113,13 +231,11 @@ pub fn font_family() -> &'static str {
 /// The figure's background colour.
 pub fn background(dark: bool) -> String {
     let mut bg = String::from("#ffffff");
-    for css in themes(dark) {
-        for (sel, decls) in rules(css) {
-            if sel == ".rs-figure" {
-                for (k, v) in decls {
-                    if k == "background" {
-                        bg = v.to_string();
-                    }
+    for (sel, decls) in rules(CSS) {
+        if sel == ".rs-figure" {
+            for (k, v) in decls {
+                if k == "background" {
+                    bg = resolve(v, dark).to_string();
                 }
             }
         }
@@ -129,7 +245,7 @@ pub fn background(dark: bool) -> String {
 
 /// How `class` is painted on a `text` (`is_text`) or any other shape, in the light or dark
 /// theme. Cascade: defaults (SVG: fill black, no stroke), then the text rule, then the class's
-/// rule, light before dark.
+/// rule, each colour from the theme's [`PALETTE`].
 pub fn paint(class: &str, is_text: bool, dark: bool) -> Paint {
     let mut p = Paint {
         fill: Fill::Color("#000000".into()),
@@ -143,20 +259,14 @@ pub fn paint(class: &str, is_text: bool, dark: bool) -> Paint {
         halo: false,
     };
     let own = format!(".{class}");
-    for css in themes(dark) {
-        for (sel, decls) in rules(css) {
-            if (is_text && sel == ".rs-figure text") || sel == own {
-                for (k, v) in decls {
-                    apply(&mut p, k, v);
-                }
+    for (sel, decls) in rules(CSS) {
+        if (is_text && sel == ".rs-figure text") || sel == own {
+            for (k, v) in decls {
+                apply(&mut p, k, resolve(v, dark));
             }
         }
     }
     p
-}
-
-fn themes(dark: bool) -> impl Iterator<Item = &'static str> {
-    [CSS, DARK_CSS].into_iter().take(if dark { 2 } else { 1 })
 }
 
 fn apply(p: &mut Paint, k: &str, v: &str) {
@@ -208,7 +318,15 @@ fn rules(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::svg::n;
+    /// A number as the SVG writes it (`svg::n`; not imported: svg imports paint).
+    fn n(v: f64) -> String {
+        let r = (v * 10.0).round() / 10.0;
+        if r == r.trunc() {
+            format!("{}", r as i64)
+        } else {
+            format!("{r:.1}")
+        }
+    }
 
     #[test]
     fn hatches_are_the_svg_patterns() {
@@ -274,9 +392,14 @@ mod tests {
     /// Every class a figure uses has a rule (a typo would paint black).
     #[test]
     fn every_class_in_the_style_has_a_rule() {
-        for (sel, decls) in rules(CSS).chain(rules(DARK_CSS)) {
+        for (sel, decls) in rules(CSS) {
             assert!(sel.starts_with(".rs-"), "{sel}");
             assert!(!decls.is_empty(), "{sel}");
+            for (k, v) in decls {
+                if v.starts_with("var(") {
+                    assert_ne!(resolve(v, false), v, "{sel} {k}: {v} is not in the palette");
+                }
+            }
         }
     }
 }

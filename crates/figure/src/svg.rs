@@ -3,58 +3,7 @@
 //! web app inserts the same string into the page.
 
 use crate::figure::{Figure, Shape};
-
-pub(crate) const CSS: &str = r#".rs-figure { background: #ffffff; }
-.rs-figure text { font-family: "DejaVu Sans", "Segoe UI", Roboto, Helvetica, Arial, sans-serif; fill: #1a1a1a; }
-.rs-bg { fill: #ffffff; }
-.rs-h1 { font-size: 14px; font-weight: 700; }
-.rs-h2 { font-size: 12.5px; font-weight: 700; }
-.rs-meta { font-size: 10.5px; fill: #333333; }
-.rs-label { font-size: 10.5px; fill: #333333; }
-.rs-label-pod { font-size: 11px; font-weight: 700; }
-.rs-in { font-size: 9.5px; paint-order: stroke; stroke: #ffffff; stroke-width: 3px; stroke-linejoin: round; }
-.rs-in-sm { font-size: 8.5px; paint-order: stroke; stroke: #ffffff; stroke-width: 2.5px; stroke-linejoin: round; }
-.rs-small { font-size: 9px; fill: #444444; }
-.rs-warn { font-size: 9px; font-weight: 700; fill: #a33a00; paint-order: stroke; stroke: #ffffff; stroke-width: 3px; stroke-linejoin: round; }
-.rs-axis-label { font-size: 10px; fill: #333333; }
-.rs-legend { font-size: 10px; fill: #333333; }
-.rs-group { fill: #fafafa; stroke: #d0d0d0; stroke-width: 1; }
-.rs-downtime { fill: #e9e9e9; }
-.rs-grid { stroke: #e2e2e2; stroke-width: 1; }
-.rs-sep { stroke: #d9d9d9; stroke-width: 1; }
-.rs-axis { stroke: #555555; stroke-width: 1; }
-.rs-up { fill: #0072B2; }
-.rs-down { fill: url(#rs-p-down); stroke: #777777; stroke-width: 1; }
-.rs-noapi { fill: #CC79A7; fill-opacity: 0.18; stroke: #CC79A7; stroke-width: 1; stroke-dasharray: 3 2; }
-.rs-lease { fill: #56B4E9; fill-opacity: 0.45; stroke: #0072B2; stroke-width: 1; }
-.rs-grace { stroke: #1a1a1a; stroke-width: 1.2; stroke-dasharray: 4 3; }
-.rs-renew { stroke: #0072B2; stroke-width: 1; }
-.rs-expired { stroke: #D55E00; stroke-width: 1.5; }
-.rs-node-true { fill: #009E73; fill-opacity: 0.25; stroke: #009E73; stroke-width: 0.5; }
-.rs-node-unknown { fill: url(#rs-p-unknown); stroke: #E69F00; stroke-width: 1; }
-.rs-taint-ns { fill: #E69F00; fill-opacity: 0.55; stroke: #b57d00; stroke-width: 0.5; }
-.rs-taint-ne { fill: url(#rs-p-noexec); stroke: #D55E00; stroke-width: 1; }
-.rs-ready-true { fill: #009E73; fill-opacity: 0.35; stroke: #009E73; stroke-width: 0.5; }
-.rs-ready-false { fill: url(#rs-p-false); stroke: #D55E00; stroke-width: 1; }
-.rs-removed { fill: #f0f0f0; stroke: #999999; stroke-width: 0.5; stroke-dasharray: 2 2; }
-.rs-badge-k { fill: #0072B2; }
-.rs-badge-n { fill: #E69F00; }
-.rs-badge-text { font-size: 8.5px; font-weight: 700; }
-.rs-badge-text-k { font-size: 8.5px; font-weight: 700; fill: #ffffff !important; }
-.rs-leader { stroke: #666666; stroke-width: 0.8; }
-.rs-probe-ok { fill: none; stroke: #009E73; stroke-width: 1.6; stroke-linecap: round; stroke-linejoin: round; }
-.rs-probe-fail { fill: none; stroke: #D55E00; stroke-width: 1.6; stroke-linecap: round; }
-.rs-probe-seed { fill: #ffffff; stroke: #D55E00; stroke-width: 1.3; }
-.rs-probe-kept { fill: #ffffff; stroke: #009E73; stroke-width: 1.3; }
-.rs-ep-ready { fill: #0072B2; fill-opacity: 0.3; stroke: #0072B2; stroke-width: 0.5; }
-.rs-ep-notready { fill: #ffffff; stroke: #0072B2; stroke-width: 1; stroke-dasharray: 3 2; }
-.rs-ep-serving { fill: url(#rs-p-serving); stroke: #56B4E9; stroke-width: 1; }
-.rs-ep-terminating { fill: url(#rs-p-term); stroke: #CC79A7; stroke-width: 1; }
-.rs-evict-window { fill: #ffffff; stroke: #CC79A7; stroke-width: 1; }
-.rs-evict-elapsed { fill: #CC79A7; fill-opacity: 0.45; }
-.rs-evict-mark { stroke: #1a1a1a; stroke-width: 2; }
-.rs-evict-cancel { stroke: #1a1a1a; stroke-width: 1.2; stroke-dasharray: 2 2; }
-"#;
+use crate::paint::{theme_css, CSS, PALETTE};
 
 /// Hatch patterns referenced by the classes (presentation attributes, so they need no CSS).
 const DEFS: &str = concat!(
@@ -96,9 +45,15 @@ pub fn esc(s: &str) -> String {
 }
 
 impl Figure {
-    /// The class rules [`Figure::to_svg`] embeds. Scope: an `<svg class="rs-figure">`.
-    pub fn css() -> &'static str {
-        CSS
+    /// The style [`Figure::to_svg`] embeds: the theme's custom properties, light and dark
+    /// ([`paint::theme_css`](crate::paint::theme_css)), and the class rules. Scope: an
+    /// `<svg class="rs-figure">`.
+    pub fn css() -> String {
+        format!(
+            "{}{}{CSS}",
+            theme_css(&PALETTE),
+            crate::paint::HATCH_THEME_CSS
+        )
     }
 
     /// Hatch pattern definitions (also part of [`Figure::to_svg_inner`]).
@@ -113,18 +68,7 @@ impl Figure {
         s.push_str(DEFS);
         s.push('\n');
         for sh in &self.shapes {
-            s.push('<');
-            s.push_str(sh.tag());
-            for (name, value) in sh.attrs() {
-                s.push_str(&format!(r#" {name}="{}""#, esc(&value)));
-            }
-            match (sh.content(), sh.title()) {
-                (Some(text), _) => s.push_str(&format!(">{}</{}>", esc(text), sh.tag())),
-                (None, Some(t)) => {
-                    s.push_str(&format!("><title>{}</title></{}>", esc(t), sh.tag()))
-                }
-                (None, None) => s.push_str("/>"),
-            }
+            s.push_str(&sh.to_svg());
             s.push('\n');
         }
         s
@@ -142,17 +86,35 @@ impl Figure {
 
     /// A standalone SVG document: xmlns, viewBox, embedded style, no external references.
     pub fn to_svg(&self) -> String {
+        self.document(&Figure::css(), &self.to_svg_inner())
+    }
+
+    /// The standalone document around `inner`, with `css` as its style.
+    pub(crate) fn document(&self, css: &str, inner: &str) -> String {
         let (w, h) = (n(self.width), n(self.height));
         format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"rs-figure\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-labelledby=\"rs-title\">\n<title id=\"rs-title\">{}</title>\n<style>\n{}</style>\n{}</svg>\n",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"rs-figure\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-labelledby=\"rs-title\">\n<title id=\"rs-title\">{}</title>\n<style>\n{css}</style>\n{inner}</svg>\n",
             esc(&self.title),
-            CSS,
-            self.to_svg_inner()
         )
     }
 }
 
 impl Shape {
+    /// The element, on one line (no newline).
+    pub fn to_svg(&self) -> String {
+        let mut s = String::from("<");
+        s.push_str(self.tag());
+        for (name, value) in self.attrs() {
+            s.push_str(&format!(r#" {name}="{}""#, esc(&value)));
+        }
+        match (self.content(), self.title()) {
+            (Some(text), _) => s.push_str(&format!(">{}</{}>", esc(text), self.tag())),
+            (None, Some(t)) => s.push_str(&format!("><title>{}</title></{}>", esc(t), self.tag())),
+            (None, None) => s.push_str("/>"),
+        }
+        s
+    }
+
     /// The SVG element that draws it.
     pub fn tag(&self) -> &'static str {
         match self {

@@ -433,3 +433,73 @@ fn title_at_finds_the_topmost_titled_shape() {
     assert_eq!(fig.title_at(58.0, 20.0, 3.0), Some("probe ok"));
     assert_eq!(fig.title_at(200.0, 20.0, 3.0), None);
 }
+
+#[test]
+fn counters_step_at_the_checkpoints_and_end_at_the_header() {
+    for name in ["short-restart", "long-restart", "eviction"] {
+        for tr in traces(name) {
+            let steps = counter_steps(&tr, 0, tr.horizon);
+            assert_eq!(steps[0].0, 0);
+            assert!(steps[0].1.starts_with("0 Ready transitions"), "{name}");
+            assert!(steps
+                .windows(2)
+                .all(|w| w[0].0 < w[1].0 && w[0].1 != w[1].1));
+            assert_eq!(
+                steps.last().unwrap().1,
+                metrics_lines(&tr.metrics).0,
+                "{name}"
+            );
+            if tr.metrics.ready_transitions + tr.metrics.endpointslice_updates > 0 {
+                assert!(steps.len() >= 2, "{name}: {steps:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_animation_keys_the_counters_on_the_traces_times() {
+    let tr = traces("short-restart");
+    let fig = layout(&tr, &LayoutOpts::default());
+    let a = Animation::new(10_000);
+    let (css, inner) = fig.animated_parts(&tr, &a);
+    // Legacy (group 0) counts; KEP does not change anything here, so it has no keyframes.
+    let legacy = tr.iter().find(|t| t.policy == Policy::Legacy).unwrap();
+    let steps = counter_steps(legacy, fig.t0_ms, fig.t1_ms);
+    let kf = css
+        .lines()
+        .find(|l| l.starts_with("@keyframes rs-count-0"))
+        .unwrap();
+    for (t, _) in steps.iter().skip(1) {
+        let pct = (*t - fig.t0_ms) as f64 / (fig.t1_ms - fig.t0_ms) as f64 * 10.0 / 12.0 * 100.0;
+        let want = format!("{:.3}", pct);
+        let want = want.trim_end_matches('0').trim_end_matches('.');
+        assert!(kf.contains(&format!(" {want}% ")), "{want} not in {kf}");
+    }
+    assert!(!css.contains("@keyframes rs-count-1"));
+    assert!(css.contains("rs-play 12s linear infinite"));
+    assert_eq!(inner.matches("class=\"rs-veil\"").count(), 2);
+    assert_eq!(inner.matches("class=\"rs-playhead\"").count(), 1);
+    let svg = fig.to_svg_animated(&tr, &a);
+    parse(&svg);
+    assert!(svg.contains("@media (prefers-reduced-motion: reduce)"));
+}
+
+#[test]
+fn both_themes_are_in_the_style() {
+    let css = Figure::css();
+    assert!(css.contains("@media (prefers-color-scheme: dark) { :root.rs-figure {"));
+    assert!(css.contains("@supports (color: light-dark(#000, #fff))"));
+    let tr = traces("short-restart");
+    let (anim, _) = layout(&tr, &LayoutOpts::default()).animated_parts(&tr, &Animation::default());
+    for v in crate::paint::PALETTE {
+        assert!(css.contains(&format!("{}: {};", v.name, v.light)));
+        assert!(css.contains(&format!("{}: {};", v.name, v.dark)));
+        assert!(css.contains(&format!("{}: light-dark({}, {});", v.name, v.light, v.dark)));
+        let used = format!("var({})", v.name);
+        assert!(
+            css.contains(&used) || anim.contains(&used),
+            "{} unused",
+            v.name
+        );
+    }
+}

@@ -6,16 +6,25 @@
 
 use crate::caption::{secs, wrap};
 use crate::{Step, Tour};
-use restartscope_figure::{esc, layout, Figure, Shape};
+use restartscope_figure::paint::{theme_css, Var};
+use restartscope_figure::{esc, layout, Animation, Figure, Shape};
 use restartscope_sim::{fmt_secs, Ms, Scenario, Trace};
 
-/// The tour's own classes, next to the figure's `rs-` ones.
-const CSS: &str = r#".rs-tour-mark { stroke: #6a3d9a; stroke-width: 1.2; stroke-dasharray: 5 3; }
-.rs-tour-mark-label { font-size: 10px; font-weight: 700; fill: #6a3d9a; }
-.rs-tour-pod { fill: none; stroke: #6a3d9a; stroke-width: 2; }
-.rs-tour-caption { font-size: 11.5px; fill: #1a1a1a; }
-.rs-tour-step { font-size: 10.5px; font-weight: 700; fill: #6a3d9a; }
+/// The tour's own classes, next to the figure's `rs-` ones; their colour follows the figure's
+/// theme ([`THEME`]).
+const CSS: &str = r#".rs-tour-mark { stroke: var(--rs-tour); stroke-width: 1.2; stroke-dasharray: 5 3; }
+.rs-tour-mark-label { font-size: 10px; font-weight: 700; fill: var(--rs-tour); }
+.rs-tour-pod { fill: none; stroke: var(--rs-tour); stroke-width: 2; }
+.rs-tour-caption { font-size: 11.5px; fill: var(--rs-fg); }
+.rs-tour-step { font-size: 10.5px; font-weight: 700; fill: var(--rs-tour); }
 "#;
+
+/// The tour's colour, light and dark.
+const THEME: [Var; 1] = [Var {
+    name: "--rs-tour",
+    light: "#6a3d9a",
+    dark: "#c7a6ea",
+}];
 
 const PAD: f64 = 8.0;
 const MARK_ROW: f64 = 13.0;
@@ -64,6 +73,14 @@ pub fn scenario_line(step: &Step, sc: &Scenario) -> String {
 /// Every file of `restartscope tour --out DIR`: one SVG per step (`01-legacy-flap.svg`, …) and
 /// `index.md`, as (file name, contents).
 pub fn files(tour: &Tour) -> Result<Vec<(String, String)>, String> {
+    files_animated(tour, None)
+}
+
+/// [`files`], each step's SVG animated when `anim` is given ([`step_svg_animated`]).
+pub fn files_animated(
+    tour: &Tour,
+    anim: Option<&Animation>,
+) -> Result<Vec<(String, String)>, String> {
     let mut out = Vec::new();
     let mut index = format!(
         "# {}\n\n{}\n\nIn the web app, `{}` opens step N (1 to {}). These figures are generated: \
@@ -84,7 +101,7 @@ when the committed copies are stale.\n",
         let file = tour.file_name(n).unwrap_or_default();
         out.push((
             file.clone(),
-            step_svg(tour, n, step, &sc, &traces, &caption),
+            step_svg_animated(tour, n, step, &sc, &traces, &caption, anim),
         ));
         index.push_str(&format!(
             "\n## Step {n} of {}: {}\n\n![Step {n}: {}]({file})\n\n",
@@ -120,7 +137,25 @@ pub fn step_svg(
     traces: &[Trace],
     caption: &[String],
 ) -> String {
+    step_svg_animated(tour, n, step, sc, traces, caption, None)
+}
+
+/// [`step_svg`], its figure played by CSS keyframes when `anim` is given
+/// (`restartscope_figure::Figure::animated_parts`).
+pub fn step_svg_animated(
+    tour: &Tour,
+    n: usize,
+    step: &Step,
+    sc: &Scenario,
+    traces: &[Trace],
+    caption: &[String],
+    anim: Option<&Animation>,
+) -> String {
     let fig = layout(traces, &step.layout_opts());
+    let (anim_css, inner) = match anim {
+        Some(a) => fig.animated_parts(traces, a),
+        None => (String::new(), fig.to_svg_inner()),
+    };
     let width = fig.width;
     let mut body = String::new();
     let mut y = PAD;
@@ -165,7 +200,7 @@ pub fn step_svg(
     }
 
     body.push_str(&format!("<g transform=\"translate(0,{})\">\n", num(fig_y)));
-    body.push_str(&fig.to_svg_inner());
+    body.push_str(&inner);
     body.push_str("</g>\n");
 
     if let (Some(top), Some(bottom)) = (
@@ -218,10 +253,11 @@ pub fn step_svg(
 
     let (w, h) = (num(width), num(height));
     format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"rs-figure\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-labelledby=\"rs-title rs-desc\">\n<title id=\"rs-title\">{}</title>\n<desc id=\"rs-desc\">{}</desc>\n<style>\n{}{CSS}</style>\n<rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" class=\"rs-bg\"/>\n{body}</svg>\n",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"rs-figure\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-labelledby=\"rs-title rs-desc\">\n<title id=\"rs-title\">{}</title>\n<desc id=\"rs-desc\">{}</desc>\n<style>\n{}{}{CSS}{anim_css}</style>\n<rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" class=\"rs-bg\"/>\n{body}</svg>\n",
         esc(&heading),
         esc(&caption.join(" ")),
         Figure::css(),
+        theme_css(&THEME),
     )
 }
 

@@ -1,0 +1,217 @@
+//! The animated SVG (issue 25): the same figure played by CSS keyframes alone, for the places
+//! where an iframe is stripped but an `<img>` of SVG plays (GitHub READMEs, KEPs). No script,
+//! no external reference: a playhead sweeps the time axis, a veil over each run's lanes shrinks
+//! from the left as it passes (what lies after the playhead is dimmed), and each run's counters
+//! (Ready transitions, EndpointSlice updates, evictions) count up when the playhead crosses the
+//! instants they changed (an odometer: the header line's successive texts stacked under a clip,
+//! moved by a `step-end` keyframe per change). The sweep lasts [`Animation::duration_ms`], then
+//! the last frame holds for [`Animation::pause_ms`] and it loops. Keyframe percentages are the
+//! trace's times over the figure's window, scaled to the sweep's share of the cycle.
+//!
+//! The elements' own style (outside any animation) is the last frame: no veil, the playhead at
+//! the window's end, the counters' final values. So `prefers-reduced-motion: reduce`, which
+//! turns the animations off, shows the final frame, and so does a renderer without CSS
+//! animations.
+
+use crate::figure::{Figure, Shape};
+use crate::layout::metrics_lines;
+use crate::svg::{esc, n};
+use restartscope_report::metrics_at;
+use restartscope_sim::{Ms, Trace};
+
+/// How the figure plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Animation {
+    /// The playhead's sweep across the window, in ms.
+    pub duration_ms: u64,
+    /// The hold on the last frame before it loops, in ms.
+    pub pause_ms: u64,
+}
+
+impl Default for Animation {
+    fn default() -> Self {
+        Animation {
+            duration_ms: Animation::DEFAULT_MS,
+            pause_ms: Animation::PAUSE_MS,
+        }
+    }
+}
+
+impl Animation {
+    /// Default sweep: 20 s.
+    pub const DEFAULT_MS: u64 = 20_000;
+    /// Hold at the end: 2 s.
+    pub const PAUSE_MS: u64 = 2_000;
+    /// The sweep's accepted range (the CLI's `--duration`): 5 s to 120 s.
+    pub const RANGE_MS: (u64, u64) = (5_000, 120_000);
+
+    /// A sweep of `duration_ms` with the default pause.
+    pub fn new(duration_ms: u64) -> Self {
+        Animation {
+            duration_ms,
+            ..Animation::default()
+        }
+    }
+
+    /// The whole cycle (sweep and pause), in seconds, as CSS writes it.
+    fn cycle(&self) -> String {
+        let ms = (self.duration_ms + self.pause_ms).max(1);
+        format!("{}s", trim(ms as f64 / 1000.0, 3))
+    }
+}
+
+/// Distance between the odometer's rows (one header line, 10.5 px text).
+const ROW: f64 = 14.0;
+
+/// A number with at most `places` decimals, no trailing zeros.
+fn trim(v: f64, places: usize) -> String {
+    let s = format!("{v:.places$}");
+    let s = if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &s
+    };
+    if s == "-0" {
+        "0".into()
+    } else {
+        s.to_string()
+    }
+}
+
+/// One run's counters as its header writes them, at each instant of the window where they
+/// change: `(t, line)`, the first at the window's start.
+pub fn counter_steps(trace: &Trace, t0: Ms, t1: Ms) -> Vec<(Ms, String)> {
+    let key = |t: Ms| {
+        let m = metrics_at(trace, t);
+        (m.ready_transitions, m.endpointslice_updates, m.evictions)
+    };
+    let line = |t: Ms| metrics_lines(&metrics_at(trace, t)).0;
+    let mut out = vec![(t0, line(t0))];
+    let mut last = key(t0);
+    if let Some(c) = &trace.checkpoints {
+        for p in &c.points {
+            if p.t <= t0 || p.t > t1 {
+                continue;
+            }
+            let k = key(p.t);
+            if k != last {
+                last = k;
+                out.push((p.t, line(p.t)));
+            }
+        }
+    }
+    out
+}
+
+impl Figure {
+    /// The share of the cycle (percent) at which the playhead passes `t`.
+    fn pct(&self, t: Ms, a: &Animation) -> f64 {
+        let span = (self.t1_ms - self.t0_ms).max(1) as f64;
+        let sweep = a.duration_ms as f64 / (a.duration_ms + a.pause_ms).max(1) as f64;
+        ((t - self.t0_ms) as f64 / span).clamp(0.0, 1.0) * sweep * 100.0
+    }
+
+    /// The two halves of the animated figure: the style to add to [`Figure::css`] (the
+    /// keyframes and the reduced-motion rule) and the shapes with the playhead, the veils and
+    /// the counters (what [`Figure::to_svg_inner`] is for the static figure). `traces` are the
+    /// ones the figure was laid out from.
+    pub fn animated_parts(&self, traces: &[Trace], a: &Animation) -> (String, String) {
+        let cycle = a.cycle();
+        let end = trim(self.pct(self.t1_ms, a), 3);
+        let w = n(self.x1 - self.x0);
+        let mut css = format!(
+            ".rs-playhead {{ stroke: var(--rs-playhead); stroke-width: 2; transform: translateX({w}px); animation: rs-play {cycle} linear infinite; }}
+@keyframes rs-play {{ 0% {{ transform: translateX(0px); }} {end}%, 100% {{ transform: translateX({w}px); }} }}
+.rs-veil {{ fill: var(--rs-bg); fill-opacity: 0.82; transform-box: fill-box; transform-origin: 100% 0; transform: scaleX(0); animation: rs-veil {cycle} linear infinite; }}
+@keyframes rs-veil {{ 0% {{ transform: scaleX(1); }} {end}%, 100% {{ transform: scaleX(0); }} }}
+"
+        );
+        // Groups in the layout's order (legacy above KEP; traces of one policy in their order).
+        let mut order: Vec<&Trace> = traces.iter().collect();
+        order.sort_by_key(|t| t.policy);
+        let mut counters: Vec<(usize, String)> = Vec::new();
+        for (gi, (g, tr)) in self.groups.iter().zip(&order).enumerate() {
+            let m1 = metrics_lines(&tr.metrics).0;
+            let Some(at) = self.shapes.iter().position(|s| {
+                matches!(s, Shape::Text { y, class, text, .. }
+                    if *class == "rs-meta" && (*y - (g.y + 15.0)).abs() < 0.01 && *text == m1)
+            }) else {
+                continue;
+            };
+            let Shape::Text { x, y, .. } = &self.shapes[at] else {
+                continue;
+            };
+            let steps = counter_steps(tr, self.t0_ms, self.t1_ms);
+            let last = steps.len() - 1;
+            // Rows: the last value where the static line is, the earlier ones below it.
+            let mut g_svg = format!(
+                "<clipPath id=\"rs-clip-c{gi}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath><g clip-path=\"url(#rs-clip-c{gi})\"><g class=\"rs-count rs-count-{gi}\">",
+                n(*x - 2.0),
+                n(*y - 11.0),
+                n(self.x1 + 10.0 - *x),
+                n(ROW + 1.0),
+            );
+            let mut frames = String::new();
+            for (i, (t, text)) in steps.iter().enumerate() {
+                let row = (last - i) as f64;
+                g_svg.push_str(&format!(
+                    "<text x=\"{}\" y=\"{}\" class=\"rs-meta\" text-anchor=\"start\">{}</text>",
+                    n(*x),
+                    n(*y + row * ROW),
+                    esc(text)
+                ));
+                let p = if i == 0 {
+                    "0".to_string()
+                } else {
+                    trim(self.pct(*t, a), 3)
+                };
+                frames.push_str(&format!(
+                    " {p}% {{ transform: translateY({}px); }}",
+                    n(-row * ROW)
+                ));
+            }
+            g_svg.push_str("</g></g>");
+            if last > 0 {
+                css.push_str(&format!(
+                    ".rs-count-{gi} {{ animation: rs-count-{gi} {cycle} step-end infinite; }}\n@keyframes rs-count-{gi} {{{frames} }}\n"
+                ));
+            }
+            counters.push((at, g_svg));
+        }
+        css.push_str("@media (prefers-reduced-motion: reduce) { .rs-playhead, .rs-veil, .rs-count { animation: none; } }\n");
+
+        let mut inner = String::from(Figure::defs());
+        inner.push('\n');
+        for (i, sh) in self.shapes.iter().enumerate() {
+            match counters.iter().find(|(at, _)| *at == i) {
+                Some((_, g)) => inner.push_str(g),
+                None => inner.push_str(&sh.to_svg()),
+            }
+            inner.push('\n');
+        }
+        for g in &self.groups {
+            let top = g.kubelet_y;
+            inner.push_str(&format!(
+                "<rect x=\"{}\" y=\"{}\" width=\"{w}\" height=\"{}\" class=\"rs-veil\"/>\n",
+                n(self.x0),
+                n(top),
+                n(g.y + g.h - 1.0 - top)
+            ));
+        }
+        if let (Some(first), Some(lastg)) = (self.groups.first(), self.groups.last()) {
+            inner.push_str(&format!(
+                "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\" class=\"rs-playhead\"/>\n",
+                n(first.kubelet_y - 2.0),
+                n(lastg.y + lastg.h + 2.0),
+                x = n(self.x0)
+            ));
+        }
+        (css, inner)
+    }
+
+    /// The animated standalone SVG: [`Figure::to_svg`] with [`Figure::animated_parts`].
+    pub fn to_svg_animated(&self, traces: &[Trace], a: &Animation) -> String {
+        let (css, inner) = self.animated_parts(traces, a);
+        self.document(&format!("{}{css}", Figure::css()), &inner)
+    }
+}
