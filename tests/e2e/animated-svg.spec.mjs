@@ -56,29 +56,7 @@ for (const [scheme, bg] of [['light', '#ffffff'], ['dark', '#0d1117']]) {
   });
 }
 
-// Reduced motion is a browser setting that reaches the SVG image's own document; Playwright's
-// emulateMedia does not (it reaches the page, not an <img>'s SVG), so this block runs in a
-// browser started with the setting, as a reader's would be.
-test.describe('prefers-reduced-motion', () => {
-  test.use({
-    launchOptions: {
-      executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
-        '--force-prefers-reduced-motion'],
-    },
-  });
-  test('the animated SVG in <img> shows its final frame and holds still', async ({ page }) => {
-    await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
-    const { problems, img } = await show(page, '#ffffff');
-    await page.waitForTimeout(500);
-    const a = await img.screenshot({ path: `${shots}/animated-svg-reduced-motion.png` });
-    await page.waitForTimeout(3000);
-    const b = await img.screenshot();
-    expect(Buffer.compare(a, b)).toBe(0);
-    expect(problems).toEqual([]);
-  });
-});
+// Reduced motion: animated-svg-reduced-motion.spec.mjs (a browser started with the setting).
 
 // A page that inlines the SVG (kubernetes.io's figure shortcode) picks the theme with its own
 // color-scheme (light-dark()), whatever the reader's system prefers; the figure's final frame
