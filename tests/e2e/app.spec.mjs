@@ -143,10 +143,10 @@ test('a release before 1.35 runs the legacy kubelet alone, without an error', as
   const problems = await open(page, '?version=1.34&t=60');
   await expect(page.locator('#url-notice')).toHaveCount(0);
   await expect(page.locator('.why-col')).toHaveCount(1);
-  await expect(page.locator('.why-col .badge')).toHaveText('1.34');
+  await expect(page.locator('.why-col .badge')).toHaveText('1.34 · default (legacy)');
   await expect(page.locator('#one-kubelet')).toContainText('Kubernetes 1.34 has only the legacy kubelet');
   await expect(page.locator('.kubectl')).toHaveCount(1);
-  await expect(page.locator('.kubectl .badge')).toHaveText('1.34');
+  await expect(page.locator('.kubectl .badge')).toHaveText('1.34 · default (legacy)');
   await expect(page.locator('#metric-ready_transitions .vals > span')).toHaveCount(1);
   await expect(page.locator('.metrics .kep')).toHaveCount(0);
   await expect(page.locator('.metrics .delta')).toHaveCount(0);

@@ -146,7 +146,7 @@ test('fleet view: a setting changed mid-run cancels it and recomputes', async ({
   // Policy and version: 1.34 has only the legacy kubelet.
   await page.locator('#f-version').selectOption('1.34');
   await done(page);
-  await expect(page.locator('.run h2')).toHaveText(['1.34']);
+  await expect(page.locator('.run h2')).toHaveText(['1.34 · default (legacy)']);
   await expect(page.locator('#words')).toContainText('no KEP-4781 kubelet');
   expect(problems).toEqual([]);
 });

@@ -31,10 +31,7 @@ pub fn heading(tr: &Trace) -> String {
     // Which kubelet the release runs by default (KEP-4781 from 1.35; the gate set to true
     // restores the legacy one).
     if !tr.proposal.is_empty() {
-        return format!(
-            "ContainerScopedProbes · {release} (proposal, {})",
-            tr.proposal.split(", ").nth(1).unwrap_or("")
-        );
+        return format!("CSP proposal · {release} (unmerged PR #140704)");
     }
     let which = if tr.feature_gates.is_empty() {
         "default"
