@@ -56,7 +56,7 @@ fn WhyColumn(lane: Lane, alone: bool) -> impl IntoView {
                     }
                 }}
             </ul>
-            {alone.then(|| view! { <p class="why-note" id="one-kubelet">{format!("Kubernetes {} has only the legacy kubelet (no KEP-4781 code): one run, nothing to compare it with.", lane.kubelet)}</p> })}
+            {alone.then(|| view! { <p class="why-note" id="one-kubelet">{format!("Kubernetes {} has only the legacy kubelet (no KEP-4781 code): one run, nothing to compare it with.", lane.kubelet.split(" · ").next().unwrap_or_default())}</p> })}
         </div>
     }
 }
