@@ -7,7 +7,7 @@
 use crate::form::{Field, Settings};
 use restartscope_figure::{layout_read, Figure, LayoutOpts};
 use restartscope_report::{notable, Timeline};
-use restartscope_sim::{compare_default, KubeVersion, KubeletProfile, Policy, Scenario, Trace};
+use restartscope_sim::{compare_default, KubeletProfile, Policy, Scenario, Trace};
 use std::sync::Arc;
 
 /// Playback speeds (× real time); the URL's `speed` and the `+`/`−` keys index this.
@@ -211,16 +211,12 @@ pub fn compute_for(
     let mut traces = compare_default(&sc).map_err(crate::form::by_field)?;
     if settings.csp {
         // The ContainerScopedProbes proposal (unmerged PR #140704) as a third run.
-        let v = sc.cluster.version;
-        if v < KubeVersion::V1_38 {
-            return Err(vec![(
-                Field::Version,
-                format!("The ContainerScopedProbes proposal (unmerged PR #140704) targets 1.38: pick 1.38 or main to compare it (now {})", v.as_str()),
-            )]);
-        }
+        let profile = KubeletProfile::csp_on(sc.cluster.version).map_err(|mut m| {
+            m[..1].make_ascii_uppercase();
+            vec![(Field::Version, m)]
+        })?;
         traces.push(
-            restartscope_sim::simulate_profile(&sc, &KubeletProfile::csp(v))
-                .map_err(crate::form::by_field)?,
+            restartscope_sim::simulate_profile(&sc, &profile).map_err(crate::form::by_field)?,
         );
     }
     let list = &sc.kubelet.restarts;

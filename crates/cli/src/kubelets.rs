@@ -13,13 +13,10 @@ pub(crate) fn parse_kubelets(value: &str) -> Result<Vec<KubeletProfile>, UserErr
         if let Some(v) = item.strip_suffix("+csp") {
             let version = KubeVersion::parse_or_explain(v)
                 .map_err(|e| format!("invalid --kubelets item {item:?}: {e}"))?;
-            if version < KubeVersion::V1_38 {
-                return Err(format!(
-                    "invalid --kubelets item {item:?}: the ContainerScopedProbes proposal (unmerged PR #140704) targets 1.38; write 1.38+csp or main+csp"
-                )
-                .into());
-            }
-            out.push(KubeletProfile::csp(version));
+            out.push(
+                KubeletProfile::csp_on(version)
+                    .map_err(|m| format!("invalid --kubelets item {item:?}: {m}"))?,
+            );
             continue;
         }
         let (v, p) = match item.split_once(':') {

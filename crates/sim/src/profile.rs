@@ -219,6 +219,18 @@ impl KubeletProfile {
     /// The ContainerScopedProbes proposal (PR #140704 at 1b5df269) on `version`: the
     /// container-bound prober (`Rules::CSP`), with `ChangeContainerStatusOnKubeletRestart=false`
     /// as the PR's e2e sets it (`policy()` is `Kep`; there is no legacy lane of it).
+    /// `csp` where the proposal applies: it targets 1.38 (PR #140704), so 1.38 and main; `Err`
+    /// (in words, for the user) before. The CLI's `VERSION+csp` and the app's lane call this.
+    pub fn csp_on(version: KubeVersion) -> Result<KubeletProfile, String> {
+        if version < KubeVersion::V1_38 {
+            return Err(format!(
+                "the ContainerScopedProbes proposal (unmerged PR #140704) targets 1.38: pick 1.38 or main to compare it (now {})",
+                version.as_str()
+            ));
+        }
+        Ok(Self::csp(version))
+    }
+
     pub fn csp(version: KubeVersion) -> KubeletProfile {
         KubeletProfile {
             version,

@@ -239,6 +239,18 @@ mod tests {
         assert_eq!(g.ready_rules, vec![Rule::S2]);
     }
 
+    /// A healthy running container instance that started at `started_at`.
+    fn running(instance: u32, started_at: Ms) -> RtContainer {
+        RtContainer {
+            instance,
+            running: true,
+            started_at,
+            health: crate::scenario::Health::Healthy,
+            warm_at: 0,
+            finished_at: None,
+        }
+    }
+
     /// `TestUpdatePodStatusOnKubeletRestart` (`pkg/kubelet/prober/prober_manager_test.go` at
     /// v1.38.0-alpha.2, commit 0411cc70, #141487): one container with a readiness probe, running,
     /// started a minute before `kubeletStart − 10 s`, runtime ID "new"; the API pod Ready=True and
@@ -254,14 +266,7 @@ mod tests {
         let rules = crate::profile::KubeletProfile::for_policy(version, policy).rules;
         let spec = pod();
         let predates_before = 90_000;
-        let rt = [RtContainer {
-            instance: 2,
-            running: true,
-            started_at: predates_before - 60_000,
-            health: crate::scenario::Health::Healthy,
-            warm_at: 0,
-            finished_at: None,
-        }];
+        let rt = [running(2, predates_before - 60_000)];
         let mut probes = PodProbes::new(1);
         if !first_sync {
             probes.workers[0][ProbeKind::Readiness.index()] = Some(Worker::new());
@@ -308,14 +313,7 @@ mod tests {
         .rules;
         for first_sync in [false, true] {
             let spec = pod();
-            let rt = [RtContainer {
-                instance: 2,
-                running: true,
-                started_at: 0,
-                health: crate::scenario::Health::Healthy,
-                warm_at: 0,
-                finished_at: None,
-            }];
+            let rt = [running(2, 0)];
             let mut probes = PodProbes::new(1);
             if !first_sync {
                 probes.workers[0][ProbeKind::Readiness.index()] = Some(Worker::new());
@@ -348,15 +346,7 @@ mod tests {
         let mut second = spec.containers[0].clone();
         second.name = "replaced".into();
         spec.containers.push(second);
-        let c = |instance| RtContainer {
-            instance,
-            running: true,
-            started_at: 0,
-            health: crate::scenario::Health::Healthy,
-            warm_at: 0,
-            finished_at: None,
-        };
-        let rt = [c(1), c(2)];
+        let rt = [running(1, 0), running(2, 0)];
         let mut probes = PodProbes::new(2);
         for i in 0..2 {
             probes.workers[i][ProbeKind::Readiness.index()] = Some(Worker::new());
