@@ -42,8 +42,8 @@ fn set_root_attr(name: &str, value: &str) {
 /// Milliseconds the address waits for the state to be still before it is written.
 const URL_WRITE_DELAY_MS: u32 = 150;
 
-/// Runs computed less than this many ms apart while a pointer is held are a drag: the panels
-/// show the last of them once no new one has come for this long (`Ui::panels`).
+/// Runs computed while a pointer is held are a drag: the panels show the last of them once no
+/// new one has come for this long, or when the pointer is let go (`Ui::panels`).
 pub const PANEL_REST_MS: u32 = 120;
 
 #[component]
@@ -75,7 +75,12 @@ pub fn App() -> impl IntoView {
     });
     crate::env::watch_system_dark(ui.system_dark);
     crate::env::watch_visibility(ui.visible);
-    crate::env::watch_figure_size(ui.shown_w, ui.view_h, ui.dpr);
+    // The figure moves when a view mode, the tour or the import panel comes or goes.
+    crate::env::watch_figure_size(ui.shown_w, ui.view_h, ui.fig_top, ui.dpr, move || {
+        ui.present.track();
+        ui.tour.track();
+        ui.import_open.track();
+    });
     crate::env::watch_pixel_ratio(ui.dpr);
     // The query string follows the runs on screen (never a rejected setting). A change of the
     // settings pushes a history entry, so Back returns to the previous settings; the playhead and
@@ -187,18 +192,27 @@ pub fn App() -> impl IntoView {
     // Recompute the runs whenever a setting (or the tour step) changes; a setting the model
     // rejects is not simulated: the last valid runs stay (marked as such) and the errors say why.
     // A tour step opens paused with the playhead at the end of its window.
-    let last_runs_at = StoredValue::new(f64::NEG_INFINITY);
     // A mouse button, finger or pen is down (a drag is possible); a click, a key or a link is
     // a discrete edit and updates the panels at once.
     // Listened in the capture phase (not `window_event_listener`, which bubbles): the bar
     // handles stop their pointerdown's propagation.
     let held = StoredValue::new(false);
+    let panels_later = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
     for (ev, down) in [
         ("pointerdown", true),
         ("pointerup", false),
         ("pointercancel", false),
     ] {
-        let f = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || held.set_value(down));
+        let f = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+            held.set_value(down);
+            // The hand lets go: the panels show the last run now, not 120 ms later.
+            if !down {
+                if let Some(t) = panels_later.try_update_value(Option::take).flatten() {
+                    t.cancel();
+                    ui.panels.set(ui.runs.get_untracked());
+                }
+            }
+        });
         if let Some(w) = web_sys::window() {
             let _ = w.add_event_listener_with_callback_and_bool(
                 ev,
@@ -208,7 +222,6 @@ pub fn App() -> impl IntoView {
         }
         f.forget();
     }
-    let panels_later = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
     Effect::new(move |shown: Option<Option<(String, usize)>>| {
         let s = ui.settings.get();
         let tour = ui.tour.get();
@@ -218,6 +231,7 @@ pub fn App() -> impl IntoView {
             ui.embed,
             ui.shown_w.get(),
             ui.view_h.get(),
+            ui.fig_top.get(),
         );
         let mut opened_at = None;
         ui.tours_loaded.track();
@@ -260,9 +274,9 @@ pub fn App() -> impl IntoView {
         match result {
             Ok(r) => {
                 let h = r.horizon;
-                let rapid =
-                    held.get_value() && t0 - last_runs_at.get_value() < PANEL_REST_MS as f64;
-                last_runs_at.set_value(t0);
+                // Every run while a pointer is held (a drag, its first move too: drawing every
+                // panel on it was the slowest move of each drag, issue 26's p95).
+                let rapid = held.get_value();
                 let later = rapid.then(|| {
                     gloo_timers::callback::Timeout::new(PANEL_REST_MS, move || {
                         ui.panels.set(ui.runs.get_untracked());
@@ -333,15 +347,23 @@ pub fn App() -> impl IntoView {
             </div>
         </header>
         <main data-rejected=move || if ui.rejected() { "1" } else { "0" }>
-            <Controls />
-            <ImportPanel />
-            <Params><RestartList /></Params>
-            <PlaybackBar />
-            <Why />
-            <Metrics />
-            <Pdb />
-            <Lanes><BarHandles /></Lanes>
-            <Tour />
+            // Wide (issue 26): the settings and the metrics in a column beside the figure, which
+            // stays on screen (sticky) with the downtime slider in it; narrow: one column, the
+            // figure first. Presentation view and the embed lay these out as before (the two
+            // wrappers are `display: contents` there).
+            <div class="side">
+                <Controls />
+                <ImportPanel />
+                <Params><RestartList /></Params>
+                <Metrics />
+            </div>
+            <div class="stage">
+                <Tour />
+                <PlaybackBar />
+                <Lanes><BarHandles /></Lanes>
+                <Why />
+                <Pdb />
+            </div>
             <div class="below">
                 <EventLog />
                 <KubectlPanels />

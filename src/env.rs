@@ -88,6 +88,15 @@ pub fn view_height() -> f64 {
     (h / 10.0).floor() * 10.0
 }
 
+/// CSS px from the top of the page to the figure's (`#figure`), in 10-px steps rounded up;
+/// `None` before it is on the page.
+pub fn figure_top() -> Option<f64> {
+    let win = web_sys::window()?;
+    let el = win.document()?.get_element_by_id("figure")?;
+    let top = el.get_bounding_client_rect().top() + win.scroll_y().unwrap_or(0.0);
+    Some((top / 10.0).ceil() * 10.0)
+}
+
 /// The window's device pixel ratio.
 pub fn device_pixel_ratio() -> f64 {
     web_sys::window().map_or(1.0, |w| w.device_pixel_ratio())
@@ -119,9 +128,16 @@ fn sync_pixel_ratio(dpr: RwSignal<f64>) -> f64 {
     d
 }
 
-/// Keeps `width` equal to [`figure_width`] and `height` to [`view_height`] (and `dpr`, which a
-/// zoom changes with the size): after the first paint and on every resize.
-pub fn watch_figure_size(width: RwSignal<f64>, height: RwSignal<f64>, dpr: RwSignal<f64>) {
+/// Keeps `width` equal to [`figure_width`], `height` to [`view_height`] and `top` to
+/// [`figure_top`] (and `dpr`, which a zoom changes with the size): after the first paint, on
+/// every resize, and after `relayout` changes (a view mode that moves the figure).
+pub fn watch_figure_size(
+    width: RwSignal<f64>,
+    height: RwSignal<f64>,
+    top: RwSignal<f64>,
+    dpr: RwSignal<f64>,
+    relayout: impl Fn() + 'static,
+) {
     let update = move || {
         sync_pixel_ratio(dpr);
         let w = figure_width();
@@ -132,8 +148,19 @@ pub fn watch_figure_size(width: RwSignal<f64>, height: RwSignal<f64>, dpr: RwSig
         if h != height.get_untracked() {
             height.set(h);
         }
+        if let Some(t) = figure_top() {
+            if t != top.get_untracked() {
+                top.set(t);
+            }
+        }
     };
     request_animation_frame(update);
     let handle = window_event_listener(leptos::ev::resize, move |_| update());
     std::mem::forget(handle);
+    Effect::new(move |first: Option<()>| {
+        relayout();
+        if first.is_some() {
+            request_animation_frame(update);
+        }
+    });
 }

@@ -128,6 +128,9 @@ pub struct FigureSpec {
     /// The tallest the laid-out figure may be (px of the layout): fewer pods are drawn (down to
     /// one per run, the rest counted) until it fits.
     pub max_height: Option<f64>,
+    /// The full layout that does not fit `max_height` with two pods per run gives way to the
+    /// compact one.
+    pub compact_fallback: bool,
 }
 
 /// The smallest text the compact layout draws (badge letters, 8.5 px) must show at 12 px on a
@@ -147,16 +150,45 @@ pub const EMBED_SCALE: f64 = 9.5 / 8.5;
 /// Pods drawn per run in presentation view and the embed (the rest are counted under the lanes).
 pub const PRESENT_PODS: usize = 4;
 
+/// The everyday view narrower than this (CSS px of the figure) is a phone's: the figure is drawn
+/// compact and scaled up as in the embed ([`EMBED_SCALE`]), so its smallest text shows at 9.5 px.
+pub const NARROW_W: f64 = 700.0;
+
+/// CSS px the everyday view keeps free under the figure within the window: wide, a margin; on a
+/// phone, the downtime control, which comes right after the figure (issue 26).
+pub const WIDE_BELOW_H: f64 = 14.0;
+pub const NARROW_BELOW_H: f64 = 118.0;
+
+/// Where the everyday view's figure starts (CSS px from the top of the page) before the page
+/// has been measured (`env::figure_top`): the header and the playback bar.
+pub fn figure_top_guess(shown_w: f64) -> f64 {
+    if shown_w < NARROW_W {
+        96.0
+    } else {
+        124.0
+    }
+}
+
 /// The figure for a page: presentation view at 860 px, compact (both runs and the axis fit a
 /// 1280×720 screen under the playback bar, text ≥ 12 px once scaled); the embed compact at its
 /// frame's width over [`EMBED_SCALE`] (text ≥ 9.5 px; both runs' pod lanes fit a 560-px-high
-/// frame), with two pods per run below 400 px; the full view at the width it is shown, up to 1200 px.
-pub fn figure_spec(present: bool, embed: bool, shown_w: f64, view_h: f64) -> FigureSpec {
-    let width = shown_w.clamp(320.0, 1200.0);
+/// frame), with two pods per run below 400 px; the everyday view at the width it is shown, up to
+/// 1200 px, as tall as the window leaves under `fig_top` (the figure's top on the page): the full
+/// layout while it fits with two pods per run (or all of them, if fewer), else the compact one
+/// (issue 26: the downtime slider and both runs' pod lanes on one screen); on a phone
+/// ([`NARROW_W`]) compact and scaled like the embed. `view_h` 0: no height limit (tests, exports).
+pub fn figure_spec(
+    present: bool,
+    embed: bool,
+    shown_w: f64,
+    view_h: f64,
+    fig_top: f64,
+) -> FigureSpec {
     if present {
         FigureSpec {
             width: 860.0,
             compact: true,
+            compact_fallback: false,
             max_pods: PRESENT_PODS,
             max_height: Some(((view_h - PRESENT_CHROME_H) / PRESENT_SCALE).max(200.0)),
         }
@@ -164,15 +196,25 @@ pub fn figure_spec(present: bool, embed: bool, shown_w: f64, view_h: f64) -> Fig
         FigureSpec {
             width: (shown_w / EMBED_SCALE).clamp(240.0, 1200.0),
             compact: true,
+            compact_fallback: false,
             max_pods: if shown_w < 400.0 { 2 } else { PRESENT_PODS },
             max_height: Some(((view_h - EMBED_CHROME_H) / EMBED_SCALE).max(200.0)),
         }
     } else {
+        let narrow = shown_w < NARROW_W;
+        let width = if narrow {
+            (shown_w / EMBED_SCALE).max(240.0)
+        } else {
+            shown_w.clamp(320.0, 1200.0)
+        };
+        let scale = (shown_w / width).max(1.0);
+        let below = if narrow { NARROW_BELOW_H } else { WIDE_BELOW_H };
         FigureSpec {
             width,
-            compact: false,
+            compact: narrow,
+            compact_fallback: !narrow,
             max_pods: LayoutOpts::default().max_pods,
-            max_height: None,
+            max_height: (view_h > 0.0).then(|| ((view_h - fig_top - below) / scale).max(240.0)),
         }
     }
 }
@@ -186,7 +228,7 @@ pub fn compute_at_width(
 ) -> Result<Runs, Vec<(Field, String)>> {
     compute_for(
         settings,
-        figure_spec(false, false, width, 0.0),
+        figure_spec(false, false, width, 0.0, 0.0),
         zoom.then_some(0),
     )
 }
@@ -195,7 +237,7 @@ pub fn compute_at_width(
 pub fn compute_present(settings: &Settings, zoom: bool) -> Result<Runs, Vec<(Field, String)>> {
     compute_for(
         settings,
-        figure_spec(true, false, 0.0, 720.0),
+        figure_spec(true, false, 0.0, 720.0, 0.0),
         zoom.then_some(0),
     )
 }
@@ -240,9 +282,10 @@ pub fn assemble(sc: Scenario, traces: Vec<Trace>, spec: FigureSpec, window: (i64
         compact,
         max_pods,
         max_height,
+        compact_fallback,
     } = spec;
     let timelines: Vec<Timeline> = traces.iter().map(Timeline::new).collect();
-    let lay = |max_pods: usize| {
+    let lay = |compact: bool, max_pods: usize| {
         layout_read(
             &traces,
             &timelines,
@@ -256,11 +299,29 @@ pub fn assemble(sc: Scenario, traces: Vec<Trace>, spec: FigureSpec, window: (i64
             },
         )
     };
-    let mut figure = lay(max_pods);
-    let mut pods = max_pods;
-    while pods > 1 && max_height.is_some_and(|h| figure.height > h) {
-        pods -= 1;
-        figure = lay(pods);
+    let fits = |f: &Figure| max_height.is_none_or(|h| f.height <= h);
+    // Fewer pods until it fits: down to one, or to two (fewer if the runs have fewer) before
+    // the full layout gives way to the compact one.
+    let shown_pods = sc.pods.len().clamp(1, max_pods.max(1));
+    let fit = |compact: bool, floor: usize| {
+        let mut pods = shown_pods;
+        let mut figure = lay(compact, pods);
+        while pods > floor && !fits(&figure) {
+            pods -= 1;
+            figure = lay(compact, pods);
+        }
+        figure
+    };
+    let mut figure = fit(
+        compact,
+        if compact_fallback {
+            shown_pods.min(2)
+        } else {
+            1
+        },
+    );
+    if compact_fallback && !compact && !fits(&figure) {
+        figure = fit(true, 1);
     }
     let log = notable::merged(&traces);
     Runs {

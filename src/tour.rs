@@ -250,9 +250,10 @@ mod tests {
         for t in restartscope_tour::TOURS {
             for n in 1..=t.steps.len() {
                 for spec in [
-                    figure_spec(false, false, 1200.0, 900.0),
-                    figure_spec(true, false, 0.0, 720.0),
-                    figure_spec(false, true, 480.0, 560.0),
+                    figure_spec(false, false, 1200.0, 900.0, 124.0),
+                    figure_spec(false, false, 366.0, 844.0, 96.0),
+                    figure_spec(true, false, 0.0, 720.0, 0.0),
+                    figure_spec(false, true, 480.0, 560.0, 0.0),
                 ] {
                     let (runs, view) = compute(t.name, n, spec).unwrap().unwrap();
                     assert_eq!(view.n, n);

@@ -16,8 +16,8 @@ pub struct Ui {
     /// the slider marks follow these at once.
     pub runs: RwSignal<Option<Runs>>,
     /// The runs the panels (metrics, why, kubectl, event log, PDB) show: `runs`, except while
-    /// the settings change continuously under a held pointer (a drag), when they catch up once the edits rest for
-    /// `app::PANEL_REST_MS`, so each move redraws only the figure (issue 10: one frame per move).
+    /// the settings change under a held pointer (a drag), when they catch up once the edits
+    /// rest for `app::PANEL_REST_MS` or the pointer is let go, so each move redraws only the figure (issue 10: one frame per move).
     pub panels: RwSignal<Option<Runs>>,
     /// The settings `runs` were simulated from: the only settings the address bar and a copied
     /// link ever hold (a rejected setting is never simulated, never shared).
@@ -47,6 +47,9 @@ pub struct Ui {
     /// CSS px height of the window (10-px steps): how tall the figure may be in presentation
     /// view and the embed.
     pub view_h: RwSignal<f64>,
+    /// CSS px from the top of the page to the figure's (10-px steps): how tall the everyday
+    /// view's figure may be (`state::figure_spec`).
+    pub fig_top: RwSignal<f64>,
     /// The device pixel ratio the figure's canvas is drawn at (a zoom or another screen changes
     /// it).
     pub dpr: RwSignal<f64>,
@@ -100,6 +103,7 @@ impl Ui {
             visible: RwSignal::new(true),
             shown_w: RwSignal::new(crate::env::figure_width()),
             view_h: RwSignal::new(crate::env::view_height()),
+            fig_top: RwSignal::new(crate::state::figure_top_guess(crate::env::figure_width())),
             dpr: RwSignal::new(crate::env::device_pixel_ratio()),
             tour: RwSignal::new(initial.tour.clone()),
             step: RwSignal::new(None),

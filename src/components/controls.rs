@@ -86,9 +86,14 @@ pub fn Controls() -> impl IntoView {
                         // Under the thumb's centre at that value: the thumb (16 px) travels
                         // from 8 px to the width less 8 px. A mark in the right third has its
                         // label to the left of its line.
+                        let (gp, ep) = (downtime_pos(grace_s) as f64 / n, downtime_pos(ev_s) as f64 / n);
+                        // Two marks close together (a narrow slider): the first's label goes to
+                        // its left, so the two do not overlap.
+                        let close = (ep - gp).abs() < 0.35;
                         let mark = |class: &'static str, s: f64, text: String| {
                             let p = downtime_pos(s) as f64 / n;
-                            let end = p > 0.7;
+                            let first = p <= gp.min(ep);
+                            let end = p > 0.7 || (close && first && p > 0.2);
                             view! {
                                 <span class=format!("mark {class}{}", if end { " end" } else { "" })
                                     style=format!("left:calc(8px + {:.4} * (100% - 16px))", p)>{text}</span>

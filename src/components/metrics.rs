@@ -65,14 +65,18 @@ fn Card(m: &'static Metric, at: Memo<Option<Ms>>) -> impl IntoView {
         [a, b] => Some(m.delta(a, b)),
         _ => None,
     };
-    let delta_text = move || {
+    // "KEP −6 ▼ better": the side column's table shows "−6 ▼" (`.who` and `.word` hidden).
+    let delta_view = move || {
         let second = lanes.with(|l| l.get(1).map(Lane::short).unwrap_or_default());
         delta().map(|d| match d {
-            None => "same".to_string(),
-            Some(d) => format!(
-                "{second} {d} {}",
-                if d.better { "▼ better" } else { "▲ worse" }
-            ),
+            None => view! { <div class="delta">"same"</div> }.into_any(),
+            Some(d) => {
+                let (arrow, word) = if d.better { ("▼", "better") } else { ("▲", "worse") };
+                view! {
+                    <div class="delta"><span class="who">{second}" "</span>{format!("{d} {arrow}")}<span class="word">" "{word}</span></div>
+                }
+                .into_any()
+            }
         })
     };
     view! {
@@ -91,7 +95,7 @@ fn Card(m: &'static Metric, at: Memo<Option<Ms>>) -> impl IntoView {
                     }
                 }).collect_view()}
             </div>
-            {move || delta_text().map(|t| view! { <div class="delta">{t}</div> })}
+            {delta_view}
         </div>
     }
 }
@@ -116,6 +120,13 @@ pub fn Metrics() -> impl IntoView {
                 <label class="whole-run"><input type="checkbox" id="metrics-whole"
                     prop:checked=move || whole.get()
                     on:change=move |ev| whole.set(event_target_checked(&ev)) />" whole run"</label>
+            </p>
+            // The side column's table header: the runs, in their colours (the cards name them
+            // too; this line is for the eye).
+            <p class="metrics-heads" aria-hidden="true">
+                <span class="grow">"Metric"</span>
+                {move || lanes.get().into_iter().map(|l| view! { <span class=l.class()>{l.short()}</span> }).collect_view()}
+                {move || (lanes.with(Vec::len) == 2).then(|| view! { <span class="delta-head">"change"</span> })}
             </p>
             {METRICS.iter().map(|m| view! { <Card m=m at=at /> }).collect_view()}
         </section>

@@ -19,7 +19,8 @@ function stats(xs) {
 // after the frame that shows it painted, into window.__lat; and its parts into window.__parts:
 // [queued (timestamp → dispatch: Chromium aligns pointer input to frames), dispatch → the next
 // animation frame (the issue's "event time to the animation frame after the DOM settles" is
-// queued + this), that frame's rendering and paint].
+// queued + this), that frame's rendering and paint, the page's own work (dispatch → its
+// handlers and drawing done)].
 async function probeLatency(page, type) {
   await page.evaluate((type) => {
     window.__lat = [];
@@ -34,14 +35,22 @@ async function probeLatency(page, type) {
       const ts = e.timeStamp;
       const from = move ?? ts;
       const dispatched = performance.now();
+      // The page's own work for this event (issue 26): its handlers and what they set off (the
+      // model, the layout, the canvas drawing, all in this task and its microtasks), to the
+      // first of a task posted now and the next animation frame.
+      let workEnd = null;
+      const w = new MessageChannel();
+      w.port1.onmessage = () => { workEnd ??= performance.now(); };
+      w.port2.postMessage(0);
       requestAnimationFrame(() => {
         const raf = performance.now();
+        workEnd ??= raf;
         const ch = new MessageChannel();
         ch.port1.onmessage = () => {
           const end = performance.now();
           window.__lat.push(end - ts);
           window.__fromMove.push(end - from);
-          window.__parts.push([dispatched - ts, raf - dispatched, end - raf]);
+          window.__parts.push([dispatched - ts, raf - dispatched, end - raf, workEnd - dispatched]);
         };
         ch.port2.postMessage(0);
       });
@@ -54,7 +63,7 @@ async function parts(page) {
   const ps = await page.evaluate(() => window.__parts);
   const col = (i) => stats(ps.map((p) => p[i]));
   const fromMove = stats(await page.evaluate(() => window.__fromMove));
-  return { queued: col(0), script: col(1), render: col(2), toFrame: stats(ps.map((p) => p[0] + p[1])), fromMove };
+  return { queued: col(0), script: col(1), render: col(2), work: col(3), toFrame: stats(ps.map((p) => p[0] + p[1])), fromMove };
 }
 
 async function drag(page, rounds) {

@@ -1,0 +1,106 @@
+// Issue 26: the downtime slider and both runs' pod lanes on one screen, at the laptop and
+// presentation sizes (light and dark), after load and after a drag of the slider; and the
+// phone: the figure first, readable, a compact downtime control, no sideways scroll.
+// Screenshots in artifacts/screenshots/layout-*.png for a person to look at.
+import { test, expect } from '@playwright/test';
+import { open, shots } from './helpers.mjs';
+
+const sizes = [
+  [1280, 720], [1366, 768], [1440, 900], [1920, 1080],
+];
+
+/** Each run's box (CSS px, page viewport) from the canvas's `data-groups` (figure px). */
+async function runBoxes(page) {
+  return page.evaluate(() => {
+    const c = document.querySelector('#figure canvas');
+    const r = c.getBoundingClientRect();
+    const fig = Number(c.getAttribute('width')) / (window.devicePixelRatio || 1);
+    const k = r.height / (Number(c.getAttribute('height')) / (window.devicePixelRatio || 1));
+    return (c.getAttribute('data-groups') || '').split(';').filter(Boolean).map((g) => {
+      const [y, h] = g.split(' ').map(Number);
+      return { top: r.top + y * k, bottom: r.top + (y + h) * k, fig };
+    });
+  });
+}
+
+async function onScreen(page, label) {
+  const vh = page.viewportSize().height;
+  const s = await page.locator('#downtime').boundingBox();
+  expect(s, `${label}: the slider is laid out`).not.toBeNull();
+  expect(s.y, `${label}: slider top`).toBeGreaterThanOrEqual(0);
+  expect(s.y + s.height, `${label}: slider bottom`).toBeLessThanOrEqual(vh);
+  // The slider's two marks (grace, eviction) do not cover each other.
+  const g = await page.locator('.mark.grace').boundingBox();
+  const e = await page.locator('.mark.evict').boundingBox();
+  const apart = g.x + g.width <= e.x + 1 || e.x + e.width <= g.x + 1;
+  expect(apart, `${label}: the grace and eviction marks overlap`).toBe(true);
+  const boxes = await runBoxes(page);
+  expect(boxes.length, `${label}: two runs`).toBe(2);
+  for (const [i, b] of boxes.entries()) {
+    expect(b.top, `${label}: run ${i + 1} top`).toBeGreaterThanOrEqual(-1);
+    expect(b.bottom, `${label}: run ${i + 1} bottom (viewport ${vh})`).toBeLessThanOrEqual(vh + 1);
+  }
+}
+
+/** Drags the downtime slider's thumb from its place to `frac` of the track. */
+async function drag(page, frac) {
+  const s = await page.locator('#downtime').boundingBox();
+  const v = Number(await page.locator('#downtime').inputValue());
+  const max = Number(await page.locator('#downtime').getAttribute('max'));
+  const x0 = s.x + 8 + (s.width - 16) * (v / max);
+  await page.mouse.move(x0, s.y + s.height / 2);
+  await page.mouse.down();
+  for (let i = 1; i <= 8; i++) {
+    await page.mouse.move(x0 + (s.x + 8 + (s.width - 16) * frac - x0) * (i / 8), s.y + s.height / 2);
+  }
+  await page.mouse.up();
+}
+
+for (const theme of ['light', 'dark']) {
+  for (const [w, h] of sizes) {
+    test(`slider and both runs on screen at ${w}×${h} ${theme}`, async ({ browser }) => {
+      const ctx = await browser.newContext({ colorScheme: theme, viewport: { width: w, height: h } });
+      const page = await ctx.newPage();
+      const problems = await open(page, '?t=60');
+      await expect(page.locator('#figure canvas')).toHaveAttribute('data-settled', '1');
+      await page.screenshot({ path: `${shots}/layout-${w}x${h}-${theme}-load.png` });
+      await onScreen(page, 'after load');
+      const before = await page.locator('#downtime-value').textContent();
+      await drag(page, 0.75);
+      await expect(page.locator('#downtime-value')).not.toHaveText(before);
+      await expect(page.locator('#figure canvas')).toHaveAttribute('data-settled', '1');
+      await onScreen(page, 'after a drag');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(1);
+      await page.screenshot({ path: `${shots}/layout-${w}x${h}-${theme}.png` });
+      expect(problems).toEqual([]);
+      await ctx.close();
+    });
+  }
+}
+
+for (const theme of ['light', 'dark']) {
+  test(`phone 390×844 ${theme}: the figure first, readable, one compact control`, async ({ browser }) => {
+    const ctx = await browser.newContext({
+      colorScheme: theme, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3,
+    });
+    const page = await ctx.newPage();
+    const problems = await open(page, '?t=60');
+    await expect(page.locator('#figure canvas')).toHaveAttribute('data-settled', '1');
+    await page.screenshot({ path: `${shots}/layout-phone-${theme}-load.png` });
+    await onScreen(page, 'phone');
+    // The smallest text as drawn on the screen (figure px × the figure's scale).
+    const drawn = await page.evaluate(() => {
+      const c = document.querySelector('#figure canvas');
+      const k = c.getBoundingClientRect().width / (Number(c.getAttribute('width')) / window.devicePixelRatio);
+      return Number(c.getAttribute('data-text-min')) * k;
+    });
+    expect(drawn).toBeGreaterThanOrEqual(9);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(1);
+    await page.screenshot({ path: `${shots}/layout-phone-${theme}.png` });
+    await page.screenshot({ path: `${shots}/layout-phone-${theme}-full.png`, fullPage: true });
+    expect(problems).toEqual([]);
+    await ctx.close();
+  });
+}
