@@ -16,6 +16,7 @@ use crate::components::{
     notices::Notices,
     params::Params,
     pdb::Pdb,
+    qr::Qr,
     restarts::{BarHandles, RestartList},
     tour::{Tour, TourEntry},
     why::Why,
@@ -233,6 +234,15 @@ pub fn App() -> impl IntoView {
             ui.view_h.get(),
             ui.fig_top.get(),
         );
+        let spec = if ui.every_pod.get() && !ui.present.get() && !ui.embed {
+            crate::state::FigureSpec {
+                max_height: None,
+                compact_fallback: false,
+                ..spec
+            }
+        } else {
+            spec
+        };
         let mut opened_at = None;
         ui.tours_loaded.track();
         let result = match &tour {
@@ -253,7 +263,10 @@ pub fn App() -> impl IntoView {
                 }
                 Ok(Some((runs, view))) => {
                     if shown.flatten() != tour {
-                        opened_at = Some(view.t_end_ms);
+                        // A step that asks first opens at its question's instant, the rest
+                        // veiled.
+                        ui.revealed.set(view.predict.is_none());
+                        opened_at = Some(view.predict.as_ref().map_or(view.t_end_ms, |p| p.0));
                     }
                     ui.step.set(Some(view));
                     Ok(runs)
@@ -267,6 +280,7 @@ pub fn App() -> impl IntoView {
             },
             None => {
                 ui.step.set(None);
+                ui.revealed.set(true);
                 compute_for(&s, spec, ui.zoom.get().then(|| ui.sel_restart.get()))
             }
         };
@@ -341,6 +355,7 @@ pub fn App() -> impl IntoView {
                     on:click=move |_| present.update(|p| *p = !*p)>"Presentation view"</button>
                 <TourEntry />
                 <button id="help-open" type="button" aria-keyshortcuts="?" on:click=move |_| ui.help.set(true)>"Keys ?"</button>
+                <Qr />
                 {ui.embed.then(|| view! {
                     <a id="open-full" class="button" href=move || ui.full_link() target="_blank" rel="noopener" aria-label="Open the full view in a new tab">"Full view ↗"</a>
                 })}

@@ -25,7 +25,7 @@ fn done(f: impl FnOnce()) -> bool {
     true
 }
 
-pub const COMMANDS: [Command; 12] = [
+pub const COMMANDS: [Command; 13] = [
     Command {
         shown: "Space",
         what: "Play / pause",
@@ -94,6 +94,17 @@ pub const COMMANDS: [Command; 12] = [
         run: |ui, _| done(|| ui.present.update(|p| *p = !*p)),
     },
     Command {
+        shown: "Q",
+        what: "Show the link as a large QR code for the audience's phones (presentation view)",
+        keys: &["q", "Q"],
+        run: |ui, _| {
+            if !ui.present.get_untracked() {
+                return false;
+            }
+            done(|| ui.qr_big.update(|b| *b = !*b))
+        },
+    },
+    Command {
         shown: "Z",
         what: "Zoom the lanes to the restart / whole run",
         keys: &["z", "Z"],
@@ -107,11 +118,13 @@ pub const COMMANDS: [Command; 12] = [
     },
     Command {
         shown: "Esc",
-        what: "Close this help / leave presentation view",
+        what: "Close this help or the QR code / leave presentation view",
         keys: &["Escape"],
         run: |ui, _| {
             if ui.help.get_untracked() {
                 ui.help.set(false);
+            } else if ui.qr_big.get_untracked() {
+                ui.qr_big.set(false);
             } else if ui.present.get_untracked() {
                 ui.present.set(false);
             } else {

@@ -26,6 +26,9 @@ pub struct Runs {
     /// Notable events of every run, in time order: (run index, event index).
     pub log: Arc<Vec<(usize, usize)>>,
     pub horizon: i64,
+    /// Pods per run the figure leaves out to fit the window (counted under its lanes); the
+    /// page offers to draw them all (`Ui::every_pod`).
+    pub pods_left_out: usize,
 }
 
 /// What the page shows about one run besides its data: its kubelet profile's label ("1.35 · default (KEP-4781)",
@@ -128,8 +131,7 @@ pub struct FigureSpec {
     /// The tallest the laid-out figure may be (px of the layout): fewer pods are drawn (down to
     /// one per run, the rest counted) until it fits.
     pub max_height: Option<f64>,
-    /// The full layout that does not fit `max_height` with two pods per run gives way to the
-    /// compact one.
+    /// The full layout gives way to the compact one where that fits more pods in `max_height`.
     pub compact_fallback: bool,
 }
 
@@ -174,8 +176,8 @@ pub fn figure_top_guess(shown_w: f64) -> f64 {
 /// frame's width over [`EMBED_SCALE`] (text ≥ 9.5 px; both runs' pod lanes fit a 560-px-high
 /// frame), with two pods per run below 400 px; the everyday view at the width it is shown, up to
 /// 1200 px, as tall as the window leaves under `fig_top` (the figure's top on the page): the full
-/// layout while it fits with two pods per run (or all of them, if fewer), else the compact one
-/// (issue 26: the downtime slider and both runs' pod lanes on one screen); on a phone
+/// layout, or the compact one where that draws more pods (issue 26: the downtime slider and both
+/// runs' pod lanes on one screen; `Ui::every_pod` lifts the limit); on a phone
 /// ([`NARROW_W`]) compact and scaled like the embed. `view_h` 0: no height limit (tests, exports).
 pub fn figure_spec(
     present: bool,
@@ -300,29 +302,26 @@ pub fn assemble(sc: Scenario, traces: Vec<Trace>, spec: FigureSpec, window: (i64
         )
     };
     let fits = |f: &Figure| max_height.is_none_or(|h| f.height <= h);
-    // Fewer pods until it fits: down to one, or to two (fewer if the runs have fewer) before
-    // the full layout gives way to the compact one.
     let shown_pods = sc.pods.len().clamp(1, max_pods.max(1));
-    let fit = |compact: bool, floor: usize| {
+    // The most pods that fit (down to one, the rest counted).
+    let fit = |compact: bool| {
         let mut pods = shown_pods;
         let mut figure = lay(compact, pods);
-        while pods > floor && !fits(&figure) {
+        while pods > 1 && !fits(&figure) {
             pods -= 1;
             figure = lay(compact, pods);
         }
-        figure
+        (figure, pods)
     };
-    let mut figure = fit(
-        compact,
-        if compact_fallback {
-            shown_pods.min(2)
-        } else {
-            1
-        },
-    );
-    if compact_fallback && !compact && !fits(&figure) {
-        figure = fit(true, 1);
+    let (mut figure, mut pods) = fit(compact);
+    // The full layout gives way to the compact one where that draws more pods.
+    if compact_fallback && !compact && pods < shown_pods {
+        let (small, small_pods) = fit(true);
+        if small_pods > pods {
+            (figure, pods) = (small, small_pods);
+        }
     }
+    let pods_left_out = sc.pods.len().saturating_sub(pods);
     let log = notable::merged(&traces);
     Runs {
         scenario: Arc::new(sc),
@@ -331,6 +330,7 @@ pub fn assemble(sc: Scenario, traces: Vec<Trace>, spec: FigureSpec, window: (i64
         traces: Arc::new(traces),
         figure: Arc::new(figure),
         log: Arc::new(log),
+        pods_left_out,
     }
 }
 

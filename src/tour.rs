@@ -36,6 +36,9 @@ pub struct StepView {
     pub t_end_ms: i64,
     /// The marks drawn in the figure (numbered 1, 2, … there), in time order.
     pub marks: Vec<(i64, String)>,
+    /// `(t_ms, question)`: the step opens veiled after `t_ms`, asking `question`; the next key
+    /// reveals the rest (`Ui::revealed`).
+    pub predict: Option<(i64, String)>,
 }
 
 /// How many steps tour `name` has (0: no such tour).
@@ -189,6 +192,7 @@ fn compute_with(tour: &TourData, n: usize, spec: FigureSpec) -> Result<(Runs, St
         caption: step.caption.clone(),
         t_end_ms: runs.figure.t1_ms,
         marks: step.marks.clone(),
+        predict: step.predict.clone(),
     };
     Ok((runs, view))
 }

@@ -38,6 +38,11 @@ pub struct Ui {
     pub present: RwSignal<bool>,
     pub zoom: RwSignal<bool>,
     pub help: RwSignal<bool>,
+    /// The everyday view draws every pod, however tall the figure (the reader asked: "Draw
+    /// every pod" under a figure that leaves some out to fit the window).
+    pub every_pod: RwSignal<bool>,
+    /// The presenter's QR code is shown large (`components/qr.rs`).
+    pub qr_big: RwSignal<bool>,
     /// The "Import your workload" panel is open.
     pub import_open: RwSignal<bool>,
     /// The tab is visible and the page on screen.
@@ -55,6 +60,9 @@ pub struct Ui {
     pub dpr: RwSignal<f64>,
     /// The guided tour on screen and its step (from 1); `None` in free play.
     pub tour: RwSignal<Option<(String, usize)>>,
+    /// The tour step's "predict, then reveal" beat is over (or it has none): the figure is shown
+    /// whole. False while the question is asked and the figure is veiled after its instant.
+    pub revealed: RwSignal<bool>,
     /// What the tour panel shows for the step on screen (set with the runs).
     pub step: RwSignal<Option<crate::tour::StepView>>,
     /// Bumped when a tour's data has loaded (`tour::load`): the runs are computed again.
@@ -99,6 +107,8 @@ impl Ui {
             present: RwSignal::new(initial.present),
             zoom: RwSignal::new(initial.zoom),
             help: RwSignal::new(false),
+            qr_big: RwSignal::new(false),
+            every_pod: RwSignal::new(false),
             import_open: RwSignal::new(false),
             visible: RwSignal::new(true),
             shown_w: RwSignal::new(crate::env::figure_width()),
@@ -107,6 +117,7 @@ impl Ui {
             dpr: RwSignal::new(crate::env::device_pixel_ratio()),
             tour: RwSignal::new(initial.tour.clone()),
             step: RwSignal::new(None),
+            revealed: RwSignal::new(true),
             tours_loaded: RwSignal::new(0),
             copied: RwSignal::new(false),
             history: StoredValue::new(Vec::new()),
@@ -160,6 +171,10 @@ impl Ui {
         let Some((name, n)) = self.tour.get_untracked() else {
             return false;
         };
+        // Forward on a question: the answer first (the figure unveiled and played from there).
+        if forward && self.reveal() {
+            return true;
+        }
         let count = crate::tour::count(&name);
         let next = if forward { n + 1 } else { n.saturating_sub(1) };
         if (1..=count).contains(&next) {
@@ -180,7 +195,31 @@ impl Ui {
     }
 
     /// Play or pause; playing from the end starts again at 0.
+    /// Shows what a tour step's question veiled and plays it from there; false when nothing
+    /// was veiled.
+    pub fn reveal(&self) -> bool {
+        if self.revealed.get_untracked() {
+            return false;
+        }
+        self.revealed.set(true);
+        self.playing.set(true);
+        true
+    }
+
+    /// The time after which the figure is veiled (a tour step's question not yet answered).
+    pub fn veiled_from(&self) -> Option<i64> {
+        if self.revealed.get() {
+            return None;
+        }
+        self.step
+            .with(|s| s.as_ref().and_then(|s| s.predict.as_ref().map(|p| p.0)))
+    }
+
     pub fn toggle_play(&self) {
+        // Play on a question reveals the answer.
+        if self.reveal() {
+            return;
+        }
         let end = self
             .runs
             .with_untracked(|r| r.as_ref().map(|r| r.horizon).unwrap_or(1));
@@ -302,6 +341,32 @@ impl Ui {
     /// rejected one (before any valid setting, the page without parameters).
     pub fn link(&self) -> String {
         self.link_as(self.embed)
+    }
+
+    /// The link the presenter's QR code carries (`components/qr.rs`): the same settings, tour
+    /// step and zoom, in the everyday view from 0 s in the phone's own theme (no playhead, so
+    /// the code stays still while the run plays).
+    pub fn audience_link(&self) -> String {
+        let Some(st) = self.url_state() else {
+            return String::new();
+        };
+        let q = url::to_query(&UrlState {
+            t_ms: None,
+            speed: None,
+            theme: None,
+            embed: false,
+            present: false,
+            ..st
+        });
+        let base = web_sys::window()
+            .and_then(|w| w.location().href().ok())
+            .map(|h| h.split(['?', '#']).next().unwrap_or("").to_string())
+            .unwrap_or_default();
+        if q.is_empty() {
+            base
+        } else {
+            format!("{base}?{q}")
+        }
     }
 
     /// The same screen in the full view (the embed's "Open full view" link).

@@ -172,8 +172,30 @@ pub fn Lanes(children: Children) -> impl IntoView {
                 </canvas>
                 <div class="fig-tip" role="tooltip" node_ref=tip style="display:none"></div>
                 <div class="playhead" aria-hidden="true" style:transform=left style:display=display></div>
+                // A tour step's question: what follows its instant stays veiled until the next
+                // key (`Ui::reveal`).
+                {move || ui.veiled_from().and_then(|t| runs.with(|r| r.as_ref().map(|r| {
+                    let x = (r.figure.x_of(t) / r.figure.width * 100.0).clamp(0.0, 100.0);
+                    view! {
+                        <div class="veil" id="veil" style:left=format!("{x:.3}%")
+                            on:click=move |ev: web_sys::MouseEvent| { ev.stop_propagation(); ui.reveal(); }>
+                            <p>"What happens next?"<br/><small>"Predict, then press → or click to reveal"</small></p>
+                        </div>
+                    }
+                })))}
                 {children()}
             </div>
+            // The figure left pods out to stay on one screen: draw them all on request.
+            {move || {
+                let left = runs.with(|r| r.as_ref().map_or(0, |r| r.pods_left_out));
+                let every = ui.every_pod.get();
+                (left > 0 || every).then(|| view! {
+                    <button type="button" id="every-pod" class="every-pod" aria-pressed=every.to_string()
+                        on:click=move |_| ui.every_pod.update(|e| *e = !*e)>
+                        {if every { "Fit the figure to the window".to_string() } else { format!("Draw every pod ({left} more per run; taller than the window)") }}
+                    </button>
+                })
+            }}
             <p class="fig-note" id="cluster-note">"The node shown is one of a healthy multi-node cluster: the node lifecycle controller is in its normal mode and evicts at its normal rate. (A one-node cluster whose only node is down is in full disruption and never evicts: "
                 <a href="fleet/?nodes=1&downtime=7m">"see the fleet view, one node down 7 minutes"</a>".)"</p>
         </section>

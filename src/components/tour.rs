@@ -35,6 +35,13 @@ pub fn Tour() -> impl IntoView {
                             <span class="tour-name">{v.tour_title}</span>
                             " · "<span id="tour-step">{format!("Step {n} of {count}")}</span>
                         </p>
+                        // Predict, then reveal: the question in place of the title, caption
+                        // and marks until the next key.
+                        {move || (!ui.revealed.get()).then(|| view! {
+                            <h2 id="tour-question" class="tour-question">{v.predict.clone().map(|p| p.1).unwrap_or_default()}</h2>
+                            <p class="tour-caption tour-predict-hint">"The figure stops at the kubelet's return. Make your guess, then press → (or Reveal) to see what each kubelet does."</p>
+                        })}
+                        <div class="tour-answer" hidden=move || !ui.revealed.get()>
                         <h2 id="tour-title">{v.title}</h2>
                         {v.caption.into_iter().map(|p| view! { <p class="tour-caption">{p}</p> }).collect_view()}
                         {(!v.marks.is_empty()).then(|| view! {
@@ -46,11 +53,13 @@ pub fn Tour() -> impl IntoView {
                                 }).collect_view()}
                             </ol>
                         })}
+                        </div>
                         <div class="tour-nav">
                             <button id="tour-back" type="button" aria-keyshortcuts="ArrowLeft"
                                 disabled={n <= 1} on:click=move |_| { ui.step_tour(false); }>"◂ Back"</button>
                             <button id="tour-next" type="button" aria-keyshortcuts="ArrowRight"
-                                disabled={n >= count} on:click=move |_| { ui.step_tour(true); }>"Next ▸"</button>
+                                disabled=move || { n >= count && ui.revealed.get() } on:click=move |_| { ui.step_tour(true); }>
+                                {move || if ui.revealed.get() { "Next ▸" } else { "Reveal ▸" }}</button>
                             <button id="tour-leave" type="button" on:click=move |_| ui.tour.set(None)>"Leave the tour"</button>
                             <small class="tour-hint">"← / → move between steps; changing a setting leaves the tour."</small>
                         </div>

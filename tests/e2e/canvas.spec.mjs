@@ -63,7 +63,8 @@ for (const preset of ['long-restart', 'daemonset-long-outage', 'eviction']) {
 }
 
 test('hovering a shape shows its tooltip; leaving hides it; the words are in the canvas for screen readers', async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
+  // Tall enough for the full layout (probe and endpoint rows) with every pod.
+  await page.setViewportSize({ width: 1440, height: 1600 });
   const problems = await open(page, '?preset=long-restart&t=100');
   const c = page.locator('#figure canvas');
   await expect(c).toHaveAttribute('data-settled', '1');

@@ -146,6 +146,9 @@ async function importNow(page) {
 
 async function expectPods(page, pods) {
   const figure = page.locator('#figure canvas').first();
+  // Every pod drawn, not only those that fit the window (issue 26).
+  const every = page.locator('#every-pod');
+  if (await every.count() && (await every.getAttribute('aria-pressed')) !== 'true') await every.click();
   for (const pod of pods) {
     await expect(figure).toContainText(pod);
     await expect(page.locator('.kubectl').first()).toContainText(pod);

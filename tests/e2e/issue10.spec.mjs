@@ -250,7 +250,7 @@ const figureBox = async (page) => {
   await expect(page.locator('#figure canvas')).toHaveAttribute('data-settled', '1');
   return { ...await page.evaluate(figureGeometry), ...await page.evaluate(() => {
   const p = document.querySelector('#figure .playhead').getBoundingClientRect();
-  const bar = document.querySelector('main > .playback').getBoundingClientRect();
+  const bar = document.querySelector('main .playback').getBoundingClientRect();
   return {
     vh: innerHeight, vw: innerWidth,
     playhead: p.left, playheadTop: p.top, playheadBottom: p.bottom, barBottom: bar.bottom, scroll: scrollY,

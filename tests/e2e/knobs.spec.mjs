@@ -25,9 +25,14 @@ test('12 pods: the kubectl panels and the figure show them, the link carries pod
   await setField(page, 'pods', '12');
   await expect(page.locator('.kubectl pre').first()).toContainText('web-11');
   await expect(page.locator('.kubectl pre').first()).not.toContainText('web-12');
+  // The figure fits the window (issue 26): the pods it leaves out are counted, and one click
+  // draws them all.
+  await expect(page.locator('#figure canvas').first()).toContainText('more pods not drawn');
+  await page.locator('#every-pod').click();
   await expect(page.locator('#figure canvas').first()).toContainText('web-11');
+  await expect(page.locator('#every-pod')).toHaveText('Fit the figure to the window');
   await expect.poll(() => search(page)).toContain('pods=12');
-  // More than the figure draws: the rest are counted under the lanes.
+  // More than the figure ever draws (24 per run): the rest are counted under the lanes.
   await setField(page, 'pods', '30');
   await expect(page.locator('#figure canvas').first()).toContainText('6 more pods not drawn');
   await expect(page.locator('.kubectl pre').first()).toContainText('web-29');

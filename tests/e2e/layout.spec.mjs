@@ -104,3 +104,31 @@ for (const theme of ['light', 'dark']) {
     await ctx.close();
   });
 }
+
+// Issue 26's presenter extra: in presentation view a QR code of the link to this screen (the
+// everyday view, same settings), small in the header; Q or a click shows it large, Esc closes.
+test('presentation view: a QR code of the current link; Q shows it large, Esc closes', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const problems = await open(page, '?preset=long-restart&t=60&present=1');
+  await expect(page.locator('#qr-open svg path')).toHaveCount(1);
+  const d = await page.locator('#qr-open svg path').getAttribute('d');
+  expect(d.length).toBeGreaterThan(200);
+  await page.keyboard.press('q');
+  await expect(page.locator('#qr-big')).toBeVisible();
+  const link = await page.locator('#qr-big .qr-link').textContent();
+  expect(link).toContain('preset=long-restart');
+  expect(link).not.toContain('present=1');
+  const big = await page.locator('#qr-big svg').boundingBox();
+  expect(big.width).toBeGreaterThanOrEqual(400);
+  await page.screenshot({ path: `${shots}/layout-present-qr-1280x720.png` });
+  // A new setting, a new code.
+  await page.keyboard.press('Escape');
+  await expect(page.locator('#qr-big')).toHaveCount(0);
+  await expect(page.locator('html')).toHaveAttribute('data-present', '1');
+  await page.keyboard.press('1');
+  await expect.poll(async () => page.locator('#qr-open svg path').getAttribute('d')).not.toEqual(d);
+  // Leaving presentation view: no code.
+  await page.keyboard.press('Escape');
+  await expect(page.locator('#qr-open')).toHaveCount(0);
+  expect(problems).toEqual([]);
+});

@@ -26,6 +26,11 @@ for (let n = 1; n <= STEPS; n++) {
 test('arrows and Back/Next move between steps and update the address; a setting leaves the tour', async ({ page }) => {
   const problems = await open(page, '?tour=kep-4781&step=2');
   await page.locator('body').click({ position: { x: 5, y: 5 } });
+  // Step 2 asks first: → reveals, the next → moves on.
+  await expect(page.locator('#veil')).toBeVisible();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('#veil')).toHaveCount(0);
+  await expect(page.locator('#tour-step')).toHaveText(`Step 2 of ${STEPS}`);
   await page.keyboard.press('ArrowRight');
   await expect(page.locator('#tour-step')).toHaveText(`Step 3 of ${STEPS}`);
   await expect.poll(() => page.evaluate(() => location.search)).toContain('step=3');
@@ -93,6 +98,14 @@ test('presentation view at 1920×1080: every step\'s caption, marks and Back / N
   const problems = await open(page, '?tour=kep-4781&step=1&present=1');
   for (let n = 1; n <= STEPS; n++) {
     await expect(page.locator('#tour-step')).toHaveText(`Step ${n} of ${STEPS}`);
+    // A step that asks first: the question, then → reveals the caption.
+    if (await page.locator('#tour-question').count()) {
+      const q = await page.locator('#tour-question').boundingBox();
+      expect(q.y + q.height).toBeLessThanOrEqual(1080);
+      if (n === 2) await page.screenshot({ path: `${shots}/tour-present-1920-step2-predict.png` });
+      await page.keyboard.press('ArrowRight');
+      await expect(page.locator('#tour-title')).toBeVisible();
+    }
     const fig = await page.locator('#figure').boundingBox();
     const tour = await page.locator('#tour').boundingBox();
     expect(tour.x).toBeGreaterThanOrEqual(fig.x + fig.width);
@@ -109,5 +122,36 @@ test('presentation view at 1920×1080: every step\'s caption, marks and Back / N
     if (n === 7) await page.screenshot({ path: `${shots}/tour-present-1920-step7.png` });
     if (n < STEPS) await page.keyboard.press('ArrowRight');
   }
+  expect(problems).toEqual([]);
+});
+
+// Issue 26: predict, then reveal. A step with a question opens at the kubelet's return with the
+// rest of the figure veiled and the question in place of the caption; → (or Reveal, or a click
+// on the veil) shows the rest and plays it; the next → goes on to the next step.
+test('predict, then reveal: the question first, the figure veiled after the return, → reveals and plays', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const problems = await open(page, '?tour=kep-4781&step=2');
+  await expect(page.locator('#tour-question')).toContainText('Predict');
+  await expect(page.locator('#veil')).toBeVisible();
+  await expect(page.locator('#tour-title')).toBeHidden();
+  await expect(page.locator('#tour-next')).toHaveText('Reveal ▸');
+  await expect(page.locator('#play')).toContainText('Play');
+  // The veil starts at the playhead (the kubelet's return, 50 s) and covers the rest.
+  const veil = await page.locator('#veil').boundingBox();
+  const fig = await page.locator('#figure').boundingBox();
+  const head = await page.locator('.playhead').boundingBox();
+  expect(Math.abs(veil.x - head.x)).toBeLessThan(4);
+  expect(veil.x + veil.width).toBeCloseTo(fig.x + fig.width, -1);
+  await page.screenshot({ path: `${shots}/tour-predict-1440.png` });
+  await page.locator('#tour-next').click();
+  await expect(page.locator('#veil')).toHaveCount(0);
+  await expect(page.locator('#tour-title')).toBeVisible();
+  await expect(page.locator('#tour-step')).toHaveText(`Step 2 of ${STEPS}`);
+  await expect(page.locator('#play')).toContainText('Pause');
+  await page.locator('#tour-next').click();
+  await expect(page.locator('#tour-step')).toHaveText(`Step 3 of ${STEPS}`);
+  // Back to step 2: it asks again.
+  await page.locator('#tour-back').click();
+  await expect(page.locator('#veil')).toBeVisible();
   expect(problems).toEqual([]);
 });

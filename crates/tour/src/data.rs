@@ -33,6 +33,9 @@ pub struct StepData {
     pub caption: Vec<String>,
     /// `(t_ms, label)` in time order ([`crate::Step::marks`]).
     pub marks: Vec<(Ms, String)>,
+    /// `(t_ms, question)`: predict what follows `t_ms`, then reveal ([`crate::Step::predict`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub predict: Option<(Ms, String)>,
 }
 
 impl Tour {
@@ -50,6 +53,7 @@ impl Tour {
                     title: step.title.to_string(),
                     caption: step.caption(&traces).map_err(err)?,
                     marks: step.marks(&traces),
+                    predict: step.predict(&traces),
                     scenario,
                     policies: step.policies(),
                     window_ms: step.window(),
@@ -93,6 +97,7 @@ impl TourData {
                     "window_ms",
                     "caption",
                     "marks",
+                    "predict",
                 ],
             )?;
             Ok(StepData {
@@ -104,6 +109,7 @@ impl TourData {
                 window_ms: o.with("window_ms", pair)?,
                 caption: o.with("caption", |j, at| j.list(at, Json::string))?,
                 marks: o.with("marks", |j, at| j.list(at, mark))?,
+                predict: o.opt("predict", mark)?,
             })
         };
         let j = parse(text)?;

@@ -2,7 +2,7 @@
 //! steps, each on a shipped preset. Captions are templates (`crate::caption`): numbers and rule
 //! citations are filled from the step's runs.
 
-use crate::{At, Edit, Mark, Runs, Step, Tour};
+use crate::{At, Edit, Mark, Predict, Runs, Step, Tour};
 use restartscope_sim::{Kind, Policy, Rule};
 
 const LEGACY: Policy = Policy::Legacy;
@@ -56,6 +56,7 @@ the status before the probe workers exist ({rule:K3}); each new readiness worker
 initial result, Failure ({rule:P1}), and the pod is NotReady until its first probe succeeds \
 ({rule:P5}). {pod:1} goes first, at {legacy.notready_at:1}, for {legacy.notready_s:1}.",
         ],
+        predict: None,
     },
     Step {
         slug: "kep-same-restart",
@@ -83,6 +84,13 @@ updates against {legacy.endpointslice_updates}.",
 was running before the kubelet started ({rule:P1k}). With no result cached, the generated status \
 keeps the Ready the API server holds, and the first probe that succeeds ({id:P5}) confirms it.",
         ],
+        predict: Some(Predict {
+            question:
+                "Predict: the same 20 s restart, the legacy kubelet above and KEP-4781 below. \
+When the kubelet returns, which pods will KEP-4781 flip NotReady, and how many EndpointSlice \
+updates will the Service see?",
+            from: At::Return,
+        }),
     },
     Step {
         slug: "long-restart",
@@ -117,6 +125,7 @@ pod stays NotReady until its first readiness probe succeeds ({id:P5}): {kep.read
 Ready transitions. The price is {kep.unjustified_not_ready_s} pod·s NotReady while healthy, \
 against {legacy.unjustified_not_ready_s} with the legacy kubelet's early True.",
         ],
+        predict: None,
     },
     Step {
         slug: "notready-stays-notready",
@@ -151,6 +160,12 @@ probe reaches its failureThreshold, is the same in both). KEP-4781 keeps {pod:2}
 worker writes no initial result for the old container ({rule:P1k}), and Ready stays what the API \
 server holds.",
         ],
+        predict: Some(Predict {
+            question:
+                "Predict: one pod was already NotReady, failing its readiness probe, when the \
+kubelet stopped. When the kubelet returns, what will each kubelet report for it?",
+            from: At::Return,
+        }),
     },
     Step {
         slug: "broke-during-outage",
@@ -188,6 +203,12 @@ pods. This is the risk the KEP accepts: {kep.unjustified_ready_s} pod·s Ready w
 under KEP-4781, against {legacy.unjustified_ready_s} with the legacy kubelet (the outage itself \
 counts in both).",
         ],
+        predict: Some(Predict {
+            question: "Predict: one pod's container starts failing while the kubelet is down and \
+nothing probes it. When the kubelet returns, how long will each kubelet keep it Ready behind its \
+Service?",
+            from: At::Return,
+        }),
     },
     Step {
         slug: "startup-probe",
@@ -221,6 +242,7 @@ and Ready: {kep.ready_transitions} Ready transitions against {legacy.ready_trans
 {kep.unjustified_not_ready_s} pod·s NotReady while healthy against \
 {legacy.unjustified_not_ready_s}.",
         ],
+        predict: None,
     },
     Step {
         slug: "eviction",
@@ -258,5 +280,6 @@ first status for the Terminating pods says Ready=True ({rule:S2}); KEP-4781 keep
 False ({rule:S3}): {legacy.ready_transitions} Ready transitions against \
 {kep.ready_transitions}.",
         ],
+        predict: None,
     },
 ];

@@ -148,6 +148,15 @@ pub struct Mark {
     pub label: &'static str,
 }
 
+/// A "predict, then reveal" beat (issue 26): the page first shows the step up to `from` with
+/// the rest of the figure veiled and `question` in place of the step's title and caption; the
+/// next key reveals the rest (and plays it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Predict {
+    pub question: &'static str,
+    pub from: At,
+}
+
 /// One step of a tour.
 #[derive(Debug)]
 pub struct Step {
@@ -165,6 +174,8 @@ pub struct Step {
     pub pod: Option<u16>,
     /// Paragraphs, as templates ([`caption`]): the first says what to look at, the next why.
     pub caption: &'static [&'static str],
+    /// Ask the reader to predict what follows `Predict::from` before showing it.
+    pub predict: Option<Predict>,
 }
 
 /// Why a step cannot be shown (a tour that names a missing preset or an invalid edit: the
@@ -252,6 +263,13 @@ impl Step {
             }
         }
         out
+    }
+
+    /// The predict beat resolved on `traces`: `(t_ms, question)`; `None` without one, or when
+    /// its instant never comes.
+    pub fn predict(&self, traces: &[Trace]) -> Option<(Ms, String)> {
+        let p = self.predict?;
+        caption::resolve(p.from, traces).map(|t| (t, p.question.to_string()))
     }
 
     /// The marks resolved on `traces`, in time order; a mark whose rule never fires is left out.

@@ -104,11 +104,16 @@ when the committed copies are stale.\n",
             step_svg_animated(tour, n, step, &sc, &traces, &caption, anim),
         ));
         index.push_str(&format!(
-            "\n## Step {n} of {}: {}\n\n![Step {n}: {}]({file})\n\n",
+            "\n## Step {n} of {}: {}\n\n",
             tour.steps.len(),
-            step.title,
             step.title
         ));
+        // The page asks before it shows the rest (predict, then reveal); the page of figures
+        // asks before the figure.
+        if let Some(p) = step.predict {
+            index.push_str(&format!("> **{}**\n\n", p.question));
+        }
+        index.push_str(&format!("![Step {n}: {}]({file})\n\n", step.title));
         for p in &caption {
             index.push_str(p);
             index.push_str("\n\n");
