@@ -40,7 +40,11 @@ set -euo pipefail
 # ContainerScopedProbes proposal's model (prober/bound.rs) and its lane, the figure's two-theme
 # palette read by the canvas. 356 KB holds that: raised, because at the 10 Mbit/s the load-time
 # goal assumes 11.5 KB is about 10 ms; the notes could load with the picker if it matters.
-BUDGET=${SIZE_BUDGET_BYTES:-364544}
+# Then issue 26 (363,417 → 378,439 bytes, +15.0 KB): the QR code of the link in presentation view
+# (qrcodegen, measured by stubbing its encoder out: 4.9 KB), the two-column layout with the
+# metrics table, predict-then-reveal in the tour and "Draw every pod" (+10.1 KB). 372 KB holds
+# that; issue 27 judges the page by the time to its figure on a slow link rather than by bytes.
+BUDGET=${SIZE_BUDGET_BYTES:-380928}
 FLEET_BUDGET=${FLEET_SIZE_BUDGET_BYTES:-204800}
 # The importer's Web Worker (dist/import/: YAML parser, model validation, TOML read and write),
 # loaded only when the reader imports a workload: 189 KB measured (issue 14).

@@ -65,6 +65,11 @@ pub fn App() -> impl IntoView {
         set_root_attr("data-theme", ui.effective_theme().as_str());
         set_root_attr("data-embed", if ui.embed { "1" } else { "0" });
         set_root_attr("data-present", if ui.present.get() { "1" } else { "0" });
+        // A tour step's question is open: the panels that tell what follows wait for the reveal.
+        set_root_attr(
+            "data-veiled",
+            if ui.veiled_from().is_some() { "1" } else { "0" },
+        );
         set_root_attr(
             "data-tour",
             if ui.tour.with(Option::is_some) {

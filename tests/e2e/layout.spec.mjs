@@ -3,6 +3,7 @@
 // phone: the figure first, readable, a compact downtime control, no sideways scroll.
 // Screenshots in artifacts/screenshots/layout-*.png for a person to look at.
 import { test, expect } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import { open, shots } from './helpers.mjs';
 
 const sizes = [
@@ -73,6 +74,10 @@ for (const theme of ['light', 'dark']) {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow).toBeLessThanOrEqual(1);
       await page.screenshot({ path: `${shots}/layout-${w}x${h}-${theme}.png` });
+      // Everything stays reachable for a screen reader and the keyboard: axe, zero serious or
+      // critical (WCAG 2 A and AA).
+      const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+      expect(axe.violations.filter((v) => ['serious', 'critical'].includes(v.impact)).map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);
       expect(problems).toEqual([]);
       await ctx.close();
     });
@@ -100,6 +105,8 @@ for (const theme of ['light', 'dark']) {
     expect(overflow).toBeLessThanOrEqual(1);
     await page.screenshot({ path: `${shots}/layout-phone-${theme}.png` });
     await page.screenshot({ path: `${shots}/layout-phone-${theme}-full.png`, fullPage: true });
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+    expect(axe.violations.filter((v) => ['serious', 'critical'].includes(v.impact)).map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);
     expect(problems).toEqual([]);
     await ctx.close();
   });
