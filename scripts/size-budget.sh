@@ -44,7 +44,9 @@ set -euo pipefail
 # (qrcodegen, measured by stubbing its encoder out: 4.9 KB), the two-column layout with the
 # metrics table, predict-then-reveal in the tour and "Draw every pod" (+10.1 KB). 372 KB holds
 # that; issue 27 judges the page by the time to its figure on a slow link rather than by bytes.
-BUDGET=${SIZE_BUDGET_BYTES:-380928}
+# Then issue 25's "Download animated SVG" and "Copy for a README" in the page (the figure crate's
+# CSS animation, the export layout, the alt text): +5.5 KB, 384,168 bytes. 376 KB.
+BUDGET=${SIZE_BUDGET_BYTES:-385024}
 FLEET_BUDGET=${FLEET_SIZE_BUDGET_BYTES:-204800}
 # The importer's Web Worker (dist/import/: YAML parser, model validation, TOML read and write),
 # loaded only when the reader imports a workload: 189 KB measured (issue 14).

@@ -97,6 +97,52 @@ impl Runs {
     }
 
     /// Download file name without extension: `restartscope-long-restart-90s`.
+    /// The figure for a file (issue 25: the animated SVG for a README): the command line's
+    /// layout (full, every pod up to its limit, 1200 px), in the window on screen, whatever the
+    /// page's own figure had to leave out to fit the window.
+    pub fn export_figure(&self) -> Figure {
+        layout_read(
+            &self.traces,
+            &self.timelines,
+            &LayoutOpts {
+                t0_ms: self.figure.t0_ms,
+                t1_ms: self.figure.t1_ms,
+                ..LayoutOpts::default()
+            },
+        )
+    }
+
+    /// Alt text for the figure in a README (issue 25, "Copy for a README"): the scenario, the
+    /// restart and what each run did, in words a reader without the image gets the story from.
+    pub fn alt_text(&self) -> String {
+        let sc = &self.scenario;
+        let r = &sc.kubelet.restarts[0];
+        let more = match sc.kubelet.restarts.len() {
+            1 => String::new(),
+            n => format!(" (and {} more restarts)", n - 1),
+        };
+        let runs: Vec<String> = self
+            .traces
+            .iter()
+            .map(|t| {
+                let m = &t.metrics;
+                format!(
+                    "{}: {} Ready transitions, {} EndpointSlice updates, {} evictions",
+                    t.kubelet, m.ready_transitions, m.endpointslice_updates, m.evictions
+                )
+            })
+            .collect();
+        format!(
+            "RestartScope timeline of {} ({} pods, Kubernetes {}): the kubelet stops at {} for {}{more}. {}.",
+            sc.name,
+            sc.pods.len(),
+            sc.cluster.version.as_str(),
+            restartscope_sim::fmt_secs(r.at_s),
+            restartscope_sim::fmt_secs(r.downtime_s),
+            runs.join("; ")
+        )
+    }
+
     pub fn file_stem(&self) -> String {
         format!(
             "restartscope-{}-{}s",
@@ -347,6 +393,25 @@ mod tests {
             version: version.into(),
             ..Settings::default()
         }
+    }
+
+    #[test]
+    fn the_readme_alt_text_tells_what_each_run_did() {
+        let r = compute(&Settings::default()).unwrap();
+        let alt = r.alt_text();
+        assert!(alt.starts_with("RestartScope timeline of short-restart (3 pods, Kubernetes 1.35): the kubelet stops at 30s for 20s."), "{alt}");
+        assert!(alt.contains("1.35 · legacy (opt-in gate): 6 Ready transitions, 6 EndpointSlice updates, 0 evictions"), "{alt}");
+        assert!(alt.contains("1.35 · default (KEP-4781): 0 Ready transitions, 0 EndpointSlice updates, 0 evictions"), "{alt}");
+        // The file's figure draws every pod, whatever the window left room for.
+        let small = compute_for(
+            &Settings::default(),
+            figure_spec(false, false, 1000.0, 380.0, 124.0),
+            None,
+        )
+        .unwrap();
+        assert!(small.pods_left_out > 0);
+        let words = small.export_figure().to_svg();
+        assert!(words.contains("web-2"));
     }
 
     #[test]

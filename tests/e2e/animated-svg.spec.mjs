@@ -72,3 +72,36 @@ test('inlined, the figure follows the host page\'s color-scheme', async ({ page 
     expect(veil).toBe('none');
   }
 });
+
+// The app's own exports for a README (issue 25): "Download animated SVG" gives the command
+// line's figure, animated, with every pod even when the page's figure leaves some out to fit the
+// window; "Copy for a README" gives `[![alt](file)](link)` with alt text that tells the story.
+test('the app downloads the animated SVG and copies README markdown with real alt text', async ({ browser }) => {
+  const { open } = await import('./helpers.mjs');
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  await ctx.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const page = await ctx.newPage();
+  const problems = await open(page, '?preset=long-restart&t=150');
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.locator('#download-animated-svg').click()]);
+  expect(dl.suggestedFilename()).toBe('restartscope-long-restart-90s-animated.svg');
+  const text = readFileSync(await dl.path(), 'utf8');
+  expect(text.startsWith('<svg')).toBeTruthy();
+  expect(text).toContain('@keyframes');
+  expect(text).not.toMatch(/<script|href="http|@import|url\(http/);
+  for (const pod of ['web-0', 'web-1', 'web-2']) expect(text).toContain(pod);
+  await page.locator('#copy-readme').click();
+  await expect(page.locator('#copy-readme')).toHaveText('✓ Markdown copied');
+  const md = await page.evaluate(() => navigator.clipboard.readText());
+  expect(md).toMatch(/^\[!\[RestartScope timeline of long-restart \(3 pods, Kubernetes 1\.35\): the kubelet stops at 30s for 1m30s\. 1\.35 · legacy \(opt-in gate\): \d+ Ready transitions, \d+ EndpointSlice updates, \d+ evictions; 1\.35 · default \(KEP-4781\): .*\]\(restartscope-long-restart-90s-animated\.svg\)\]\(http:\/\/127\.0\.0\.1:\d+\/\?preset=long-restart&.*\)$/);
+  await expect(page.locator('#readme-md')).toContainText(md);
+  // The downloaded file shown as a README shows it: in an <img>, it plays.
+  const img = await ctx.newPage();
+  await img.setContent(`<img id="fig" src="data:image/svg+xml;base64,${Buffer.from(text).toString('base64')}">`);
+  await img.locator('#fig').evaluate((i) => i.decode());
+  const a = await img.locator('#fig').screenshot();
+  await img.waitForTimeout(2500);
+  const b = await img.locator('#fig').screenshot();
+  expect(Buffer.compare(a, b)).not.toBe(0);
+  expect(problems).toEqual([]);
+  await ctx.close();
+});
