@@ -1,7 +1,10 @@
 // Minimal static file server for dist/ on loopback (no dependencies). Usage: node scripts/serve.mjs DIR PORT
+// Text, wasm and SVG go out gzip-compressed when the browser asks, as a static host (GitHub
+// Pages, a CDN) serves them: the load-time test (tests/e2e/load-time.spec.mjs) measures that.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 const root = resolve(process.argv[2] || 'dist');
 const port = Number(process.argv[3] || 4173);
@@ -10,6 +13,7 @@ const types = {
   '.css': 'text/css', '.wasm': 'application/wasm', '.svg': 'image/svg+xml', '.png': 'image/png',
   '.json': 'application/json', '.ico': 'image/x-icon', '.txt': 'text/plain',
 };
+const gz = new Map();
 createServer(async (req, res) => {
   try {
     const url = new URL(req.url, 'http://localhost');
@@ -18,8 +22,18 @@ createServer(async (req, res) => {
     let path = resolve(join(root, decodeURIComponent(url.pathname)));
     if (path !== root && !path.startsWith(root + sep)) { res.writeHead(403).end(); return; }
     if ((await stat(path).catch(() => null))?.isDirectory()) path = join(path, 'index.html');
-    const body = await readFile(path);
-    res.writeHead(200, { 'content-type': types[extname(path)] || 'application/octet-stream', 'cache-control': 'no-store' });
+    let body = await readFile(path);
+    const headers = { 'content-type': types[extname(path)] || 'application/octet-stream', 'cache-control': 'no-store' };
+    if (/\bgzip\b/.test(req.headers['accept-encoding'] || '') && extname(path) !== '.png') {
+      // Compressed once per file version (the suite loads the page hundreds of times).
+      const key = `${path}:${(await stat(path)).mtimeMs}`;
+      if (!gz.has(key)) gz.set(key, gzipSync(body, { level: 9 }));
+      body = gz.get(key);
+      headers['content-encoding'] = 'gzip';
+      headers.vary = 'accept-encoding';
+    }
+    headers['content-length'] = body.length;
+    res.writeHead(200, headers);
     res.end(body);
   } catch {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
