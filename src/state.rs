@@ -349,15 +349,26 @@ pub fn assemble(sc: Scenario, traces: Vec<Trace>, spec: FigureSpec, window: (i64
     };
     let fits = |f: &Figure| max_height.is_none_or(|h| f.height <= h);
     let shown_pods = sc.pods.len().clamp(1, max_pods.max(1));
-    // The most pods that fit (down to one, the rest counted).
+    // The most pods that fit (down to one, the rest counted). A figure grows with its pods, so
+    // a binary search: a few layouts, not one per pod (an import of 110 pods tried 48).
     let fit = |compact: bool| {
-        let mut pods = shown_pods;
-        let mut figure = lay(compact, pods);
-        while pods > 1 && !fits(&figure) {
-            pods -= 1;
-            figure = lay(compact, pods);
+        let all = lay(compact, shown_pods);
+        if shown_pods == 1 || fits(&all) {
+            return (all, shown_pods);
         }
-        (figure, pods)
+        let (mut lo, mut hi) = (1, shown_pods - 1);
+        let mut best = None;
+        while lo <= hi {
+            let mid = (lo + hi) / 2;
+            let f = lay(compact, mid);
+            if fits(&f) {
+                best = Some((f, mid));
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        best.unwrap_or_else(|| (lay(compact, 1), 1))
     };
     let (mut figure, mut pods) = fit(compact);
     // The full layout gives way to the compact one where that draws more pods.
@@ -392,6 +403,50 @@ mod tests {
         Settings {
             version: version.into(),
             ..Settings::default()
+        }
+    }
+
+    #[test]
+    fn the_figure_fits_the_window_with_the_most_pods_that_fit() {
+        // 12 pods; each height limit keeps the most pods whose figure fits, and the fewest
+        // left out, as the one-by-one search did.
+        let s = Settings {
+            pods: "12".into(),
+            ..Settings::default()
+        };
+        for h in [400.0, 600.0, 900.0, 1400.0, 3000.0] {
+            let r = compute_for(&s, figure_spec(false, false, 1000.0, h, 124.0), None).unwrap();
+            let spec = figure_spec(false, false, 1000.0, h, 124.0);
+            let max = spec.max_height.unwrap();
+            let drawn = 12 - r.pods_left_out;
+            assert!(
+                r.figure.height <= max || drawn == 1,
+                "{h}: {} > {max}",
+                r.figure.height
+            );
+            if drawn < 12 {
+                // One more pod, in either layout, would not fit.
+                let sc = s.scenario().unwrap();
+                let traces = compare_default(&sc).unwrap();
+                let timelines: Vec<Timeline> = traces.iter().map(Timeline::new).collect();
+                for compact in [false, true] {
+                    let more = layout_read(
+                        &traces,
+                        &timelines,
+                        &LayoutOpts {
+                            width: 1000.0,
+                            compact,
+                            max_pods: drawn + 1,
+                            ..LayoutOpts::default()
+                        },
+                    );
+                    assert!(
+                        more.height > max,
+                        "{h}: {} pods would fit (compact {compact})",
+                        drawn + 1
+                    );
+                }
+            }
         }
     }
 
