@@ -358,15 +358,7 @@ impl Ui {
             present: false,
             ..st
         });
-        let base = web_sys::window()
-            .and_then(|w| w.location().href().ok())
-            .map(|h| h.split(['?', '#']).next().unwrap_or("").to_string())
-            .unwrap_or_default();
-        if q.is_empty() {
-            base
-        } else {
-            format!("{base}?{q}")
-        }
+        page_link(&q)
     }
 
     /// The same screen in the full view (the embed's "Open full view" link).
@@ -385,15 +377,20 @@ impl Ui {
                 })
             })
             .unwrap_or_default();
-        let base = web_sys::window()
-            .and_then(|w| w.location().href().ok())
-            .map(|h| h.split(['?', '#']).next().unwrap_or("").to_string())
-            .unwrap_or_default();
-        if q.is_empty() {
-            base
-        } else {
-            format!("{base}?{q}")
-        }
+        page_link(&q)
+    }
+}
+
+/// This page's address (without query or fragment) with query `q` (none when empty).
+fn page_link(q: &str) -> String {
+    let base = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .map(|h| h.split(['?', '#']).next().unwrap_or("").to_string())
+        .unwrap_or_default();
+    if q.is_empty() {
+        base
+    } else {
+        format!("{base}?{q}")
     }
 }
 
