@@ -4,7 +4,7 @@
 //! again by the model, `imported.rs`).
 
 use crate::imported::{b64_encode, checked, Imported, MAX_PACKED};
-use restartscope_sim::json::{self, Json};
+use restartscope_sim::json;
 use restartscope_sim::Scenario;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -32,6 +32,9 @@ pub struct Report {
     pub label: String,
     pub unused: Vec<String>,
     pub notes: Vec<String>,
+    /// The cluster settings read (a KubeletConfiguration, kube-controller-manager's flags) and
+    /// the scenario field each set, or why it is not modelled.
+    pub settings: Vec<String>,
     /// The scenario file (`restartscope import --out`).
     pub toml: String,
 }
@@ -53,29 +56,38 @@ thread_local! {
     static CLIENT: RefCell<Client> = RefCell::new(Client::default());
 }
 
+/// The worker's answer (`restartscope_import_web::answer`), as far as the page reads it.
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct Answer {
+    ok: bool,
+    scenario: Option<serde_json::Value>,
+    label: String,
+    unused: Vec<String>,
+    notes: Vec<String>,
+    settings: Vec<String>,
+    toml: String,
+    text: String,
+}
+
 /// The worker's answer, read.
 pub fn read_answer(text: &str) -> Outcome {
     let bad = |e: String| format!("the importer answered {e}");
-    let j = json::parse(text).map_err(bad)?;
-    let field = |k: &str| j.get(k);
-    let text_of = |k: &str| field(k).and_then(|v| v.string(k).ok()).unwrap_or_default();
-    let list_of = |k: &str| {
-        field(k)
-            .and_then(|v| v.list(k, Json::string).ok())
-            .unwrap_or_default()
+    let a: Answer = json::from_str(text).map_err(bad)?;
+    let sc = match (a.ok, a.scenario) {
+        (true, Some(sc)) => {
+            json::from_value::<Scenario>(sc).map_err(|e| bad(format!("scenario.{e}")))?
+        }
+        _ if a.text.is_empty() => return Err("the import failed".into()),
+        _ => return Err(a.text),
     };
-    let ok = matches!(field("ok"), Some(Json::Bool(true)));
-    let sc = match (ok, field("scenario")) {
-        (true, Some(sc)) => Scenario::from_json_value(sc, "scenario").map_err(bad)?,
-        _ if text_of("text").is_empty() => return Err("the import failed".into()),
-        _ => return Err(text_of("text")),
-    };
-    let im = checked(sc, Some(&text_of("label")))?;
+    let im = checked(sc, Some(&a.label))?;
     let report = Report {
         label: im.label.clone(),
-        unused: list_of("unused"),
-        notes: list_of("notes"),
-        toml: text_of("toml"),
+        unused: a.unused,
+        notes: a.notes,
+        settings: a.settings,
+        toml: a.toml,
     };
     Ok((im, report))
 }

@@ -36,6 +36,7 @@ const PANEL: &str = concat!(
     "<button id=\"import-export-toml\" type=\"button\">Export as scenario TOML</button>",
     "<p class=\"notice\" id=\"import-too-large\" hidden>This scenario is too large to share by \
      link: export it as a scenario TOML file and open that file here again.</p>",
+    "<details id=\"import-settings\" open hidden><summary></summary><ul></ul></details>",
     "<details id=\"import-unused\"><summary></summary><ul></ul></details>",
     "<details id=\"import-notes\"><summary></summary><ul></ul></details>",
     "</div>",
@@ -119,6 +120,8 @@ fn fill_list(id: &str, title: &str, lines: &[String]) {
 fn show_report(r: &Report, shareable: bool) {
     set_text("import-label", &r.label);
     set_hidden("import-too-large", shareable);
+    fill_list("import-settings", "Cluster settings read", &r.settings);
+    set_hidden("import-settings", r.settings.is_empty());
     fill_list("import-unused", "Not used by the model", &r.unused);
     fill_list("import-notes", "Notes", &r.notes);
     set_hidden("import-report", false);

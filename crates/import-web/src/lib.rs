@@ -110,6 +110,7 @@ pub fn answer(request: &str) -> Value {
             })).collect::<Vec<_>>(),
             "unused": im.unused.iter().map(|u| u.to_string()).collect::<Vec<_>>(),
             "notes": im.notes,
+            "settings": im.settings.lines(),
             "toml": scenario_toml(&im),
         }),
         Err(e) => error(&e),
@@ -176,5 +177,39 @@ mod tests {
         assert_eq!(answer("nope")["ok"], false);
         let big = "#".repeat(MAX_INPUT + 1);
         assert_eq!(answer(&req(&big))["ok"], false);
+    }
+
+    /// Issue 27: the app's importer reads a KubeletConfiguration and kube-controller-manager's
+    /// static pod beside a workload as the cluster's settings (not workloads), sets the
+    /// scenario's fields and names each value read.
+    #[test]
+    fn cluster_settings_beside_a_workload_are_read_and_named() {
+        let text = format!(
+            "{WEB}---\napiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nnodeLeaseDurationSeconds: 20\nnodeStatusUpdateFrequency: 4s\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: kube-controller-manager\n  namespace: kube-system\nspec:\n  containers:\n  - name: kube-controller-manager\n    image: registry.k8s.io/kube-controller-manager:v1.35.0\n    command:\n    - kube-controller-manager\n    - --node-monitor-grace-period=20s\n    - --node-monitor-period=2s\n"
+        );
+        let a = answer(&req(&text));
+        assert_eq!(a["ok"], true, "{a}");
+        assert_eq!(a["label"], "Deployment web (3 pods)");
+        let sc: Scenario = serde_json::from_value(a["scenario"].clone()).unwrap();
+        assert_eq!(
+            sc.pods.len(),
+            3,
+            "kube-controller-manager is not a workload"
+        );
+        assert_eq!(sc.cluster.lease_duration_s, 20.0);
+        assert_eq!(sc.cluster.node_monitor_grace_s, Some(20.0));
+        assert_eq!(sc.cluster.node_monitor_period_s, 2.0);
+        let lines: Vec<&str> = a["settings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|l| l.as_str())
+            .collect();
+        let has = |s: &str| lines.iter().any(|l| l.contains(s));
+        assert!(has("nodeLeaseDurationSeconds 20"), "{lines:?}");
+        assert!(has("sets cluster.lease_duration_s"), "{lines:?}");
+        assert!(has("--node-monitor-grace-period 20s"), "{lines:?}");
+        assert!(has("nodeStatusUpdateFrequency 4s"), "{lines:?}");
+        assert!(has("is not modelled"), "{lines:?}");
     }
 }

@@ -7,8 +7,8 @@
 //! - `types.rs`: [`Scenario`] and its parts, [`Policy`], [`KubeVersion`], the defaults.
 //! - `validate.rs`: what is accepted ([`Scenario::validate`], [`limits`], [`FieldError`]).
 //! - `knobs.rs`: the number of pods and any probe of any container (`with_pods`, `with_probe`).
-//! - `json.rs`, `read.rs`: a Scenario read from JSON without serde's code, for the web page
-//!   ([`Scenario::from_json`]).
+//! - `json.rs`: a Scenario to and from JSON with serde_json, errors naming the field's path
+//!   ([`Scenario::from_json`], [`Scenario::to_json`]).
 //! - `edit.rs`: the one way the CLI and the app change a scenario ([`Overrides`],
 //!   `Scenario::with_*`).
 //!
@@ -19,13 +19,10 @@ mod edit;
 pub mod json;
 mod knobs;
 mod pods;
-mod read;
 mod types;
 mod validate;
-mod write;
 
 pub use check::{limits, FieldError};
 pub use edit::{Overrides, MIN_TAIL_S};
 pub use knobs::{parse_probe_key, ProbeChange, ProbeEdit, ProbeField, ProbeOverrides, MAX_PODS};
-pub use read::policy as policy_from_json;
 pub use types::*;
