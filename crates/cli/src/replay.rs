@@ -6,7 +6,7 @@
 //! A file that cannot be read at all is bad input (status 2) with its line number.
 
 use super::UserError;
-use restartscope_evidence::explain::{candidates, explain, Verdict};
+use restartscope_evidence::explain::{candidates, explain_for, Verdict};
 use restartscope_evidence::{merge, read, Evidence};
 use restartscope_sim::KubeVersion;
 use serde_json::json;
@@ -43,7 +43,7 @@ pub(crate) fn run(o: crate::args::ReplayOpts) -> Result<String, UserError> {
     };
     let obs = merge(&files);
     let cands = candidates(&obs, base.as_ref(), version);
-    let verdicts = explain(&obs, &cands);
+    let verdicts = explain_for(&obs, &cands, version);
     Ok(if json_out {
         to_json(&o.evidence, &files, &verdicts)
     } else {
@@ -60,6 +60,7 @@ fn to_json(paths: &[String], files: &[Evidence], verdicts: &[Verdict]) -> String
             "observations": e.obs,
             "skipped": e.skipped,
             "not_understood": e.unread,
+            "notes": e.notes,
         })).collect::<Vec<_>>(),
         "verdicts": verdicts,
     });
@@ -98,6 +99,9 @@ fn table(paths: &[String], files: &[Evidence], verdicts: &[Verdict]) -> String {
                 o.by.as_deref().unwrap_or(""),
                 o.line
             ));
+        }
+        for n in &e.notes {
+            out.push_str(&format!("  note: {n}\n"));
         }
         if !e.unread.is_empty() {
             out.push_str(&format!(

@@ -66,6 +66,7 @@ pub(crate) fn read(text: &str) -> Evidence {
         obs: Vec::new(),
         unread: Vec::new(),
         skipped: 0,
+        notes: Vec::new(),
     };
     let mut pods: BTreeMap<String, PodState> = BTreeMap::new();
     for (n, l) in text.lines().enumerate() {

@@ -76,6 +76,7 @@ pub(crate) fn read(text: &str) -> Evidence {
         obs: Vec::new(),
         unread: Vec::new(),
         skipped: 0,
+        notes: Vec::new(),
     };
     // Per pod: (ready, restarts, terminating).
     let mut last: BTreeMap<String, (bool, u32, bool)> = BTreeMap::new();
