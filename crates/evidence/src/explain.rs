@@ -264,6 +264,9 @@ struct Seq {
     restarts: Option<u32>,
     /// A snapshot's Ready (`kubectl get pod -o yaml`): (since, value), the last transition only.
     since: Option<(i64, bool)>,
+    /// A container exited or was killed (PLEG ContainerDied, a Killing event, a snapshot's
+    /// terminated state).
+    died: bool,
 }
 
 fn observed(obs: &[Obs], pod: &str) -> Seq {
@@ -286,12 +289,12 @@ fn observed(obs: &[Obs], pod: &str) -> Seq {
                 }
             }
             What::StartedChanged(b) => s.started.push(*b),
-            What::ReadySince(b) => {
-                if s.since.is_none_or(|x| x.0 <= o.t_ms) {
-                    s.since = Some((o.t_ms, *b));
-                }
+            // The latest snapshot's.
+            What::ReadySince(b) if s.since.is_none_or(|x| x.0 <= o.t_ms) => {
+                s.since = Some((o.t_ms, *b));
             }
             What::RestartCount(n) => snapshot_restarts += n,
+            What::ContainerDied => s.died = true,
             What::Restarted(n) => {
                 any_restart = true;
                 restarts = if *n == 0 {
@@ -340,6 +343,10 @@ fn modelled(tr: &Trace, pod: u16) -> Seq {
             .filter(|e| e.kind == Kind::ContainerRestart && e.pod == Some(pod))
             .count() as u32,
     );
+    s.died = tr
+        .events
+        .iter()
+        .any(|e| e.kind == Kind::ContainerExit && e.pod == Some(pod));
     s
 }
 
@@ -487,8 +494,20 @@ fn score_pod(
         extra -= 5.0;
         why.push_str("; Started changes differ from the model's");
     }
-    score += extra;
+    extra -= exits(o, m, &mut why);
+    score += extra.max(0.0);
     PodScore { score, why }
+}
+
+/// 5 points off when the evidence shows a container exit (or kill) and the model's pod has none:
+/// a candidate that leaves the container running does not explain why it stopped.
+fn exits(o: &Seq, m: &Seq, why: &mut String) -> f64 {
+    if o.died && !m.died {
+        why.push_str("; a container exit is observed, the model has none");
+        5.0
+    } else {
+        0.0
+    }
 }
 
 /// A snapshot (`kubectl get pod -o yaml`): Ready has been `snap.1` since `snap.0`. Scored on the
@@ -556,7 +575,8 @@ fn score_snapshot(
             why.push_str(&format!("; restartCount {r} as modelled"));
         }
     }
-    score += extra;
+    extra -= exits(o, m, &mut why);
+    score += extra.max(0.0);
     PodScore { score, why }
 }
 
@@ -625,20 +645,14 @@ pub fn explain(obs: &[Obs], candidates: &[Candidate]) -> Vec<Verdict> {
 }
 
 /// Ranks the candidates against the observations, best first. `version` (the user's
-/// `--kubernetes-version`) or else the evidence's kubelet version (a Node's kubeletVersion, the
-/// kubelet's "Kubelet version" line) takes `OTHER_RELEASE_PENALTY` points off every candidate
-/// whose release cannot have run: so the matching release comes first among equals. Candidates
-/// left with the same score are said to be indistinguishable on this evidence.
-pub fn explain_for(
-    obs: &[Obs],
-    candidates: &[Candidate],
-    version: Option<KubeVersion>,
-) -> Vec<Verdict> {
-    let seen = match version {
-        Some(v) => Some((
-            format!("{} (--kubernetes-version)", v.as_str()),
-            SeenVersion::Known(v),
-        )),
+/// `--kubernetes-version`, any `1.MINOR[.PATCH]`: older than 1.31 is a legacy kubelet like 1.31's)
+/// or else the evidence's kubelet version (a Node's kubeletVersion, the kubelet's "Kubelet
+/// version" line) takes `OTHER_RELEASE_PENALTY` points off every candidate whose release cannot
+/// have run: so the matching release comes first among equals. Candidates left with the same
+/// score are said to be indistinguishable on this evidence.
+pub fn explain_for(obs: &[Obs], candidates: &[Candidate], version: Option<&str>) -> Vec<Verdict> {
+    let seen = match version.and_then(|v| seen_version(v).map(|s| (v, s))) {
+        Some((v, s)) => Some((format!("{v} (--kubernetes-version)"), s)),
         None => evidence_version(obs),
     };
     let mut out = rank(obs, candidates, seen.as_ref());
@@ -751,12 +765,14 @@ fn rank(
                 score -= OTHER_RELEASE_PENALTY;
                 why.push(format!(
                     "the evidence's kubelet is {v}: {} (−{OTHER_RELEASE_PENALTY})",
-                    match c.bug {
-                        Some(b) => format!(
-                            "{} is not in that release's kubelet (fixed: {})",
-                            b.issue, b.fixed_in
-                        ),
-                        None => "not this release".to_string(),
+                    match (c.bug, sv) {
+                        (Some(b), SeenVersion::Known(v)) if v.has_kep_4781() => {
+                            format!("its kubelet has {}'s fix ({})", b.issue, b.fixed_in)
+                        }
+                        (Some(b), _) => {
+                            format!("{} needs the KEP-4781 kubelet, which is from 1.35", b.issue)
+                        }
+                        (None, _) => "not this release".to_string(),
                     }
                 ));
             }

@@ -40,8 +40,9 @@ pub enum What {
     ReadySince(bool),
     /// Another pod condition (ContainersReady, PodScheduled, Initialized …) since `t_ms`.
     ConditionSince(String, bool),
-    /// A container's `restartCount` at a snapshot (`kubectl get pod -o yaml`), 0 included: since
-    /// the pod's creation, not only since the kubelet's restart.
+    /// A container's `restartCount` at a snapshot (`kubectl get pod -o yaml`), or a watch's
+    /// RESTARTS on the pod's first row; 0 included: since the pod's creation, not only since the
+    /// kubelet's restart.
     RestartCount(u32),
     /// The kubelet's version (`v1.34.3`): a Node's `status.nodeInfo.kubeletVersion`, the
     /// kubelet's `"Kubelet version"` log line.
@@ -75,7 +76,7 @@ impl What {
             What::ReadySince(b) => format!("Ready={} since (last transition)", tf(*b)),
             What::ConditionSince(k, b) => format!("{k}={} since", tf(*b)),
             What::KubeletVersion(v) => format!("kubelet {v}"),
-            What::RestartCount(n) => format!("restartCount={n} (snapshot)"),
+            What::RestartCount(n) => format!("restart count {n}"),
             What::StartedChanged(b) => format!("Started→{}", tf(*b)),
             What::Restarted(0) => "container restarted".into(),
             What::Restarted(n) => format!("restarts={n}"),

@@ -19,6 +19,7 @@ fn report_113646_transcript_without_header_and_with_the_prompt() {
         whats,
         vec![
             (228_000, &What::ReadyAtStart(true), 3),
+            (228_000, &What::RestartCount(0), 3),
             (240_000, &What::ReadyChanged(false), 4),
             (241_000, &What::ReadyChanged(true), 5),
         ]
@@ -126,6 +127,7 @@ fn watch_events_restarts_and_deletion() {
         w,
         vec![
             &What::ReadyAtStart(true),
+            &What::RestartCount(0),
             &What::Restarted(1),
             &What::ReadyChanged(false),
             &What::ReadyChanged(true),
