@@ -217,3 +217,17 @@ fn an_older_kubernetes_version_ranks_the_oldest_legacy_line_and_ties_are_said() 
         "{j:#}"
     );
 }
+
+#[test]
+fn reports_142305_and_141473_name_their_bugs_first() {
+    for (file, preset) in [
+        ("142305-watch.txt", "report-142305-started-early"),
+        (
+            "141473-watch.txt",
+            "report-141473-replaced-during-partition",
+        ),
+    ] {
+        let j = json(&["replay", "--evidence", &data(file), "-o", "json"]);
+        assert_eq!(j["verdicts"][0]["preset"], preset, "{file}: {j:#}");
+    }
+}

@@ -162,3 +162,30 @@ fn the_evidence_version_ranks_its_release_first() {
     let first = v.iter().find(|x| x.preset.is_none()).unwrap();
     assert_eq!(first.candidate, "1.34 · default (legacy)", "{first:?}");
 }
+
+/// kubernetes#142305 and #141473: sequences written from the reports' words (see the fixtures'
+/// first lines): the right bug first, far ahead of the next.
+#[test]
+fn reports_142305_and_141473_from_their_words() {
+    for (file, preset, margin) in [
+        ("142305-watch.txt", "report-142305-started-early", 40.0),
+        (
+            "141473-watch.txt",
+            "report-141473-replaced-during-partition",
+            25.0,
+        ),
+    ] {
+        let v = top(&data(file));
+        for x in v.iter().take(3) {
+            eprintln!("{:5.1} {} | {}", x.score, x.candidate, x.why.join(" / "));
+        }
+        assert_eq!(
+            v[0].preset.as_deref(),
+            Some(preset),
+            "{file}: {:#?}",
+            &v[..3]
+        );
+        assert!(v[0].kubelet.contains("KEP-4781"), "{file}");
+        assert!(v[1].score < v[0].score - margin, "{file}: {:#?}", &v[..2]);
+    }
+}
