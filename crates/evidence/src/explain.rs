@@ -20,8 +20,15 @@
 //!   (1 s for kubectl's AGE below 10 minutes);
 //! - 10: restarts and Started changes, where the evidence has them, are the model's.
 //!
-//! The candidate's score is the mean over observed pods. A preset whose pods carry the
-//! observed names gets 3 more; at equal scores a preset (a named report) comes first.
+//! - (of those 10) 5 off when the evidence shows a container exit the model's pod does not have.
+//!
+//! A `kubectl get pod -o yaml` snapshot has one Ready transition: it is scored on the model's final
+//! Ready (`score_snapshot`). The candidate's score is the mean over observed pods. A preset whose
+//! pods carry the observed names gets 3 more; when the kubelet's version is known (the evidence's
+//! Node kubeletVersion or "Kubelet version" line, else `--kubernetes-version`), a release that is
+//! not it, or a bug it cannot have, loses 10 (`explain_for`). At equal scores a preset (a named
+//! report) comes first, and every candidate that shares its score with others says it is
+//! indistinguishable from them on this evidence.
 
 use crate::{Obs, What};
 use restartscope_sim::{
@@ -798,7 +805,7 @@ fn rank(
                     )
                 }),
                 fixed_in: c.bug.map(|b| b.fixed_in.to_string()),
-                score: (score * 10.0).round() / 10.0,
+                score: (score.max(0.0) * 10.0).round() / 10.0,
                 why,
             },
             c.bug.is_some(),

@@ -73,7 +73,7 @@ impl What {
         match self {
             What::ReadyAtStart(b) => format!("Ready={} (first seen)", tf(*b)),
             What::ReadyChanged(b) => format!("Ready→{}", tf(*b)),
-            What::ReadySince(b) => format!("Ready={} since (last transition)", tf(*b)),
+            What::ReadySince(b) => format!("Ready={} (last transition)", tf(*b)),
             What::ConditionSince(k, b) => format!("{k}={} since", tf(*b)),
             What::KubeletVersion(v) => format!("kubelet {v}"),
             What::RestartCount(n) => format!("restart count {n}"),
