@@ -281,6 +281,7 @@ fn observed(obs: &[Obs], pod: &str) -> Seq {
     let mut restarts = 0u32;
     let mut any_restart = false;
     let mut snapshot_restarts = 0u32;
+    let mut sinces: Vec<(i64, bool)> = Vec::new();
     let snapshot = obs
         .iter()
         .any(|o| o.pod.as_deref() == Some(pod) && matches!(o.what, What::RestartCount(_)));
@@ -296,10 +297,7 @@ fn observed(obs: &[Obs], pod: &str) -> Seq {
                 }
             }
             What::StartedChanged(b) => s.started.push(*b),
-            // The latest snapshot's.
-            What::ReadySince(b) if s.since.is_none_or(|x| x.0 <= o.t_ms) => {
-                s.since = Some((o.t_ms, *b));
-            }
+            What::ReadySince(b) => sinces.push((o.t_ms, *b)),
             What::RestartCount(n) => snapshot_restarts += n,
             What::ContainerDied => s.died = true,
             What::Restarted(n) => {
@@ -311,6 +309,28 @@ fn observed(obs: &[Obs], pod: &str) -> Seq {
                 };
             }
             _ => {}
+        }
+    }
+    // Snapshots (`kubectl get pod -o yaml --watch`, several files): one has its last transition;
+    // several that differ are a sequence, the first the state before (as a watch's first row).
+    sinces.sort_unstable();
+    sinces.dedup();
+    if s.ready.is_empty() {
+        if let Some(&(t0, b0)) = sinces.first() {
+            let mut changes: Vec<(i64, bool)> = Vec::new();
+            for &(t, b) in &sinces[1..] {
+                if changes.last().map_or(b0, |c| c.1) != b {
+                    changes.push((t, b));
+                }
+            }
+            if changes.is_empty() {
+                // The latest snapshot's (the same value at a later lastTransitionTime hides a
+                // change and its return between the snapshots: not counted).
+                s.since = sinces.last().copied().or(Some((t0, b0)));
+            } else {
+                s.initial = Some(b0);
+                s.ready = changes;
+            }
         }
     }
     s.restarts = if snapshot {

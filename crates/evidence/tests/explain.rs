@@ -189,3 +189,26 @@ fn reports_142305_and_141473_from_their_words() {
         assert!(v[1].score < v[0].score - margin, "{file}: {:#?}", &v[..2]);
     }
 }
+
+/// `kubectl get pod -o yaml --watch` (kubernetes#78733's way of watching) prints one document per
+/// change: snapshots that differ are read as a sequence, the first as the state before.
+#[test]
+fn successive_snapshots_are_a_sequence() {
+    let doc = |ready: &str, t: &str| {
+        format!("apiVersion: v1\nkind: Pod\nmetadata:\n  name: busybox-test-1\nstatus:\n  conditions:\n  - type: Ready\n    status: \"{ready}\"\n    lastTransitionTime: \"{t}\"\n  containerStatuses:\n  - name: busybox\n    restartCount: 0\n    state:\n      running:\n        startedAt: \"2022-11-05T10:00:00Z\"\n")
+    };
+    let text = [
+        doc("True", "2022-11-05T10:00:05Z"),
+        doc("False", "2022-11-05T10:04:00Z"),
+        doc("True", "2022-11-05T10:04:01Z"),
+    ]
+    .join("---\n");
+    let v = top(&text);
+    assert_eq!(
+        v[0].preset.as_deref(),
+        Some("report-113646-flap"),
+        "{:#?}",
+        &v[..2]
+    );
+    assert!(v[0].why[0].contains("True→False→True"), "{:?}", v[0].why);
+}

@@ -60,8 +60,16 @@ fn audit_lease_renewals_and_a_node_problem_detector_patch() {
 #[test]
 fn audit_pod_status_patch_by_the_kubelet_gives_ready_and_the_writer() {
     let ev = read(&data("audit-pod-status-patch.jsonl"), 0).unwrap();
-    assert_eq!(ev.obs.len(), 1, "{:?}", ev.obs);
-    let o = &ev.obs[0];
+    assert_eq!(ev.obs.len(), 2, "{:?}", ev.obs);
+    // The kubelet's version from its userAgent (`kubelet/v1.20.1 (linux/amd64) …`).
+    let v = ev
+        .obs
+        .iter()
+        .find(|o| matches!(o.what, What::KubeletVersion(_)))
+        .unwrap();
+    assert_eq!(v.what, What::KubeletVersion("v1.20.1".into()));
+    assert_eq!(v.node.as_deref(), Some("node2"));
+    let o = ev.obs.iter().find(|o| o.pod.is_some()).unwrap();
     assert_eq!(o.what, What::ReadyAtStart(true));
     assert_eq!(o.pod.as_deref(), Some("accessor"));
     assert_eq!(o.by.as_deref(), Some("system:node:node2"));
