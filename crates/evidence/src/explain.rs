@@ -211,7 +211,8 @@ pub fn scenario_from(obs: &[Obs]) -> Scenario {
 }
 
 /// Every candidate: the release profiles on `base` (or on `scenario_from(obs)`), restricted to
-/// `version` when given, and every real-bug preset under its own version.
+/// `version` when given, and every real-bug preset: a legacy-kubelet bug on the kubelet's release
+/// when `version` or the evidence names it, else (and a KEP-4781 bug always) on its own.
 pub fn candidates(
     obs: &[Obs],
     base: Option<&Scenario>,
@@ -227,6 +228,11 @@ pub fn candidates(
         Some(v) => vec![v],
         None => KubeVersion::ALL.to_vec(),
     };
+    // The kubelet's release: the one given, else the evidence's (older than 1.31: 1.31's).
+    let known = version.or_else(|| match evidence_version(obs)?.1 {
+        SeenVersion::Known(v) => Some(v),
+        SeenVersion::Older => Some(KubeVersion::V1_31),
+    });
     let mut out = Vec::new();
     for b in BUGS {
         let Some(p) = presets::find(b.preset) else {
@@ -236,6 +242,11 @@ pub fn candidates(
         if let (Some(d), Some(r)) = (down, sc.kubelet.restarts.first_mut()) {
             r.downtime_s = d;
             sc.horizon_s = sc.horizon_s.max(r.at_s + d + 170.0);
+        }
+        // A legacy-kubelet bug runs on the kubelet's own release when it is known (every release
+        // has the legacy kubelet); a KEP-4781 bug on the release its preset names.
+        if let (Policy::Legacy, Some(v)) = (b.policy, known) {
+            sc.cluster.version = v;
         }
         let Ok(profile) = KubeletProfile::new(sc.cluster.version, b.policy) else {
             continue;
