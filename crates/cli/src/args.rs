@@ -319,8 +319,9 @@ pub struct ReplayOpts {
     /// Kubernetes YAML or JSON of the pods (instead of pods made from the evidence); repeatable
     #[arg(short = 'f', long = "manifest", value_name = "FILE|DIR|-")]
     pub manifests: Vec<String>,
-    /// The cluster's release (1.36.4, v1.35.9, main): compare with its kubelets only (the
-    /// real-bug presets run on their own)
+    /// The kubelet's release (1.36.4, v1.35.9, main; older than 1.31, e.g. 1.25.3: 1.31's legacy
+    /// kubelet stands for it): compare with its kubelets only, and mark down the real-bug presets
+    /// (run on their own releases) whose bug that release cannot have
     #[arg(long, value_name = "V")]
     pub kubernetes_version: Option<String>,
     /// table | json [default: table]

@@ -6,7 +6,7 @@
 //! A file that cannot be read at all is bad input (status 2) with its line number.
 
 use super::UserError;
-use restartscope_evidence::explain::{candidates, explain, Verdict};
+use restartscope_evidence::explain::{candidates, explain_for, seen_version, SeenVersion, Verdict};
 use restartscope_evidence::{merge, read, Evidence};
 use restartscope_sim::KubeVersion;
 use serde_json::json;
@@ -22,12 +22,19 @@ pub(crate) fn run(o: crate::args::ReplayOpts) -> Result<String, UserError> {
         Some("json") => true,
         Some(f) => return Err(format!("invalid -o {f:?}; use table or json").into()),
     };
-    let version = o
-        .kubernetes_version
-        .as_deref()
-        .map(KubeVersion::parse_or_explain)
-        .transpose()
-        .map_err(|m| UserError(format!("invalid --kubernetes-version: {m}")))?;
+    // Any 1.MINOR[.PATCH]: a release the model knows, or one older than 1.31 (its legacy kubelet
+    // is 1.31's: the candidates are 1.31's).
+    let version = match o.kubernetes_version.as_deref() {
+        None => None,
+        Some(v) => match seen_version(v) {
+            Some(SeenVersion::Known(k)) => Some(k),
+            Some(SeenVersion::Older) => Some(KubeVersion::V1_31),
+            None => Some(
+                KubeVersion::parse_or_explain(v)
+                    .map_err(|m| UserError(format!("invalid --kubernetes-version: {m}")))?,
+            ),
+        },
+    };
     let mut files: Vec<Evidence> = Vec::new();
     for (i, path) in o.evidence.iter().enumerate() {
         let text = std::fs::read(path)
@@ -43,7 +50,7 @@ pub(crate) fn run(o: crate::args::ReplayOpts) -> Result<String, UserError> {
     };
     let obs = merge(&files);
     let cands = candidates(&obs, base.as_ref(), version);
-    let verdicts = explain(&obs, &cands);
+    let verdicts = explain_for(&obs, &cands, o.kubernetes_version.as_deref());
     Ok(if json_out {
         to_json(&o.evidence, &files, &verdicts)
     } else {
@@ -60,6 +67,7 @@ fn to_json(paths: &[String], files: &[Evidence], verdicts: &[Verdict]) -> String
             "observations": e.obs,
             "skipped": e.skipped,
             "not_understood": e.unread,
+            "notes": e.notes,
         })).collect::<Vec<_>>(),
         "verdicts": verdicts,
     });
@@ -99,6 +107,9 @@ fn table(paths: &[String], files: &[Evidence], verdicts: &[Verdict]) -> String {
                 o.line
             ));
         }
+        for n in &e.notes {
+            out.push_str(&format!("  note: {n}\n"));
+        }
         if !e.unread.is_empty() {
             out.push_str(&format!(
                 "  not understood: {} line{}{}\n",
@@ -116,6 +127,14 @@ fn table(paths: &[String], files: &[Evidence], verdicts: &[Verdict]) -> String {
         }
     }
     out.push_str("\nWhat explains it best (score 0–100; see crates/evidence/src/explain.rs):\n");
+    if let Some(top) = verdicts.first() {
+        let same = verdicts.iter().filter(|v| v.score == top.score).count();
+        if same > 1 {
+            out.push_str(&format!(
+                "({same} candidates share the top score: this evidence does not tell them apart)\n"
+            ));
+        }
+    }
     for (i, v) in verdicts.iter().take(SHOW_VERDICTS).enumerate() {
         out.push_str(&format!(
             "{:>2}. {:>5.1}  {}\n",

@@ -48,7 +48,8 @@ fn committed_figures_are_current() {
 
 /// Every line of a ```sh block in docs/CLI.md that starts with `restartscope` runs and exits 0,
 /// in order, in a directory holding the files the examples name (`web.yaml`, `manifests/`, the
-/// cluster's settings files, `docs/`), with the built binary first on the PATH.
+/// cluster's settings files, `replay`'s evidence files, `docs/`), with the built binary first on
+/// the PATH.
 #[test]
 fn cli_doc_examples_run() {
     let doc =
@@ -70,6 +71,14 @@ fn cli_doc_examples_run() {
     copy("daemonset.yaml", "ds.yaml");
     copy("multi.yaml", "manifests/apps/api.yaml");
     copy("daemonset.yaml", "manifests/ds.yml");
+    // `replay`'s examples: two of the evidence crate's fixtures.
+    for f in ["113646-watch.txt", "136910-pod-node.yaml"] {
+        std::fs::copy(
+            format!("{}/../evidence/tests/data/{f}", env!("CARGO_MANIFEST_DIR")),
+            dir.join(f),
+        )
+        .unwrap();
+    }
     std::fs::write(
         dir.join("kubelet-config.yaml"),
         "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nnodeLeaseDurationSeconds: 40\nnodeStatusUpdateFrequency: 10s\n",

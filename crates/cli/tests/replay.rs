@@ -41,7 +41,8 @@ fn report_113646_transcript_names_the_legacy_flap_first() {
         "json",
     ]);
     assert_eq!(j["verdicts"][0]["preset"], "report-113646-flap");
-    assert_eq!(j["files"][0]["observations"].as_array().unwrap().len(), 3);
+    // Ready first seen, the restart count on that row, Ready→False, Ready→True.
+    assert_eq!(j["files"][0]["observations"].as_array().unwrap().len(), 4);
 }
 
 #[test]
@@ -133,8 +134,100 @@ fn bad_input_exits_2_with_the_line() {
             "--evidence",
             &data("113646-watch.txt"),
             "--kubernetes-version",
-            "1.29",
+            "1.99",
         ],
         &["--kubernetes-version"],
     );
+}
+
+#[test]
+fn report_136910_pod_and_node_yaml_names_the_kep_sidecar_bug_first() {
+    let out = ok(&["replay", "--evidence", &data("136910-pod-node.yaml")]);
+    let first = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("1. "))
+        .unwrap();
+    assert!(
+        first.contains("report-136910-sidecar-startup") && first.contains("KEP-4781"),
+        "{out}"
+    );
+    assert!(out.contains("fix: 1.35.4 (#137885)"), "{out}");
+    // The snapshot's limits and the node's kubelet are listed.
+    assert!(out.contains("note: a pod's YAML is a snapshot"), "{out}");
+    assert!(out.contains("kubelet v1.35.0"), "{out}");
+    assert!(out.contains("restart count 0"), "{out}");
+}
+
+#[test]
+fn report_125397_transcript_with_the_reporters_manifest_names_the_startup_rerun_first() {
+    let j = json(&[
+        "replay",
+        "--evidence",
+        &data("125397-watch.txt"),
+        "--manifest",
+        &data("125397-pod.yaml"),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(
+        j["verdicts"][0]["preset"], "report-125397-startup-rerun",
+        "{j:#}"
+    );
+    // On the reporter's manifest every release's legacy kubelet does the same: said, not hidden.
+    let l131 = j["verdicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["candidate"] == "1.31 · default (legacy)")
+        .unwrap();
+    assert!(
+        l131["why"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("indistinguishable")),
+        "{l131:#}"
+    );
+}
+
+#[test]
+fn an_older_kubernetes_version_ranks_the_oldest_legacy_line_and_ties_are_said() {
+    let out = ok(&["replay", "--evidence", &data("113646-watch.txt")]);
+    assert!(
+        out.contains("candidates share the top score") || out.contains("indistinguishable"),
+        "{out}"
+    );
+    let j = json(&[
+        "replay",
+        "--evidence",
+        &data("113646-watch.txt"),
+        "--kubernetes-version",
+        "1.25.3",
+        "-o",
+        "json",
+    ]);
+    let first_release = j["verdicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["preset"].is_null())
+        .unwrap();
+    assert_eq!(
+        first_release["candidate"], "1.31 · default (legacy)",
+        "{j:#}"
+    );
+}
+
+#[test]
+fn reports_142305_and_141473_name_their_bugs_first() {
+    for (file, preset) in [
+        ("142305-watch.txt", "report-142305-started-early"),
+        (
+            "141473-watch.txt",
+            "report-141473-replaced-during-partition",
+        ),
+    ] {
+        let j = json(&["replay", "--evidence", &data(file), "-o", "json"]);
+        assert_eq!(j["verdicts"][0]["preset"], preset, "{file}: {j:#}");
+    }
 }

@@ -66,8 +66,11 @@ pub(crate) fn read(text: &str) -> Evidence {
         obs: Vec::new(),
         unread: Vec::new(),
         skipped: 0,
+        notes: Vec::new(),
     };
     let mut pods: BTreeMap<String, PodState> = BTreeMap::new();
+    // Nodes whose kubelet version is recorded (from the first write's userAgent).
+    let mut versions: BTreeMap<String, String> = BTreeMap::new();
     for (n, l) in text.lines().enumerate() {
         let line = n + 1;
         if l.trim().is_empty() || is_comment(l) {
@@ -129,6 +132,28 @@ pub(crate) fn read(text: &str) -> Evidence {
                 "a {verb} of {resource} {name} that failed (HTTP {code}): nothing was written"
             ));
             continue;
+        }
+        // The kubelet names itself in its userAgent (`kubelet/v1.20.1 (linux/amd64) kubernetes/…`,
+        // client-go's default user agent, k8s.io/client-go/rest/config.go DefaultKubernetesUserAgent).
+        let agent = s(&e, &["userAgent"])
+            .and_then(|a| a.strip_prefix("kubelet/"))
+            .and_then(|a| a.split_whitespace().next());
+        if let (Some(v), Some(node)) = (
+            agent,
+            user.as_deref().and_then(|u| u.strip_prefix("system:node:")),
+        ) {
+            if versions.get(node).map(String::as_str) != Some(v) {
+                versions.insert(node.to_string(), v.to_string());
+                ev.obs.push(Obs {
+                    t_ms,
+                    pod: None,
+                    node: Some(node.to_string()),
+                    what: What::KubeletVersion(v.to_string()),
+                    by: user.clone(),
+                    line,
+                    file: 0,
+                });
+            }
         }
         let mut push = |pod: Option<String>, node: Option<String>, what: What| {
             ev.obs.push(Obs {

@@ -55,6 +55,7 @@ pub(crate) fn read(text: &str) -> Result<Evidence, ReadError> {
         obs: Vec::new(),
         unread: Vec::new(),
         skipped: 0,
+        notes: Vec::new(),
     };
     let mut pos = 0;
     for it in items {

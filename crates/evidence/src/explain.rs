@@ -20,8 +20,15 @@
 //!   (1 s for kubectl's AGE below 10 minutes);
 //! - 10: restarts and Started changes, where the evidence has them, are the model's.
 //!
-//! The candidate's score is the mean over observed pods. A preset whose pods carry the
-//! observed names gets 3 more; at equal scores a preset (a named report) comes first.
+//! - (of those 10) 5 off when the evidence shows a container exit the model's pod does not have.
+//!
+//! A `kubectl get pod -o yaml` snapshot has one Ready transition: it is scored on the model's final
+//! Ready (`score_snapshot`). The candidate's score is the mean over observed pods. A preset whose
+//! pods carry the observed names gets 3 more; when the kubelet's version is known (the evidence's
+//! Node kubeletVersion or "Kubelet version" line, else `--kubernetes-version`), a release that is
+//! not it, or a bug it cannot have, loses 10 (`explain_for`). At equal scores a preset (a named
+//! report) comes first, and every candidate that shares its score with others says it is
+//! indistinguishable from them on this evidence.
 
 use crate::{Obs, What};
 use restartscope_sim::{
@@ -37,6 +44,9 @@ pub struct Bug {
     pub issue: &'static str,
     pub policy: Policy,
     pub fixed_in: &'static str,
+    /// The first release line whose kubelet (of the bug's policy) no longer has it; `None`: not
+    /// fixed for that kubelet (the legacy kubelet keeps its restart behaviour; #142305 is open).
+    pub fixed: Option<KubeVersion>,
 }
 
 pub const BUGS: [Bug; 7] = [
@@ -45,42 +55,49 @@ pub const BUGS: [Bug; 7] = [
         issue: "kubernetes#113646",
         policy: Policy::Legacy,
         fixed_in: "1.35 (KEP-4781, the default kubelet; the gate ChangeContainerStatusOnKubeletRestart=true keeps the legacy behaviour)",
+        fixed: None,
     },
     Bug {
         preset: "report-125397-startup-rerun",
         issue: "kubernetes#125397",
         policy: Policy::Legacy,
         fixed_in: "1.35 (KEP-4781 keeps Started; the legacy kubelet behind ChangeContainerStatusOnKubeletRestart=true still reruns the startup probe)",
+        fixed: None,
     },
     Bug {
         preset: "report-135795-notready-flip",
         issue: "kubernetes#135795",
         policy: Policy::Legacy,
         fixed_in: "1.35 (KEP-4781 keeps the pod NotReady; the legacy kubelet behind ChangeContainerStatusOnKubeletRestart=true still flips it)",
+        fixed: None,
     },
     Bug {
         preset: "report-136910-sidecar-startup",
         issue: "kubernetes#136910",
         policy: Policy::Kep,
         fixed_in: "1.35.4 (#137885) and 1.36.0 (#137146)",
+        fixed: Some(KubeVersion::V1_35_4),
     },
     Bug {
         preset: "report-141155-started-by-name",
         issue: "kubernetes#141155",
         policy: Policy::Kep,
         fixed_in: "1.38 / main (#141342); cherry-picks to 1.35–1.37 open",
+        fixed: Some(KubeVersion::V1_38),
     },
     Bug {
         preset: "report-142305-started-early",
         issue: "kubernetes#142305",
         policy: Policy::Kep,
         fixed_in: "not fixed (open; PR #142303 proposed)",
+        fixed: None,
     },
     Bug {
         preset: "report-141473-replaced-during-partition",
         issue: "kubernetes#141473",
         policy: Policy::Kep,
         fixed_in: "1.38 / main (#141487); cherry-picks to 1.35–1.37 open",
+        fixed: Some(KubeVersion::V1_38),
     },
 ];
 
@@ -194,7 +211,8 @@ pub fn scenario_from(obs: &[Obs]) -> Scenario {
 }
 
 /// Every candidate: the release profiles on `base` (or on `scenario_from(obs)`), restricted to
-/// `version` when given, and every real-bug preset under its own version.
+/// `version` when given, and every real-bug preset: a legacy-kubelet bug on the kubelet's release
+/// when `version` or the evidence names it, else (and a KEP-4781 bug always) on its own.
 pub fn candidates(
     obs: &[Obs],
     base: Option<&Scenario>,
@@ -210,6 +228,11 @@ pub fn candidates(
         Some(v) => vec![v],
         None => KubeVersion::ALL.to_vec(),
     };
+    // The kubelet's release: the one given, else the evidence's (older than 1.31: 1.31's).
+    let known = version.or_else(|| match evidence_version(obs)?.1 {
+        SeenVersion::Known(v) => Some(v),
+        SeenVersion::Older => Some(KubeVersion::V1_31),
+    });
     let mut out = Vec::new();
     for b in BUGS {
         let Some(p) = presets::find(b.preset) else {
@@ -219,6 +242,11 @@ pub fn candidates(
         if let (Some(d), Some(r)) = (down, sc.kubelet.restarts.first_mut()) {
             r.downtime_s = d;
             sc.horizon_s = sc.horizon_s.max(r.at_s + d + 170.0);
+        }
+        // A legacy-kubelet bug runs on the kubelet's own release when it is known (every release
+        // has the legacy kubelet); a KEP-4781 bug on the release its preset names.
+        if let (Policy::Legacy, Some(v)) = (b.policy, known) {
+            sc.cluster.version = v;
         }
         let Ok(profile) = KubeletProfile::new(sc.cluster.version, b.policy) else {
             continue;
@@ -252,12 +280,22 @@ struct Seq {
     ready: Vec<(i64, bool)>,
     started: Vec<bool>,
     restarts: Option<u32>,
+    /// A snapshot's Ready (`kubectl get pod -o yaml`): (since, value), the last transition only.
+    since: Option<(i64, bool)>,
+    /// A container exited or was killed (PLEG ContainerDied, a Killing event, a snapshot's
+    /// terminated state).
+    died: bool,
 }
 
 fn observed(obs: &[Obs], pod: &str) -> Seq {
     let mut s = Seq::default();
     let mut restarts = 0u32;
     let mut any_restart = false;
+    let mut snapshot_restarts = 0u32;
+    let mut sinces: Vec<(i64, bool)> = Vec::new();
+    let snapshot = obs
+        .iter()
+        .any(|o| o.pod.as_deref() == Some(pod) && matches!(o.what, What::RestartCount(_)));
     for o in obs.iter().filter(|o| o.pod.as_deref() == Some(pod)) {
         match &o.what {
             What::ReadyAtStart(b) if s.initial.is_none() => s.initial = Some(*b),
@@ -270,6 +308,9 @@ fn observed(obs: &[Obs], pod: &str) -> Seq {
                 }
             }
             What::StartedChanged(b) => s.started.push(*b),
+            What::ReadySince(b) => sinces.push((o.t_ms, *b)),
+            What::RestartCount(n) => snapshot_restarts += n,
+            What::ContainerDied => s.died = true,
             What::Restarted(n) => {
                 any_restart = true;
                 restarts = if *n == 0 {
@@ -281,7 +322,34 @@ fn observed(obs: &[Obs], pod: &str) -> Seq {
             _ => {}
         }
     }
-    s.restarts = any_restart.then_some(restarts);
+    // Snapshots (`kubectl get pod -o yaml --watch`, several files): one has its last transition;
+    // several that differ are a sequence, the first the state before (as a watch's first row).
+    sinces.sort_unstable();
+    sinces.dedup();
+    if s.ready.is_empty() {
+        if let Some(&(t0, b0)) = sinces.first() {
+            let mut changes: Vec<(i64, bool)> = Vec::new();
+            for &(t, b) in &sinces[1..] {
+                if changes.last().map_or(b0, |c| c.1) != b {
+                    changes.push((t, b));
+                }
+            }
+            if changes.is_empty() {
+                // The latest snapshot's (the same value at a later lastTransitionTime hides a
+                // change and its return between the snapshots: not counted).
+                s.since = sinces.last().copied().or(Some((t0, b0)));
+            } else {
+                s.initial = Some(b0);
+                s.ready = changes;
+            }
+        }
+    }
+    s.restarts = if snapshot {
+        // restartCount counts since the pod's creation: the snapshot's, over its containers.
+        Some(snapshot_restarts.max(restarts))
+    } else {
+        any_restart.then_some(restarts)
+    };
     s
 }
 
@@ -313,6 +381,10 @@ fn modelled(tr: &Trace, pod: u16) -> Seq {
             .filter(|e| e.kind == Kind::ContainerRestart && e.pod == Some(pod))
             .count() as u32,
     );
+    s.died = tr
+        .events
+        .iter()
+        .any(|e| e.kind == Kind::ContainerExit && e.pod == Some(pod));
     s
 }
 
@@ -340,6 +412,9 @@ fn score_pod(
     obs_start: Option<i64>,
     model_start: i64,
 ) -> PodScore {
+    if let (true, Some(snap)) = (o.ready.is_empty(), o.since) {
+        return score_snapshot(name, o, snap, m, tol_ms, obs_start, model_start);
+    }
     let mut score = 0.0;
     let ov: Vec<bool> = o.ready.iter().map(|x| x.1).collect();
     let mv: Vec<bool> = m.ready.iter().map(|x| x.1).collect();
@@ -457,12 +532,194 @@ fn score_pod(
         extra -= 5.0;
         why.push_str("; Started changes differ from the model's");
     }
-    score += extra;
+    extra -= exits(o, m, &mut why);
+    score += extra.max(0.0);
     PodScore { score, why }
 }
 
-/// Ranks the candidates against the observations, best first.
+/// 5 points off when the evidence shows a container exit (or kill) and the model's pod has none:
+/// a candidate that leaves the container running does not explain why it stopped.
+fn exits(o: &Seq, m: &Seq, why: &mut String) -> f64 {
+    if o.died && !m.died {
+        why.push_str("; a container exit is observed, the model has none");
+        5.0
+    } else {
+        0.0
+    }
+}
+
+/// A snapshot (`kubectl get pod -o yaml`): Ready has been `snap.1` since `snap.0`. Scored on the
+/// same 100 points: 60 when the model's Ready at the end of the run is the snapshot's; 10 for the
+/// Ready state before the restart (unknown in a snapshot: given); 20 when the last transition
+/// falls where the model's does (after the kubelet's start, within the tolerance, when the
+/// evidence dates the start; before it when the model changes nothing); 10 for restarts.
+fn score_snapshot(
+    name: &str,
+    o: &Seq,
+    snap: (i64, bool),
+    m: &Seq,
+    tol_ms: i64,
+    obs_start: Option<i64>,
+    model_start: i64,
+) -> PodScore {
+    let b = |v: bool| if v { "True" } else { "False" };
+    let model_end = m.ready.last().map(|x| x.1).or(m.initial).unwrap_or(true);
+    let mut score = 10.0;
+    let mut why = format!(
+        "{name}: the snapshot says Ready={} since its last transition",
+        b(snap.1)
+    );
+    if model_end == snap.1 {
+        score += 60.0;
+        why.push_str(&format!("; the model ends Ready={} too", b(model_end)));
+    } else {
+        why.push_str(&format!("; the model ends Ready={}", b(model_end)));
+    }
+    match (obs_start, m.ready.last()) {
+        (None, _) => score += 20.0,
+        (Some(s), Some(last)) => {
+            let d = ((snap.0 - s) - (last.0 - model_start)).abs();
+            if d <= tol_ms {
+                score += 20.0;
+                why.push_str(&format!(" (its transition within ±{})", secs(tol_ms)));
+            } else {
+                why.push_str(&format!(
+                    " (its transition {} after the kubelet's start, the model's {})",
+                    secs(snap.0 - s),
+                    secs(last.0 - model_start)
+                ));
+            }
+        }
+        (Some(s), None) => {
+            if snap.0 <= s {
+                score += 20.0;
+            } else {
+                why.push_str(&format!(
+                    " (its transition {} after the kubelet's start; the model writes no change after it)",
+                    secs(snap.0 - s)
+                ));
+            }
+        }
+    }
+    let mut extra = 10.0;
+    if let Some(r) = o.restarts {
+        if m.restarts != Some(r) {
+            extra -= 5.0;
+            why.push_str(&format!(
+                "; restartCount {r} in the snapshot, {} modelled",
+                m.restarts.unwrap_or(0)
+            ));
+        } else {
+            why.push_str(&format!("; restartCount {r} as modelled"));
+        }
+    }
+    extra -= exits(o, m, &mut why);
+    score += extra.max(0.0);
+    PodScore { score, why }
+}
+
+/// The kubelet's release as the evidence names it: `v1.34.3`, `v1.36.2+k3s1`, `v1.35.0-eks-…`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeenVersion {
+    /// A release the model knows.
+    Known(KubeVersion),
+    /// Older than 1.31 (the model's oldest line): a legacy kubelet, like 1.31's.
+    Older,
+}
+
+/// Parses a kubelet version (`v1.25.3` is `Older`; a minor newer than the model knows is
+/// `None`).
+pub fn seen_version(s: &str) -> Option<SeenVersion> {
+    let core = s.trim().split(['+', '-']).next().unwrap_or("");
+    if let Some(v) = KubeVersion::parse(core) {
+        return Some(SeenVersion::Known(v));
+    }
+    let t = core.strip_prefix('v').unwrap_or(core);
+    let mut it = t.split('.');
+    let (major, minor) = (
+        it.next()?.parse::<u32>().ok()?,
+        it.next()?.parse::<u32>().ok()?,
+    );
+    if major == 1 && minor < 31 {
+        return Some(SeenVersion::Older);
+    }
+    // A patch release the table does not list: its minor's line.
+    KubeVersion::parse(&format!("1.{minor}")).map(SeenVersion::Known)
+}
+
+/// The kubelet version the evidence states (the last `KubeletVersion` observation).
+pub fn evidence_version(obs: &[Obs]) -> Option<(String, SeenVersion)> {
+    obs.iter().rev().find_map(|o| match &o.what {
+        What::KubeletVersion(v) => seen_version(v).map(|x| (v.clone(), x)),
+        _ => None,
+    })
+}
+
+/// Whether the candidate can be the kubelet that ran: a release profile of the same line (a
+/// kubelet older than 1.31: the 1.31 legacy profile, the model's oldest); a bug whose kubelet the
+/// release has and has not fixed (a legacy-kubelet bug: every release).
+fn runs_on(c: &Candidate, seen: SeenVersion) -> bool {
+    match (c.bug, seen) {
+        (None, SeenVersion::Known(v)) => c.profile.version.line() == v.line(),
+        (None, SeenVersion::Older) => {
+            c.profile.version.line() == KubeVersion::V1_31.line()
+                && c.profile.policy() == Policy::Legacy
+        }
+        (Some(b), _) if b.policy == Policy::Legacy => true,
+        (Some(_), SeenVersion::Older) => false,
+        (Some(b), SeenVersion::Known(v)) => {
+            v.has_kep_4781() && b.fixed.is_none_or(|f| v.line() < f.line())
+        }
+    }
+}
+
+/// Points off a candidate whose release cannot be the evidence's kubelet.
+pub const OTHER_RELEASE_PENALTY: f64 = 10.0;
+
+/// Ranks the candidates against the observations, best first; the kubelet version is the one the
+/// evidence states (see `explain_for`).
 pub fn explain(obs: &[Obs], candidates: &[Candidate]) -> Vec<Verdict> {
+    explain_for(obs, candidates, None)
+}
+
+/// Ranks the candidates against the observations, best first. `version` (the user's
+/// `--kubernetes-version`, any `1.MINOR[.PATCH]`: older than 1.31 is a legacy kubelet like 1.31's)
+/// or else the evidence's kubelet version (a Node's kubeletVersion, the kubelet's "Kubelet
+/// version" line) takes `OTHER_RELEASE_PENALTY` points off every candidate whose release cannot
+/// have run: so the matching release comes first among equals. Candidates left with the same
+/// score are said to be indistinguishable on this evidence.
+pub fn explain_for(obs: &[Obs], candidates: &[Candidate], version: Option<&str>) -> Vec<Verdict> {
+    let seen = match version.and_then(|v| seen_version(v).map(|s| (v, s))) {
+        Some((v, s)) => Some((format!("{v} (--kubernetes-version)"), s)),
+        None => evidence_version(obs),
+    };
+    let mut out = rank(obs, candidates, seen.as_ref());
+    // Equal scores: say so.
+    let scores: Vec<(f64, String)> = out.iter().map(|v| (v.score, v.candidate.clone())).collect();
+    for v in &mut out {
+        let same: Vec<&str> = scores
+            .iter()
+            .filter(|(s, c)| *s == v.score && *c != v.candidate)
+            .map(|(_, c)| c.as_str())
+            .collect();
+        if !same.is_empty() {
+            v.why.push(format!(
+                "indistinguishable on this evidence from {} other candidate{} with the same score ({}{})",
+                same.len(),
+                if same.len() == 1 { "" } else { "s" },
+                same.iter().take(3).copied().collect::<Vec<_>>().join("; "),
+                if same.len() > 3 { "; …" } else { "" }
+            ));
+        }
+    }
+    out
+}
+
+fn rank(
+    obs: &[Obs],
+    candidates: &[Candidate],
+    seen: Option<&(String, SeenVersion)>,
+) -> Vec<Verdict> {
     let pods = observed_pods(obs);
     let obs_start = obs
         .iter()
@@ -541,6 +798,23 @@ pub fn explain(obs: &[Obs], candidates: &[Candidate]) -> Vec<Verdict> {
             score += 3.0;
             why.push("the observed pods carry the report's pod names (+3)".into());
         }
+        if let Some((v, sv)) = seen {
+            if !runs_on(c, *sv) {
+                score -= OTHER_RELEASE_PENALTY;
+                why.push(format!(
+                    "the evidence's kubelet is {v}: {} (−{OTHER_RELEASE_PENALTY})",
+                    match (c.bug, sv) {
+                        (Some(b), SeenVersion::Known(v)) if v.has_kep_4781() => {
+                            format!("its kubelet has {}'s fix ({})", b.issue, b.fixed_in)
+                        }
+                        (Some(b), _) => {
+                            format!("{} needs the KEP-4781 kubelet, which is from 1.35", b.issue)
+                        }
+                        (None, _) => "not this release".to_string(),
+                    }
+                ));
+            }
+        }
         if let Some(b) = c.bug {
             why.push(format!(
                 "{} on {}; fix: {}",
@@ -562,7 +836,7 @@ pub fn explain(obs: &[Obs], candidates: &[Candidate]) -> Vec<Verdict> {
                     )
                 }),
                 fixed_in: c.bug.map(|b| b.fixed_in.to_string()),
-                score: (score * 10.0).round() / 10.0,
+                score: (score.max(0.0) * 10.0).round() / 10.0,
                 why,
             },
             c.bug.is_some(),

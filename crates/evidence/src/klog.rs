@@ -2,6 +2,7 @@
 //! alone or behind journald's prefix (`Mar 08 19:24:47 host kubelet[202]: …`, also
 //! `hyperkube[pid]` and `Jul 05 17:47:52.807876 host …`), and systemd's own lines about the
 //! kubelet unit. Read: the kubelet starting ("Starting kubelet…", systemd "Started kubelet"),
+//! its version (`"Kubelet version" kubeletVersion="v1.34.3"`, from `cmd/kubelet/app/server.go`),
 //! stopping (systemd "Stopping kubelet"/"Stopped kubelet"), `"Probe failed"`, `"SyncLoop
 //! (PLEG): event for pod"` (ContainerStarted / ContainerDied) and the status manager's
 //! `"Patch status for pod"` (its patch's Ready condition and container statuses). klog has no
@@ -125,6 +126,7 @@ pub(crate) fn read(text: &str) -> Evidence {
         obs: Vec::new(),
         unread: Vec::new(),
         skipped: 0,
+        notes: Vec::new(),
     };
     let mut ready: BTreeMap<String, bool> = BTreeMap::new();
     for (n, raw) in text.lines().enumerate() {
@@ -173,6 +175,13 @@ pub(crate) fn read(text: &str) -> Evidence {
         let text = msg.as_deref().unwrap_or(m);
         if text.starts_with("Starting kubelet") || text == "Started kubelet" {
             push(None, What::KubeletStarted);
+        } else if text == "Kubelet version" {
+            // cmd/kubelet/app/server.go, run(): logger.Info("Kubelet version", "kubeletVersion", …),
+            // logged once at every start.
+            match value(m, "kubeletVersion") {
+                Some(v) => push(None, What::KubeletVersion(v)),
+                None => ev.skipped += 1,
+            }
         } else if text == "Probe failed" {
             let kind = value(m, "probeType").unwrap_or_else(|| "a".into());
             push(

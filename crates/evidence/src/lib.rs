@@ -7,7 +7,9 @@
 //! - `events`: `kubectl get events -o json` (a `List` of `Event`);
 //! - `audit`: API server audit log lines (`audit.k8s.io/v1` `Event`, one JSON object a line);
 //! - `klog`: the kubelet's journal or klog lines (`I1201 10:00:00.123456 1234 file.go:1] "msg"`,
-//!   with or without journald's `Mon DD HH:MM:SS host kubelet[pid]:` prefix).
+//!   with or without journald's `Mon DD HH:MM:SS host kubelet[pid]:` prefix);
+//! - `pod`: `kubectl get pod(s) -o yaml|json` (a Pod, a `List`, nodes too, or a pasted `status:`
+//!   block): a snapshot, so each condition's last transition only.
 //!
 //! Every reader gives [`Obs`]ervations (what changed, for which pod, when, written by whom, on
 //! which line) and the lines it did not understand, each with its line number. Bad input is a
@@ -19,6 +21,7 @@ mod audit;
 mod events;
 pub mod explain;
 mod klog;
+mod pod;
 pub mod time;
 mod watch;
 
@@ -32,6 +35,18 @@ pub enum What {
     ReadyAtStart(bool),
     /// The pod's Ready condition (or READY column) changed to this value.
     ReadyChanged(bool),
+    /// The pod's Ready condition has had this value since `t_ms` (its `lastTransitionTime` in a
+    /// `kubectl get pod -o yaml` snapshot): the last transition, earlier ones unknown.
+    ReadySince(bool),
+    /// Another pod condition (ContainersReady, PodScheduled, Initialized …) since `t_ms`.
+    ConditionSince(String, bool),
+    /// A container's `restartCount` at a snapshot (`kubectl get pod -o yaml`), or a watch's
+    /// RESTARTS on the pod's first row; 0 included: since the pod's creation, not only since the
+    /// kubelet's restart.
+    RestartCount(u32),
+    /// The kubelet's version (`v1.34.3`): a Node's `status.nodeInfo.kubeletVersion`, the
+    /// kubelet's `"Kubelet version"` log line.
+    KubeletVersion(String),
     /// A container's Started changed to this value.
     StartedChanged(bool),
     /// The pod's restart count became this (0: a restart whose count the source does not give).
@@ -58,6 +73,10 @@ impl What {
         match self {
             What::ReadyAtStart(b) => format!("Ready={} (first seen)", tf(*b)),
             What::ReadyChanged(b) => format!("Ready→{}", tf(*b)),
+            What::ReadySince(b) => format!("Ready={} (last transition)", tf(*b)),
+            What::ConditionSince(k, b) => format!("{k}={} since", tf(*b)),
+            What::KubeletVersion(v) => format!("kubelet {v}"),
+            What::RestartCount(n) => format!("restart count {n}"),
             What::StartedChanged(b) => format!("Started→{}", tf(*b)),
             What::Restarted(0) => "container restarted".into(),
             What::Restarted(n) => format!("restarts={n}"),
@@ -110,6 +129,7 @@ pub enum Format {
     EventsJson,
     Audit,
     Klog,
+    PodStatus,
 }
 
 impl Format {
@@ -119,6 +139,7 @@ impl Format {
             Format::EventsJson => "kubectl get events -o json",
             Format::Audit => "audit log (audit.k8s.io/v1)",
             Format::Klog => "kubelet log (klog)",
+            Format::PodStatus => "kubectl get pod -o yaml|json (a snapshot)",
         }
     }
 }
@@ -144,6 +165,8 @@ pub struct Evidence {
     /// Lines in the format that say nothing the model follows (other klog messages, other
     /// audit resources, events of other reasons).
     pub skipped: usize,
+    /// What the reader wants said about this file (a snapshot's limits, values without a time).
+    pub notes: Vec<String>,
 }
 
 /// Input that cannot be read at all: the first line at fault and why.
@@ -186,7 +209,13 @@ pub fn detect(text: &str) -> Option<Format> {
         if first.contains("audit.k8s.io") {
             return Some(Format::Audit);
         }
+        if pod::looks_like(first, text) {
+            return Some(Format::PodStatus);
+        }
         return Some(Format::EventsJson);
+    }
+    if pod::looks_like(first, text) {
+        return Some(Format::PodStatus);
     }
     if klog::looks_like(first) {
         return Some(Format::Klog);
@@ -203,7 +232,7 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
     if text.trim().is_empty() {
         return Err(ReadError {
             line: 1,
-            message: "the file is empty: give a `kubectl get pods -w` transcript, `kubectl get events -o json`, audit log lines or kubelet log lines".into(),
+            message: "the file is empty: give a `kubectl get pods -w` transcript, `kubectl get events -o json`, audit log lines, kubelet log lines or `kubectl get pod -o yaml|json`".into(),
         });
     }
     let format = detect(text).ok_or_else(|| {
@@ -216,7 +245,7 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
         ReadError {
             line: n,
             message: format!(
-                "not a format RestartScope reads (a `kubectl get pods -w` row, `kubectl get events -o json`, an audit.k8s.io/v1 event, a kubelet klog line): {:?}",
+                "not a format RestartScope reads (a `kubectl get pods -w` row, `kubectl get events -o json`, an audit.k8s.io/v1 event, a kubelet klog line, `kubectl get pod -o yaml|json`): {:?}",
                 cut(l)
             ),
         }
@@ -226,6 +255,7 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
         Format::EventsJson => events::read(text)?,
         Format::Audit => audit::read(text),
         Format::Klog => klog::read(text),
+        Format::PodStatus => pod::read(text)?,
     };
     for o in &mut ev.obs {
         o.file = file;

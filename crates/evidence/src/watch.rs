@@ -2,8 +2,9 @@
 //! optional: reports often paste rows only), with `--output-watch-events` an `EVENT` column
 //! (ADDED, MODIFIED, DELETED), with `-A` a `NAMESPACE` column, with `-o wide` more after AGE.
 //! The only clock is AGE, relative to the pod's creation: an observation's `t_ms` is the AGE.
-//! A pod's first row gives its Ready state (`ReadyAtStart`); each later row whose READY
-//! column says otherwise is a change.
+//! A pod's first row gives its Ready state (`ReadyAtStart`) and its restart count
+//! (`RestartCount`); each later row whose READY column says otherwise is a change, each higher
+//! RESTARTS a `Restarted`.
 
 use crate::{cut, is_comment, time, Evidence, Format, Obs, Unread, What};
 use std::collections::BTreeMap;
@@ -76,6 +77,7 @@ pub(crate) fn read(text: &str) -> Evidence {
         obs: Vec::new(),
         unread: Vec::new(),
         skipped: 0,
+        notes: Vec::new(),
     };
     // Per pod: (ready, restarts, terminating).
     let mut last: BTreeMap<String, (bool, u32, bool)> = BTreeMap::new();
@@ -113,7 +115,12 @@ pub(crate) fn read(text: &str) -> Evidence {
             file: 0,
         };
         match last.get(r.name).copied() {
-            None => ev.obs.push(obs(What::ReadyAtStart(ready))),
+            None => {
+                ev.obs.push(obs(What::ReadyAtStart(ready)));
+                // The RESTARTS column is the restart count: a transcript whose count never moves
+                // shows no restart (explain holds that against a model that restarts).
+                ev.obs.push(obs(What::RestartCount(r.restarts)));
+            }
             Some((was, restarts, term)) => {
                 if r.restarts > restarts {
                     ev.obs.push(obs(What::Restarted(r.restarts)));

@@ -1,6 +1,6 @@
 //! Upstream reports' observed sequences through `explain`: the right known bug first.
 
-use restartscope_evidence::explain::{candidates, explain};
+use restartscope_evidence::explain::{candidates, explain, explain_for};
 use restartscope_evidence::read;
 
 fn data(name: &str) -> String {
@@ -58,4 +58,157 @@ fn report_135795_is_the_legacy_notready_flip() {
         "{:#?}",
         &v[..3]
     );
+}
+
+/// kubernetes#136910: the stuck pod as `kubectl get pod,node -o yaml` shows it (composed from the
+/// report's and the fix's words: see the fixture's first line). What a snapshot gives that a watch
+/// would not: restartCount 0 beside a terminated container, and the node's kubeletVersion.
+#[test]
+fn report_136910_snapshot_is_the_kep_sidecar_bug_on_its_release() {
+    let v = top(&data("136910-pod-node.yaml"));
+    for x in v.iter().take(5) {
+        eprintln!("{:5.1} {} | {}", x.score, x.candidate, x.why.join(" / "));
+    }
+    assert_eq!(
+        v[0].preset.as_deref(),
+        Some("report-136910-sidecar-startup"),
+        "{:#?}",
+        &v[..3]
+    );
+    assert!(v[0].kubelet.contains("KEP-4781"));
+    assert!(v[0].fixed_in.as_deref().unwrap().contains("1.35.4"));
+    // A release the node does not run is marked down and says why.
+    let other = v
+        .iter()
+        .find(|x| x.candidate == "1.36 · default (KEP-4781)")
+        .unwrap();
+    assert!(
+        other
+            .why
+            .iter()
+            .any(|w| w.contains("v1.35.0") && w.contains("not this release")),
+        "{other:?}"
+    );
+    // The legacy NotReady flip ends NotReady too, but has no container exit.
+    let flip = v
+        .iter()
+        .find(|x| x.preset.as_deref() == Some("report-135795-notready-flip"))
+        .unwrap();
+    assert!(flip.score < v[0].score, "{flip:?}");
+    assert!(
+        flip.why.iter().any(|w| w.contains("container exit")),
+        "{flip:?}"
+    );
+}
+
+/// kubernetes#125397: written from the report's words (see the fixture): the startup probe's rerun
+/// keeps the pod NotReady for tens of seconds, which a 1 s flap (#113646) does not explain.
+#[test]
+fn report_125397_is_the_legacy_startup_rerun() {
+    let v = top(&data("125397-watch.txt"));
+    for x in v.iter().take(5) {
+        eprintln!("{:5.1} {} | {}", x.score, x.candidate, x.why.join(" / "));
+    }
+    assert_eq!(
+        v[0].preset.as_deref(),
+        Some("report-125397-startup-rerun"),
+        "{:#?}",
+        &v[..3]
+    );
+    let flap = v
+        .iter()
+        .find(|x| x.preset.as_deref() == Some("report-113646-flap"))
+        .unwrap();
+    assert!(flap.score < v[0].score - 15.0, "{flap:?}");
+    // #141473's replaced container would show in RESTARTS, which stays 0.
+    let replaced = v
+        .iter()
+        .find(|x| x.preset.as_deref() == Some("report-141473-replaced-during-partition"))
+        .unwrap();
+    assert!(replaced.score < v[0].score, "{replaced:?}");
+}
+
+/// The legacy kubelets of every release write the same sequence: without a version they are said
+/// to be indistinguishable; with the reporter's (v1.25.3, older than the model's oldest line)
+/// 1.31's legacy kubelet stands for it and the others are marked down.
+#[test]
+fn the_evidence_version_ranks_its_release_first() {
+    let ev = read(&data("113646-watch.txt"), 0).unwrap();
+    let c = candidates(&ev.obs, None, None);
+    let v = explain(&ev.obs, &c);
+    let legacy: Vec<_> = v
+        .iter()
+        .filter(|x| x.preset.is_none() && x.kubelet.contains("legacy"))
+        .collect();
+    assert!(legacy.len() > 3);
+    assert!(legacy.iter().all(|x| x.score == legacy[0].score));
+    assert!(legacy
+        .iter()
+        .all(|x| x.why.iter().any(|w| w.contains("indistinguishable"))));
+    let v = explain_for(&ev.obs, &c, Some("v1.25.3"));
+    let first = v.iter().find(|x| x.preset.is_none()).unwrap();
+    assert_eq!(first.candidate, "1.31 · default (legacy)", "{first:?}");
+    let l134 = v
+        .iter()
+        .find(|x| x.candidate == "1.34 · default (legacy)")
+        .unwrap();
+    assert!(l134.score <= first.score - 10.0, "{l134:?}");
+    assert!(l134.why.iter().any(|w| w.contains("v1.25.3")), "{l134:?}");
+    assert_eq!(v[0].preset.as_deref(), Some("report-113646-flap"));
+    // The kubelet's own "Kubelet version" line does the same.
+    let mut obs = ev.obs.clone();
+    obs.extend(read(&data("kubelet-version-journal.txt"), 1).unwrap().obs);
+    let v = explain(&obs, &c);
+    let first = v.iter().find(|x| x.preset.is_none()).unwrap();
+    assert_eq!(first.candidate, "1.34 · default (legacy)", "{first:?}");
+}
+
+/// kubernetes#142305 and #141473: sequences written from the reports' words (see the fixtures'
+/// first lines): the right bug first, far ahead of the next.
+#[test]
+fn reports_142305_and_141473_from_their_words() {
+    for (file, preset, margin) in [
+        ("142305-watch.txt", "report-142305-started-early", 40.0),
+        (
+            "141473-watch.txt",
+            "report-141473-replaced-during-partition",
+            25.0,
+        ),
+    ] {
+        let v = top(&data(file));
+        for x in v.iter().take(3) {
+            eprintln!("{:5.1} {} | {}", x.score, x.candidate, x.why.join(" / "));
+        }
+        assert_eq!(
+            v[0].preset.as_deref(),
+            Some(preset),
+            "{file}: {:#?}",
+            &v[..3]
+        );
+        assert!(v[0].kubelet.contains("KEP-4781"), "{file}");
+        assert!(v[1].score < v[0].score - margin, "{file}: {:#?}", &v[..2]);
+    }
+}
+
+/// `kubectl get pod -o yaml --watch` (kubernetes#78733's way of watching) prints one document per
+/// change: snapshots that differ are read as a sequence, the first as the state before.
+#[test]
+fn successive_snapshots_are_a_sequence() {
+    let doc = |ready: &str, t: &str| {
+        format!("apiVersion: v1\nkind: Pod\nmetadata:\n  name: busybox-test-1\nstatus:\n  conditions:\n  - type: Ready\n    status: \"{ready}\"\n    lastTransitionTime: \"{t}\"\n  containerStatuses:\n  - name: busybox\n    restartCount: 0\n    state:\n      running:\n        startedAt: \"2022-11-05T10:00:00Z\"\n")
+    };
+    let text = [
+        doc("True", "2022-11-05T10:00:05Z"),
+        doc("False", "2022-11-05T10:04:00Z"),
+        doc("True", "2022-11-05T10:04:01Z"),
+    ]
+    .join("---\n");
+    let v = top(&text);
+    assert_eq!(
+        v[0].preset.as_deref(),
+        Some("report-113646-flap"),
+        "{:#?}",
+        &v[..2]
+    );
+    assert!(v[0].why[0].contains("True→False→True"), "{:?}", v[0].why);
 }

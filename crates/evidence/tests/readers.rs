@@ -19,6 +19,7 @@ fn report_113646_transcript_without_header_and_with_the_prompt() {
         whats,
         vec![
             (228_000, &What::ReadyAtStart(true), 3),
+            (228_000, &What::RestartCount(0), 3),
             (240_000, &What::ReadyChanged(false), 4),
             (241_000, &What::ReadyChanged(true), 5),
         ]
@@ -59,8 +60,16 @@ fn audit_lease_renewals_and_a_node_problem_detector_patch() {
 #[test]
 fn audit_pod_status_patch_by_the_kubelet_gives_ready_and_the_writer() {
     let ev = read(&data("audit-pod-status-patch.jsonl"), 0).unwrap();
-    assert_eq!(ev.obs.len(), 1, "{:?}", ev.obs);
-    let o = &ev.obs[0];
+    assert_eq!(ev.obs.len(), 2, "{:?}", ev.obs);
+    // The kubelet's version from its userAgent (`kubelet/v1.20.1 (linux/amd64) …`).
+    let v = ev
+        .obs
+        .iter()
+        .find(|o| matches!(o.what, What::KubeletVersion(_)))
+        .unwrap();
+    assert_eq!(v.what, What::KubeletVersion("v1.20.1".into()));
+    assert_eq!(v.node.as_deref(), Some("node2"));
+    let o = ev.obs.iter().find(|o| o.pod.is_some()).unwrap();
     assert_eq!(o.what, What::ReadyAtStart(true));
     assert_eq!(o.pod.as_deref(), Some("accessor"));
     assert_eq!(o.by.as_deref(), Some("system:node:node2"));
@@ -126,6 +135,7 @@ fn watch_events_restarts_and_deletion() {
         w,
         vec![
             &What::ReadyAtStart(true),
+            &What::RestartCount(0),
             &What::Restarted(1),
             &What::ReadyChanged(false),
             &What::ReadyChanged(true),
@@ -174,6 +184,8 @@ fn bad_input_says_which_line() {
     assert_eq!(e.line, 3, "{e}");
     assert!(e.message.contains("not valid JSON"));
     let e = read("{\"kind\":\"Pod\"}", 0).unwrap_err();
+    assert!(e.message.contains("without status"), "{e}");
+    let e = read("{\"kind\":\"ConfigMap\"}", 0).unwrap_err();
     assert!(e.message.contains("not a list of Events"), "{e}");
     // A watch transcript whose rows are all broken.
     let e = read(
@@ -191,6 +203,154 @@ fn bad_input_says_which_line() {
     assert_eq!(ev.unread[0].line, 2);
 }
 
+#[test]
+fn pod_status_snapshot_gives_last_transitions_and_restart_count() {
+    let ev = read(&data("101044-status.yaml"), 0).unwrap();
+    assert_eq!(ev.format, Format::PodStatus);
+    assert!(ev.absolute);
+    let t = |s| restartscope_evidence::time::rfc3339(s).unwrap();
+    let w: Vec<(i64, &What, usize)> = ev.obs.iter().map(|o| (o.t_ms, &o.what, o.line)).collect();
+    assert_eq!(
+        w,
+        vec![
+            (
+                t("2021-04-12T19:36:07Z"),
+                &What::ConditionSince("Initialized".into(), true),
+                4
+            ),
+            (
+                t("2021-04-12T19:36:07Z"),
+                &What::ConditionSince("PodScheduled".into(), true),
+                16
+            ),
+            (t("2021-04-12T19:46:45Z"), &What::ContainerStarted, 31),
+            (t("2021-04-12T19:46:45Z"), &What::RestartCount(4), 31),
+            (t("2021-04-12T19:46:46Z"), &What::ReadySince(true), 8),
+            (
+                t("2021-04-12T19:46:46Z"),
+                &What::ConditionSince("ContainersReady".into(), true),
+                12
+            ),
+        ]
+    );
+    // No name in a pasted status block.
+    assert!(ev
+        .obs
+        .iter()
+        .all(|o| o.pod.as_deref() == Some("(unnamed pod)")));
+    // What a snapshot cannot say is said.
+    assert!(ev.notes[0].contains("snapshot"), "{:?}", ev.notes);
+    assert!(
+        ev.notes.iter().any(|n| n.contains("container exit")
+            && n.contains("restartCount=4")
+            && n.contains("lastState empty")),
+        "{:?}",
+        ev.notes
+    );
+}
+
+#[test]
+fn pod_list_as_json_with_a_node_gives_names_and_the_kubelet_version() {
+    // Made up in the shape `kubectl get pod,node -o json` prints (a List of a Pod and a Node).
+    let t = r#"{"apiVersion":"v1","kind":"List","items":[
+ {"apiVersion":"v1","kind":"Pod","metadata":{"name":"app-0","namespace":"default","uid":"u-1"},
+  "spec":{"nodeName":"n1"},
+  "status":{"conditions":[{"type":"Ready","status":"False","lastTransitionTime":"2026-02-10T10:02:00Z"}],
+   "containerStatuses":[{"name":"app","ready":false,"started":false,"restartCount":0,
+     "state":{"terminated":{"exitCode":2,"finishedAt":"2026-02-10T10:02:00Z"}}}]}},
+ {"apiVersion":"v1","kind":"Node","metadata":{"name":"n1"},
+  "status":{"conditions":[{"type":"Ready","status":"True","lastHeartbeatTime":"2026-02-10T10:05:00Z","lastTransitionTime":"2026-02-10T10:00:40Z"}],
+   "nodeInfo":{"kubeletVersion":"v1.35.0"}}}
+]}"#;
+    let ev = read(t, 0).unwrap();
+    assert_eq!(ev.format, Format::PodStatus);
+    let w: Vec<(&What, Option<&str>, Option<&str>)> = ev
+        .obs
+        .iter()
+        .map(|o| (&o.what, o.pod.as_deref(), o.node.as_deref()))
+        .collect();
+    assert!(
+        w.contains(&(&What::ReadySince(false), Some("app-0"), Some("n1"))),
+        "{w:?}"
+    );
+    assert!(
+        w.contains(&(&What::RestartCount(0), Some("app-0"), Some("n1"))),
+        "{w:?}"
+    );
+    assert!(
+        w.contains(&(&What::ContainerDied, Some("app-0"), Some("n1"))),
+        "{w:?}"
+    );
+    assert!(
+        w.contains(&(&What::NodeReady(true), None, Some("n1"))),
+        "{w:?}"
+    );
+    assert!(
+        w.contains(&(&What::KubeletVersion("v1.35.0".into()), None, Some("n1"))),
+        "{w:?}"
+    );
+    // The same as YAML reads the same.
+    let y = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: app-0\nspec:\n  nodeName: n1\nstatus:\n  conditions:\n  - type: Ready\n    status: \"False\"\n    lastTransitionTime: \"2026-02-10T10:02:00Z\"\n";
+    let ev = read(y, 0).unwrap();
+    assert_eq!(ev.obs.len(), 1);
+    assert_eq!(
+        (ev.obs[0].line, ev.obs[0].pod.as_deref()),
+        (9, Some("app-0"))
+    );
+}
+
+#[test]
+fn pod_snapshot_fragments_and_placeholders() {
+    // #125397's one pasted condition: a bare list item.
+    let ev = read(&data("125397-conditions.yaml"), 0).unwrap();
+    assert_eq!(ev.format, Format::PodStatus);
+    assert_eq!(ev.obs.len(), 1);
+    assert_eq!(
+        ev.obs[0].what,
+        What::ConditionSince("ContainersReady".into(), true)
+    );
+    assert_eq!(ev.obs[0].line, 2);
+    // #78733's status as posted: `image:<image>` is not YAML; the line is named.
+    let e = read(&data("78733-status.yaml"), 0).unwrap_err();
+    assert!(e.message.contains("not valid YAML"), "{e}");
+    assert!((20..=22).contains(&e.line), "{e}");
+    // With that line mended, the <time> placeholders leave nothing dated: said, not invented.
+    let mended = data("78733-status.yaml").replace("image:<image>", "image: <image>");
+    let e = read(&mended, 0).unwrap_err();
+    assert!(e.message.contains("nothing"), "{e}");
+}
+
+#[test]
+fn kubelet_version_line() {
+    let ev = read(&data("kubelet-version-journal.txt"), 0).unwrap();
+    assert_eq!(ev.obs.len(), 1);
+    assert_eq!(ev.obs[0].what, What::KubeletVersion("v1.34.3".into()));
+    assert_eq!(ev.obs[0].node.as_deref(), Some("cp1"));
+}
+
+#[test]
+fn pod_yaml_bad_input() {
+    let e = read("apiVersion: v1\nkind: Pod\nstatus:\n  conditions: [\n", 0).unwrap_err();
+    assert!(e.message.contains("not valid YAML"), "{e}");
+    assert!(e.line >= 4, "{e}");
+    let e = read("status: 3\n", 0).unwrap_err();
+    assert!(e.line >= 1, "{e}");
+    let e = read("kind: ConfigMap\nmetadata:\n  name: x\n", 0).unwrap_err();
+    assert!(
+        e.message.contains("nothing") || e.message.contains("not a Pod"),
+        "{e}"
+    );
+    let e = read("metadata:\n  name: x\n", 0).unwrap_err();
+    assert_eq!(e.line, 1, "{e}");
+    // A manifest (a Pod without status) is listed, not read.
+    let e = read(
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\nspec: {}\n",
+        0,
+    )
+    .unwrap_err();
+    assert!(e.message.contains("without status"), "{e}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -201,13 +361,21 @@ proptest! {
     }
 
     #[test]
-    fn truncated_samples_never_panic(which in 0usize..5, cut in 0usize..4000, junk in "[ -~\n]{0,40}") {
-        let name = ["113646-watch.txt", "audit-gce-scale.jsonl", "audit-pod-status-patch.jsonl", "openshift-probe-failed.txt", "aks-pleg.txt"][which];
+    fn truncated_samples_never_panic(which in 0usize..8, cut in 0usize..4000, junk in "[ -~\n]{0,40}") {
+        let name = ["113646-watch.txt", "audit-gce-scale.jsonl", "audit-pod-status-patch.jsonl", "openshift-probe-failed.txt", "aks-pleg.txt", "101044-status.yaml", "125397-conditions.yaml", "78733-status.yaml"][which];
         let t = data(name);
         let mut c = cut.min(t.len());
         while !t.is_char_boundary(c) { c -= 1; }
         let s = format!("{}{}", &t[..c], junk);
         if let Err(e) = read(&s, 0) {
+            prop_assert!(e.line >= 1);
+        }
+    }
+
+    #[test]
+    fn random_pod_yaml_never_panics(lines in proptest::collection::vec("( {0,6}- |  {0,6})(type|status|lastTransitionTime|restartCount|conditions|containerStatuses|kind|items|state|running|startedAt): ?(\"True\"|False|Pod|List|2021-04-12T19:36:07Z|[0-9]{1,3}|\\{\\}|\\[|)", 1..12)) {
+        let text = format!("status:\n{}", lines.join("\n"));
+        if let Err(e) = read(&text, 0) {
             prop_assert!(e.line >= 1);
         }
     }
