@@ -93,10 +93,11 @@ fn line(tr: &Trace, e: &Event) -> Line {
     }
 }
 
-/// The events a diagram shows: the notable ones (the web app's event log), and the kubelet's
-/// first SyncPod after a start with the container Started / Ready it sets there, which the
-/// KEP's own sequence diagrams begin with (the log folds them into the pod's Ready, so a
-/// SyncPod that writes the Ready the API server already holds, KEP-4781's `S3`, is not in it).
+/// The events a diagram shows: the notable ones (the web app's event log), every change of a
+/// container's Started (the KEP's diagrams follow Started as well as Ready), and the kubelet's
+/// first SyncPod after a start with the container Ready it sets there, which the KEP's own
+/// sequence diagrams begin with (the log folds them into the pod's Ready, so a SyncPod that
+/// writes the Ready the API server already holds, KEP-4781's `S3`, is not in it).
 fn shown(tr: &Trace) -> Vec<&Event> {
     let syncs: std::collections::HashSet<_> = tr
         .events
@@ -110,6 +111,7 @@ fn shown(tr: &Trace) -> Vec<&Event> {
         .filter(|e| {
             notable::is_notable(e)
                 || (e.kind == Kind::PodSync && e.rule == Rule::K3)
+                || e.kind == Kind::ContainerStarted
                 || (matches!(e.kind, Kind::ContainerStarted | Kind::ContainerReady) && synced(e))
         })
         .collect()
@@ -192,7 +194,7 @@ pub fn render(sc: &Scenario, traces: &[Trace]) -> String {
             diagram(tr)
         ));
         let mut rules: Vec<Rule> = Vec::new();
-        for (_, e) in notable::events(tr) {
+        for e in shown(tr) {
             if e.rule != Rule::Truth && !rules.contains(&e.rule) {
                 rules.push(e.rule);
             }
