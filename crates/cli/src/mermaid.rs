@@ -95,9 +95,9 @@ fn line(tr: &Trace, e: &Event) -> Line {
 
 /// The events a diagram shows: the notable ones (the web app's event log), every change of a
 /// container's Started (the KEP's diagrams follow Started as well as Ready), and the kubelet's
-/// first SyncPod after a start with the container Ready it sets there, which the KEP's own
-/// sequence diagrams begin with (the log folds them into the pod's Ready, so a SyncPod that
-/// writes the Ready the API server already holds, KEP-4781's `S3`, is not in it).
+/// first SyncPod after a start with the container Ready it sets there and the status it writes,
+/// which the KEP's own sequence diagrams begin with (the log folds them into the pod's Ready, so
+/// a SyncPod that writes the Ready the API server already holds, KEP-4781's `S3`, is not in it).
 fn shown(tr: &Trace) -> Vec<&Event> {
     let syncs: std::collections::HashSet<_> = tr
         .events
@@ -106,6 +106,12 @@ fn shown(tr: &Trace) -> Vec<&Event> {
         .map(|s| (s.t, s.pod))
         .collect();
     let synced = |e: &Event| syncs.contains(&(e.t, e.pod));
+    let ready_changes: std::collections::HashSet<_> = tr
+        .events
+        .iter()
+        .filter(|s| s.kind == Kind::PodReady)
+        .map(|s| (s.t, s.pod))
+        .collect();
     tr.events
         .iter()
         .filter(|e| {
@@ -113,6 +119,10 @@ fn shown(tr: &Trace) -> Vec<&Event> {
                 || (e.kind == Kind::PodSync && e.rule == Rule::K3)
                 || e.kind == Kind::ContainerStarted
                 || (matches!(e.kind, Kind::ContainerStarted | Kind::ContainerReady) && synced(e))
+                // The status that SyncPod writes, when no change of the pod's Ready shows it.
+                || (e.kind == Kind::StatusWrite
+                    && synced(e)
+                    && !ready_changes.contains(&(e.t, e.pod)))
         })
         .collect()
 }
