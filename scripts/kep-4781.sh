@@ -78,8 +78,8 @@ NotReady until its first readiness probe succeeds (P5). **Where it differs from 
 step 3 of the text says that, the container's `Ready` being false, `doProbe` sets every probe to
 its initial value and writes `Started` false too. The merged code, which RestartScope models,
 skips the initial value for every container that predates the kubelet (rule P1k), so `Started`
-stays true; `Ready` is the same in both (false until the
-first readiness success). The diagram draws what the code does.
+stays true; `Ready` is the same in both (false until the first readiness success). The diagram
+draws what the code does.
 EOF
   ;;
   esac
@@ -107,7 +107,9 @@ title() {
 
 [KEP-4781](https://github.com/kubernetes/enhancements/tree/master/keps/sig-node/4781-kublet-restart-pod-status)
 ("Restarting kubelet does not change pod status") explains its design with three PNG sequence
-diagrams: `before-changes.png`, `scenario-1.png` and `scenario-2.png`. This directory holds a
+diagrams: `before-changes.png`, `scenario-1.png` and `scenario-2.png` (read here from the text
+around them in the KEP's README as of kubernetes/enhancements commit `c12cb04d`, the version with
+the `ChangeContainerStatusOnKubeletRestart` gate). This directory holds a
 drop-in for each, made by RestartScope's model of the kubelet (the rules cited are listed under
 each diagram, with the Kubernetes function each follows): an **animated SVG** timeline (plays
 inside `<img>` on GitHub, light and dark, still under `prefers-reduced-motion`) and a **Mermaid
