@@ -44,4 +44,7 @@ step "size budget"
 scripts/size-budget.sh
 
 step "Playwright against dist/ on loopback"
+# tests/e2e/mermaid.spec.mjs renders the CLI's --format mermaid: it runs the binary the native
+# tests built above (no second build).
+export RESTARTSCOPE_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/restartscope"
 npx playwright test

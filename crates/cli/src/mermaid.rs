@@ -5,7 +5,7 @@
 //! message citing its rule. Printed as markdown: one heading and one fenced `mermaid` block per
 //! run (legacy first, then KEP-4781), which GitHub renders where the KEP is read.
 
-use restartscope_report::describe::{describe, heading};
+use restartscope_report::describe::{describe, heading, pod_name};
 use restartscope_report::notable;
 use restartscope_sim::{fmt_secs, Actor, Event, Kind, Rule, Scenario, Trace};
 
@@ -24,29 +24,57 @@ const ACTORS: [(&str, &str); 8] = [
 /// At most this many events per diagram (a long run is summarised after it).
 const MAX_EVENTS: usize = 80;
 
-/// Text safe inside a Mermaid message or note (`;` ends a statement, `#` starts an entity).
-fn safe(s: &str) -> String {
-    s.replace('#', "#35;")
-        .replace("; ", ", ")
-        .replace(';', "#59;")
-        .replace('\n', " ")
+/// Text safe inside a Mermaid message or note, for the mermaid GitHub bundles as well as the
+/// current one: `;` ends a statement and `#` starts an entity code, so both are written as entity
+/// codes (`#59;`, `#35;`); `<` and `>` as `#60;` and `#62;` (a `<br>` or any tag would be HTML
+/// to one renderer and text to another); `%%` would start a comment; a line break ends the line.
+pub(crate) fn safe(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '#' => out.push_str("#35;"),
+            ';' if chars.peek() == Some(&' ') => out.push(','),
+            ';' => out.push_str("#59;"),
+            '<' => out.push_str("#60;"),
+            '>' => out.push_str("#62;"),
+            '%' => out.push_str("#37;"),
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// One statement of a diagram and the participants it draws on.
+struct Line {
+    text: String,
+    over: Vec<&'static str>,
 }
 
 /// The event as an arrow `from->>to` or a note over one participant, in words.
-fn line(tr: &Trace, e: &Event) -> String {
+fn line(tr: &Trace, e: &Event) -> Line {
     let words = safe(&describe(tr, e));
     let rule = if e.rule == Rule::Truth {
         String::new()
     } else {
         format!(" (rule {})", e.rule.id())
     };
-    let arrow = |from: &str, to: &str| format!("    {from}->>{to}: {words}{rule}");
-    let note = |over: &str| format!("    Note over {over}: {words}{rule}");
+    let arrow = |from: &'static str, to: &'static str| Line {
+        text: format!("    {from}->>{to}: {words}{rule}"),
+        over: vec![from, to],
+    };
+    let note = |over: &'static str| Line {
+        text: format!("    Note over {over}: {words}{rule}"),
+        over: vec![over],
+    };
     match e.kind {
         Kind::KubeletStop | Kind::KubeletStart | Kind::PodSync | Kind::ContainerWaiting => {
             note("KL")
         }
         Kind::ApiReachable => arrow("KL", "API"),
+        // The kubelet posts its node Ready when it starts (K2); the controller sets Unknown.
+        Kind::NodeReady if e.by == Actor::Kubelet => arrow("KL", "API"),
         Kind::NodeReady | Kind::TaintAdded | Kind::TaintRemoved => arrow("NLC", "API"),
         Kind::ProbeResult | Kind::Probe => arrow("PR", "SM"),
         Kind::ContainerHealth => note("CR"),
@@ -65,28 +93,91 @@ fn line(tr: &Trace, e: &Event) -> String {
     }
 }
 
-/// One run's diagram (without the fence).
+/// The events a diagram shows: the notable ones (the web app's event log), every change of a
+/// container's Started (the KEP's diagrams follow Started as well as Ready), and the kubelet's
+/// first SyncPod after a start with the container Ready it sets there and the status it writes,
+/// which the KEP's own sequence diagrams begin with (the log folds them into the pod's Ready, so
+/// a SyncPod that writes the Ready the API server already holds, KEP-4781's `S3`, is not in it).
+fn shown(tr: &Trace) -> Vec<&Event> {
+    let syncs: std::collections::HashSet<_> = tr
+        .events
+        .iter()
+        .filter(|s| s.kind == Kind::PodSync)
+        .map(|s| (s.t, s.pod))
+        .collect();
+    let synced = |e: &Event| syncs.contains(&(e.t, e.pod));
+    let ready_changes: std::collections::HashSet<_> = tr
+        .events
+        .iter()
+        .filter(|s| s.kind == Kind::PodReady)
+        .map(|s| (s.t, s.pod))
+        .collect();
+    tr.events
+        .iter()
+        .filter(|e| {
+            notable::is_notable(e)
+                || (e.kind == Kind::PodSync && e.rule == Rule::K3)
+                || e.kind == Kind::ContainerStarted
+                || (matches!(e.kind, Kind::ContainerStarted | Kind::ContainerReady) && synced(e))
+                // The status that SyncPod writes, when no change of the pod's Ready shows it.
+                || (e.kind == Kind::StatusWrite
+                    && synced(e)
+                    && !ready_changes.contains(&(e.t, e.pod)))
+        })
+        .collect()
+}
+
+/// Participants every diagram declares, acting or not, so that the legacy and the KEP-4781 runs
+/// have the same columns and a run where nothing reaches the API server shows it empty.
+const ALWAYS: [&str; 5] = ["PR", "KL", "SM", "API", "ESC"];
+
+/// One run's diagram (without the fence): the participants of [`ALWAYS`] and those that act, in
+/// [`ACTORS`]' order.
 pub fn diagram(tr: &Trace) -> String {
-    let mut out = String::from("sequenceDiagram\n");
-    for (id, name) in ACTORS {
-        out.push_str(&format!("    participant {id} as {name}\n"));
-    }
-    let events: Vec<_> = notable::events(tr).map(|(_, e)| e).collect();
+    let events = shown(tr);
+    let mut body: Vec<Line> = Vec::new();
     let mut last_t = None;
-    for e in events.iter().take(MAX_EVENTS) {
+    for &e in events.iter().take(MAX_EVENTS) {
         if last_t != Some(e.t) {
             last_t = Some(e.t);
-            out.push_str(&format!(
-                "    Note over CR,ESC: t = {}\n",
-                fmt_secs(e.t as f64 / 1000.0)
-            ));
+            body.push(Line {
+                text: format!("t = {}", fmt_secs(e.t as f64 / 1000.0)),
+                over: vec![],
+            });
         }
-        out.push_str(&line(tr, e));
-        out.push('\n');
+        // The first SyncPod, with what it means for the status it generates.
+        if e.kind == Kind::PodSync && e.rule == Rule::K3 {
+            body.push(Line {
+                text: format!(
+                    "    Note over KL: first SyncPod of {}: status generated before its probe workers exist (rule K3)",
+                    safe(pod_name(tr, e.pod))
+                ),
+                over: vec!["KL"],
+            });
+        } else {
+            body.push(line(tr, e));
+        }
+    }
+    let used: Vec<(&str, &str)> = ACTORS
+        .into_iter()
+        .filter(|(id, _)| ALWAYS.contains(id) || body.iter().any(|l| l.over.contains(id)))
+        .collect();
+    let span = format!("{},{}", used[0].0, used[used.len() - 1].0);
+    let mut out = String::from("sequenceDiagram\n");
+    for (id, name) in &used {
+        out.push_str(&format!("    participant {id} as {name}\n"));
+    }
+    for l in &body {
+        if l.over.is_empty() {
+            out.push_str(&format!("    Note over {span}: {}\n", l.text));
+        } else {
+            out.push_str(&l.text);
+            out.push('\n');
+        }
     }
     if events.len() > MAX_EVENTS {
         out.push_str(&format!(
-            "    Note over CR,ESC: … {} more events (restartscope simulate --format json has them all)\n",
+            "    Note over {span}: … {} more events (restartscope simulate --format json has them all)\n",
             events.len() - MAX_EVENTS
         ));
     }
@@ -113,7 +204,7 @@ pub fn render(sc: &Scenario, traces: &[Trace]) -> String {
             diagram(tr)
         ));
         let mut rules: Vec<Rule> = Vec::new();
-        for (_, e) in notable::events(tr) {
+        for e in shown(tr) {
             if e.rule != Rule::Truth && !rules.contains(&e.rule) {
                 rules.push(e.rule);
             }
@@ -132,4 +223,132 @@ pub fn render(sc: &Scenario, traces: &[Trace]) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use restartscope_sim::{compare, presets};
+
+    /// What no statement may hold for GitHub's mermaid (an older bundle than the one the e2e
+    /// test renders with) to read it as this diagram: a bare `;` (a second statement), `#` other
+    /// than an entity code, a tag (`<br/>` is a line break in one version and text in another),
+    /// `%%` (a comment), a line break.
+    fn github_safe(text: &str) -> Result<(), String> {
+        let mut rest = text;
+        while let Some(i) = rest.find('#') {
+            let code = &rest[i + 1..];
+            let digits = code.chars().take_while(char::is_ascii_digit).count();
+            if digits == 0 || !code[digits..].starts_with(';') {
+                return Err(format!("a bare # in {text:?}"));
+            }
+            rest = &code[digits + 1..];
+        }
+        let without_codes: String = {
+            let mut s = String::new();
+            let mut it = text.split('#');
+            s.push_str(it.next().unwrap_or_default());
+            for part in it {
+                s.push_str(part.split_once(';').map_or(part, |(_, r)| r));
+            }
+            s
+        };
+        for bad in [";", "<", ">", "%%", "\n", "\r"] {
+            if without_codes.contains(bad) {
+                return Err(format!("{bad:?} in {text:?}"));
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn safe_writes_entity_codes_for_what_ends_or_breaks_a_statement() {
+        assert_eq!(safe("a; b"), "a, b");
+        assert_eq!(safe("x;y"), "x#59;y");
+        assert_eq!(safe("issue #135795"), "issue #35;135795");
+        assert_eq!(safe("a<br/>b"), "a#60;br/#62;b");
+        assert_eq!(safe("50%% done\nnext"), "50#37;#37; done next");
+        assert_eq!(
+            safe("(rule P1k) → Ready=True · 1m0.5s"),
+            "(rule P1k) → Ready=True · 1m0.5s"
+        );
+        for s in ["a; b", "x;y", "#1", "<b>", "%%{init}%%", "l1\nl2", "a#59;b"] {
+            github_safe(&safe(s)).unwrap();
+        }
+        assert!(github_safe("a;b").is_err());
+        assert!(github_safe("a #b").is_err());
+        assert!(github_safe("a<br/>b").is_err());
+    }
+
+    /// Every preset's diagrams, both kubelets: each line is a participant, a note or an arrow
+    /// whose text passes [`github_safe`], every participant used is declared, and a note across
+    /// the diagram names the first and last participant.
+    #[test]
+    fn every_preset_diagram_is_safe_for_githubs_mermaid() {
+        for name in presets::names() {
+            let sc = (presets::find(name).unwrap().build)();
+            for tr in compare(&sc).unwrap() {
+                let d = diagram(&tr);
+                let mut lines = d.lines();
+                assert_eq!(lines.next(), Some("sequenceDiagram"));
+                let mut declared = Vec::new();
+                for l in lines {
+                    let l = l
+                        .strip_prefix("    ")
+                        .unwrap_or_else(|| panic!("{name}: {l}"));
+                    if let Some(p) = l.strip_prefix("participant ") {
+                        let (id, label) = p.split_once(" as ").unwrap();
+                        github_safe(label).unwrap();
+                        declared.push(id.to_string());
+                        continue;
+                    }
+                    let (head, text) = l.split_once(": ").unwrap_or_else(|| panic!("{name}: {l}"));
+                    github_safe(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+                    let ids: Vec<&str> = if let Some(over) = head.strip_prefix("Note over ") {
+                        over.split(',').collect()
+                    } else {
+                        let (a, b) = head
+                            .split_once("->>")
+                            .unwrap_or_else(|| panic!("{name}: {l}"));
+                        vec![a, b]
+                    };
+                    for id in ids {
+                        assert!(
+                            declared.iter().any(|d| d == id),
+                            "{name}: {id} not declared: {l}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The diagrams begin where the KEP's own do: the restarted kubelet's first SyncPod. Under
+    /// KEP-4781 after a long outage it writes the containers NotReady (S3), which the pod's Ready
+    /// (already False) does not show; the kubelet, not the controller, posts its node Ready.
+    #[test]
+    fn the_first_syncpod_and_what_it_sets_are_drawn() {
+        let [legacy, kep] = compare(&presets::long_restart()).unwrap();
+        let kep = diagram(&kep);
+        assert!(
+            kep.contains("Note over KL: first SyncPod of web-0: status generated before its probe workers exist (rule K3)"),
+            "{kep}"
+        );
+        assert!(
+            kep.contains("KL->>SM: web-0/app Ready=false (rule S3)"),
+            "{kep}"
+        );
+        assert!(
+            kep.contains("KL->>API: Node Ready condition becomes True (rule K2)"),
+            "{kep}"
+        );
+        let legacy = diagram(&legacy);
+        assert!(
+            legacy.contains("SM->>API: web-0 Ready=True written by the kubelet (rule S2)"),
+            "{legacy}"
+        );
+        // Participants that never act are left out: no container runtime in a restart where
+        // every container keeps running.
+        assert!(!legacy.contains("participant CR"), "{legacy}");
+    }
 }

@@ -65,17 +65,17 @@ pub fn run(a: &TourArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     }
-    println!(
-        "tour {}: wrote {} step figures{}, index.md and {}.json (the web app's copy) to {}",
-        tour.name,
-        files.len() - 2,
-        if a.animate.is_some() {
-            " (animated)"
-        } else {
-            ""
-        },
-        tour.name,
-        a.out
-    );
+    let steps = files.iter().filter(|(f, _)| f.ends_with(".svg")).count();
+    if a.animate.is_some() {
+        println!(
+            "tour {}: wrote {steps} step figures (animated) and index.md to {}",
+            tour.name, a.out
+        );
+    } else {
+        println!(
+            "tour {}: wrote {steps} step figures, index.md and {}.json (the web app's copy) to {}",
+            tour.name, tour.name, a.out
+        );
+    }
     ExitCode::SUCCESS
 }

@@ -1,6 +1,7 @@
 //! `restartscope tour`: the figures committed under docs/tour/ are what the CLI writes today,
 //! each is a well-formed standalone SVG with its caption as text, and index.md lists every step.
-//! Regenerate with `cargo run -p restartscope-cli -- tour --name kep-4781 --out docs/tour`.
+//! Regenerate with `cargo run -p restartscope-cli -- tour --name kep-4781 --out docs/tour` and
+//! `… tour --name kep-4781 --animate --out docs/tour/animated`.
 
 mod common;
 
@@ -40,12 +41,16 @@ fn committed_tour_is_current() {
         .map(|n| tour().file_name(n).unwrap())
         .collect();
     want.push("index.md".into());
+    let animated = want.clone();
     want.push("kep-4781.json".into());
     want.sort();
     assert_eq!(fresh, want);
+    let mut with_dir = want.clone();
+    with_dir.push("animated".into());
+    with_dir.sort();
     assert_eq!(
         names(&committed()),
-        want,
+        with_dir,
         "docs/tour/ holds other files than the tour writes"
     );
     for f in &fresh {
@@ -54,6 +59,34 @@ fn committed_tour_is_current() {
         assert!(
             new == old,
             "docs/tour/{f} is stale: regenerate with `cargo run -p restartscope-cli -- tour --out docs/tour`"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // The same steps animated, in docs/tour/animated/ (no second copy of the app's JSON).
+    let dir = temp_dir("tour-animated");
+    common::ok(&[
+        "tour",
+        "--name",
+        "kep-4781",
+        "--animate",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let mut animated = animated;
+    animated.sort();
+    assert_eq!(names(&dir), animated);
+    assert_eq!(
+        names(&committed().join("animated")),
+        animated,
+        "docs/tour/animated/ holds other files than the tour writes"
+    );
+    for f in &animated {
+        let new = std::fs::read(dir.join(f)).unwrap();
+        let old = std::fs::read(committed().join("animated").join(f)).unwrap_or_default();
+        assert!(
+            new == old,
+            "docs/tour/animated/{f} is stale: regenerate with `cargo run -p restartscope-cli -- tour --animate --out docs/tour/animated`"
         );
     }
     let _ = std::fs::remove_dir_all(&dir);

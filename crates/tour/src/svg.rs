@@ -76,16 +76,31 @@ pub fn files(tour: &Tour) -> Result<Vec<(String, String)>, String> {
     files_animated(tour, None)
 }
 
-/// [`files`], each step's SVG animated when `anim` is given ([`step_svg_animated`]).
+/// [`files`], each step's SVG animated when `anim` is given ([`step_svg_animated`]); then
+/// without the web app's JSON, which the still tour's directory holds.
 pub fn files_animated(
     tour: &Tour,
     anim: Option<&Animation>,
 ) -> Result<Vec<(String, String)>, String> {
     let mut out = Vec::new();
+    // docs/tour/ holds the still figures, docs/tour/animated/ the same steps animated.
+    let (flag, dir, other) = match anim {
+        None => (
+            "",
+            "docs/tour",
+            "The same steps animated (CSS only: they play inside `<img>`, as on GitHub, and hold \
+still under `prefers-reduced-motion`): [animated/](animated/index.md).",
+        ),
+        Some(_) => (
+            " --animate",
+            "docs/tour/animated",
+            "The still figures: [docs/tour/](../index.md).",
+        ),
+    };
     let mut index = format!(
         "# {}\n\n{}\n\nIn the web app, `{}` opens step N (1 to {}). These figures are generated: \
-`restartscope tour --name {} --out docs/tour` writes them, and `crates/cli/tests/tour.rs` fails \
-when the committed copies are stale.\n",
+`restartscope tour --name {}{flag} --out {dir}` writes them, and `crates/cli/tests/tour.rs` fails \
+when the committed copies are stale. {other}\n",
         tour.title,
         tour.intro,
         format_args!("?tour={}&step=N", tour.name),
@@ -125,10 +140,13 @@ when the committed copies are stale.\n",
         ));
     }
     out.push(("index.md".to_string(), index));
-    // The same steps as data for the web app, which loads it when the tour is opened.
-    let data = tour.data()?;
-    let json = serde_json::to_string(&data).map_err(|e| e.to_string())?;
-    out.push((format!("{}.json", tour.name), json + "\n"));
+    // The same steps as data for the web app, which loads it when the tour is opened (once:
+    // with the still figures, not again beside the animated ones).
+    if anim.is_none() {
+        let data = tour.data()?;
+        let json = serde_json::to_string(&data).map_err(|e| e.to_string())?;
+        out.push((format!("{}.json", tour.name), json + "\n"));
+    }
     Ok(out)
 }
 
