@@ -102,6 +102,52 @@ test('paste a Deployment: its pods on screen, the not-used list, bad input keeps
   expect(problems).toEqual([]);
 });
 
+// Issue 27: the cluster's own settings beside the workload — a KubeletConfiguration and
+// kube-controller-manager's static pod, as an operator has them — are read as settings, not
+// workloads: the report names each value and the field it set, and the slider's grace mark moves.
+const SETTINGS = `---
+apiVersion: kubelet.config.k8s.io/v1beta1
+kind: KubeletConfiguration
+nodeLeaseDurationSeconds: 20
+nodeStatusUpdateFrequency: 4s
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: kube-controller-manager
+  namespace: kube-system
+spec:
+  containers:
+  - name: kube-controller-manager
+    image: registry.k8s.io/kube-controller-manager:v1.35.0
+    command:
+    - kube-controller-manager
+    - --node-monitor-grace-period=20s
+    - --node-monitor-period=2s
+`;
+
+test('a KubeletConfiguration and kube-controller-manager beside the workload set the cluster settings, named', async ({ page }) => {
+  const problems = await open(page, '?preset=short-restart');
+  await importText(page, WEB + SETTINGS);
+  await expect(page.locator('#preset option:checked')).toHaveText('Imported: Deployment web (3 pods)');
+  const settings = page.locator('#import-settings');
+  await expect(settings).toBeVisible();
+  await expect(settings.locator('summary')).toHaveText(/Cluster settings read \(\d+\)/);
+  await expect(settings).toContainText('nodeLeaseDurationSeconds 20');
+  await expect(settings).toContainText('sets cluster.lease_duration_s');
+  await expect(settings).toContainText('--node-monitor-grace-period 20s');
+  await expect(settings).toContainText('nodeStatusUpdateFrequency 4s');
+  await expect(settings).toContainText('is not modelled');
+  await expect(page.locator('.marks .mark.grace')).toHaveText('grace 20s');
+  // Not a workload: the figure holds the Deployment's pods only.
+  await expect(page.locator('#figure canvas').first()).not.toContainText('kube-controller-manager');
+
+  // A workload alone: no settings block.
+  await importText(page, WEB);
+  await expect(settings).toBeHidden();
+  expect(problems).toEqual([]);
+});
+
 test('the link and the scenario TOML carry the imported scenario', async ({ page, context }) => {
   const problems = await open(page, '');
   await importText(page, WEB);
