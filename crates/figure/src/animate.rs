@@ -107,12 +107,15 @@ pub fn counter_steps(trace: &Trace, t0: Ms, t1: Ms) -> Vec<(Ms, String)> {
 const PLAYHEAD: &str = "stroke: var(--rs-playhead); stroke-width: 2;";
 const VEIL: &str = "fill: var(--rs-bg); fill-opacity: 0.82;";
 
+/// One run's counters line: its index in `shapes`, its x and y, and its successive texts
+/// ([`counter_steps`]).
+type Counter = (usize, f64, f64, Vec<(Ms, String)>);
+
 /// What moves, found once in a laid-out figure: the animated SVG ([`Figure::animated_parts`])
 /// and the SVG of one moment ([`Figure::moment_parts`]) both draw from it.
 struct Moving {
-    /// Per run: the index of its static counters line in `shapes`, where that line is, and the
-    /// line's successive texts ([`counter_steps`]).
-    counters: Vec<(usize, f64, f64, Vec<(Ms, String)>)>,
+    /// Per run: its counters line.
+    counters: Vec<Counter>,
     /// Per run: the top and height of what the veil covers (the kubelet lane to the group's end).
     veils: Vec<(f64, f64)>,
     /// The playhead's top and bottom (`None` without runs).
