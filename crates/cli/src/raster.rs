@@ -194,16 +194,21 @@ pub fn gif(fig: &Figure, traces: &[Trace], a: &RasterArgs) -> Result<Vec<u8>, St
     let enc_err = |e: gif::EncodingError| format!("cannot encode the GIF: {e}");
     // Delays in 1/100 s, rounded where they add up (7 fps: 14, 14, 15, …).
     let cs = |i: usize| (i as f64 * 100.0 / a.fps as f64).round() as u64;
-    let base = std::cell::RefCell::new(None);
-    let frame_at = |i: usize| -> Result<(tiny_skia::Pixmap, u64), String> {
+    // Frame i: the moment i / fps into the sweep, shown 1 / fps; the last (i = n), the sweep's
+    // end held for the pause.
+    let when = |i: usize| -> (Ms, u64) {
         let (ms, delay) = if i < n {
             ((i as u64 * 1000) / a.fps as u64, cs(i + 1) - cs(i))
         } else {
             (a.anim.duration_ms, a.anim.pause_ms.div_ceil(10).max(1))
         };
         let t = time_at(fig, ms.min(a.anim.duration_ms), a.anim.duration_ms);
-        let pm = moment(fig, traces, t, a, &opt, &mut base.borrow_mut())?;
-        Ok((pm, delay))
+        (t, delay)
+    };
+    let mut base = None;
+    let mut frame_at = |i: usize| -> Result<(tiny_skia::Pixmap, u64), String> {
+        let (t, delay) = when(i);
+        Ok((moment(fig, traces, t, a, &opt, &mut base)?, delay))
     };
     let (first, delay) = frame_at(0)?;
     let (w, h) = (dim(first.width())?, dim(first.height())?);

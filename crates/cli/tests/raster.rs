@@ -350,3 +350,42 @@ fn binary_output_needs_a_file_or_a_pipe() {
     );
     assert_eq!(text.trim().lines().count(), 1, "{text}");
 }
+
+/// No font in the system's font directories: status 1 and a message saying what to install,
+/// not a figure without text. fontdb reads its directories from fontconfig's file, which
+/// `FONTCONFIG_FILE` replaces here by one that lists an empty directory.
+#[test]
+fn no_font_is_an_error_not_a_figure_without_text() {
+    let empty = temp("no-fonts");
+    std::fs::create_dir_all(&empty).unwrap();
+    let conf = temp("no-fonts.conf");
+    std::fs::write(
+        &conf,
+        format!(
+            "<?xml version=\"1.0\"?>\n<fontconfig><dir>{}</dir></fontconfig>\n",
+            empty.display()
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new(common::BIN)
+        .args([
+            "simulate",
+            "--preset",
+            "short-restart",
+            "-o",
+            "png",
+            "--out",
+        ])
+        .arg(temp("no-fonts.png"))
+        .env("FONTCONFIG_FILE", &conf)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("restartscope: error: no font found"),
+        "{err}"
+    );
+    assert!(err.contains("fonts-dejavu-core"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
