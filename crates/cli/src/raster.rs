@@ -59,7 +59,10 @@ impl RasterArgs {
     pub const FPS: u32 = 10;
     pub const FPS_RANGE: (u32, u32) = (1, 25);
     pub const SCALE_RANGE: (f32, f32) = (0.5, 4.0);
-    /// NeuQuant's sampling (1 best, 30 fastest) where a frame has more than 256 colours.
+    /// NeuQuant's sampling (1 best, 30 fastest) where a frame has more than 256 colours. It
+    /// hardly matters here: only the first frame is large. long-restart's GIF (20 s, 10 fps),
+    /// measured: speed 1 448,008 bytes in 4.3 s (user CPU, a debug build with these crates
+    /// optimised), 10 446,148 bytes in 3.4 s, 20 445,284 in 3.5 s, 30 445,644 in 3.8 s.
     const SPEED: i32 = 10;
 }
 
