@@ -329,6 +329,18 @@ fn binary_output_needs_a_file_or_a_pipe() {
     ]);
     assert!(piped.status.success());
     assert!(piped.stdout.starts_with(b"\x89PNG"), "PNG on a pipe");
+    // A file that cannot be written: status 1, as for every format.
+    let bad = run(&[
+        "simulate",
+        "--preset",
+        "short-restart",
+        "-o",
+        "png",
+        "--out",
+        "/nonexistent-dir/x.png",
+    ]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("cannot write /nonexistent-dir/x.png"));
     // A terminal: util-linux's `script` runs the command on a pseudo-terminal.
     if !Path::new("/usr/bin/script").exists() {
         eprintln!("no /usr/bin/script: the terminal case is not tested");
