@@ -35,6 +35,14 @@ if [ -z "${SETUP_NO_BROWSER:-}" ] && { ! command -v chromium >/dev/null || ! com
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
 fi
 
+# The CLI's PNG and GIF (crates/cli/src/raster.rs) draw the figure's text with a system font;
+# the figure's style asks for DejaVu Sans first.
+if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
+  say "installing Debian fonts-dejavu-core (the PNG and GIF figures' text)"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q fonts-dejavu-core
+fi
+
 # npm dev dependencies (binaryen's wasm-opt, Playwright) from package-lock.json.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "installing npm dev dependencies (npm ci)"

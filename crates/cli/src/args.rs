@@ -162,11 +162,14 @@ pub struct SimOpts {
         help_heading = "Scenario"
     )]
     pub probes: Vec<String>,
-    /// table | markdown | json | svg | mermaid [default: table]
+    /// table | markdown | json | svg | mermaid | png | gif [default: table]; png and gif are
+    /// binary: give --out FILE or redirect standard output
     #[arg(short = 'o', long, value_name = "F", help_heading = "Output")]
     pub format: Option<String>,
     #[command(flatten)]
     pub anim: AnimOpts,
+    #[command(flatten)]
+    pub raster: RasterOpts,
     /// Write to FILE instead of standard output
     #[arg(long, value_name = "FILE", help_heading = "Output")]
     pub out: Option<String>,
@@ -180,7 +183,7 @@ pub struct AnimOpts {
     /// time axis, the counters count up, it loops after a 2 s pause
     #[arg(long, help_heading = "Output")]
     pub animate: bool,
-    /// With --animate: how long the sweep lasts, 5s-120s [default: 20s]
+    /// With --animate (or --format gif): how long the sweep lasts, 5s-120s [default: 20s]
     #[arg(
         long,
         value_name = "DUR",
@@ -188,6 +191,32 @@ pub struct AnimOpts {
         help_heading = "Output"
     )]
     pub duration: Option<String>,
+}
+
+/// `--format png|gif`'s options (`simulate`).
+#[derive(Args, Debug, Default, Clone)]
+pub struct RasterOpts {
+    /// With --format gif: frames per second, 1-25 [default: 10]; the sweep lasts --duration
+    /// (5s-120s) [default: 20s], then the last frame holds 2 s
+    #[arg(
+        long,
+        value_name = "N",
+        allow_hyphen_values = true,
+        help_heading = "Output"
+    )]
+    pub fps: Option<String>,
+    /// With --format png|gif: pixels per figure px, 0.5-4 [default: 2 for png, 1 for gif]
+    #[arg(
+        long,
+        value_name = "X",
+        allow_hyphen_values = true,
+        help_heading = "Output"
+    )]
+    pub scale: Option<String>,
+    /// With --format png|gif: light | dark [default: light] (an image cannot follow the
+    /// reader's colour scheme as the SVG does)
+    #[arg(long, value_name = "T", help_heading = "Output")]
+    pub theme: Option<String>,
 }
 
 #[derive(Args, Debug)]

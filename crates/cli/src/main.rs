@@ -1,7 +1,8 @@
 //! `restartscope`: run RestartScope presets and scenario files from the command line.
 //!
 //! Errors in what the user gave (flags, durations, presets, scenario files) exit with status 2
-//! and one message on stderr; a failure to write the output exits with status 1.
+//! and one message on stderr; a failure to write the output (or to draw a PNG or GIF: no font)
+//! exits with status 1.
 
 use restartscope_figure::{layout, Animation, LayoutOpts};
 use restartscope_report::{json, table};
@@ -12,6 +13,7 @@ mod knobs;
 mod kubelets;
 mod manifest;
 mod mermaid;
+mod raster;
 mod replay;
 mod tour;
 use args::Cmd;
@@ -20,7 +22,7 @@ use restartscope_sim::{
     fmt_secs, limits, parse_duration, presets, simulate_policy, FieldError, KubeVersion,
     KubeletProfile, Overrides, Policy, Scenario, Trace,
 };
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 /// A user error: printed as one line, exit status 2.
@@ -39,6 +41,8 @@ enum Format {
     Json,
     Svg,
     Mermaid,
+    /// `png` and `gif` (raster.rs): binary.
+    Raster(raster::Kind),
 }
 
 struct SimArgs {
@@ -62,11 +66,13 @@ struct SimArgs {
     format: Format,
     /// `--animate [--duration]`: the SVG animated.
     animate: Option<Animation>,
+    /// `--format png|gif [--scale] [--fps] [--theme] [--duration]`.
+    raster: Option<raster::RasterArgs>,
     out: Option<String>,
 }
 
 /// `simulate --format`'s values.
-const FORMATS: &str = "table, markdown, json, svg, mermaid";
+const FORMATS: &str = "table, markdown, json, svg, mermaid, png, gif";
 
 /// What a subcommand gives back: text and where it goes.
 type Output = (String, Option<String>);
@@ -106,7 +112,21 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut cmd, bin.replace(' ', "-"), &mut buf);
             Ok((String::from_utf8_lossy(&buf).into_owned(), None))
         }
-        Cmd::Simulate(o) => sim_args(o).and_then(|a| Ok((run(&a)?, a.out.clone()))),
+        Cmd::Simulate(o) => match sim_args(o).and_then(|a| {
+            let (sc, traces) = run(&a)?;
+            Ok((a, sc, traces))
+        }) {
+            Ok((a, sc, traces)) => {
+                return match render(&a, &sc, &traces) {
+                    Ok(bytes) => write_out(&bytes, a.out.as_deref()),
+                    Err(m) => {
+                        eprintln!("restartscope: error: {m}");
+                        ExitCode::from(1)
+                    }
+                }
+            }
+            Err(e) => Err(e),
+        },
         Cmd::Fleet(o) => fleet::args(o).and_then(|a| Ok((fleet::run(&a)?, a.out.clone()))),
         Cmd::Import(o) => {
             manifest::import_args(o).and_then(|a| Ok((manifest::run_import(&a)?, a.out.clone())))
@@ -121,7 +141,7 @@ fn main() -> ExitCode {
         Ok(r) => r,
         Err(UserError(m)) => return fail(&m),
     };
-    write_out(&text, out.as_deref())
+    write_out(text.as_bytes(), out.as_deref())
 }
 
 /// Help and version to standard output (status 0); every other clap error as one line, status 2.
@@ -148,7 +168,7 @@ fn clap_error(e: &clap::Error, bin: &str, cmd: &clap::Command, args: &[String]) 
 }
 
 /// The output to `--out FILE` or standard output; status 1 when it cannot be written.
-fn write_out(text: &str, out: Option<&str>) -> ExitCode {
+fn write_out(text: &[u8], out: Option<&str>) -> ExitCode {
     match out {
         Some(path) => {
             if let Err(e) = std::fs::write(path, text) {
@@ -158,7 +178,7 @@ fn write_out(text: &str, out: Option<&str>) -> ExitCode {
         }
         None => {
             let mut so = std::io::stdout().lock();
-            if let Err(e) = so.write_all(text.as_bytes()).and_then(|_| so.flush()) {
+            if let Err(e) = so.write_all(text).and_then(|_| so.flush()) {
                 if e.kind() != std::io::ErrorKind::BrokenPipe {
                     eprintln!("restartscope: error: cannot write to standard output: {e}");
                     return ExitCode::from(1);
@@ -196,6 +216,7 @@ fn sim_args(o: args::SimOpts) -> Result<SimArgs, UserError> {
         restarts: Vec::new(),
         format: Format::Table,
         animate: None,
+        raster: None,
         out: out_path(o.out)?,
     };
     match (&a.preset, &a.scenario, a.manifests.is_empty()) {
@@ -275,6 +296,8 @@ fn sim_args(o: args::SimOpts) -> Result<SimArgs, UserError> {
             "json" => Format::Json,
             "svg" => Format::Svg,
             "mermaid" => Format::Mermaid,
+            "png" => Format::Raster(raster::Kind::Png),
+            "gif" => Format::Raster(raster::Kind::Gif),
             _ => {
                 return Err(
                     format!("invalid --format {value:?}; accepted values: {FORMATS}").into(),
@@ -282,9 +305,105 @@ fn sim_args(o: args::SimOpts) -> Result<SimArgs, UserError> {
             }
         }
     }
+    if let Format::Raster(kind) = a.format {
+        a.raster = Some(raster_args(kind, &o.anim, &o.raster)?);
+        if a.out.is_none() && std::io::stdout().is_terminal() {
+            return Err(format!(
+                "--format {} writes binary data: give --out FILE or redirect standard output",
+                if kind == raster::Kind::Png {
+                    "png"
+                } else {
+                    "gif"
+                }
+            )
+            .into());
+        }
+        return Ok(a);
+    }
+    let r = &o.raster;
+    for (flag, given) in [
+        ("--fps", r.fps.is_some()),
+        ("--scale", r.scale.is_some()),
+        ("--theme", r.theme.is_some()),
+    ] {
+        if given {
+            let with = if flag == "--fps" { "gif" } else { "png or gif" };
+            return Err(format!("{flag} goes with --format {with}").into());
+        }
+    }
     a.animate = animation(&o.anim)?;
     if a.animate.is_some() && a.format != Format::Svg {
         return Err("--animate goes with --format svg".into());
+    }
+    Ok(a)
+}
+
+/// `--format png|gif`'s options: `--scale`, `--theme`, and for a GIF `--fps` and `--duration`
+/// (`--animate` is allowed and changes nothing: a GIF is animated).
+fn raster_args(
+    kind: raster::Kind,
+    anim: &args::AnimOpts,
+    o: &args::RasterOpts,
+) -> Result<raster::RasterArgs, UserError> {
+    use raster::{Kind, RasterArgs};
+    let mut a = RasterArgs {
+        kind,
+        scale: RasterArgs::default_scale(kind),
+        dark: false,
+        fps: RasterArgs::FPS,
+        anim: Animation::default(),
+    };
+    if let Some(v) = &o.scale {
+        let (lo, hi) = RasterArgs::SCALE_RANGE;
+        a.scale = v
+            .parse::<f32>()
+            .ok()
+            .filter(|s| (lo..=hi).contains(s))
+            .ok_or_else(|| {
+                format!(
+                    "invalid --scale {v:?}; use a number from {lo} to {hi} (pixels per figure px)"
+                )
+            })?;
+    }
+    if let Some(v) = &o.theme {
+        a.dark = match v.as_str() {
+            "light" => false,
+            "dark" => true,
+            _ => return Err(format!("invalid --theme {v:?}; accepted values: light, dark").into()),
+        };
+    }
+    match kind {
+        Kind::Png => {
+            if o.fps.is_some() {
+                return Err("--fps goes with --format gif".into());
+            }
+            if anim.animate || anim.duration.is_some() {
+                let flag = if anim.animate {
+                    "--animate"
+                } else {
+                    "--duration"
+                };
+                return Err(format!(
+                    "{flag} goes with --format svg or gif (a PNG is the final frame)"
+                )
+                .into());
+            }
+        }
+        Kind::Gif => {
+            if let Some(v) = &o.fps {
+                let (lo, hi) = RasterArgs::FPS_RANGE;
+                a.fps = v
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|f| (lo..=hi).contains(f))
+                    .ok_or_else(|| format!("invalid --fps {v:?}; use a whole number of frames per second from {lo} to {hi}"))?;
+            }
+            let with_anim = args::AnimOpts {
+                animate: true,
+                duration: anim.duration.clone(),
+            };
+            a.anim = animation(&with_anim)?.unwrap_or_default();
+        }
     }
     Ok(a)
 }
@@ -429,7 +548,8 @@ fn resolve(a: &SimArgs) -> Result<(Scenario, String), UserError> {
     Ok((sc, origin))
 }
 
-fn run(a: &SimArgs) -> Result<String, UserError> {
+/// The scenario and its runs (one per policy, or per `--kubelets` profile).
+fn run(a: &SimArgs) -> Result<(Scenario, Vec<Trace>), UserError> {
     let (sc, _origin) = resolve(a)?;
     if let Some(profiles) = &a.kubelets {
         if a.policy.is_some() {
@@ -437,7 +557,7 @@ fn run(a: &SimArgs) -> Result<String, UserError> {
         }
         let traces =
             restartscope_sim::simulate_profiles(&sc, profiles).map_err(|e| invalid("", &e))?;
-        return Ok(render(a, &sc, &traces));
+        return Ok((sc, traces));
     }
     let policies: Vec<Policy> = match a.policy {
         Some(p) => vec![p],
@@ -455,16 +575,17 @@ fn run(a: &SimArgs) -> Result<String, UserError> {
         .iter()
         .map(|p| simulate_policy(&sc, *p).map_err(|e| invalid("", &e)))
         .collect::<Result<_, _>>()?;
-    Ok(render(a, &sc, &traces))
+    Ok((sc, traces))
 }
 
-fn render(a: &SimArgs, sc: &Scenario, traces: &[Trace]) -> String {
-    match a.format {
+/// The output's bytes; an error (exit status 1) when a PNG or GIF cannot be drawn.
+fn render(a: &SimArgs, sc: &Scenario, traces: &[Trace]) -> Result<Vec<u8>, String> {
+    let text = match a.format {
         Format::Table => table::render(sc, traces),
         Format::Markdown => restartscope_report::markdown::render(sc, traces),
         Format::Json => json::render(sc, traces),
         Format::Mermaid => mermaid::render(sc, traces),
-        Format::Svg => {
+        Format::Svg | Format::Raster(_) => {
             let first = sc.first_restart();
             let title = match first {
                 Some(r) => {
@@ -489,10 +610,13 @@ fn render(a: &SimArgs, sc: &Scenario, traces: &[Trace]) -> String {
                 ..LayoutOpts::default()
             };
             let fig = layout(traces, &opts);
-            match &a.animate {
-                Some(anim) => fig.to_svg_animated(traces, anim),
-                None => fig.to_svg(),
+            match (&a.raster, &a.animate) {
+                (Some(r), _) if r.kind == raster::Kind::Png => return raster::png(&fig, r),
+                (Some(r), _) => return raster::gif(&fig, traces, r),
+                (None, Some(anim)) => fig.to_svg_animated(traces, anim),
+                (None, None) => fig.to_svg(),
             }
         }
-    }
+    };
+    Ok(text.into_bytes())
 }

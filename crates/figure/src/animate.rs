@@ -103,12 +103,100 @@ pub fn counter_steps(trace: &Trace, t0: Ms, t1: Ms) -> Vec<(Ms, String)> {
     out
 }
 
+/// The playhead's and the veil's paint, the same in the animated figure and in one moment of it.
+const PLAYHEAD: &str = "stroke: var(--rs-playhead); stroke-width: 2;";
+const VEIL: &str = "fill: var(--rs-bg); fill-opacity: 0.82;";
+
+/// One run's counters line: its index in `shapes`, its x and y, and its successive texts
+/// ([`counter_steps`]).
+type Counter = (usize, f64, f64, Vec<(Ms, String)>);
+
+/// What moves, found once in a laid-out figure: the animated SVG ([`Figure::animated_parts`])
+/// and the SVG of one moment ([`Figure::moment_parts`]) both draw from it.
+struct Moving {
+    /// Per run: its counters line.
+    counters: Vec<Counter>,
+    /// Per run: the top and height of what the veil covers (the kubelet lane to the group's end).
+    veils: Vec<(f64, f64)>,
+    /// The playhead's top and bottom (`None` without runs).
+    playhead: Option<(f64, f64)>,
+}
+
 impl Figure {
     /// The share of the cycle (percent) at which the playhead passes `t`.
     fn pct(&self, t: Ms, a: &Animation) -> f64 {
         let span = (self.t1_ms - self.t0_ms).max(1) as f64;
         let sweep = a.duration_ms as f64 / (a.duration_ms + a.pause_ms).max(1) as f64;
         ((t - self.t0_ms) as f64 / span).clamp(0.0, 1.0) * sweep * 100.0
+    }
+
+    /// The counters, veils and playhead of the figure laid out from `traces`.
+    fn moving(&self, traces: &[Trace]) -> Moving {
+        // Groups in the layout's order (legacy above KEP; traces of one policy in their order).
+        let mut order: Vec<&Trace> = traces.iter().collect();
+        order.sort_by_key(|t| t.policy);
+        let mut counters = Vec::new();
+        for (g, tr) in self.groups.iter().zip(&order) {
+            let m1 = metrics_lines(&tr.metrics).0;
+            let Some(at) = self.shapes.iter().position(|s| {
+                matches!(s, Shape::Text { y, class, text, .. }
+                    if *class == "rs-meta" && (*y - (g.y + 15.0)).abs() < 0.01 && *text == m1)
+            }) else {
+                continue;
+            };
+            let Shape::Text { x, y, .. } = &self.shapes[at] else {
+                continue;
+            };
+            counters.push((at, *x, *y, counter_steps(tr, self.t0_ms, self.t1_ms)));
+        }
+        let veils = self
+            .groups
+            .iter()
+            .map(|g| (g.kubelet_y, g.y + g.h - 1.0 - g.kubelet_y))
+            .collect();
+        let playhead = match (self.groups.first(), self.groups.last()) {
+            (Some(first), Some(last)) => Some((first.kubelet_y - 2.0, last.y + last.h + 2.0)),
+            _ => None,
+        };
+        Moving {
+            counters,
+            veils,
+            playhead,
+        }
+    }
+
+    /// The shapes, each run's counters line replaced by `counter(run, x, y, steps)`; and what
+    /// is drawn over them: the veils (`veil(top, height)`) and the playhead (`playhead(top,
+    /// bottom)`).
+    fn moving_inner(
+        &self,
+        m: &Moving,
+        counter: impl Fn(usize, f64, f64, &[(Ms, String)]) -> String,
+        veil: impl Fn(f64, f64) -> String,
+        playhead: impl Fn(f64, f64) -> String,
+    ) -> (String, String) {
+        let mut inner = String::from(Figure::defs());
+        inner.push('\n');
+        for (i, sh) in self.shapes.iter().enumerate() {
+            match m.counters.iter().position(|c| c.0 == i) {
+                Some(gi) => {
+                    let (_, x, y, steps) = &m.counters[gi];
+                    inner.push_str(&counter(gi, *x, *y, steps));
+                }
+                None => inner.push_str(&sh.to_svg()),
+            }
+            inner.push('\n');
+        }
+        let mut over = String::new();
+        for (top, h) in &m.veils {
+            over.push_str(&veil(*top, *h));
+            over.push('\n');
+        }
+        if let Some((y1, y2)) = m.playhead {
+            over.push_str(&playhead(y1, y2));
+            over.push('\n');
+        }
+        (inner, over)
     }
 
     /// The two halves of the animated figure: the style to add to [`Figure::css`] (the
@@ -120,46 +208,21 @@ impl Figure {
         let end = trim(self.pct(self.t1_ms, a), 3);
         let w = n(self.x1 - self.x0);
         let mut css = format!(
-            ".rs-playhead {{ stroke: var(--rs-playhead); stroke-width: 2; transform: translateX({w}px); animation: rs-play {cycle} linear infinite; }}
+            ".rs-playhead {{ {PLAYHEAD} transform: translateX({w}px); animation: rs-play {cycle} linear infinite; }}
 @keyframes rs-play {{ 0% {{ transform: translateX(0px); }} {end}%, 100% {{ transform: translateX({w}px); }} }}
-.rs-veil {{ fill: var(--rs-bg); fill-opacity: 0.82; transform-box: fill-box; transform-origin: 100% 0; transform: scaleX(0); animation: rs-veil {cycle} linear infinite; }}
+.rs-veil {{ {VEIL} transform-box: fill-box; transform-origin: 100% 0; transform: scaleX(0); animation: rs-veil {cycle} linear infinite; }}
 @keyframes rs-veil {{ 0% {{ transform: scaleX(1); }} {end}%, 100% {{ transform: scaleX(0); }} }}
 "
         );
-        // Groups in the layout's order (legacy above KEP; traces of one policy in their order).
-        let mut order: Vec<&Trace> = traces.iter().collect();
-        order.sort_by_key(|t| t.policy);
-        let mut counters: Vec<(usize, String)> = Vec::new();
-        for (gi, (g, tr)) in self.groups.iter().zip(&order).enumerate() {
-            let m1 = metrics_lines(&tr.metrics).0;
-            let Some(at) = self.shapes.iter().position(|s| {
-                matches!(s, Shape::Text { y, class, text, .. }
-                    if *class == "rs-meta" && (*y - (g.y + 15.0)).abs() < 0.01 && *text == m1)
-            }) else {
-                continue;
-            };
-            let Shape::Text { x, y, .. } = &self.shapes[at] else {
-                continue;
-            };
-            let steps = counter_steps(tr, self.t0_ms, self.t1_ms);
+        let m = self.moving(traces);
+        for (gi, (_, _, _, steps)) in m.counters.iter().enumerate() {
             let last = steps.len() - 1;
-            // Rows: the last value where the static line is, the earlier ones below it.
-            let mut g_svg = format!(
-                "<clipPath id=\"rs-clip-c{gi}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath><g clip-path=\"url(#rs-clip-c{gi})\"><g class=\"rs-count rs-count-{gi}\">",
-                n(*x - 2.0),
-                n(*y - 11.0),
-                n(self.x1 + 10.0 - *x),
-                n(ROW + 1.0),
-            );
+            if last == 0 {
+                continue;
+            }
             let mut frames = String::new();
-            for (i, (t, text)) in steps.iter().enumerate() {
+            for (i, (t, _)) in steps.iter().enumerate() {
                 let row = (last - i) as f64;
-                g_svg.push_str(&format!(
-                    "<text x=\"{}\" y=\"{}\" class=\"rs-meta\" text-anchor=\"start\">{}</text>",
-                    n(*x),
-                    n(*y + row * ROW),
-                    esc(text)
-                ));
                 let p = if i == 0 {
                     "0".to_string()
                 } else {
@@ -170,48 +233,118 @@ impl Figure {
                     n(-row * ROW)
                 ));
             }
-            g_svg.push_str("</g></g>");
-            if last > 0 {
-                css.push_str(&format!(
-                    ".rs-count-{gi} {{ animation: rs-count-{gi} {cycle} step-end infinite; }}\n@keyframes rs-count-{gi} {{{frames} }}\n"
-                ));
-            }
-            counters.push((at, g_svg));
+            css.push_str(&format!(
+                ".rs-count-{gi} {{ animation: rs-count-{gi} {cycle} step-end infinite; }}\n@keyframes rs-count-{gi} {{{frames} }}\n"
+            ));
         }
         css.push_str("@media (prefers-reduced-motion: reduce) { .rs-playhead, .rs-veil, .rs-count { animation: none; } }\n");
 
-        let mut inner = String::from(Figure::defs());
-        inner.push('\n');
-        for (i, sh) in self.shapes.iter().enumerate() {
-            match counters.iter().find(|(at, _)| *at == i) {
-                Some((_, g)) => inner.push_str(g),
-                None => inner.push_str(&sh.to_svg()),
+        // The odometer: rows of the counters' texts, the last value where the static line is,
+        // the earlier ones below it, under a clip one row high.
+        let counter = |gi: usize, x: f64, y: f64, steps: &[(Ms, String)]| {
+            let last = steps.len() - 1;
+            let mut g_svg = format!(
+                "<clipPath id=\"rs-clip-c{gi}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath><g clip-path=\"url(#rs-clip-c{gi})\"><g class=\"rs-count rs-count-{gi}\">",
+                n(x - 2.0),
+                n(y - 11.0),
+                n(self.x1 + 10.0 - x),
+                n(ROW + 1.0),
+            );
+            for (i, (_, text)) in steps.iter().enumerate() {
+                let row = (last - i) as f64;
+                g_svg.push_str(&format!(
+                    "<text x=\"{}\" y=\"{}\" class=\"rs-meta\" text-anchor=\"start\">{}</text>",
+                    n(x),
+                    n(y + row * ROW),
+                    esc(text)
+                ));
             }
-            inner.push('\n');
-        }
-        for g in &self.groups {
-            let top = g.kubelet_y;
-            inner.push_str(&format!(
-                "<rect x=\"{}\" y=\"{}\" width=\"{w}\" height=\"{}\" class=\"rs-veil\"/>\n",
+            g_svg.push_str("</g></g>");
+            g_svg
+        };
+        let veil = |top: f64, h: f64| {
+            format!(
+                "<rect x=\"{}\" y=\"{}\" width=\"{w}\" height=\"{}\" class=\"rs-veil\"/>",
                 n(self.x0),
                 n(top),
-                n(g.y + g.h - 1.0 - top)
-            ));
-        }
-        if let (Some(first), Some(lastg)) = (self.groups.first(), self.groups.last()) {
-            inner.push_str(&format!(
-                "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\" class=\"rs-playhead\"/>\n",
-                n(first.kubelet_y - 2.0),
-                n(lastg.y + lastg.h + 2.0),
+                n(h)
+            )
+        };
+        let playhead = |y1: f64, y2: f64| {
+            format!(
+                "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\" class=\"rs-playhead\"/>",
+                n(y1),
+                n(y2),
                 x = n(self.x0)
-            ));
-        }
-        (css, inner)
+            )
+        };
+        let (under, over) = self.moving_inner(&m, counter, veil, playhead);
+        (css, under + &over)
     }
 
     /// The animated standalone SVG: [`Figure::to_svg`] with [`Figure::animated_parts`].
     pub fn to_svg_animated(&self, traces: &[Trace], a: &Animation) -> String {
         let (css, inner) = self.animated_parts(traces, a);
+        self.document(&format!("{}{css}", Figure::css()), &inner)
+    }
+
+    /// The animated figure as it looks when its playhead is at `t` (ms; clamped to the window),
+    /// without animations: the same two halves as [`Figure::animated_parts`] — the playhead at
+    /// `t`, what lies after it veiled, each run's counters at their value at `t` — for a
+    /// renderer that draws one frame at a time (the CLI's GIF). At the window's end it is the
+    /// frame the animated SVG holds during its pause (the playhead at the end, nothing veiled).
+    pub fn moment_parts(&self, traces: &[Trace], t: Ms) -> (String, String) {
+        let (css, under, over) = self.moment_layers(traces, t);
+        (css, under + &over)
+    }
+
+    /// [`Figure::moment_parts`] with its shapes in two layers: the style, the figure's shapes
+    /// (the counters at `t`), and what is drawn over them (the veils and the playhead), so that
+    /// a renderer of many moments draws the first layer only when the counters change.
+    pub fn moment_layers(&self, traces: &[Trace], t: Ms) -> (String, String, String) {
+        let css = format!(".rs-playhead {{ {PLAYHEAD} }}\n.rs-veil {{ {VEIL} }}\n");
+        let t = t.clamp(self.t0_ms, self.t1_ms);
+        let x = self.x_of(t).clamp(self.x0, self.x1);
+        let m = self.moving(traces);
+        let counter = |_: usize, cx: f64, cy: f64, steps: &[(Ms, String)]| {
+            // The last change at or before t: the row the odometer shows then.
+            let text = steps
+                .iter()
+                .rev()
+                .find(|(st, _)| *st <= t)
+                .or(steps.first())
+                .map_or("", |(_, s)| s.as_str());
+            format!(
+                "<text x=\"{}\" y=\"{}\" class=\"rs-meta\" text-anchor=\"start\">{}</text>",
+                n(cx),
+                n(cy),
+                esc(text)
+            )
+        };
+        let veil = |top: f64, h: f64| {
+            format!(
+                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"rs-veil\"/>",
+                n(x),
+                n(top),
+                n(self.x1 - x),
+                n(h)
+            )
+        };
+        let playhead = |y1: f64, y2: f64| {
+            format!(
+                "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\" class=\"rs-playhead\"/>",
+                n(y1),
+                n(y2),
+                x = n(x)
+            )
+        };
+        let (under, over) = self.moving_inner(&m, counter, veil, playhead);
+        (css, under, over)
+    }
+
+    /// [`Figure::moment_parts`] as a standalone SVG (with [`Figure::css`]).
+    pub fn to_svg_at(&self, traces: &[Trace], t: Ms) -> String {
+        let (css, inner) = self.moment_parts(traces, t);
         self.document(&format!("{}{css}", Figure::css()), &inner)
     }
 }

@@ -125,6 +125,32 @@ pub(crate) const HATCH_THEME_CSS: &str = "#rs-p-down rect { fill: var(--rs-hatch
 #rs-p-down line { stroke: var(--rs-hatch-down-line); }
 ";
 
+/// `css` in one theme for a renderer that reads no custom properties (resvg: the CLI's PNG and
+/// GIF): each `var(--name)` of [`PALETTE`] replaced by its light or dark value.
+pub fn flatten(css: &str, dark: bool) -> String {
+    let mut out = String::with_capacity(css.len());
+    let mut rest = css;
+    while let Some(i) = rest.find("var(") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 4..];
+        match after.find(')') {
+            Some(j) => {
+                match palette(after[..j].trim(), dark) {
+                    Some(v) => out.push_str(v),
+                    None => out.push_str(&rest[i..i + 4 + j + 1]),
+                }
+                rest = &after[j + 1..];
+            }
+            None => {
+                out.push_str(&rest[i..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The value of `--name` in a theme.
 fn palette(name: &str, dark: bool) -> Option<&'static str> {
     PALETTE
@@ -387,6 +413,16 @@ mod tests {
         assert_eq!(background(false), "#ffffff");
         assert_eq!(background(true), "#1b1e23");
         assert!(font_family().starts_with("\"DejaVu Sans\""));
+    }
+
+    #[test]
+    fn flatten_puts_the_palette_in_place_of_var() {
+        let css = ".a { fill: var(--rs-bg); stroke: var( --rs-fg ); } .b { fill: var(--nope); }";
+        assert_eq!(
+            flatten(css, false),
+            ".a { fill: #ffffff; stroke: #1a1a1a; } .b { fill: var(--nope); }"
+        );
+        assert!(flatten(css, true).starts_with(".a { fill: #1b1e23;"));
     }
 
     /// Every class a figure uses has a rule (a typo would paint black).

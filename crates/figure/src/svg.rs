@@ -56,6 +56,13 @@ impl Figure {
         )
     }
 
+    /// [`Figure::css`] in one theme, for a renderer without custom properties or media queries
+    /// (resvg: the CLI's PNG and GIF): the class rules with the palette's light or dark values
+    /// in place of `var()` ([`paint::flatten`](crate::paint::flatten)).
+    pub fn css_flat(dark: bool) -> String {
+        crate::paint::flatten(&format!("{}{CSS}", crate::paint::HATCH_THEME_CSS), dark)
+    }
+
     /// Hatch pattern definitions (also part of [`Figure::to_svg_inner`]).
     pub fn defs() -> &'static str {
         DEFS
@@ -89,8 +96,9 @@ impl Figure {
         self.document(&Figure::css(), &self.to_svg_inner())
     }
 
-    /// The standalone document around `inner`, with `css` as its style.
-    pub(crate) fn document(&self, css: &str, inner: &str) -> String {
+    /// The standalone document around `inner` (the root element, its title and size), with
+    /// `css` as its style.
+    pub fn document(&self, css: &str, inner: &str) -> String {
         let (w, h) = (n(self.width), n(self.height));
         format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"rs-figure\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-labelledby=\"rs-title\">\n<title id=\"rs-title\">{}</title>\n<style>\n{css}</style>\n{inner}</svg>\n",

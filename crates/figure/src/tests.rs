@@ -503,3 +503,35 @@ fn both_themes_are_in_the_style() {
         );
     }
 }
+
+/// One moment of the animation: the playhead at t, the veil from it to the window's end, the
+/// counters at their value then; at the end, the held frame (nothing veiled, final counters).
+#[test]
+fn a_moment_is_the_animation_at_that_time() {
+    let tr = traces("short-restart");
+    let fig = layout(&tr, &LayoutOpts::default());
+    let legacy = tr.iter().find(|t| t.policy == Policy::Legacy).unwrap();
+    let steps = counter_steps(legacy, fig.t0_ms, fig.t1_ms);
+    assert!(steps.len() > 1);
+    let (t, text) = &steps[1];
+    let x = fig.x_of(*t);
+    let (css, inner) = fig.moment_parts(&tr, *t);
+    assert!(!css.contains("animation") && !css.contains("@keyframes"));
+    assert!(inner.contains(&format!("x1=\"{}\"", crate::svg::n(x))));
+    assert!(inner.contains(&format!(">{}<", esc(text))), "counters at t");
+    let before = fig.moment_parts(&tr, *t - 1).1;
+    assert!(before.contains(&format!(">{}<", esc(&steps[0].1))));
+    assert_eq!(inner.matches("class=\"rs-veil\"").count(), 2);
+    let veil_w = crate::svg::n(fig.x1 - x);
+    assert!(inner.contains(&format!("width=\"{veil_w}\"")));
+    // The end: the static figure's header lines, a veil of width 0, the playhead at x1.
+    let (_, end) = fig.moment_parts(&tr, fig.t1_ms);
+    let still = fig.to_svg_inner();
+    for line in still.lines() {
+        assert!(end.contains(line), "missing at the end: {line}");
+    }
+    assert!(end.contains("width=\"0\" height="));
+    let (_, under, over) = fig.moment_layers(&tr, *t);
+    assert_eq!(under + &over, inner);
+    parse(&fig.to_svg_at(&tr, *t));
+}
