@@ -36,7 +36,7 @@ pub fn args(o: crate::args::TourOpts) -> Result<TourArgs, UserError> {
     let out = o
         .out
         .ok_or("tour needs --out DIR (the directory for the SVGs and index.md)")?;
-    let animate = crate::animation(&o.anim)?;
+    let animate = crate::anim::animation(&o.anim)?;
     Ok(TourArgs { name, out, animate })
 }
 
