@@ -60,6 +60,11 @@ pub(crate) const CSS: &str = r#".rs-figure { background: var(--rs-bg); }
 .rs-evict-window { fill: var(--rs-bg); stroke: #CC79A7; stroke-width: 1; }
 .rs-evict-elapsed { fill: #CC79A7; fill-opacity: 0.45; }
 .rs-evict-mark { stroke: var(--rs-ink); stroke-width: 2; }
+.rs-label-obs { font-size: 10.5px; font-weight: 700; fill: var(--rs-fg); }
+.rs-obs-true { fill: #009E73; fill-opacity: 0.08; stroke: #009E73; stroke-width: 1.2; }
+.rs-obs-false { fill: #D55E00; fill-opacity: 0.12; stroke: #D55E00; stroke-width: 1.2; }
+.rs-obs-unknown { fill: none; stroke: var(--rs-axis); stroke-width: 0.8; stroke-dasharray: 2 3; }
+.rs-obs-line { fill: none; stroke: var(--rs-ink); stroke-width: 1.8; stroke-linejoin: round; }
 .rs-evict-cancel { stroke: var(--rs-ink); stroke-width: 1.2; stroke-dasharray: 2 2; }
 "#;
 
