@@ -48,7 +48,11 @@ pub struct ObservedStep {
 /// Before `first_ms` and after `last_ms` nothing was observed (drawn as "not observed").
 #[derive(Clone, Debug, PartialEq)]
 pub struct ObservedPod {
+    /// The pod's name in the evidence.
     pub pod: String,
+    /// The modelled pod to draw it under when the run has none of its name (`None`: the pod
+    /// named `pod`).
+    pub under: Option<String>,
     pub steps: Vec<ObservedStep>,
     pub first_ms: i64,
     pub last_ms: i64,

@@ -246,8 +246,9 @@ fn draw_group(
     bottom
 }
 
-/// The observed lane of the run's pod `p` (the evidence's pod of the same name), from `y`;
-/// returns the new y (`y` when the evidence has no such pod).
+/// The observed lanes drawn under the run's pod `p`: the evidence's pod of the same name
+/// (labelled "observed") and any the evidence pairs with it (labelled with their own name), from
+/// `y`; returns the new y (`y` when there are none).
 fn observed_lane(
     b: &mut Builder,
     g: &Group,
@@ -257,14 +258,17 @@ fn observed_lane(
     gap: f64,
 ) -> f64 {
     let name = &g.tr.pods[p].name;
-    match observed.iter().find(|o| &o.pod == name) {
-        Some(o) => {
-            b.lane_label(y + OBS_H / 2.0, "observed", "rs-label-obs");
-            pod::observed(b, o, g.end, y, OBS_H);
-            y + OBS_H + gap
-        }
-        None => y,
+    let mut y = y;
+    for o in observed
+        .iter()
+        .filter(|o| o.under.as_ref().unwrap_or(&o.pod) == name)
+    {
+        let label = if &o.pod == name { "observed" } else { &o.pod };
+        b.lane_label(y + OBS_H / 2.0, label, "rs-label-obs");
+        pod::observed(b, o, g.end, y, OBS_H);
+        y += OBS_H + gap;
     }
+    y
 }
 
 /// The evidence's pods the run does not have, each its name and its observed lane, with a note
@@ -277,10 +281,10 @@ fn observed_only(
     pod_gap: f64,
 ) -> f64 {
     let mut y = y;
-    for o in observed
-        .iter()
-        .filter(|o| !g.tr.pods.iter().any(|i| i.name == o.pod))
-    {
+    for o in observed.iter().filter(|o| {
+        let target = o.under.as_ref().unwrap_or(&o.pod);
+        !g.tr.pods.iter().any(|i| &i.name == target)
+    }) {
         y += pod_gap;
         let sep = y - pod_gap / 2.0 - 1.0;
         b.line(PAD, sep, b.x1, sep, "rs-sep");

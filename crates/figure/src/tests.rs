@@ -520,6 +520,7 @@ fn observed_lane_sits_under_its_pod_with_steps_at_their_times() {
         observed: vec![
             ObservedPod {
                 pod: pod.clone(),
+                under: None,
                 steps: vec![
                     step(20_000, Some(true), ""),
                     step(55_700, Some(false), "system:node:n1"),
@@ -530,6 +531,7 @@ fn observed_lane_sits_under_its_pod_with_steps_at_their_times() {
             },
             ObservedPod {
                 pod: "ghost".into(),
+                under: None,
                 steps: vec![step(30_000, Some(false), "")],
                 first_ms: 30_000,
                 last_ms: 40_000,

@@ -257,6 +257,18 @@ pub fn observed(b: &mut Builder, o: &ObservedPod, end: Ms, y: f64, h: f64) {
     if o.last_ms < end {
         spans.push((o.last_ms.max(t0), end, None, "", false));
     }
+    // The last observed state at least 6 px wide, so that a change on the last line shows
+    // (a watch ends at its last row: the state after it is not observed).
+    let min_ms = ((6.0 / (b.x(t0 + 1000) - b.x(t0)).max(1e-6)) * 1000.0) as Ms;
+    if let Some(k) = spans.iter().rposition(|s| s.2.is_some()) {
+        if spans[k].1 - spans[k].0 < min_ms {
+            let z = spans[k].0 + min_ms;
+            spans[k].1 = z;
+            if let Some(next) = spans.get_mut(k + 1) {
+                next.0 = z.min(next.1);
+            }
+        }
+    }
     let mut d = String::new();
     let mut prev: Option<(f64, f64)> = None;
     for (a, z, v, by, first) in spans {
@@ -276,14 +288,16 @@ pub fn observed(b: &mut Builder, o: &ObservedPod, end: Ms, y: f64, h: f64) {
                 };
                 let title = format!("{name}: Ready not observed {when}, {side}");
                 b.rect(xa, y, w, h, "rs-obs-unknown", Some(title));
-                if text_w("not observed", 9.0) + 6.0 <= w {
-                    b.text(
-                        xa + 3.0,
-                        y + h / 2.0 + 3.2,
-                        "not observed",
-                        "rs-small",
-                        "start",
-                    );
+                // Under another pod's lane (the model has none of this name): say whose it is.
+                let long = match &o.under {
+                    Some(_) if a <= t0 => format!("{name} · not observed"),
+                    _ => String::new(),
+                };
+                let label = [long.as_str(), "not observed"]
+                    .into_iter()
+                    .find(|l| !l.is_empty() && text_w(l, 9.0) + 6.0 <= w);
+                if let Some(l) = label {
+                    b.text(xa + 3.0, y + h / 2.0 + 3.2, l, "rs-small", "start");
                 }
                 prev = None;
             }
