@@ -400,3 +400,60 @@ fn an_observed_pod_the_model_lacks_is_listed_not_dropped() {
     assert_eq!(s["compared_with"], "busybox-test-1");
     assert_eq!(s["items"][0]["kind"], "paired");
 }
+
+/// An audit log with wall-clock times: the lease's gap puts the kubelet's stop on the model's
+/// axis (the model's 0 s said in UTC), the writer is named in the differences and drawn as the
+/// modelled lanes draw theirs (a K badge: `system:node:n1` is the kubelet).
+#[test]
+fn audit_evidence_is_aligned_by_the_lease_gap_and_names_its_writer() {
+    let ev = |t: u32, uri: &str, objref: &str, body: &str| {
+        format!(
+            r#"{{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Request","stage":"ResponseComplete","requestURI":"{uri}","verb":"patch","user":{{"username":"system:node:n1"}},"userAgent":"kubelet/v1.34.2 (linux/amd64) kubernetes/abc","objectRef":{objref},"responseStatus":{{"code":200}},"requestReceivedTimestamp":"2026-11-30T10:{:02}:{:02}.000000Z"{body}}}"#,
+            t / 60,
+            t % 60
+        )
+    };
+    let lease = |t| {
+        ev(
+            t,
+            "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/n1",
+            r#"{"resource":"leases","namespace":"kube-node-lease","name":"n1"}"#,
+            "",
+        )
+    };
+    let ready = |t, v: &str| {
+        ev(
+            t,
+            "/api/v1/namespaces/default/pods/web-0/status",
+            r#"{"resource":"pods","namespace":"default","name":"web-0","subresource":"status"}"#,
+            &format!(
+                r#","requestObject":{{"status":{{"conditions":[{{"type":"Ready","status":"{v}"}}]}}}}"#
+            ),
+        )
+    };
+    let mut lines: Vec<String> = (0..=40).step_by(10).map(lease).collect();
+    lines.push(ready(5, "True"));
+    lines.extend((90..200).step_by(10).map(lease));
+    lines.push(ready(91, "False"));
+    lines.push(ready(101, "True"));
+    let f = tmp("incident-audit.jsonl", &(lines.join("\n") + "\n"));
+    let out = ok(&["replay", "--evidence", &f]);
+    assert!(
+        out.contains(
+            "the lease's gap (last renewal before it on line 5, +10 s) at the model's stop"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("(the model's 0 s is 2026-11-30 "), "{out}");
+    let line = out
+        .lines()
+        .find(|l| l.contains("observed Ready=False at"))
+        .expect(&out);
+    assert!(line.contains("by system:node:n1"), "{line}");
+    assert!(line.contains("(kubelet, P1)"), "{line}");
+    let svg = ok(&["replay", "--evidence", &f, "-o", "svg"]);
+    assert!(
+        svg.contains("web-0 Ready=False written by system:node:n1 (observed)"),
+        "{svg}"
+    );
+}

@@ -80,6 +80,29 @@ fn signed(ms: i64) -> String {
     )
 }
 
+/// Milliseconds since the epoch as `2026-11-30 10:00:50.0 UTC`.
+fn utc(ms: i64) -> String {
+    let days = ms.div_euclid(86_400_000);
+    let rest = ms.rem_euclid(86_400_000);
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}.{} UTC",
+        rest / 3_600_000,
+        rest / 60_000 % 60,
+        rest / 1000 % 60,
+        rest % 1000 / 100
+    )
+}
+
 /// Wall clocks since the epoch (audit, events) are ~1.7e12 ms; klog's, since the start of the
 /// year, under 3.2e10.
 fn epoch_clock(t: i64) -> bool {
@@ -320,7 +343,12 @@ fn caption(files: &[Evidence], shifts: &[Shift]) -> String {
             } else {
                 String::new()
             };
-            format!("{file}{} (shifted {})", s.anchor, signed(s.shift_ms))
+            let zero = -s.shift_ms;
+            if !s.relative && epoch_clock(zero) {
+                format!("{file}{} (the model's 0 s is {})", s.anchor, utc(zero))
+            } else {
+                format!("{file}{} (shifted {})", s.anchor, signed(s.shift_ms))
+            }
         })
         .collect();
     let mut text = format!(
@@ -855,4 +883,15 @@ pub fn differences(
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn utc_dates() {
+        assert_eq!(super::utc(0), "1970-01-01 00:00:00.0 UTC");
+        // 2026-11-30T10:00:50Z
+        assert_eq!(super::utc(1_796_032_850_000), "2026-11-30 10:00:50.0 UTC");
+        assert_eq!(super::utc(951_782_400_000), "2000-02-29 00:00:00.0 UTC");
+    }
 }

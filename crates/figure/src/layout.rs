@@ -264,6 +264,10 @@ fn observed_lane(
         .filter(|o| o.under.as_ref().unwrap_or(&o.pod) == name)
     {
         let label = if &o.pod == name { "observed" } else { &o.pod };
+        if pod::has_observed_writers(b, o, g.end) {
+            pod::observed_badges(b, o, g.end, y);
+            y += BADGE_ROW;
+        }
         b.lane_label(y + OBS_H / 2.0, label, "rs-label-obs");
         pod::observed(b, o, g.end, y, OBS_H);
         y += OBS_H + gap;
@@ -288,6 +292,10 @@ fn observed_only(
         y += pod_gap;
         let sep = y - pod_gap / 2.0 - 1.0;
         b.line(PAD, sep, b.x1, sep, "rs-sep");
+        if pod::has_observed_writers(b, o, g.end) {
+            pod::observed_badges(b, o, g.end, y);
+            y += BADGE_ROW;
+        }
         b.lane_label(y + OBS_H / 2.0, &o.pod, "rs-label-pod");
         pod::observed(b, o, g.end, y, OBS_H);
         y += OBS_H + 1.0;

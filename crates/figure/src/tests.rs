@@ -577,12 +577,25 @@ fn observed_lane_sits_under_its_pod_with_steps_at_their_times() {
             .filter(|m| m.1 >= g.y && m.1 < f.1)
             .map(|m| m.1 + m.3)
             .fold(f64::NEG_INFINITY, f64::max);
+        // (with the badge row of the observed writers between them)
+        let gap = f.1 - band;
         assert!(
-            f.1 - band >= 0.0 && f.1 - band <= 6.0,
+            (crate::geom::BADGE_ROW..=crate::geom::BADGE_ROW + 6.0).contains(&gap),
             "band ends {band}, lane {}",
             f.1
         );
     }
+    // The observed writers as the model's: a K badge (system:node:n1 is the kubelet) centred on
+    // each change, in both runs.
+    let badges = rects("rs-badge-k");
+    let observed_badges: Vec<_> = badges
+        .iter()
+        .filter(|r| r.4.ends_with("written by system:node:n1 (observed)"))
+        .collect();
+    assert_eq!(observed_badges.len(), 4, "{badges:?}");
+    assert!(observed_badges
+        .iter()
+        .any(|r| (r.0 + r.2 / 2.0 - fig.x_of(55_700)).abs() < 0.01));
     // Before the first observation: not observed; the True steps start at 20 s and 70 s.
     let unknown = rects("rs-obs-unknown");
     assert!(unknown

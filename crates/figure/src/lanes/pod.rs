@@ -9,7 +9,7 @@ use crate::glyphs::{self, ProbeGlyph};
 use crate::svg::n;
 use restartscope_report::describe;
 use restartscope_report::timeline::{ApiReady, CountdownEnd, MarkKind};
-use restartscope_sim::{fmt_secs, Ms};
+use restartscope_sim::{fmt_secs, Actor, Ms};
 
 /// Whether a write of the pod's Ready condition falls in the window (its lane needs the badge row).
 pub fn has_writes(b: &Builder, g: &Group, p: usize) -> bool {
@@ -339,5 +339,57 @@ pub fn observed(b: &mut Builder, o: &ObservedPod, end: Ms, y: f64, h: f64) {
     }
     if !d.is_empty() {
         b.path(d.trim_start().to_string(), "rs-obs-line", None);
+    }
+}
+
+/// Whether an observed step with a known writer falls in the window (its lane gets a badge row).
+pub fn has_observed_writers(b: &Builder, o: &ObservedPod, end: Ms) -> bool {
+    o.steps
+        .iter()
+        .any(|s| !s.by.is_empty() && s.t_ms >= b.t0 && s.t_ms <= end)
+}
+
+/// The model's actor a source's writer names: `system:node:…` is the kubelet, the node
+/// controller's service account the node lifecycle controller; anyone else "?".
+fn observed_actor(by: &str) -> Actor {
+    if by.starts_with("system:node:") || by == "kubelet" {
+        Actor::Kubelet
+    } else if by.contains("node-controller") || by.contains("node lifecycle") {
+        Actor::NodeLifecycleController
+    } else {
+        Actor::Scenario
+    }
+}
+
+/// A badge per observed write with a known writer, as the modelled lane's (K: the kubelet,
+/// N: the node lifecycle controller, ?: another writer), from `y`; pushed right where they
+/// crowd, with a leader line.
+pub fn observed_badges(b: &mut Builder, o: &ObservedPod, end: Ms, y: f64) {
+    let mut last_right = f64::NEG_INFINITY;
+    let mut steps: Vec<&ObservedStep> = o
+        .steps
+        .iter()
+        .filter(|s| !s.by.is_empty() && s.t_ms >= b.t0 && s.t_ms <= end)
+        .collect();
+    steps.sort_by_key(|s| s.t_ms);
+    for s in steps {
+        let x = b.x(s.t_ms);
+        let bx = x.max(last_right + BADGE_W / 2.0 + 1.0);
+        last_right = bx + BADGE_W / 2.0;
+        let value = match s.ready {
+            Some(true) => "True",
+            Some(false) => "False",
+            None => "unknown",
+        };
+        let title = format!(
+            "{}: {} Ready={value} written by {} (observed)",
+            ts(s.t_ms),
+            o.pod,
+            s.by
+        );
+        if (bx - x).abs() > 0.5 {
+            b.line(x, y + BADGE_ROW, bx, y + BADGE_ROW - 1.0, "rs-leader");
+        }
+        glyphs::badge(b, bx, y, observed_actor(&s.by), Some(title));
     }
 }
