@@ -457,3 +457,30 @@ fn audit_evidence_is_aligned_by_the_lease_gap_and_names_its_writer() {
         "{svg}"
     );
 }
+
+/// Evidence with nothing to align its clock by (klog lines of a probe failing, no kubelet start or
+/// stop, no lease, no Ready change): placed, said to be placed arbitrarily, times not compared.
+#[test]
+fn evidence_without_an_anchor_is_not_compared_in_time() {
+    let out = ok(&["replay", "--evidence", &data("openshift-probe-failed.txt")]);
+    assert!(out.contains("nothing to align by"), "{out}");
+    assert!(out.contains("times not compared"), "{out}");
+    let j = json(&[
+        "replay",
+        "--evidence",
+        &data("openshift-probe-failed.txt"),
+        "-o",
+        "json",
+    ]);
+    let items = j["beside_the_model"]["differences"][0]["items"]
+        .as_array()
+        .unwrap();
+    assert!(
+        items.iter().any(|d| d["kind"] == "times_not_comparable"),
+        "{items:#?}"
+    );
+    assert_eq!(
+        j["beside_the_model"]["alignment"]["shifts"][0]["arbitrary"],
+        true
+    );
+}

@@ -43,6 +43,9 @@ pub struct Shift {
     pub anchor: String,
     /// The observation aligned by (file, line), when it is a pod's Ready change.
     pub anchor_line: Option<(usize, usize)>,
+    /// Nothing to align by: the first observation placed at the model's kubelet stop; times
+    /// on this shift are not compared with the model's.
+    pub arbitrary: bool,
 }
 
 /// Every file's shift, and one sentence for a figure's caption.
@@ -55,16 +58,19 @@ pub struct Alignment {
 impl Alignment {
     /// The model time of an observation.
     pub fn model_t(&self, o: &Obs) -> i64 {
-        let s = self
-            .shifts
+        o.t_ms + self.shift_of(o).map_or(0, |s| s.shift_ms)
+    }
+
+    /// The shift an observation is put on the model's axis by.
+    pub fn shift_of(&self, o: &Obs) -> Option<&Shift> {
+        self.shifts
             .iter()
             .find(|s| s.file == o.file && s.pod.is_some() && s.pod == o.pod)
             .or_else(|| {
                 self.shifts
                     .iter()
                     .find(|s| s.file == o.file && s.pod.is_none())
-            });
-        o.t_ms + s.map_or(0, |s| s.shift_ms)
+            })
     }
 }
 
@@ -195,6 +201,7 @@ pub fn align(files: &[Evidence], tr: &Trace) -> Alignment {
                 relative: false,
                 anchor: how.clone(),
                 anchor_line: None,
+                arbitrary: false,
             });
             continue;
         }
@@ -211,6 +218,7 @@ pub fn align(files: &[Evidence], tr: &Trace) -> Alignment {
                     relative: false,
                     anchor: format!("the same clock as file {}: {how}", j + 1),
                     anchor_line: None,
+                    arbitrary: false,
                 });
                 continue;
             }
@@ -263,6 +271,7 @@ pub fn align(files: &[Evidence], tr: &Trace) -> Alignment {
                     relative: false,
                     anchor: how,
                     anchor_line: Some((i, changes[0].line)),
+                    arbitrary: false,
                 });
                 continue;
             }
@@ -282,6 +291,7 @@ pub fn align(files: &[Evidence], tr: &Trace) -> Alignment {
                         relative: true,
                         anchor: how,
                         anchor_line: Some((i, o.line)),
+                        arbitrary: false,
                     });
                 }
             }
@@ -310,6 +320,7 @@ pub fn align(files: &[Evidence], tr: &Trace) -> Alignment {
                         secs(stop)
                     ),
                     anchor_line: None,
+                    arbitrary: true,
                 });
             }
         }
@@ -323,6 +334,7 @@ pub fn align(files: &[Evidence], tr: &Trace) -> Alignment {
                 secs(stop)
             ),
             anchor_line: None,
+            arbitrary: true,
         });
     }
     let text = caption(files, &shifts);
@@ -384,6 +396,9 @@ pub struct Lane {
     pub steps: Vec<Step>,
     pub first_ms: i64,
     pub last_ms: i64,
+    /// The lane's times are on the model's axis by an anchor (not placed arbitrarily): they
+    /// can be compared with the model's.
+    pub aligned: bool,
 }
 
 /// Every observed pod's lane (in order of first appearance), on the axis of `al`, paired with
@@ -421,6 +436,9 @@ pub fn lanes(obs: &[Obs], al: &Alignment, tr: &Trace) -> Vec<Lane> {
                 first_ms: times.iter().copied().min().unwrap_or(0),
                 last_ms: times.iter().copied().max().unwrap_or(0),
                 model_pod: i.map(|i| tr.pods[i].name.clone()),
+                aligned: mine
+                    .iter()
+                    .any(|o| al.shift_of(o).is_some_and(|s| !s.arbitrary)),
                 pod,
                 steps,
             }
@@ -631,6 +649,60 @@ pub fn differences(
                     lane.pod
                 ),
             });
+        }
+        if !lane.aligned {
+            let model: Vec<String> = runs
+                .iter()
+                .zip(&all_writes)
+                .map(|(r, ws)| {
+                    let w: Vec<String> = ws
+                        .iter()
+                        .map(|w| {
+                            format!(
+                                "{} at {:.1} s ({})",
+                                tf(w.ready),
+                                w.t as f64 / 1000.0,
+                                w.rule.id()
+                            )
+                        })
+                        .collect();
+                    if w.is_empty() {
+                        format!("{} writes nothing for this pod", r.name)
+                    } else {
+                        format!("{} writes {}", r.name, w.join(", "))
+                    }
+                })
+                .collect();
+            let seen: Vec<String> = lane
+                .steps
+                .iter()
+                .map(|s| format!("{} (line {})", tf(s.ready), s.line))
+                .collect();
+            items.push(Difference {
+                kind: "times_not_comparable",
+                t_s: None,
+                ready: None,
+                observed_by: None,
+                line: None,
+                runs: Vec::new(),
+                text: format!(
+                    "the evidence's clock could not be put on the model's axis (no kubelet stop or start, lease gap or Ready change): times not compared; {}; {}",
+                    if seen.is_empty() {
+                        "no Ready observed".to_string()
+                    } else {
+                        format!("observed Ready {}", seen.join(", "))
+                    },
+                    model.join("; ")
+                ),
+            });
+            out.push(PodDifferences {
+                pod: lane.pod.clone(),
+                in_model: lane.model_pod.as_deref() == Some(lane.pod.as_str()),
+                compared_with: lane.model_pod.clone(),
+                tolerance_s: None,
+                items,
+            });
+            continue;
         }
         for s in &lane.steps {
             let at = format!("{:.1} s", s.t_ms as f64 / 1000.0);

@@ -615,8 +615,20 @@ fn observed_lane_sits_under_its_pod_with_steps_at_their_times() {
         .any(|t| t.starts_with("observed Ready, from the evidence")));
     assert!(texts.contains(&"observed"));
     assert!(texts.iter().any(|t| t.contains("shifted by +12.0 s")));
-    // Without evidence the legend does not mention it.
+    // Without evidence the legend does not mention it, and the style is every other figure's.
     let plain = layout(&tr, &LayoutOpts::default()).to_svg();
     assert!(!plain.contains("observed Ready"));
+    assert!(!plain.contains(".rs-obs-line"));
+    assert!(fig.draws_observed() && fig.to_svg().contains(Figure::observed_css()));
+    // The canvas paints the lane from the same style, in both themes (the step line in the
+    // theme's ink).
+    let line = |dark| crate::paint::paint("rs-obs-line", false, dark);
+    assert_eq!(line(false).stroke.as_deref(), Some("#1a1a1a"));
+    assert_eq!(line(true).stroke.as_deref(), Some("#e6e6e6"));
+    assert_eq!(line(true).fill, crate::paint::Fill::None);
+    assert_eq!(
+        crate::paint::paint("rs-obs-unknown", false, true).dash,
+        vec![2.0, 3.0]
+    );
     parse(&fig.to_svg());
 }
