@@ -353,9 +353,13 @@ pub struct ReplayOpts {
     /// (run on their own releases) whose bug that release cannot have
     #[arg(long, value_name = "V")]
     pub kubernetes_version: Option<String>,
-    /// table | json [default: table]
+    /// table | json | svg [default: table]; svg: the best-ranked candidate's run and the other
+    /// kubelet of its release, each pod's observed Ready drawn under its modelled lane
     #[arg(short = 'o', long, value_name = "F")]
     pub format: Option<String>,
+    /// Write the output to FILE instead of standard output
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<String>,
 }
 
 /// `simulate --version 1.36` (or `fleet --version=main`): the kubelet release was `--version`

@@ -132,7 +132,7 @@ fn main() -> ExitCode {
         Cmd::Import(o) => {
             manifest::import_args(o).and_then(|a| Ok((manifest::run_import(&a)?, a.out.clone())))
         }
-        Cmd::Replay(o) => replay::run(o).map(|t| (t, None)),
+        Cmd::Replay(o) => out_path(o.out.clone()).and_then(|out| Ok((replay::run(o)?, out))),
         Cmd::Tour(o) => match tour::args(o) {
             Ok(a) => return tour::run(&a),
             Err(UserError(m)) => Err(UserError(m)),

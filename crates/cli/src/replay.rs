@@ -3,12 +3,23 @@
 //! observations understood, the lines not understood (count and the first few, with line
 //! numbers), and the candidates — every release's kubelets and the real-bug presets — ranked by
 //! how well each explains the observed per-pod sequences (`restartscope_evidence::explain`).
-//! A file that cannot be read at all is bad input (status 2) with its line number.
+//! Then the evidence beside the model (issue 28, `restartscope_evidence::observed`): the
+//! best-ranked candidate's run and the other kubelet of its release (legacy and KEP-4781 from
+//! 1.35; one run before), the evidence's clock put on the runs' axis, and per pod the
+//! differences in words (table, JSON) or the observed lanes drawn under the modelled ones
+//! (`-o svg`, `--out FILE`). A file that cannot be read at all is bad input (status 2) with its
+//! line number.
 
 use super::UserError;
-use restartscope_evidence::explain::{candidates, explain_for, seen_version, SeenVersion, Verdict};
+use restartscope_evidence::explain::{
+    candidates, explain_for, seen_version, Candidate, SeenVersion, Verdict,
+};
+use restartscope_evidence::observed::{
+    align, differences, lanes, Alignment, Lane, PodDifferences, Run,
+};
 use restartscope_evidence::{merge, read, Evidence};
-use restartscope_sim::KubeVersion;
+use restartscope_figure::{layout, LayoutOpts, ObservedPod, ObservedStep};
+use restartscope_sim::{simulate_profile, KubeVersion, KubeletProfile, Policy, Trace};
 use serde_json::json;
 
 /// How many lines not understood the table lists.
@@ -16,11 +27,19 @@ const SHOW_UNREAD: usize = 5;
 /// How many verdicts the table lists.
 const SHOW_VERDICTS: usize = 8;
 
+#[derive(Clone, Copy, PartialEq)]
+enum Out {
+    Table,
+    Json,
+    Svg,
+}
+
 pub(crate) fn run(o: crate::args::ReplayOpts) -> Result<String, UserError> {
-    let json_out = match o.format.as_deref() {
-        None | Some("table") => false,
-        Some("json") => true,
-        Some(f) => return Err(format!("invalid -o {f:?}; use table or json").into()),
+    let out = match o.format.as_deref() {
+        None | Some("table") => Out::Table,
+        Some("json") => Out::Json,
+        Some("svg") => Out::Svg,
+        Some(f) => return Err(format!("invalid -o {f:?}; use table, json or svg").into()),
     };
     // Any 1.MINOR[.PATCH]: a release the model knows, or one older than 1.31 (its legacy kubelet
     // is 1.31's: the candidates are 1.31's).
@@ -51,14 +70,165 @@ pub(crate) fn run(o: crate::args::ReplayOpts) -> Result<String, UserError> {
     let obs = merge(&files);
     let cands = candidates(&obs, base.as_ref(), version);
     let verdicts = explain_for(&obs, &cands, o.kubernetes_version.as_deref());
-    Ok(if json_out {
-        to_json(&o.evidence, &files, &verdicts)
-    } else {
-        table(&o.evidence, &files, &verdicts)
+    let beside = beside(&files, &obs, &cands, &verdicts);
+    Ok(match out {
+        Out::Json => to_json(&o.evidence, &files, &verdicts, beside.as_ref()),
+        Out::Table => table(&o.evidence, &files, &verdicts, beside.as_ref()),
+        Out::Svg => match &beside {
+            Some(b) => svg(b),
+            None => {
+                return Err("-o svg: no candidate could be run to draw the evidence beside".into())
+            }
+        },
     })
 }
 
-fn to_json(paths: &[String], files: &[Evidence], verdicts: &[Verdict]) -> String {
+/// The evidence beside the model: the runs drawn (the best-ranked candidate's, then the other
+/// kubelet of its release on the same scenario, when the release has one), the clocks aligned on
+/// the first run, the observed lanes and the differences.
+struct Beside {
+    traces: Vec<Trace>,
+    names: Vec<String>,
+    alignment: Alignment,
+    lanes: Vec<Lane>,
+    differences: Vec<PodDifferences>,
+}
+
+fn beside(
+    files: &[Evidence],
+    obs: &[restartscope_evidence::Obs],
+    cands: &[Candidate],
+    verdicts: &[Verdict],
+) -> Option<Beside> {
+    let top = verdicts.first()?;
+    let c = cands.iter().find(|c| c.name() == top.candidate)?;
+    let first = simulate_profile(&c.scenario, &c.profile).ok()?;
+    let other = match c.profile.policy() {
+        Policy::Legacy => Policy::Kep,
+        Policy::Kep => Policy::Legacy,
+    };
+    let second = KubeletProfile::new(c.profile.version, other)
+        .ok()
+        .and_then(|p| simulate_profile(&c.scenario, &p).ok());
+    let preset = c.bug.map(|b| b.preset);
+    let mut traces = vec![first];
+    traces.extend(second);
+    let alignment = align(files, &traces[0]);
+    let lanes = lanes(obs, &alignment, &traces[0]);
+    let runs: Vec<Run> = traces
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Run::named(t, if i == 0 { preset } else { None }))
+        .collect();
+    let differences = differences(&lanes, &runs, obs, &alignment);
+    let names = runs.iter().map(|r| r.name.clone()).collect();
+    Some(Beside {
+        names,
+        alignment,
+        lanes,
+        differences,
+        traces,
+    })
+}
+
+impl Beside {
+    /// Per run, how many observed Ready changes it writes within the tolerance.
+    fn summary(&self) -> String {
+        let changes: Vec<_> = self
+            .differences
+            .iter()
+            .flat_map(|p| &p.items)
+            .filter(|d| d.kind == "observed_change")
+            .collect();
+        if changes.is_empty() {
+            return "No observed Ready change to compare with the model's.".into();
+        }
+        let parts: Vec<String> = self
+            .names
+            .iter()
+            .map(|n| {
+                let m = changes
+                    .iter()
+                    .filter(|d| d.runs.iter().any(|r| &r.run == n && r.matches))
+                    .count();
+                format!(
+                    "{n} writes {m} of the {} observed Ready change{} of its pods",
+                    changes.len(),
+                    if changes.len() == 1 { "" } else { "s" }
+                )
+            })
+            .collect();
+        let mut s = format!("{}.", parts.join("; "));
+        if let Some(c) = s.get(..1) {
+            s = c.to_uppercase() + &s[1..];
+        }
+        let missing: Vec<&str> = self
+            .differences
+            .iter()
+            .filter(|p| !p.in_model && p.compared_with.is_none())
+            .map(|p| p.pod.as_str())
+            .collect();
+        if !missing.is_empty() {
+            s.push_str(&format!(" Not in the model: {}.", missing.join(", ")));
+        }
+        let paired: Vec<String> = self
+            .lanes
+            .iter()
+            .filter_map(|l| {
+                let m = l.model_pod.as_deref()?;
+                (m != l.pod).then(|| format!("{} beside {m}", l.pod))
+            })
+            .collect();
+        if !paired.is_empty() {
+            s.push_str(&format!(
+                " No pod of the same name in the model, compared with the best-matching one: {}.",
+                paired.join(", ")
+            ));
+        }
+        s
+    }
+}
+
+/// The runs with each pod's observed Ready under its modelled lane; the alignment as the note.
+fn svg(b: &Beside) -> String {
+    let observed = b
+        .lanes
+        .iter()
+        .map(|l| ObservedPod {
+            pod: l.pod.clone(),
+            under: l.model_pod.clone().filter(|m| *m != l.pod),
+            steps: l
+                .steps
+                .iter()
+                .map(|s| ObservedStep {
+                    t_ms: s.t_ms,
+                    ready: Some(s.ready),
+                    by: s.by.clone().unwrap_or_default(),
+                })
+                .collect(),
+            first_ms: l.first_ms,
+            last_ms: l.last_ms,
+        })
+        .collect();
+    let opts = LayoutOpts {
+        title: Some(format!(
+            "Your incident beside the model · best match: {}",
+            b.names[0]
+        )),
+        width: 1000.0,
+        note: Some(format!("{} {}", b.alignment.text, b.summary())),
+        observed,
+        ..LayoutOpts::default()
+    };
+    layout(&b.traces, &opts).to_svg()
+}
+
+fn to_json(
+    paths: &[String],
+    files: &[Evidence],
+    verdicts: &[Verdict],
+    beside: Option<&Beside>,
+) -> String {
     let v = json!({
         "files": files.iter().zip(paths).map(|(e, p)| json!({
             "path": p,
@@ -70,6 +240,12 @@ fn to_json(paths: &[String], files: &[Evidence], verdicts: &[Verdict]) -> String
             "notes": e.notes,
         })).collect::<Vec<_>>(),
         "verdicts": verdicts,
+        "beside_the_model": beside.map(|b| json!({
+            "runs": b.names,
+            "alignment": b.alignment,
+            "observed": b.lanes,
+            "differences": b.differences,
+        })),
     });
     let mut s = serde_json::to_string_pretty(&v).expect("JSON");
     s.push('\n');
@@ -84,7 +260,12 @@ fn clock(e: &Evidence, t_ms: i64, t0: i64) -> String {
     }
 }
 
-fn table(paths: &[String], files: &[Evidence], verdicts: &[Verdict]) -> String {
+fn table(
+    paths: &[String],
+    files: &[Evidence],
+    verdicts: &[Verdict],
+    beside: Option<&Beside>,
+) -> String {
     let mut out = String::new();
     for (e, p) in files.iter().zip(paths) {
         out.push_str(&format!(
@@ -154,6 +335,28 @@ fn table(paths: &[String], files: &[Evidence], verdicts: &[Verdict]) -> String {
             "    … {} more (-o json lists every one)\n",
             verdicts.len() - SHOW_VERDICTS
         ));
+    }
+    if let Some(b) = beside {
+        out.push_str(&format!(
+            "\nDifferences, per pod: the evidence beside {} (-o svg draws them)\n{}\n{}\n",
+            b.names.join(" and "),
+            b.alignment.text,
+            b.summary()
+        ));
+        for p in &b.differences {
+            match p.tolerance_s {
+                Some(t) => {
+                    out.push_str(&format!("  {} (times compared within ±{t:.1} s):\n", p.pod))
+                }
+                None => out.push_str(&format!("  {}:\n", p.pod)),
+            }
+            if p.items.is_empty() {
+                out.push_str("    - no Ready change observed or modelled in the observed window\n");
+            }
+            for d in &p.items {
+                out.push_str(&format!("    - {}\n", d.text));
+            }
+        }
     }
     out
 }

@@ -46,6 +46,33 @@ fn committed_figures_are_current() {
     }
 }
 
+/// The README's replay figure (issue 28) is what the CLI draws today. Regenerate with
+/// `cargo run -p restartscope-cli -- replay --evidence crates/evidence/tests/data/113646-watch.txt
+/// -o svg --out docs/replay-113646.svg`.
+#[test]
+fn committed_replay_figure_is_current() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_restartscope"))
+        .args([
+            "replay",
+            "--evidence",
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../evidence/tests/data/113646-watch.txt"
+            ),
+            "-o",
+            "svg",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/replay-113646.svg");
+    let committed = std::fs::read(path).unwrap();
+    assert!(
+        committed == out.stdout,
+        "docs/replay-113646.svg is stale: regenerate it with the CLI"
+    );
+}
+
 /// Every line of a ```sh block in docs/CLI.md that starts with `restartscope` runs and exits 0,
 /// in order, in a directory holding the files the examples name (`web.yaml`, `manifests/`, the
 /// cluster's settings files, `replay`'s evidence files, `docs/`), with the built binary first on

@@ -124,9 +124,21 @@ fn bad_input_exits_2_with_the_line() {
             "--evidence",
             &data("113646-watch.txt"),
             "-o",
-            "svg",
+            "png",
         ],
-        &["-o"],
+        &["-o", "table, json or svg"],
+    );
+    fails(
+        &[
+            "replay",
+            "--evidence",
+            &data("113646-watch.txt"),
+            "-o",
+            "svg",
+            "--out",
+            "",
+        ],
+        &["--out"],
     );
     fails(
         &[
@@ -230,4 +242,245 @@ fn reports_142305_and_141473_name_their_bugs_first() {
         let j = json(&["replay", "--evidence", &data(file), "-o", "json"]);
         assert_eq!(j["verdicts"][0]["preset"], preset, "{file}: {j:#}");
     }
+}
+
+/// Issue 28: the #113646 transcript beside the model. The SVG draws the best-ranked run and the
+/// other kubelet of its release, each with an observed lane under the reporter's pod, the
+/// legend's entry, the clock's alignment in a note; no script.
+#[test]
+fn report_113646_svg_draws_an_observed_lane_under_the_pod_in_each_run() {
+    let out = std::env::temp_dir().join(format!(
+        "restartscope-replay-{}-113646.svg",
+        std::process::id()
+    ));
+    let out = out.to_string_lossy().into_owned();
+    let stdout = ok(&[
+        "replay",
+        "--evidence",
+        &data("113646-watch.txt"),
+        "-o",
+        "svg",
+        "--out",
+        &out,
+    ]);
+    assert!(stdout.is_empty(), "{stdout}");
+    let svg = std::fs::read_to_string(&out).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    assert!(!svg.contains("<script"), "no script");
+    let texts: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text())
+        .collect();
+    // Two runs (legacy, KEP-4781), one observed pod: two observed lanes.
+    assert_eq!(
+        texts.iter().filter(|t| **t == "observed").count(),
+        2,
+        "{texts:?}"
+    );
+    assert_eq!(
+        texts.iter().filter(|t| **t == "busybox-test-1").count(),
+        2,
+        "{texts:?}"
+    );
+    assert!(texts
+        .iter()
+        .any(|t| t.starts_with("observed Ready, from the evidence")));
+    assert!(
+        texts.iter().any(|t| t.contains("only relative times")),
+        "{texts:?}"
+    );
+    assert!(texts.iter().any(|t| t.contains("Legacy kubelet")));
+    assert!(texts.iter().any(|t| t.contains("KEP-4781 kubelet")));
+    // The observed False (line 4 of the transcript) has its tooltip.
+    let titles: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("title"))
+        .filter_map(|n| n.text())
+        .collect();
+    assert!(
+        titles
+            .iter()
+            .any(|t| t.starts_with("busybox-test-1 observed Ready=False")),
+        "{titles:?}"
+    );
+    let _ = std::fs::remove_file(&out);
+}
+
+/// The differences in words: a time, the model's writer and rule; and as data in the JSON.
+#[test]
+fn report_113646_differences_name_a_time_a_writer_and_a_rule() {
+    let out = ok(&["replay", "--evidence", &data("113646-watch.txt")]);
+    let diff = &out[out.find("\nDifferences, per pod").expect(&out)..];
+    assert!(
+        diff.contains("the 1.35 legacy model (report-113646-flap) and the 1.35 KEP-4781 model"),
+        "{diff}"
+    );
+    let line = diff
+        .lines()
+        .find(|l| l.contains("observed Ready=False at"))
+        .expect(diff);
+    assert!(line.contains(" s (line 4)"), "{line}");
+    assert!(
+        line.contains("writes this at") && line.contains("(kubelet, P1)"),
+        "{line}"
+    );
+    assert!(
+        line.contains("KEP-4781 model writes nothing for this pod"),
+        "{line}"
+    );
+    assert!(diff.contains("only relative times"), "{diff}");
+    let j = json(&[
+        "replay",
+        "--evidence",
+        &data("113646-watch.txt"),
+        "-o",
+        "json",
+    ]);
+    let b = &j["beside_the_model"];
+    assert_eq!(b["runs"].as_array().unwrap().len(), 2, "{b:#}");
+    assert_eq!(b["observed"][0]["pod"], "busybox-test-1");
+    let items = b["differences"][0]["items"].as_array().unwrap();
+    let f = items
+        .iter()
+        .find(|d| d["kind"] == "observed_change" && d["ready"] == false)
+        .expect("the observed False");
+    assert_eq!(f["runs"][0]["rule"], "P1", "{f:#}");
+    assert_eq!(f["runs"][0]["by"], "kubelet", "{f:#}");
+    assert_eq!(f["runs"][0]["matches"], true, "{f:#}");
+    assert_eq!(f["runs"][1]["matches"], false, "{f:#}");
+    assert_eq!(b["differences"][0]["tolerance_s"], 16.0);
+}
+
+/// A pod in the evidence that the model's runs do not have: listed in the differences, compared
+/// with the model's pod `explain` matched it with, and drawn under that pod's lane with its own
+/// name: not dropped.
+#[test]
+fn an_observed_pod_the_model_lacks_is_listed_not_dropped() {
+    let f = tmp(
+        "stranger.txt",
+        "NAME READY STATUS RESTARTS AGE\n\
+         busybox-test-1   1/1     Running   0              3m48s\n\
+         stranger-0       1/1     Running   0              9m\n\
+         busybox-test-1   0/1     Running   0              4m\n\
+         stranger-0       0/1     Running   0              9m12s\n\
+         busybox-test-1   1/1     Running   0              4m1s\n",
+    );
+    let out = ok(&["replay", "--evidence", &f]);
+    assert!(
+        out.contains("\n  stranger-0 (times compared within"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the model has no pod named stranger-0: compared with (and drawn under) its pod busybox-test-1"),
+        "{out}"
+    );
+    assert!(out.contains("stranger-0 beside busybox-test-1"), "{out}");
+    let svg = ok(&["replay", "--evidence", &f, "-o", "svg"]);
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let texts: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text())
+        .collect();
+    // Its lane under busybox-test-1's, in both runs, labelled with its own name.
+    assert_eq!(
+        texts.iter().filter(|t| **t == "stranger-0").count(),
+        2,
+        "{texts:?}"
+    );
+    assert!(
+        svg.contains("<title>stranger-0 observed Ready=False"),
+        "{svg}"
+    );
+    let j = json(&["replay", "--evidence", &f, "-o", "json"]);
+    let pods = j["beside_the_model"]["differences"].as_array().unwrap();
+    let s = pods.iter().find(|p| p["pod"] == "stranger-0").unwrap();
+    assert_eq!(s["in_model"], false);
+    assert_eq!(s["compared_with"], "busybox-test-1");
+    assert_eq!(s["items"][0]["kind"], "paired");
+}
+
+/// An audit log with wall-clock times: the lease's gap puts the kubelet's stop on the model's
+/// axis (the model's 0 s said in UTC), the writer is named in the differences and drawn as the
+/// modelled lanes draw theirs (a K badge: `system:node:n1` is the kubelet).
+#[test]
+fn audit_evidence_is_aligned_by_the_lease_gap_and_names_its_writer() {
+    let ev = |t: u32, uri: &str, objref: &str, body: &str| {
+        format!(
+            r#"{{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Request","stage":"ResponseComplete","requestURI":"{uri}","verb":"patch","user":{{"username":"system:node:n1"}},"userAgent":"kubelet/v1.34.2 (linux/amd64) kubernetes/abc","objectRef":{objref},"responseStatus":{{"code":200}},"requestReceivedTimestamp":"2026-11-30T10:{:02}:{:02}.000000Z"{body}}}"#,
+            t / 60,
+            t % 60
+        )
+    };
+    let lease = |t| {
+        ev(
+            t,
+            "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/n1",
+            r#"{"resource":"leases","namespace":"kube-node-lease","name":"n1"}"#,
+            "",
+        )
+    };
+    let ready = |t, v: &str| {
+        ev(
+            t,
+            "/api/v1/namespaces/default/pods/web-0/status",
+            r#"{"resource":"pods","namespace":"default","name":"web-0","subresource":"status"}"#,
+            &format!(
+                r#","requestObject":{{"status":{{"conditions":[{{"type":"Ready","status":"{v}"}}]}}}}"#
+            ),
+        )
+    };
+    let mut lines: Vec<String> = (0..=40).step_by(10).map(lease).collect();
+    lines.push(ready(5, "True"));
+    lines.extend((90..200).step_by(10).map(lease));
+    lines.push(ready(91, "False"));
+    lines.push(ready(101, "True"));
+    let f = tmp("incident-audit.jsonl", &(lines.join("\n") + "\n"));
+    let out = ok(&["replay", "--evidence", &f]);
+    assert!(
+        out.contains(
+            "the lease's gap (last renewal before it on line 5, +10 s) at the model's stop"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("(the model's 0 s is 2026-11-30 "), "{out}");
+    let line = out
+        .lines()
+        .find(|l| l.contains("observed Ready=False at"))
+        .expect(&out);
+    assert!(line.contains("by system:node:n1"), "{line}");
+    assert!(line.contains("(kubelet, P1)"), "{line}");
+    let svg = ok(&["replay", "--evidence", &f, "-o", "svg"]);
+    assert!(
+        svg.contains("web-0 Ready=False written by system:node:n1 (observed)"),
+        "{svg}"
+    );
+}
+
+/// Evidence with nothing to align its clock by (klog lines of a probe failing, no kubelet start or
+/// stop, no lease, no Ready change): placed, said to be placed arbitrarily, times not compared.
+#[test]
+fn evidence_without_an_anchor_is_not_compared_in_time() {
+    let out = ok(&["replay", "--evidence", &data("openshift-probe-failed.txt")]);
+    assert!(out.contains("nothing to align by"), "{out}");
+    assert!(out.contains("times not compared"), "{out}");
+    let j = json(&[
+        "replay",
+        "--evidence",
+        &data("openshift-probe-failed.txt"),
+        "-o",
+        "json",
+    ]);
+    let items = j["beside_the_model"]["differences"][0]["items"]
+        .as_array()
+        .unwrap();
+    assert!(
+        items.iter().any(|d| d["kind"] == "times_not_comparable"),
+        "{items:#?}"
+    );
+    assert_eq!(
+        j["beside_the_model"]["alignment"]["shifts"][0]["arbitrary"],
+        true
+    );
 }

@@ -673,6 +673,57 @@ fn runs_on(c: &Candidate, seen: SeenVersion) -> bool {
     }
 }
 
+/// How far apart (ms) an observed and a modelled time of the run's pod `pod` may be and still
+/// agree: the pod's longest probe period (10 s without probes) + one node lifecycle controller
+/// pass (5 s) + the source's resolution (1 s when a `kubectl get pods -w` AGE is among `obs`).
+pub fn tolerance_ms(tr: &Trace, pod: usize, obs: &[Obs]) -> i64 {
+    let resolution = if obs
+        .iter()
+        .any(|o| o.what == What::ReadyAtStart(true) || o.what == What::ReadyAtStart(false))
+    {
+        1_000
+    } else {
+        0
+    };
+    tr.pods[pod]
+        .containers
+        .iter()
+        .flat_map(|c| c.probes.iter().flatten())
+        .map(|pr| pr.period_s as i64 * 1000)
+        .max()
+        .unwrap_or(10_000)
+        + 5_000
+        + resolution
+}
+
+/// The run's pod each observed pod (in order of first appearance) is compared with, as `explain`
+/// compares them: the pod of the same name, else the one whose sequence scores best; `None` when
+/// the run has no pods.
+pub fn matched_pods(obs: &[Obs], tr: &Trace) -> Vec<(String, Option<usize>)> {
+    let obs_start = obs
+        .iter()
+        .find(|o| o.what == What::KubeletStarted)
+        .map(|o| o.t_ms);
+    let model_start = tr.restarts.first().map_or(0, |r| r.1);
+    observed_pods(obs)
+        .into_iter()
+        .map(|p| {
+            let i = tr.pods.iter().position(|i| i.name == p).or_else(|| {
+                let o = observed(obs, &p);
+                (0..tr.pods.len())
+                    .map(|i| {
+                        let m = modelled(tr, i as u16);
+                        let tol = tolerance_ms(tr, i, obs);
+                        (i, score_pod(&p, &o, &m, tol, obs_start, model_start).score)
+                    })
+                    .max_by(|a, b| a.1.total_cmp(&b.1))
+                    .map(|x| x.0)
+            });
+            (p, i)
+        })
+        .collect()
+}
+
 /// Points off a candidate whose release cannot be the evidence's kubelet.
 pub const OTHER_RELEASE_PENALTY: f64 = 10.0;
 
@@ -725,14 +776,6 @@ fn rank(
         .iter()
         .find(|o| o.what == What::KubeletStarted)
         .map(|o| o.t_ms);
-    let resolution = if obs
-        .iter()
-        .any(|o| o.what == What::ReadyAtStart(true) || o.what == What::ReadyAtStart(false))
-    {
-        1_000
-    } else {
-        0
-    };
     let mut out: Vec<(Verdict, bool)> = Vec::new();
     for c in candidates {
         let tr = match simulate_profile(&c.scenario, &c.profile) {
@@ -764,15 +807,7 @@ fn rank(
             let o = observed(obs, p);
             let best = |i: usize| {
                 let m = modelled(&tr, i as u16);
-                let tol = tr.pods[i]
-                    .containers
-                    .iter()
-                    .flat_map(|c| c.probes.iter().flatten())
-                    .map(|pr| pr.period_s as i64 * 1000)
-                    .max()
-                    .unwrap_or(10_000)
-                    + 5_000
-                    + resolution;
+                let tol = tolerance_ms(&tr, i, obs);
                 score_pod(p, &o, &m, tol, obs_start, model_start)
             };
             let s = match names.iter().position(|n| n == p) {

@@ -21,6 +21,7 @@ mod audit;
 mod events;
 pub mod explain;
 mod klog;
+pub mod observed;
 mod pod;
 pub mod time;
 mod watch;

@@ -26,6 +26,36 @@ pub struct LayoutOpts {
     /// (writer badges only where a write falls in the window) with the endpoint as a thin strip
     /// under it, and a legend of what those lanes can show.
     pub compact: bool,
+    /// What an incident's evidence shows, per pod (issue 28): each drawn as an "observed" lane
+    /// right under the modelled Ready lane of the pod of the same name, in every run; a pod the
+    /// runs do not have gets its observed lane after the run's pods ("not in the model").
+    pub observed: Vec<ObservedPod>,
+    /// A line (wrapped) under the heading: how the evidence's clock was put on the model's axis.
+    pub note: Option<String>,
+}
+
+/// One observed Ready step of a pod: from `t_ms` (on the figure's axis, already aligned to
+/// the model's clock) the pod's Ready was `ready` (`None`: unknown), written by `by` (the
+/// source's writer, `system:node:n1`; empty when the source does not say).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObservedStep {
+    pub t_ms: i64,
+    pub ready: Option<bool>,
+    pub by: String,
+}
+
+/// A pod's observed Ready sequence (plain data: the figure does not read evidence itself).
+/// Before `first_ms` and after `last_ms` nothing was observed (drawn as "not observed").
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObservedPod {
+    /// The pod's name in the evidence.
+    pub pod: String,
+    /// The modelled pod to draw it under when the run has none of its name (`None`: the pod
+    /// named `pod`).
+    pub under: Option<String>,
+    pub steps: Vec<ObservedStep>,
+    pub first_ms: i64,
+    pub last_ms: i64,
 }
 
 impl Default for LayoutOpts {
@@ -38,6 +68,8 @@ impl Default for LayoutOpts {
             title: None,
             max_pods: 24,
             compact: false,
+            observed: Vec::new(),
+            note: None,
         }
     }
 }

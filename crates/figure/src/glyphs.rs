@@ -188,3 +188,25 @@ fn circle(x: f64, y: f64, r: f64) -> String {
 pub fn grace(b: &mut Builder, xa: f64, xb: f64, y: f64) {
     b.line(xa, y, xb, y, "rs-grace");
 }
+
+/// The observed lane in small, for the legend: True then False, outlined, with the step line.
+pub fn observed_sample(b: &mut Builder, (x, y, w, h): Area) {
+    let half = w / 2.0;
+    b.rect(x, y, half, h, "rs-obs-true", None);
+    b.rect(x + half, y, half, h, "rs-obs-false", None);
+    b.path(
+        format!(
+            "M{} {} L{} {} L{} {} L{} {}",
+            n(x),
+            n(y + 2.0),
+            n(x + half),
+            n(y + 2.0),
+            n(x + half),
+            n(y + h - 2.0),
+            n(x + w),
+            n(y + h - 2.0)
+        ),
+        "rs-obs-line",
+        None,
+    );
+}

@@ -1,15 +1,17 @@
 //! [`layout`]: traces → [`Figure`]. Reads each trace once into a report timeline, then stacks
 //! per trace (legacy above KEP) a header (policy and release, `report::describe::heading`) with
 //! the run's metrics and the lanes (`crate::lanes`), then the axis and the legend. Group frames
-//! and downtime shading go under everything.
+//! and downtime shading go under everything. With `LayoutOpts::observed` (issue 28), each pod's
+//! observed lane(s) right under its Ready lane, and the evidence's pods the run cannot show after
+//! the run's pods; `LayoutOpts::note` as wrapped lines under the title.
 
 use crate::axis;
 use crate::builder::Builder;
-use crate::figure::{Figure, GroupBox, LayoutOpts, Shape};
+use crate::figure::{Figure, GroupBox, LayoutOpts, ObservedPod, Shape};
 use crate::geom::compact as C;
 use crate::geom::{
     text_w, BADGE_ROW, EP_H, EVICT_H, GROUP_GAP, HEADER_H, KUBELET_H, LANE_GAP, LEASE_H, NODE_H,
-    PAD, POD_GAP, PROBE_H, READY_H, TAINT_H,
+    OBS_H, PAD, POD_GAP, PROBE_H, READY_H, TAINT_H,
 };
 use crate::lanes::{node, pod, Group};
 use crate::legend;
@@ -105,6 +107,13 @@ pub fn layout_read(traces: &[Trace], timelines: &[Timeline], opts: &LayoutOpts) 
         b.text(PAD, y + 13.0, t.clone(), "rs-h1", "start");
         y += 24.0;
     }
+    if let Some(note) = &opts.note {
+        for line in wrap(note, width - 2.0 * PAD - 4.0, 10.5) {
+            b.text(PAD + 4.0, y + 10.0, line, "rs-meta", "start");
+            y += 14.0;
+        }
+        y += 4.0;
+    }
 
     let gap = if opts.compact {
         C::GROUP_GAP
@@ -121,9 +130,17 @@ pub fn layout_read(traces: &[Trace], timelines: &[Timeline], opts: &LayoutOpts) 
             end: t1.min(tr.horizon).max(t0),
         };
         y = if opts.compact {
-            draw_group_compact(&mut b, &g, gy, shown, &lanes)
+            draw_group_compact(&mut b, &g, gy, shown, &lanes, &opts.observed)
         } else {
-            draw_group(&mut b, &g, gy, shown, &lanes, opts.show_probes)
+            draw_group(
+                &mut b,
+                &g,
+                gy,
+                shown,
+                &lanes,
+                opts.show_probes,
+                &opts.observed,
+            )
         };
         let (kubelet_y, kubelet_h) = if opts.compact {
             (gy + C::HEADER_H, C::KUBELET_H)
@@ -179,6 +196,7 @@ fn draw_group(
     shown: usize,
     lanes: &[PodLanes],
     show_probes: bool,
+    observed: &[ObservedPod],
 ) -> f64 {
     let tr = g.tr;
     // Header.
@@ -209,6 +227,7 @@ fn draw_group(
         b.line(PAD, sep, b.x1, sep, "rs-sep");
         pod::ready(b, g, p, y, BADGE_ROW, READY_H);
         y += BADGE_ROW + READY_H + LANE_GAP;
+        y = observed_lane(b, g, p, observed, y, LANE_GAP);
         if show_probes {
             pod::probes(b, g, p, y);
             y += PROBE_H + LANE_GAP;
@@ -222,10 +241,99 @@ fn draw_group(
             y += EVICT_H + LANE_GAP;
         }
     }
+    y = observed_only(b, g, observed, y, POD_GAP - LANE_GAP);
     y = more_pods(b, tr, shown, y);
     let bottom = y + 2.0;
     frame(b, g, gy, top, bottom);
     bottom
+}
+
+/// The observed lanes drawn under the run's pod `p`: the evidence's pod of the same name
+/// (labelled "observed") and any the evidence pairs with it (labelled with their own name), from
+/// `y`; returns the new y (`y` when there are none).
+fn observed_lane(
+    b: &mut Builder,
+    g: &Group,
+    p: usize,
+    observed: &[ObservedPod],
+    y: f64,
+    gap: f64,
+) -> f64 {
+    let name = &g.tr.pods[p].name;
+    let mut y = y;
+    for o in observed
+        .iter()
+        .filter(|o| o.under.as_ref().unwrap_or(&o.pod) == name)
+    {
+        let label = if &o.pod == name { "observed" } else { &o.pod };
+        if pod::has_observed_writers(b, o, g.end) {
+            pod::observed_badges(b, o, g.end, y);
+            y += BADGE_ROW;
+        }
+        b.lane_label(y + OBS_H / 2.0, label, "rs-label-obs");
+        pod::observed(b, o, g.end, y, OBS_H);
+        y += OBS_H + gap;
+    }
+    y
+}
+
+/// The evidence's pods the run does not have, each its name and its observed lane, with a note
+/// that the model has no such pod: listed, not dropped. Returns the new y.
+fn observed_only(
+    b: &mut Builder,
+    g: &Group,
+    observed: &[ObservedPod],
+    y: f64,
+    pod_gap: f64,
+) -> f64 {
+    let mut y = y;
+    for o in observed.iter().filter(|o| {
+        let target = o.under.as_ref().unwrap_or(&o.pod);
+        !g.tr.pods.iter().any(|i| &i.name == target)
+    }) {
+        y += pod_gap;
+        let sep = y - pod_gap / 2.0 - 1.0;
+        b.line(PAD, sep, b.x1, sep, "rs-sep");
+        if pod::has_observed_writers(b, o, g.end) {
+            pod::observed_badges(b, o, g.end, y);
+            y += BADGE_ROW;
+        }
+        b.lane_label(y + OBS_H / 2.0, &o.pod, "rs-label-pod");
+        pod::observed(b, o, g.end, y, OBS_H);
+        y += OBS_H + 1.0;
+        b.text(
+            b.x0,
+            y + 9.0,
+            format!("{}: observed only; this run has no pod of that name", o.pod),
+            "rs-small",
+            "start",
+        );
+        y += 14.0;
+    }
+    y
+}
+
+/// `text` in lines of at most `max_w` px at `font` px, broken at spaces.
+fn wrap(text: &str, max_w: f64, font: f64) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for word in text.split_whitespace() {
+        let next = if cur.is_empty() {
+            word.to_string()
+        } else {
+            format!("{cur} {word}")
+        };
+        if text_w(&next, font) > max_w && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+            cur = word.to_string();
+        } else {
+            cur = next;
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
 }
 
 /// The compact group (`LayoutOpts::compact`): the header on one line; kubelet, node Ready, the
@@ -237,6 +345,7 @@ fn draw_group_compact(
     gy: f64,
     shown: usize,
     lanes: &[PodLanes],
+    observed: &[ObservedPod],
 ) -> f64 {
     let tr = g.tr;
     let (m1, _) = metrics_lines(&tr.metrics);
@@ -297,11 +406,13 @@ fn draw_group_compact(
             y += C::EP_H;
         }
         y += C::LANE_GAP;
+        y = observed_lane(b, g, p, observed, y, C::LANE_GAP);
         if pl.eviction {
             pod::eviction(b, g, p, y);
             y += EVICT_H + C::LANE_GAP;
         }
     }
+    y = observed_only(b, g, observed, y, C::POD_GAP - C::LANE_GAP);
     y = more_pods(b, tr, shown, y);
     let bottom = y + 2.0;
     frame(b, g, gy, top, bottom);

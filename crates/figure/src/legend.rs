@@ -17,9 +17,11 @@ enum Swatch {
     Badge(Actor),
     Probe(ProbeGlyph),
     Grace,
+    /// The observed lane (issue 28): only in a figure that draws one.
+    Observed,
 }
 
-fn items() -> [(Swatch, &'static str); 18] {
+fn items() -> [(Swatch, &'static str); 20] {
     use glyphs::{endpoint_class as ep, node_class, ready_class};
     [
         (
@@ -67,6 +69,11 @@ fn items() -> [(Swatch, &'static str); 18] {
         (Swatch::Grace, "grace period"),
         (Swatch::KubeletDown, "kubelet down"),
         (Swatch::NoApi, "API server unreachable"),
+        (
+            Swatch::Observed,
+            "observed Ready, from the evidence (line up: True, down: False)",
+        ),
+        (Swatch::State("rs-obs-unknown", ""), "not observed"),
     ]
 }
 
@@ -80,6 +87,7 @@ fn class_of(sw: &Swatch) -> Option<&'static str> {
         Swatch::Taint(_) => Some("rs-taint-ne"),
         Swatch::Badge(Actor::Kubelet) => Some("rs-badge-k"),
         Swatch::Badge(_) => Some("rs-badge-n"),
+        Swatch::Observed => Some("rs-obs-line"),
         Swatch::Probe(_) | Swatch::Grace => None,
     }
 }
@@ -109,9 +117,9 @@ pub fn draw(b: &mut Builder, y0: f64, width: f64, compact: bool) -> f64 {
         if compact && matches!(sw, Swatch::Probe(_) | Swatch::Grace) {
             continue;
         }
-        if (compact || matches!(sw, Swatch::NoApi))
-            && class_of(&sw).is_some_and(|c| !drawn.contains(c))
-        {
+        let only_when_drawn = matches!(sw, Swatch::NoApi | Swatch::Observed)
+            || matches!(sw, Swatch::State(c, _) if c.starts_with("rs-obs-"));
+        if (compact || only_when_drawn) && class_of(&sw).is_some_and(|c| !drawn.contains(c)) {
             continue;
         }
         let sw_w = match sw {
@@ -121,6 +129,7 @@ pub fn draw(b: &mut Builder, y0: f64, width: f64, compact: bool) -> f64 {
             | Swatch::NoApi
             | Swatch::Taint(_)
             | Swatch::Grace => 18.0,
+            Swatch::Observed => 30.0,
             Swatch::Badge(_) => BADGE_W,
             Swatch::Probe(_) => 8.0,
         };
@@ -138,6 +147,7 @@ pub fn draw(b: &mut Builder, y0: f64, width: f64, compact: bool) -> f64 {
             Swatch::Badge(writer) => glyphs::badge(b, x + BADGE_W / 2.0, y, writer, None),
             Swatch::Probe(g) => glyphs::probe(b, g, x + 4.0, y + 5.5, None),
             Swatch::Grace => glyphs::grace(b, x, x + sw_w, y + 5.5),
+            Swatch::Observed => glyphs::observed_sample(b, area),
         }
         b.text(x + sw_w + 4.0, y + 9.0, label, "rs-legend", "start");
         x += item_w;

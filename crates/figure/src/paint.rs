@@ -63,6 +63,17 @@ pub(crate) const CSS: &str = r#".rs-figure { background: var(--rs-bg); }
 .rs-evict-cancel { stroke: var(--rs-ink); stroke-width: 1.2; stroke-dasharray: 2 2; }
 "#;
 
+/// The observed lane's classes (issue 28: an incident's evidence beside the model). Kept out of
+/// [`CSS`] so that a figure without evidence (every committed figure, the tour) is unchanged:
+/// [`Figure::to_svg`](crate::Figure::to_svg) adds them when the figure draws one; [`paint`]
+/// reads both.
+pub(crate) const OBS_CSS: &str = r#".rs-label-obs { font-size: 10.5px; font-weight: 700; fill: var(--rs-fg); }
+.rs-obs-true { fill: #009E73; fill-opacity: 0.08; stroke: #009E73; stroke-width: 1.2; }
+.rs-obs-false { fill: #D55E00; fill-opacity: 0.12; stroke: #D55E00; stroke-width: 1.2; }
+.rs-obs-unknown { fill: none; stroke: var(--rs-axis); stroke-width: 0.8; stroke-dasharray: 2 3; }
+.rs-obs-line { fill: none; stroke: var(--rs-ink); stroke-width: 1.8; stroke-linejoin: round; }
+"#;
+
 /// One colour of the figure's theme: a custom property and its light and dark values.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Var {
@@ -285,7 +296,7 @@ pub fn paint(class: &str, is_text: bool, dark: bool) -> Paint {
         halo: false,
     };
     let own = format!(".{class}");
-    for (sel, decls) in rules(CSS) {
+    for (sel, decls) in rules(CSS).chain(rules(OBS_CSS)) {
         if (is_text && sel == ".rs-figure text") || sel == own {
             for (k, v) in decls {
                 apply(&mut p, k, resolve(v, dark));
@@ -428,7 +439,7 @@ mod tests {
     /// Every class a figure uses has a rule (a typo would paint black).
     #[test]
     fn every_class_in_the_style_has_a_rule() {
-        for (sel, decls) in rules(CSS) {
+        for (sel, decls) in rules(CSS).chain(rules(OBS_CSS)) {
             assert!(sel.starts_with(".rs-"), "{sel}");
             assert!(!decls.is_empty(), "{sel}");
             for (k, v) in decls {

@@ -3,7 +3,7 @@
 //! web app inserts the same string into the page.
 
 use crate::figure::{Figure, Shape};
-use crate::paint::{theme_css, CSS, PALETTE};
+use crate::paint::{theme_css, CSS, OBS_CSS, PALETTE};
 
 /// Hatch patterns referenced by the classes (presentation attributes, so they need no CSS).
 const DEFS: &str = concat!(
@@ -93,7 +93,25 @@ impl Figure {
 
     /// A standalone SVG document: xmlns, viewBox, embedded style, no external references.
     pub fn to_svg(&self) -> String {
-        self.document(&Figure::css(), &self.to_svg_inner())
+        let mut css = Figure::css();
+        if self.draws_observed() {
+            css.push_str(OBS_CSS);
+        }
+        self.document(&css, &self.to_svg_inner())
+    }
+
+    /// The style of the observed lanes (`LayoutOpts::observed`), which [`Figure::css`] leaves
+    /// out: [`Figure::to_svg`] adds it when the figure draws one; a host drawing such a figure
+    /// with [`Figure::to_svg_inner`] adds it to [`Figure::css`].
+    pub fn observed_css() -> &'static str {
+        OBS_CSS
+    }
+
+    /// Whether an observed lane (or its legend entry) is drawn.
+    pub fn draws_observed(&self) -> bool {
+        self.shapes
+            .iter()
+            .any(|s| s.class().starts_with("rs-obs-") || s.class() == "rs-label-obs")
     }
 
     /// The standalone document around `inner` (the root element, its title and size), with

@@ -1,6 +1,7 @@
 //! The lanes, one function each, all reading the report timeline (never the events): node-level
 //! lanes in [`node`] (kubelet, lease age, node Ready, taints), per-pod lanes in [`pod`] (Ready
-//! with writer badges, probes, endpoint, eviction countdown). Each draws at a given `y`; the
+//! with writer badges, probes, endpoint, eviction countdown; the observed lane of an incident's
+//! evidence, drawn from `LayoutOpts::observed`). Each draws at a given `y`; the
 //! group layout (`crate::layout`) stacks them.
 
 pub mod node;

@@ -3,11 +3,13 @@
 
 use super::Group;
 use crate::builder::Builder;
+use crate::figure::{ObservedPod, ObservedStep};
 use crate::geom::{secs, text_w, ts, BADGE_ROW, BADGE_W, EVICT_H, PROBE_H};
 use crate::glyphs::{self, ProbeGlyph};
+use crate::svg::n;
 use restartscope_report::describe;
 use restartscope_report::timeline::{ApiReady, CountdownEnd, MarkKind};
-use restartscope_sim::fmt_secs;
+use restartscope_sim::{fmt_secs, Actor, Ms};
 
 /// Whether a write of the pod's Ready condition falls in the window (its lane needs the badge row).
 pub fn has_writes(b: &Builder, g: &Group, p: usize) -> bool {
@@ -225,5 +227,169 @@ pub fn eviction(b: &mut Builder, g: &Group, p: usize, y: f64) {
                 }
             }
         }
+    }
+}
+
+/// The pod's Ready as the evidence shows it (issue 28), `h` high from `y`, up to `end`: an
+/// outlined box per observed state with a step line over it (high: True, low: False), the state
+/// and its writer written at the start of each state where they fit (the tooltip always has
+/// them), and dashed "not observed" boxes before the first and after the last observation.
+pub fn observed(b: &mut Builder, o: &ObservedPod, end: Ms, y: f64, h: f64) {
+    let name = &o.pod;
+    let (t0, end) = (b.t0, end.max(b.t0));
+    let mut steps: Vec<&ObservedStep> = o.steps.iter().collect();
+    steps.sort_by_key(|s| s.t_ms);
+    // (from, to, value, writer, first seen)
+    let mut spans: Vec<(Ms, Ms, Option<bool>, &str, bool)> = Vec::new();
+    if o.first_ms > t0 {
+        spans.push((t0, o.first_ms, None, "", false));
+    }
+    for (i, s) in steps.iter().enumerate() {
+        let a = s.t_ms.max(o.first_ms);
+        let z = steps
+            .get(i + 1)
+            .map_or(o.last_ms, |n| n.t_ms)
+            .min(o.last_ms);
+        if z > a || (z == a && i + 1 == steps.len()) {
+            spans.push((a, z.max(a), s.ready, &s.by, i == 0));
+        }
+    }
+    if o.last_ms < end {
+        spans.push((o.last_ms.max(t0), end, None, "", false));
+    }
+    // The last observed state at least 6 px wide, so that a change on the last line shows
+    // (a watch ends at its last row: the state after it is not observed).
+    let min_ms = ((6.0 / (b.x(t0 + 1000) - b.x(t0)).max(1e-6)) * 1000.0) as Ms;
+    if let Some(k) = spans.iter().rposition(|s| s.2.is_some()) {
+        if spans[k].1 - spans[k].0 < min_ms {
+            let z = spans[k].0 + min_ms;
+            spans[k].1 = z;
+            if let Some(next) = spans.get_mut(k + 1) {
+                next.0 = z.min(next.1);
+            }
+        }
+    }
+    let mut d = String::new();
+    let mut prev: Option<(f64, f64)> = None;
+    for (a, z, v, by, first) in spans {
+        let (a, z) = (a.max(t0), z.min(end));
+        if z < a {
+            continue;
+        }
+        let (xa, xz) = (b.x(a), b.x(z));
+        let w = (xz - xa).max(0.6);
+        let when = format!("{}–{} ({})", ts(a), ts(z), ts(z - a));
+        match v {
+            None => {
+                let side = if a < o.first_ms.max(t0 + 1) {
+                    "before the evidence's first observation"
+                } else {
+                    "after the evidence's last observation"
+                };
+                let title = format!("{name}: Ready not observed {when}, {side}");
+                b.rect(xa, y, w, h, "rs-obs-unknown", Some(title));
+                // Under another pod's lane (the model has none of this name): say whose it is.
+                let long = match &o.under {
+                    Some(_) if a <= t0 => format!("{name} · not observed"),
+                    _ => String::new(),
+                };
+                let label = [long.as_str(), "not observed"]
+                    .into_iter()
+                    .find(|l| !l.is_empty() && text_w(l, 9.0) + 6.0 <= w);
+                if let Some(l) = label {
+                    b.text(xa + 3.0, y + h / 2.0 + 3.2, l, "rs-small", "start");
+                }
+                prev = None;
+            }
+            Some(r) => {
+                let value = if r { "True" } else { "False" };
+                let writer = if first {
+                    " (first seen)".to_string()
+                } else if by.is_empty() {
+                    " (the source does not say who wrote it)".to_string()
+                } else {
+                    format!(", written by {by}")
+                };
+                let title = format!("{name} observed Ready={value} {when}{writer}");
+                let class = if r { "rs-obs-true" } else { "rs-obs-false" };
+                b.rect(xa, y, w, h, class, Some(title));
+                let ly = if r { y + 2.5 } else { y + h - 2.5 };
+                match prev {
+                    Some((px, py)) if (px - xa).abs() < 0.5 => {
+                        d.push_str(&format!(" L{} {}", n(xa), n(py)));
+                        d.push_str(&format!(" L{} {}", n(xa), n(ly)));
+                    }
+                    _ => d.push_str(&format!(" M{} {}", n(xa), n(ly))),
+                }
+                d.push_str(&format!(" L{} {}", n(xa + w), n(ly)));
+                prev = Some((xa + w, ly));
+                let long = if by.is_empty() || first {
+                    String::new()
+                } else {
+                    format!("{value} · by {by}")
+                };
+                let label = [long, value.to_string()]
+                    .into_iter()
+                    .find(|l| !l.is_empty() && text_w(l, 9.5) + 6.0 <= w);
+                if let Some(l) = label {
+                    b.text(xa + 3.0, y + h / 2.0 + 3.3, l, "rs-in", "start");
+                }
+            }
+        }
+    }
+    if !d.is_empty() {
+        b.path(d.trim_start().to_string(), "rs-obs-line", None);
+    }
+}
+
+/// Whether an observed step with a known writer falls in the window (its lane gets a badge row).
+pub fn has_observed_writers(b: &Builder, o: &ObservedPod, end: Ms) -> bool {
+    o.steps
+        .iter()
+        .any(|s| !s.by.is_empty() && s.t_ms >= b.t0 && s.t_ms <= end)
+}
+
+/// The model's actor a source's writer names: `system:node:…` is the kubelet, the node
+/// controller's service account the node lifecycle controller; anyone else "?".
+fn observed_actor(by: &str) -> Actor {
+    if by.starts_with("system:node:") || by == "kubelet" {
+        Actor::Kubelet
+    } else if by.contains("node-controller") || by.contains("node lifecycle") {
+        Actor::NodeLifecycleController
+    } else {
+        Actor::Scenario
+    }
+}
+
+/// A badge per observed write with a known writer, as the modelled lane's (K: the kubelet,
+/// N: the node lifecycle controller, ?: another writer), from `y`; pushed right where they
+/// crowd, with a leader line.
+pub fn observed_badges(b: &mut Builder, o: &ObservedPod, end: Ms, y: f64) {
+    let mut last_right = f64::NEG_INFINITY;
+    let mut steps: Vec<&ObservedStep> = o
+        .steps
+        .iter()
+        .filter(|s| !s.by.is_empty() && s.t_ms >= b.t0 && s.t_ms <= end)
+        .collect();
+    steps.sort_by_key(|s| s.t_ms);
+    for s in steps {
+        let x = b.x(s.t_ms);
+        let bx = x.max(last_right + BADGE_W / 2.0 + 1.0);
+        last_right = bx + BADGE_W / 2.0;
+        let value = match s.ready {
+            Some(true) => "True",
+            Some(false) => "False",
+            None => "unknown",
+        };
+        let title = format!(
+            "{}: {} Ready={value} written by {} (observed)",
+            ts(s.t_ms),
+            o.pod,
+            s.by
+        );
+        if (bx - x).abs() > 0.5 {
+            b.line(x, y + BADGE_ROW, bx, y + BADGE_ROW - 1.0, "rs-leader");
+        }
+        glyphs::badge(b, bx, y, observed_actor(&s.by), Some(title));
     }
 }
