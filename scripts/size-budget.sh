@@ -51,11 +51,17 @@ set -euo pipefail
 # serde_path_to_error (errors name the field's path) +14.8 KB, measured by building without it;
 # 437,449 bytes. 436 KB: the page is judged by its load time (tests/e2e/load-time.spec.mjs, 1.5 s
 # on a 10 Mbit/s, 40 ms link), where 53 KB is about 43 ms.
-BUDGET=${SIZE_BUDGET_BYTES:-446464}
+# Then issue 28 in the app: the observed lanes drawn under the modelled pods (the figure crate's
+# observed lane, its legend and note) and the import panel's "Replay as evidence" with its ranking
+# and differences: +11.1 KB, 448,579 bytes. 440 KB.
+BUDGET=${SIZE_BUDGET_BYTES:-450560}
 FLEET_BUDGET=${FLEET_SIZE_BUDGET_BYTES:-204800}
 # The importer's Web Worker (dist/import/: YAML parser, model validation, TOML read and write),
 # loaded only when the reader imports a workload: 189 KB measured (issue 14).
-IMPORT_BUDGET=${IMPORT_SIZE_BUDGET_BYTES:-225280}
+# The importer's worker (loaded on the first import only) replays evidence too (issue 28): the
+# evidence readers, the explanation that runs every release's kubelets and the real-bug presets
+# (the model itself, which the worker did not carry before): 202,787 -> 310,117 bytes. 320 KB.
+IMPORT_BUDGET=${IMPORT_SIZE_BUDGET_BYTES:-327680}
 fail=0
 check() { # DIR BUDGET NAME
   local total=0 n f

@@ -1,6 +1,7 @@
 //! The type of an imported base scenario, on its own so that `form.rs` and `url.rs` can hold one
 //! without importing `imported.rs` (which builds settings from it).
 
+use restartscope_figure::ObservedPod;
 use restartscope_sim::Scenario;
 
 /// A scenario made from the reader's manifests (or a scenario file).
@@ -12,6 +13,10 @@ pub struct Imported {
     pub scenario: Scenario,
     /// The `scenario=` value, or `None` when the link would be too long to share.
     pub packed: Option<String>,
+    /// Evidence replayed beside the model (issue 28): each pod's observed Ready, on the
+    /// model's axis, and the note that says how the clocks were aligned. Not in the link.
+    pub observed: Vec<ObservedPod>,
+    pub observed_note: Option<String>,
 }
 
 /// The `preset` of settings with an imported base.

@@ -96,6 +96,8 @@ pub fn checked(sc: Scenario, label: Option<&str>) -> Result<Imported, String> {
         label,
         scenario: sc,
         packed: None,
+        observed: Vec::new(),
+        observed_note: None,
     })
 }
 

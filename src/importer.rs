@@ -4,6 +4,7 @@
 //! again by the model, `imported.rs`).
 
 use crate::imported::{b64_encode, checked, Imported, MAX_PACKED};
+use restartscope_figure::ObservedPod;
 use restartscope_sim::json;
 use restartscope_sim::Scenario;
 use std::cell::RefCell;
@@ -37,6 +38,10 @@ pub struct Report {
     pub settings: Vec<String>,
     /// The scenario file (`restartscope import --out`).
     pub toml: String,
+    /// Evidence replayed (issue 28): the candidates ranked, best first, and the differences
+    /// per pod in words (`restartscope replay`'s).
+    pub ranking: Vec<String>,
+    pub beside: Vec<String>,
 }
 
 pub type Outcome = Result<(Imported, Report), String>;
@@ -68,6 +73,29 @@ struct Answer {
     settings: Vec<String>,
     toml: String,
     text: String,
+    observed: Vec<Lane>,
+    note: String,
+    beside: Vec<String>,
+    ranking: Vec<String>,
+}
+
+/// One pod's observed Ready as the worker sends it (`restartscope_evidence::observed::Lane`).
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct Lane {
+    pod: String,
+    model_pod: Option<String>,
+    steps: Vec<LaneStep>,
+    first_ms: i64,
+    last_ms: i64,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct LaneStep {
+    t_ms: i64,
+    ready: bool,
+    by: Option<String>,
 }
 
 /// The worker's answer, read.
@@ -81,13 +109,28 @@ pub fn read_answer(text: &str) -> Outcome {
         _ if a.text.is_empty() => return Err("the import failed".into()),
         _ => return Err(a.text),
     };
-    let im = checked(sc, Some(&a.label))?;
+    let mut im = checked(sc, Some(&a.label))?;
+    im.observed = a
+        .observed
+        .into_iter()
+        .map(|l| {
+            ObservedPod::new(
+                &l.pod,
+                l.model_pod.as_deref(),
+                l.steps.into_iter().map(|s| (s.t_ms, s.ready, s.by)),
+                (l.first_ms, l.last_ms),
+            )
+        })
+        .collect();
+    im.observed_note = (!a.note.is_empty()).then_some(a.note);
     let report = Report {
         label: im.label.clone(),
         unused: a.unused,
         notes: a.notes,
         settings: a.settings,
         toml: a.toml,
+        ranking: a.ranking,
+        beside: a.beside,
     };
     Ok((im, report))
 }
@@ -127,8 +170,14 @@ fn on_error(e: web_sys::Event) {
 }
 
 /// Sends one import to the worker (started now if it is not yet) and calls `reply` with the
-/// answer. A request in flight is answered by the newer one only.
-pub fn import(text: &str, replicas_on_node: Option<u32>, reply: impl FnOnce(Outcome) + 'static) {
+/// answer. A request in flight is answered by the newer one only. `evidence`: read the text as
+/// an incident's evidence and replay it beside the model (issue 28), not as manifests.
+pub fn import(
+    text: &str,
+    replicas_on_node: Option<u32>,
+    evidence: bool,
+    reply: impl FnOnce(Outcome) + 'static,
+) {
     if text.len() > MAX_INPUT {
         reply(Err(format!(
             "the input is {} bytes; the importer reads at most 1 MiB ({MAX_INPUT} bytes)",
@@ -137,7 +186,7 @@ pub fn import(text: &str, replicas_on_node: Option<u32>, reply: impl FnOnce(Outc
         return;
     }
     let req = format!(
-        "{{\"text\":{},\"replicas_on_node\":{}}}",
+        "{{\"text\":{},\"replicas_on_node\":{},\"evidence\":{evidence}}}",
         json::quote(text),
         replicas_on_node.map_or("null".to_string(), |n| n.to_string())
     );

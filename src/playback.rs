@@ -100,7 +100,10 @@ pub fn start(
     Effect::new(move |_| {
         if playing.get() && visible.get() && !running.get() {
             if let Some(f) = cb.borrow().as_ref() {
-                if win.request_animation_frame(f.as_ref().unchecked_ref()).is_ok() {
+                if win
+                    .request_animation_frame(f.as_ref().unchecked_ref())
+                    .is_ok()
+                {
                     running.set(true);
                 }
             }

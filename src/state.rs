@@ -5,7 +5,7 @@
 //! `playback.rs` and the components, which read `Runs` and never the model.
 
 use crate::form::{Field, Settings};
-use restartscope_figure::{layout_read, Figure, LayoutOpts};
+use restartscope_figure::{layout_read, Figure, LayoutOpts, ObservedPod};
 use restartscope_report::{notable, Timeline};
 use restartscope_sim::{compare_default, KubeletProfile, Policy, Scenario, Trace};
 use std::sync::Arc;
@@ -319,12 +319,24 @@ pub fn compute_for(
     } else {
         (0, 0)
     };
-    Ok(assemble(sc, traces, spec, window))
+    let observed = settings
+        .custom
+        .as_ref()
+        .map(|c| (c.observed.clone(), c.observed_note.clone()))
+        .unwrap_or_default();
+    Ok(assemble(sc, traces, spec, window, observed))
 }
 
 /// The runs of `traces` (simulated from `sc`) with their figure laid out as `spec` says, in
 /// `window` (`(0, 0)`: the whole run).
-pub fn assemble(sc: Scenario, traces: Vec<Trace>, spec: FigureSpec, window: (i64, i64)) -> Runs {
+/// `observed`: evidence replayed beside the runs (each pod's observed lane, the alignment note).
+pub fn assemble(
+    sc: Scenario,
+    traces: Vec<Trace>,
+    spec: FigureSpec,
+    window: (i64, i64),
+    (observed, note): (Vec<ObservedPod>, Option<String>),
+) -> Runs {
     let FigureSpec {
         width,
         compact,
@@ -343,6 +355,8 @@ pub fn assemble(sc: Scenario, traces: Vec<Trace>, spec: FigureSpec, window: (i64
                 t1_ms: window.1,
                 compact,
                 max_pods,
+                observed: observed.clone(),
+                note: note.clone(),
                 ..LayoutOpts::default()
             },
         )

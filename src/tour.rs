@@ -158,7 +158,7 @@ fn compute_with(tour: &TourData, n: usize, spec: FigureSpec) -> Result<(Runs, St
         .map(|p| simulate_policy(&sc, *p))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| format!("{e:?}"))?;
-    let mut runs = assemble(sc, traces, spec, step.window_ms);
+    let mut runs = assemble(sc, traces, spec, step.window_ms, Default::default());
     let fig = std::sync::Arc::make_mut(&mut runs.figure);
     if let (Some(first), Some(last)) = (fig.groups.first(), fig.groups.last()) {
         let (top, bottom) = (first.y, last.y + last.h);

@@ -19,7 +19,10 @@ const PANEL: &str = concat!(
     "<p class=\"hint\">Paste Kubernetes YAML or JSON (one or more documents: Pod, Deployment, \
      StatefulSet, DaemonSet, ReplicaSet, Job, CronJob, with their Service and \
      PodDisruptionBudget), drop a file here or open one; a RestartScope scenario file (TOML or \
-     JSON) works too.</p>",
+     JSON) works too. Or paste an incident's evidence — a <code>kubectl get pods -w</code> \
+     transcript, <code>kubectl get events -o json</code>, an audit log, kubelet logs, a pod's YAML — \
+     and <b>Replay as evidence</b>: what was observed is drawn under each modelled pod, with the \
+     known bug that explains it best. Nothing leaves the browser.</p>",
     "<label for=\"import-text\">Manifests</label>",
     "<textarea id=\"import-text\" rows=\"12\" spellcheck=\"false\" aria-describedby=\"import-error\"></textarea>",
     "<p class=\"field-error\" id=\"import-error\" role=\"alert\"></p>",
@@ -29,6 +32,7 @@ const PANEL: &str = concat!(
     "<label for=\"import-replicas\">Replicas on this node</label>",
     "<input id=\"import-replicas\" type=\"number\" min=\"1\" step=\"1\" placeholder=\"all\" size=\"4\">",
     "<button id=\"import-go\" type=\"button\" class=\"primary\">Import</button>",
+    "<button id=\"import-replay\" type=\"button\" title=\"Read the text as an incident's evidence (kubectl get pods -w, events, an audit log, kubelet logs, a pod's YAML) and draw what was observed beside the model\">Replay as evidence</button>",
     "<span id=\"import-status\" role=\"status\"></span>",
     "</div>",
     "<div class=\"import-report\" id=\"import-report\" hidden>",
@@ -36,6 +40,8 @@ const PANEL: &str = concat!(
     "<button id=\"import-export-toml\" type=\"button\">Export as scenario TOML</button>",
     "<p class=\"notice\" id=\"import-too-large\" hidden>This scenario is too large to share by \
      link: export it as a scenario TOML file and open that file here again.</p>",
+    "<details id=\"import-ranking\" open hidden><summary></summary><ul></ul></details>",
+    "<details id=\"import-beside\" open hidden><summary></summary><ul></ul></details>",
     "<details id=\"import-settings\" open hidden><summary></summary><ul></ul></details>",
     "<details id=\"import-unused\"><summary></summary><ul></ul></details>",
     "<details id=\"import-notes\"><summary></summary><ul></ul></details>",
@@ -86,6 +92,9 @@ fn busy(on: bool) {
         let _ = b.toggle_attribute_with_force("disabled", on);
         b.set_text_content(Some(if on { "Importing…" } else { "Import" }));
     }
+    if let Some(b) = el("import-replay") {
+        let _ = b.toggle_attribute_with_force("disabled", on);
+    }
     set_text(
         "import-status",
         if on {
@@ -120,6 +129,14 @@ fn fill_list(id: &str, title: &str, lines: &[String]) {
 fn show_report(r: &Report, shareable: bool) {
     set_text("import-label", &r.label);
     set_hidden("import-too-large", shareable);
+    fill_list(
+        "import-ranking",
+        "What explains it best (score 0–100)",
+        &r.ranking,
+    );
+    set_hidden("import-ranking", r.ranking.is_empty());
+    fill_list("import-beside", "Beside the model, per pod", &r.beside);
+    set_hidden("import-beside", r.beside.is_empty());
     fill_list("import-settings", "Cluster settings read", &r.settings);
     set_hidden("import-settings", r.settings.is_empty());
     fill_list("import-unused", "Not used by the model", &r.unused);
@@ -162,7 +179,7 @@ fn read_file(file: web_sys::File) {
 }
 
 /// Sends the text box to the importer; the answer becomes the scenario on screen.
-fn run(ui: Ui, toml: StoredValue<Option<String>>) {
+fn run(ui: Ui, toml: StoredValue<Option<String>>, evidence: bool) {
     let t = value("import-text");
     if t.trim().is_empty() {
         return say("paste a manifest, drop a file or open one first");
@@ -171,7 +188,7 @@ fn run(ui: Ui, toml: StoredValue<Option<String>>) {
     let r = value("import-replicas").trim().parse::<u32>().ok();
     busy(true);
     say("");
-    importer::import(&t, r, move |out| match out {
+    importer::import(&t, r, evidence, move |out| match out {
         Err(m) => {
             busy(false);
             say(&m);
@@ -203,7 +220,8 @@ pub fn ImportPanel() -> impl IntoView {
     // The last import's scenario as TOML, for "export as scenario TOML".
     let toml = StoredValue::new(None::<String>);
     let on_click = move |ev: web_sys::MouseEvent| match target_id(&ev).as_str() {
-        "import-go" => run(ui, toml),
+        "import-go" => run(ui, toml, false),
+        "import-replay" => run(ui, toml, true),
         "import-export-toml" => {
             toml.with_value(|t| {
                 if let Some(t) = t {

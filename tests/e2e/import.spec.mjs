@@ -202,3 +202,37 @@ test('a scenario= whose JSON has a misspelt field: the notice names the field, t
   await expect(page.locator('#preset')).toHaveValue('short-restart');
   expect(problems).toEqual([]);
 });
+
+// Issue 28 in the app: an incident's evidence pasted and replayed beside the model — the real
+// transcript from kubernetes/kubernetes#113646 (v1.25.3, pasted as the reporter posted it). The
+// best match's scenario is on screen, each pod's observed Ready is drawn under its modelled lane,
+// the candidates are ranked and the differences listed in words; bad evidence is one message.
+const WATCH_113646 = readFileSync(new URL('../../crates/evidence/tests/data/113646-watch.txt', import.meta.url), 'utf8');
+
+test('evidence replayed beside the model: observed lanes, the ranking and the differences', async ({ page }) => {
+  const problems = await open(page, '?preset=short-restart');
+  if (!(await page.locator('#import-panel').isVisible())) await page.locator('#import-open').click();
+  await page.locator('#import-text').fill(WATCH_113646);
+  await page.locator('#import-replay').click();
+  await expect(page.locator('#preset option:checked')).toContainText('Evidence · best match');
+  const ranking = page.locator('#import-ranking');
+  await expect(ranking).toBeVisible();
+  await expect(ranking.locator('li').first()).toContainText(/^1\. \d/);
+  const beside = page.locator('#import-beside');
+  await expect(beside).toBeVisible();
+  await expect(beside).toContainText('busybox-test-1');
+  await expect(beside).toContainText('observed Ready=');
+  const figure = page.locator('#figure canvas').first();
+  await expect(figure).toContainText('observed');
+  await page.screenshot({ path: 'artifacts/screenshots/replay-113646.png' });
+
+  // Not evidence: one message, the figure kept.
+  await page.locator('#import-text').fill('hello\n');
+  await page.locator('#import-replay').click();
+  await expect(page.locator('#import-error')).toContainText(/not evidence|no Ready change/);
+  await expect(page.locator('#preset option:checked')).toContainText('Evidence · best match');
+  // Back to a preset: no observed lanes.
+  await page.locator('#preset').selectOption('short-restart');
+  await expect(figure).not.toContainText('observed');
+  expect(problems).toEqual([]);
+});

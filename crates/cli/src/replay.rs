@@ -11,15 +11,11 @@
 //! line number.
 
 use super::UserError;
-use restartscope_evidence::explain::{
-    candidates, explain_for, seen_version, Candidate, SeenVersion, Verdict,
-};
-use restartscope_evidence::observed::{
-    align, differences, lanes, Alignment, Lane, PodDifferences, Run,
-};
+use restartscope_evidence::beside::{beside, Beside};
+use restartscope_evidence::explain::{candidates, explain_for, seen_version, SeenVersion, Verdict};
 use restartscope_evidence::{merge, read, Evidence};
-use restartscope_figure::{layout, LayoutOpts, ObservedPod, ObservedStep};
-use restartscope_sim::{simulate_profile, KubeVersion, KubeletProfile, Policy, Trace};
+use restartscope_figure::{layout, LayoutOpts, ObservedPod};
+use restartscope_sim::KubeVersion;
 use serde_json::json;
 
 /// How many lines not understood the table lists.
@@ -83,131 +79,18 @@ pub(crate) fn run(o: crate::args::ReplayOpts) -> Result<String, UserError> {
     })
 }
 
-/// The evidence beside the model: the runs drawn (the best-ranked candidate's, then the other
-/// kubelet of its release on the same scenario, when the release has one), the clocks aligned on
-/// the first run, the observed lanes and the differences.
-struct Beside {
-    traces: Vec<Trace>,
-    names: Vec<String>,
-    alignment: Alignment,
-    lanes: Vec<Lane>,
-    differences: Vec<PodDifferences>,
-}
-
-fn beside(
-    files: &[Evidence],
-    obs: &[restartscope_evidence::Obs],
-    cands: &[Candidate],
-    verdicts: &[Verdict],
-) -> Option<Beside> {
-    let top = verdicts.first()?;
-    let c = cands.iter().find(|c| c.name() == top.candidate)?;
-    let first = simulate_profile(&c.scenario, &c.profile).ok()?;
-    let other = match c.profile.policy() {
-        Policy::Legacy => Policy::Kep,
-        Policy::Kep => Policy::Legacy,
-    };
-    let second = KubeletProfile::new(c.profile.version, other)
-        .ok()
-        .and_then(|p| simulate_profile(&c.scenario, &p).ok());
-    let preset = c.bug.map(|b| b.preset);
-    let mut traces = vec![first];
-    traces.extend(second);
-    let alignment = align(files, &traces[0]);
-    let lanes = lanes(obs, &alignment, &traces[0]);
-    let runs: Vec<Run> = traces
-        .iter()
-        .enumerate()
-        .map(|(i, t)| Run::named(t, if i == 0 { preset } else { None }))
-        .collect();
-    let differences = differences(&lanes, &runs, obs, &alignment);
-    let names = runs.iter().map(|r| r.name.clone()).collect();
-    Some(Beside {
-        names,
-        alignment,
-        lanes,
-        differences,
-        traces,
-    })
-}
-
-impl Beside {
-    /// Per run, how many observed Ready changes it writes within the tolerance.
-    fn summary(&self) -> String {
-        let changes: Vec<_> = self
-            .differences
-            .iter()
-            .flat_map(|p| &p.items)
-            .filter(|d| d.kind == "observed_change")
-            .collect();
-        if changes.is_empty() {
-            return "No observed Ready change to compare with the model's.".into();
-        }
-        let parts: Vec<String> = self
-            .names
-            .iter()
-            .map(|n| {
-                let m = changes
-                    .iter()
-                    .filter(|d| d.runs.iter().any(|r| &r.run == n && r.matches))
-                    .count();
-                format!(
-                    "{n} writes {m} of the {} observed Ready change{} of its pods",
-                    changes.len(),
-                    if changes.len() == 1 { "" } else { "s" }
-                )
-            })
-            .collect();
-        let mut s = format!("{}.", parts.join("; "));
-        if let Some(c) = s.get(..1) {
-            s = c.to_uppercase() + &s[1..];
-        }
-        let missing: Vec<&str> = self
-            .differences
-            .iter()
-            .filter(|p| !p.in_model && p.compared_with.is_none())
-            .map(|p| p.pod.as_str())
-            .collect();
-        if !missing.is_empty() {
-            s.push_str(&format!(" Not in the model: {}.", missing.join(", ")));
-        }
-        let paired: Vec<String> = self
-            .lanes
-            .iter()
-            .filter_map(|l| {
-                let m = l.model_pod.as_deref()?;
-                (m != l.pod).then(|| format!("{} beside {m}", l.pod))
-            })
-            .collect();
-        if !paired.is_empty() {
-            s.push_str(&format!(
-                " No pod of the same name in the model, compared with the best-matching one: {}.",
-                paired.join(", ")
-            ));
-        }
-        s
-    }
-}
-
 /// The runs with each pod's observed Ready under its modelled lane; the alignment as the note.
 fn svg(b: &Beside) -> String {
     let observed = b
         .lanes
         .iter()
-        .map(|l| ObservedPod {
-            pod: l.pod.clone(),
-            under: l.model_pod.clone().filter(|m| *m != l.pod),
-            steps: l
-                .steps
-                .iter()
-                .map(|s| ObservedStep {
-                    t_ms: s.t_ms,
-                    ready: Some(s.ready),
-                    by: s.by.clone().unwrap_or_default(),
-                })
-                .collect(),
-            first_ms: l.first_ms,
-            last_ms: l.last_ms,
+        .map(|l| {
+            ObservedPod::new(
+                &l.pod,
+                l.model_pod.as_deref(),
+                l.steps.iter().map(|s| (s.t_ms, s.ready, s.by.clone())),
+                (l.first_ms, l.last_ms),
+            )
         })
         .collect();
     let opts = LayoutOpts {
@@ -343,19 +226,8 @@ fn table(
             b.alignment.text,
             b.summary()
         ));
-        for p in &b.differences {
-            match p.tolerance_s {
-                Some(t) => {
-                    out.push_str(&format!("  {} (times compared within ±{t:.1} s):\n", p.pod))
-                }
-                None => out.push_str(&format!("  {}:\n", p.pod)),
-            }
-            if p.items.is_empty() {
-                out.push_str("    - no Ready change observed or modelled in the observed window\n");
-            }
-            for d in &p.items {
-                out.push_str(&format!("    - {}\n", d.text));
-            }
+        for l in b.pod_lines() {
+            out.push_str(&format!("  {l}\n"));
         }
     }
     out

@@ -18,6 +18,7 @@
 //! real-bug preset, and ranks them.
 
 mod audit;
+pub mod beside;
 mod events;
 pub mod explain;
 mod klog;

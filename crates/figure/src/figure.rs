@@ -58,6 +58,32 @@ pub struct ObservedPod {
     pub last_ms: i64,
 }
 
+impl ObservedPod {
+    /// A pod's observed lane from the evidence's steps `(t_ms, ready, writer)`: drawn under
+    /// `model_pod` when the run has no pod of its own name (`replay -o svg`, the app's replay).
+    pub fn new(
+        pod: &str,
+        model_pod: Option<&str>,
+        steps: impl IntoIterator<Item = (i64, bool, Option<String>)>,
+        (first_ms, last_ms): (i64, i64),
+    ) -> ObservedPod {
+        ObservedPod {
+            pod: pod.to_string(),
+            under: model_pod.filter(|m| *m != pod).map(str::to_string),
+            steps: steps
+                .into_iter()
+                .map(|(t_ms, ready, by)| ObservedStep {
+                    t_ms,
+                    ready: Some(ready),
+                    by: by.unwrap_or_default(),
+                })
+                .collect(),
+            first_ms,
+            last_ms,
+        }
+    }
+}
+
 impl Default for LayoutOpts {
     fn default() -> Self {
         LayoutOpts {

@@ -21,6 +21,9 @@ struct Request {
     text: String,
     #[serde(default)]
     replicas_on_node: Option<u32>,
+    /// Read the text as evidence of an incident (issue 28), not as manifests.
+    #[serde(default)]
+    evidence: bool,
 }
 
 /// `Deployment web (3 pods), DaemonSet agent (1 pod)`.
@@ -84,6 +87,9 @@ pub fn answer(request: &str) -> Value {
             req.text.len()
         ));
     }
+    if req.evidence {
+        return evidence(&req.text);
+    }
     if let Some(sc) = scenario_file(&req.text) {
         return match sc {
             Ok(sc) => {
@@ -117,6 +123,76 @@ pub fn answer(request: &str) -> Value {
     }
 }
 
+/// How many of the ranked candidates the answer lists.
+const SHOW_VERDICTS: usize = 5;
+
+/// Evidence (a `kubectl get pods -w` transcript, events, an audit log, kubelet logs, a pod's
+/// YAML; `restartscope_evidence::read` detects which) beside the model, as `restartscope replay`
+/// reads it: the best-ranked candidate's scenario (the page runs it), the observed lanes on its
+/// axis, the differences per pod and the ranking. Nothing leaves the browser.
+fn evidence(text: &str) -> Value {
+    use restartscope_evidence::{beside::beside, explain, merge, read};
+    let ev = match read(text, 0) {
+        Ok(ev) => ev,
+        Err(e) => return failure(format!("not evidence RestartScope reads: {e}")),
+    };
+    let files = [ev];
+    let obs = merge(&files);
+    let cands = explain::candidates(&obs, None, None);
+    let verdicts = explain::explain_for(&obs, &cands, None);
+    let Some(b) = beside(&files, &obs, &cands, &verdicts) else {
+        return failure(
+            "no Ready change of a pod in this evidence to put beside the model (paste a kubectl get pods -w transcript, events, an audit log or kubelet logs)".into(),
+        );
+    };
+    let ev = &files[0];
+    let top = &verdicts[0];
+    let ranking: Vec<String> = verdicts
+        .iter()
+        .take(SHOW_VERDICTS)
+        .enumerate()
+        .map(|(i, v)| {
+            let bug = match (&v.known_bug, &v.fixed_in) {
+                (Some(b), Some(f)) => format!(" · known bug {b}; fix: {f}"),
+                (Some(b), None) => format!(" · known bug {b}"),
+                _ => String::new(),
+            };
+            format!("{}. {:.1} {}{bug}", i + 1, v.score, v.candidate)
+        })
+        .collect();
+    let observed: Vec<Value> = b
+        .lanes
+        .iter()
+        .map(|l| {
+            json!({
+                "pod": l.pod, "model_pod": l.model_pod, "first_ms": l.first_ms, "last_ms": l.last_ms,
+                "steps": l.steps.iter().map(|s| json!({"t_ms": s.t_ms, "ready": s.ready, "by": s.by})).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let mut notes = vec![format!(
+        "Read as {} ({} observations); the figure draws {} with what was observed under each pod.",
+        ev.format.as_str(),
+        ev.obs.len(),
+        b.names.join(" and ")
+    )];
+    notes.extend(ev.notes.iter().cloned());
+    json!({
+        "ok": true,
+        "scenario": b.scenario,
+        "label": format!("Evidence · best match {}", top.candidate),
+        "workloads": [],
+        "unused": ev.unread.iter().map(|u| format!("line {}: {}: {}", u.line, u.why, u.text)).collect::<Vec<_>>(),
+        "notes": notes,
+        "settings": [],
+        "toml": toml::to_string(&b.scenario).unwrap_or_default(),
+        "observed": observed,
+        "note": format!("{} {}", b.alignment.text, b.summary()),
+        "beside": b.pod_lines(),
+        "ranking": ranking,
+    })
+}
+
 #[cfg(target_arch = "wasm32")]
 pub fn start() {
     use wasm_bindgen::prelude::*;
@@ -147,6 +223,33 @@ mod tests {
 
     fn req(text: &str) -> String {
         json!({ "text": text }).to_string()
+    }
+
+    /// Issue 28 in the app: the #113646 transcript (real, from the report) as evidence: the
+    /// best match's scenario, an observed lane per pod, the differences and the ranking.
+    #[test]
+    fn evidence_beside_the_model() {
+        let text = include_str!("../../evidence/tests/data/113646-watch.txt");
+        let a = answer(&json!({ "text": text, "evidence": true }).to_string());
+        assert_eq!(a["ok"], true, "{a}");
+        assert!(
+            a["label"]
+                .as_str()
+                .unwrap()
+                .starts_with("Evidence · best match "),
+            "{a}"
+        );
+        let sc: Scenario = serde_json::from_value(a["scenario"].clone()).unwrap();
+        assert!(sc.validate().is_ok());
+        let lanes = a["observed"].as_array().unwrap();
+        assert!(!lanes.is_empty());
+        assert!(lanes.iter().all(|l| l["steps"].is_array()));
+        let beside = a["beside"].to_string();
+        assert!(beside.contains("observed Ready="), "{beside}");
+        assert!(a["ranking"][0].as_str().unwrap().starts_with("1. "));
+        let bad = answer(&json!({ "text": "nothing here\n", "evidence": true }).to_string());
+        assert_eq!(bad["ok"], false);
+        assert!(!bad["text"].as_str().unwrap().is_empty());
     }
 
     #[test]
