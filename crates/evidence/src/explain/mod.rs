@@ -33,7 +33,8 @@
 //! Modules: `candidates` (the known bugs and the model runs to compare), `versions` (the
 //! kubelet's release as the evidence names it), `sequence` (one pod's Ready sequence, observed or
 //! modelled), `scoring` (one pod's score, the tolerance, which model pod an observed pod is
-//! compared with); here, the ranking of the candidates.
+//! compared with); here, the ranking of the candidates. Called by the CLI's `replay` and by
+//! `observed` (the pairing and the tolerance). Mirrors no Kubernetes file.
 
 mod candidates;
 mod scoring;

@@ -27,7 +27,7 @@
 //! Modules: `align` (the clocks: `Shift`, `Alignment`, the caption's sentence), `lanes` (the
 //! observed Ready steps per pod on the model's axis), `differences` (the runs beside the lanes,
 //! in words and as data). Called by the CLI's `replay` (its table, its SVG's observed lanes and
-//! its JSON).
+//! its JSON). Mirrors no Kubernetes file.
 
 mod align;
 mod differences;
