@@ -1,16 +1,14 @@
-use super::*;
+//! Tests of the static figure: every preset's SVG well formed and self-contained, time ↔ x,
+//! the two groups (legacy first) and their titles, the width, escaping, the states read from the
+//! trace, the window and the pod cap, the style (every class has a rule; both themes), the
+//! eviction lane, the legend's glyphs, `layout_read`, the compact layout, the API-unreachable
+//! window and the canvas's tooltips. Run by `cargo test -p restartscope-figure`. Mirrors no
+//! Kubernetes file.
+
+use super::common::{parse, traces};
 use crate::svg::n;
-use restartscope_sim::{compare, presets};
-use restartscope_sim::{Policy, Trace};
-
-fn traces(name: &str) -> [Trace; 2] {
-    let sc = (presets::find(name).unwrap().build)();
-    compare(&sc).unwrap()
-}
-
-fn parse(svg: &str) -> roxmltree::Document<'_> {
-    roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("invalid XML: {e}\n{svg}"))
-}
+use crate::{layout, layout_read, Animation, Figure, LayoutOpts, Shape};
+use restartscope_sim::{compare, presets, Policy};
 
 #[test]
 fn every_preset_gives_well_formed_svg() {
@@ -265,6 +263,26 @@ fn css_defines_every_class_used() {
 }
 
 #[test]
+fn both_themes_are_in_the_style() {
+    let css = Figure::css();
+    assert!(css.contains("@media (prefers-color-scheme: dark) { :root.rs-figure {"));
+    assert!(css.contains("@supports (color: light-dark(#000, #fff))"));
+    let tr = traces("short-restart");
+    let (anim, _) = layout(&tr, &LayoutOpts::default()).animated_parts(&tr, &Animation::default());
+    for v in crate::paint::PALETTE {
+        assert!(css.contains(&format!("{}: {};", v.name, v.light)));
+        assert!(css.contains(&format!("{}: {};", v.name, v.dark)));
+        assert!(css.contains(&format!("{}: light-dark({}, {});", v.name, v.light, v.dark)));
+        let used = format!("var({})", v.name);
+        assert!(
+            css.contains(&used) || anim.contains(&used),
+            "{} unused",
+            v.name
+        );
+    }
+}
+
+#[test]
 fn eviction_lane_shows_how_each_countdown_ended() {
     let texts = |name: &str| -> Vec<String> {
         let svg = layout(&traces(name), &LayoutOpts::default()).to_svg();
@@ -432,235 +450,4 @@ fn title_at_finds_the_topmost_titled_shape() {
     assert_eq!(fig.title_at(83.0, 20.0, 4.0), Some("seed"));
     assert_eq!(fig.title_at(58.0, 20.0, 3.0), Some("probe ok"));
     assert_eq!(fig.title_at(200.0, 20.0, 3.0), None);
-}
-
-#[test]
-fn counters_step_at_the_checkpoints_and_end_at_the_header() {
-    for name in ["short-restart", "long-restart", "eviction"] {
-        for tr in traces(name) {
-            let steps = counter_steps(&tr, 0, tr.horizon);
-            assert_eq!(steps[0].0, 0);
-            assert!(steps[0].1.starts_with("0 Ready transitions"), "{name}");
-            assert!(steps
-                .windows(2)
-                .all(|w| w[0].0 < w[1].0 && w[0].1 != w[1].1));
-            assert_eq!(
-                steps.last().unwrap().1,
-                metrics_lines(&tr.metrics).0,
-                "{name}"
-            );
-            if tr.metrics.ready_transitions + tr.metrics.endpointslice_updates > 0 {
-                assert!(steps.len() >= 2, "{name}: {steps:?}");
-            }
-        }
-    }
-}
-
-#[test]
-fn the_animation_keys_the_counters_on_the_traces_times() {
-    let tr = traces("short-restart");
-    let fig = layout(&tr, &LayoutOpts::default());
-    let a = Animation::new(10_000);
-    let (css, inner) = fig.animated_parts(&tr, &a);
-    // Legacy (group 0) counts; KEP does not change anything here, so it has no keyframes.
-    let legacy = tr.iter().find(|t| t.policy == Policy::Legacy).unwrap();
-    let steps = counter_steps(legacy, fig.t0_ms, fig.t1_ms);
-    let kf = css
-        .lines()
-        .find(|l| l.starts_with("@keyframes rs-count-0"))
-        .unwrap();
-    for (t, _) in steps.iter().skip(1) {
-        let pct = (*t - fig.t0_ms) as f64 / (fig.t1_ms - fig.t0_ms) as f64 * 10.0 / 12.0 * 100.0;
-        let want = format!("{:.3}", pct);
-        let want = want.trim_end_matches('0').trim_end_matches('.');
-        assert!(kf.contains(&format!(" {want}% ")), "{want} not in {kf}");
-    }
-    assert!(!css.contains("@keyframes rs-count-1"));
-    assert!(css.contains("rs-play 12s linear infinite"));
-    assert_eq!(inner.matches("class=\"rs-veil\"").count(), 2);
-    assert_eq!(inner.matches("class=\"rs-playhead\"").count(), 1);
-    let svg = fig.to_svg_animated(&tr, &a);
-    parse(&svg);
-    assert!(svg.contains("@media (prefers-reduced-motion: reduce)"));
-}
-
-#[test]
-fn both_themes_are_in_the_style() {
-    let css = Figure::css();
-    assert!(css.contains("@media (prefers-color-scheme: dark) { :root.rs-figure {"));
-    assert!(css.contains("@supports (color: light-dark(#000, #fff))"));
-    let tr = traces("short-restart");
-    let (anim, _) = layout(&tr, &LayoutOpts::default()).animated_parts(&tr, &Animation::default());
-    for v in crate::paint::PALETTE {
-        assert!(css.contains(&format!("{}: {};", v.name, v.light)));
-        assert!(css.contains(&format!("{}: {};", v.name, v.dark)));
-        assert!(css.contains(&format!("{}: light-dark({}, {});", v.name, v.light, v.dark)));
-        let used = format!("var({})", v.name);
-        assert!(
-            css.contains(&used) || anim.contains(&used),
-            "{} unused",
-            v.name
-        );
-    }
-}
-
-/// One moment of the animation: the playhead at t, the veil from it to the window's end, the
-/// counters at their value then; at the end, the held frame (nothing veiled, final counters).
-#[test]
-fn a_moment_is_the_animation_at_that_time() {
-    let tr = traces("short-restart");
-    let fig = layout(&tr, &LayoutOpts::default());
-    let legacy = tr.iter().find(|t| t.policy == Policy::Legacy).unwrap();
-    let steps = counter_steps(legacy, fig.t0_ms, fig.t1_ms);
-    assert!(steps.len() > 1);
-    let (t, text) = &steps[1];
-    let x = fig.x_of(*t);
-    let (css, inner) = fig.moment_parts(&tr, *t);
-    assert!(!css.contains("animation") && !css.contains("@keyframes"));
-    assert!(inner.contains(&format!("x1=\"{}\"", crate::svg::n(x))));
-    assert!(inner.contains(&format!(">{}<", esc(text))), "counters at t");
-    let before = fig.moment_parts(&tr, *t - 1).1;
-    assert!(before.contains(&format!(">{}<", esc(&steps[0].1))));
-    assert_eq!(inner.matches("class=\"rs-veil\"").count(), 2);
-    let veil_w = crate::svg::n(fig.x1 - x);
-    assert!(inner.contains(&format!("width=\"{veil_w}\"")));
-    // The end: the static figure's header lines, a veil of width 0, the playhead at x1.
-    let (_, end) = fig.moment_parts(&tr, fig.t1_ms);
-    let still = fig.to_svg_inner();
-    for line in still.lines() {
-        assert!(end.contains(line), "missing at the end: {line}");
-    }
-    assert!(end.contains("width=\"0\" height="));
-    let (_, under, over) = fig.moment_layers(&tr, *t);
-    assert_eq!(under + &over, inner);
-    parse(&fig.to_svg_at(&tr, *t));
-}
-
-/// Issue 28: the observed lane sits right under its pod's modelled Ready lane, in every run;
-/// its steps start at the x of their times; a pod the run does not have is drawn too (with a
-/// note), and the legend names the lane.
-#[test]
-fn observed_lane_sits_under_its_pod_with_steps_at_their_times() {
-    let tr = traces("short-restart");
-    let pod = tr[0].pods[0].name.clone();
-    let step = |t_ms, ready, by: &str| ObservedStep {
-        t_ms,
-        ready,
-        by: by.into(),
-    };
-    let opts = LayoutOpts {
-        observed: vec![
-            ObservedPod {
-                pod: pod.clone(),
-                under: None,
-                steps: vec![
-                    step(20_000, Some(true), ""),
-                    step(55_700, Some(false), "system:node:n1"),
-                    step(70_000, Some(true), "system:node:n1"),
-                ],
-                first_ms: 20_000,
-                last_ms: 90_000,
-            },
-            ObservedPod {
-                pod: "ghost".into(),
-                under: None,
-                steps: vec![step(30_000, Some(false), "")],
-                first_ms: 30_000,
-                last_ms: 40_000,
-            },
-        ],
-        note: Some("observed times shifted by +12.0 s".into()),
-        ..LayoutOpts::default()
-    };
-    let fig = layout(&tr, &opts);
-    let rects = |class: &str| -> Vec<(f64, f64, f64, f64, String)> {
-        fig.shapes
-            .iter()
-            .filter_map(|s| match s {
-                Shape::Rect {
-                    x,
-                    y,
-                    w,
-                    h,
-                    class: c,
-                    title,
-                } if *c == class => Some((*x, *y, *w, *h, title.clone().unwrap_or_default())),
-                _ => None,
-            })
-            .collect()
-    };
-    let modelled: Vec<_> = ["rs-ready-true", "rs-ready-false"]
-        .iter()
-        .flat_map(|c| rects(c))
-        .filter(|r| r.4.starts_with(&format!("{pod} Ready=")))
-        .collect();
-    let falses = rects("rs-obs-false");
-    let trues = rects("rs-obs-true");
-    // Both runs: the pod's observed False from 55.7 s, where the run's own time axis puts it.
-    let ours: Vec<_> = falses.iter().filter(|r| r.4.starts_with(&pod)).collect();
-    assert_eq!(ours.len(), 2, "{falses:?}");
-    for (g, f) in fig.groups.iter().zip(&ours) {
-        assert!((f.0 - fig.x_of(55_700)).abs() < 0.01, "{f:?}");
-        assert!((f.0 + f.2 - fig.x_of(70_000)).abs() < 0.01, "{f:?}");
-        assert!(f.4.contains("written by system:node:n1"), "{}", f.4);
-        // The modelled Ready band of the same pod in the same group ends just above it.
-        let band = modelled
-            .iter()
-            .filter(|m| m.1 >= g.y && m.1 < f.1)
-            .map(|m| m.1 + m.3)
-            .fold(f64::NEG_INFINITY, f64::max);
-        // (with the badge row of the observed writers between them)
-        let gap = f.1 - band;
-        assert!(
-            (crate::geom::BADGE_ROW..=crate::geom::BADGE_ROW + 6.0).contains(&gap),
-            "band ends {band}, lane {}",
-            f.1
-        );
-    }
-    // The observed writers as the model's: a K badge (system:node:n1 is the kubelet) centred on
-    // each change, in both runs.
-    let badges = rects("rs-badge-k");
-    let observed_badges: Vec<_> = badges
-        .iter()
-        .filter(|r| r.4.ends_with("written by system:node:n1 (observed)"))
-        .collect();
-    assert_eq!(observed_badges.len(), 4, "{badges:?}");
-    assert!(observed_badges
-        .iter()
-        .any(|r| (r.0 + r.2 / 2.0 - fig.x_of(55_700)).abs() < 0.01));
-    // Before the first observation: not observed; the True steps start at 20 s and 70 s.
-    let unknown = rects("rs-obs-unknown");
-    assert!(unknown
-        .iter()
-        .any(|u| (u.0 - fig.x0).abs() < 0.01 && (u.0 + u.2 - fig.x_of(20_000)).abs() < 0.01));
-    assert!(trues.iter().any(|t| (t.0 - fig.x_of(20_000)).abs() < 0.01));
-    assert!(trues.iter().any(|t| (t.0 - fig.x_of(70_000)).abs() < 0.01));
-    // The evidence's pod the runs do not have: drawn and said, in each run.
-    assert_eq!(
-        falses.iter().filter(|r| r.4.starts_with("ghost")).count(),
-        2
-    );
-    let texts: Vec<&str> = fig.shapes.iter().filter_map(|s| s.content()).collect();
-    assert!(texts.iter().any(|t| t.contains("ghost: observed only")));
-    assert!(texts
-        .iter()
-        .any(|t| t.starts_with("observed Ready, from the evidence")));
-    assert!(texts.contains(&"observed"));
-    assert!(texts.iter().any(|t| t.contains("shifted by +12.0 s")));
-    // Without evidence the legend does not mention it, and the style is every other figure's.
-    let plain = layout(&tr, &LayoutOpts::default()).to_svg();
-    assert!(!plain.contains("observed Ready"));
-    assert!(!plain.contains(".rs-obs-line"));
-    assert!(fig.draws_observed() && fig.to_svg().contains(Figure::observed_css()));
-    // The canvas paints the lane from the same style, in both themes (the step line in the
-    // theme's ink).
-    let line = |dark| crate::paint::paint("rs-obs-line", false, dark);
-    assert_eq!(line(false).stroke.as_deref(), Some("#1a1a1a"));
-    assert_eq!(line(true).stroke.as_deref(), Some("#e6e6e6"));
-    assert_eq!(line(true).fill, crate::paint::Fill::None);
-    assert_eq!(
-        crate::paint::paint("rs-obs-unknown", false, true).dash,
-        vec![2.0, 3.0]
-    );
-    parse(&fig.to_svg());
 }
