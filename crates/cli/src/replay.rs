@@ -190,7 +190,9 @@ fn table(
             }
         }
     }
-    out.push_str("\nWhat explains it best (score 0–100; see crates/evidence/src/explain.rs):\n");
+    out.push_str(
+        "\nWhat explains it best (score 0–100; see crates/evidence/src/explain/scoring.rs):\n",
+    );
     if let Some(top) = verdicts.first() {
         let same = verdicts.iter().filter(|v| v.score == top.score).count();
         if same > 1 {

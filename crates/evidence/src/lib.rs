@@ -13,7 +13,7 @@
 //!
 //! Every reader gives [`Obs`]ervations (what changed, for which pod, when, written by whom, on
 //! which line) and the lines it did not understand, each with its line number. Bad input is a
-//! [`ReadError`] with a line number, never a panic. `explain` (in `explain.rs`) compares the
+//! [`ReadError`] with a line number, never a panic. `explain` (in `explain/`) compares the
 //! observed per-pod sequences with the model's runs under every release profile and every
 //! real-bug preset, and ranks them.
 
