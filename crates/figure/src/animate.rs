@@ -64,6 +64,26 @@ impl Animation {
 const ROW: f64 = 14.0;
 
 /// A number with at most `places` decimals, no trailing zeros.
+/// The veil over what lies after the playhead: from `x`, `width` wide (a number, as written).
+fn veil_rect(x: f64, width: &str, top: f64, h: f64) -> String {
+    format!(
+        "<rect x=\"{}\" y=\"{}\" width=\"{width}\" height=\"{}\" class=\"rs-veil\"/>",
+        n(x),
+        n(top),
+        n(h)
+    )
+}
+
+/// The playhead's line at `x`, from `y1` to `y2`.
+fn playhead_line(x: f64, y1: f64, y2: f64) -> String {
+    format!(
+        "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\" class=\"rs-playhead\"/>",
+        n(y1),
+        n(y2),
+        x = n(x)
+    )
+}
+
 fn trim(v: f64, places: usize) -> String {
     let s = format!("{v:.places$}");
     let s = if s.contains('.') {
@@ -262,22 +282,8 @@ impl Figure {
             g_svg.push_str("</g></g>");
             g_svg
         };
-        let veil = |top: f64, h: f64| {
-            format!(
-                "<rect x=\"{}\" y=\"{}\" width=\"{w}\" height=\"{}\" class=\"rs-veil\"/>",
-                n(self.x0),
-                n(top),
-                n(h)
-            )
-        };
-        let playhead = |y1: f64, y2: f64| {
-            format!(
-                "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\" class=\"rs-playhead\"/>",
-                n(y1),
-                n(y2),
-                x = n(self.x0)
-            )
-        };
+        let veil = |top: f64, h: f64| veil_rect(self.x0, &w, top, h);
+        let playhead = |y1: f64, y2: f64| playhead_line(self.x0, y1, y2);
         let (under, over) = self.moving_inner(&m, counter, veil, playhead);
         (css, under + &over)
     }
@@ -321,23 +327,8 @@ impl Figure {
                 esc(text)
             )
         };
-        let veil = |top: f64, h: f64| {
-            format!(
-                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"rs-veil\"/>",
-                n(x),
-                n(top),
-                n(self.x1 - x),
-                n(h)
-            )
-        };
-        let playhead = |y1: f64, y2: f64| {
-            format!(
-                "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\" class=\"rs-playhead\"/>",
-                n(y1),
-                n(y2),
-                x = n(x)
-            )
-        };
+        let veil = |top: f64, h: f64| veil_rect(x, &n(self.x1 - x), top, h);
+        let playhead = |y1: f64, y2: f64| playhead_line(x, y1, y2);
         let (under, over) = self.moving_inner(&m, counter, veil, playhead);
         (css, under, over)
     }
