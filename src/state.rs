@@ -29,6 +29,9 @@ pub struct Runs {
     /// Pods per run the figure leaves out to fit the window (counted under its lanes); the
     /// page offers to draw them all (`Ui::every_pod`).
     pub pods_left_out: usize,
+    /// Evidence replayed beside the runs (issue 28): each pod's observed lane and the alignment
+    /// note, drawn in the figure and in its downloads.
+    pub observed: Arc<(Vec<ObservedPod>, Option<String>)>,
 }
 
 /// What the page shows about one run besides its data: its kubelet profile's label ("1.35 · default (KEP-4781)",
@@ -107,6 +110,8 @@ impl Runs {
             &LayoutOpts {
                 t0_ms: self.figure.t0_ms,
                 t1_ms: self.figure.t1_ms,
+                observed: self.observed.0.clone(),
+                note: self.observed.1.clone(),
                 ..LayoutOpts::default()
             },
         )
@@ -394,7 +399,9 @@ pub fn assemble(
     }
     let pods_left_out = sc.pods.len().saturating_sub(pods);
     let log = notable::merged(&traces);
+    let observed = Arc::new((observed, note));
     Runs {
+        observed,
         scenario: Arc::new(sc),
         horizon: traces.iter().map(|t| t.horizon).max().unwrap_or(1),
         timelines: Arc::new(timelines),

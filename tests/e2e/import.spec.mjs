@@ -225,6 +225,11 @@ test('evidence replayed beside the model: observed lanes, the ranking and the di
   const figure = page.locator('#figure canvas').first();
   await expect(figure).toContainText('observed');
   await page.screenshot({ path: 'artifacts/screenshots/replay-113646.png' });
+  // The download for a README or an incident report draws the observed lanes too.
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.locator('#download-animated-svg').click()]);
+  const svg = readFileSync(await dl.path(), 'utf8');
+  expect(svg).toContain('observed');
+  expect(svg).toContain('busybox-test-1');
 
   // Not evidence: one message, the figure kept.
   await page.locator('#import-text').fill('hello\n');
