@@ -22,7 +22,19 @@ fn KubectlPanel(lane: Lane) -> impl IntoView {
     let ui = Ui::get();
     let (runs, playhead) = (ui.panels, ui.playhead);
     let p = lane.index;
+    // NAME is as wide as the longest pod name and kubectl's three spaces of padding (its
+    // tabwriter, `printers.GetNewTabWriter`), at least the 13 the short names take.
+    let name_w = Memo::new(move |_| {
+        runs.with(|r| {
+            r.as_ref()
+                .and_then(|r| r.traces.get(p))
+                .and_then(|t| t.pods.iter().map(|p| p.name.chars().count() + 3).max())
+                .unwrap_or(0)
+                .max(13)
+        })
+    });
     let all = Memo::new(move |_| {
+        let w = name_w.get();
         runs.with(|r| {
             r.as_ref()
                 .and_then(|r| r.timelines.get(p))
@@ -34,7 +46,7 @@ fn KubectlPanel(lane: Lane) -> impl IntoView {
                             let line = Line {
                                 i,
                                 text: format!(
-                                    "{:<7}{:<13}{:<6}{:<12}{:<9}",
+                                    "{:<7}{:<w$}{:<6}{:<12}{:<9}",
                                     kubectl::clock(r.t_ms),
                                     r.name,
                                     r.ready,
@@ -69,7 +81,7 @@ fn KubectlPanel(lane: Lane) -> impl IntoView {
         <section class="kubectl" aria-label=label.clone()>
             <h2><code>"$ kubectl get pods -w"</code>" "<span class=format!("badge {}", lane.class())>{lane.kubelet.clone()}</span></h2>
             <pre node_ref=pre tabindex="0" aria-label=format!("{label}: output up to the playhead, scrollable")>
-                <span class="hdr">{format!("{:<7}{:<13}{:<6}{:<12}{:<9}{}\n", "TIME", "NAME", "READY", "STATUS", "RESTARTS", "# Ready condition")}</span>
+                <span class="hdr">{move || format!("{:<7}{:<w$}{:<6}{:<12}{:<9}{}\n", "TIME", "NAME", "READY", "STATUS", "RESTARTS", "# Ready condition", w = name_w.get())}</span>
                 <For each=move || all.with(|rows| rows[..shown.get().min(rows.len())].iter().map(|(_, l)| l.clone()).collect::<Vec<_>>())
                     key=|l| l.clone()
                     let:l>
