@@ -44,7 +44,8 @@ step "size budget"
 scripts/size-budget.sh
 
 step "Playwright against dist/ on loopback"
-# tests/e2e/mermaid.spec.mjs renders the CLI's --format mermaid: it runs the binary the native
-# tests built above (no second build).
+# tests/e2e/mermaid.spec.mjs renders the CLI's --format mermaid and fleet.spec compares the fleet
+# view with the CLI's totals: both run the binary the native tests built above (no second build;
+# `cargo run` would rebuild it with other features inside a test's timeout).
 export RESTARTSCOPE_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/restartscope"
 npx playwright test

@@ -38,9 +38,14 @@ async function openFleet(page, query) {
 const done = (page, timeout = 60_000) =>
   expect(page.locator('#main')).toHaveAttribute('data-state', 'done', { timeout });
 
-/** `restartscope fleet --preset rolling-upgrade ARGS --format json`, parsed. */
+/** `restartscope fleet --preset rolling-upgrade ARGS --format json`, parsed. The binary the
+ * native tests built (RESTARTSCOPE_BIN, set by scripts/test.sh): `cargo run -p restartscope-cli`
+ * resolves the model's features without the page's and rebuilt the CLI inside this test's
+ * 60 s on a fresh checkout (it timed out there). Run alone, the spec falls back to cargo. */
 function cli(args) {
-  const out = execFileSync('cargo', ['run', '-q', '-p', 'restartscope-cli', '--', 'fleet',
+  const bin = process.env.RESTARTSCOPE_BIN;
+  const [cmd, pre] = bin ? [bin, []] : ['cargo', ['run', '-q', '-p', 'restartscope-cli', '--']];
+  const out = execFileSync(cmd, [...pre, 'fleet',
     '--preset', 'rolling-upgrade', ...args, '--format', 'json'], { encoding: 'utf8', timeout: 600_000 });
   return JSON.parse(out);
 }
