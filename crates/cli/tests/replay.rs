@@ -11,6 +11,13 @@ fn data(name: &str) -> String {
     )
 }
 
+/// The ranking's first line (`1. 103.0 report-…`).
+fn first_verdict(out: &str) -> &str {
+    out.lines()
+        .find(|l| l.trim_start().starts_with("1. "))
+        .expect("a ranked candidate")
+}
+
 fn tmp(name: &str, text: &str) -> String {
     let p = std::env::temp_dir().join(format!("restartscope-replay-{}-{name}", std::process::id()));
     std::fs::write(&p, text).unwrap();
@@ -20,10 +27,7 @@ fn tmp(name: &str, text: &str) -> String {
 #[test]
 fn report_113646_transcript_names_the_legacy_flap_first() {
     let out = ok(&["replay", "--evidence", &data("113646-watch.txt")]);
-    let first = out
-        .lines()
-        .find(|l| l.trim_start().starts_with("1. "))
-        .unwrap();
+    let first = first_verdict(&out);
     assert!(
         first.contains("report-113646-flap") && first.contains("legacy"),
         "{out}"
@@ -155,10 +159,7 @@ fn bad_input_exits_2_with_the_line() {
 #[test]
 fn report_136910_pod_and_node_yaml_names_the_kep_sidecar_bug_first() {
     let out = ok(&["replay", "--evidence", &data("136910-pod-node.yaml")]);
-    let first = out
-        .lines()
-        .find(|l| l.trim_start().starts_with("1. "))
-        .unwrap();
+    let first = first_verdict(&out);
     assert!(
         first.contains("report-136910-sidecar-startup") && first.contains("KEP-4781"),
         "{out}"
