@@ -4,7 +4,8 @@
 //!
 //! - `watch`: `kubectl get pods -w` transcripts (with or without `--output-watch-events`; AGE is
 //!   the only clock, relative to the pod's creation);
-//! - `events`: `kubectl get events -o json` (a `List` of `Event`);
+//! - `events`: `kubectl get events -o json|yaml` (a `List` of `Event`, or the EventLists of
+//!   `kubectl cluster-info dump`);
 //! - `audit`: API server audit log lines (`audit.k8s.io/v1` `Event`, one JSON object a line);
 //! - `klog`: the kubelet's journal or klog lines (`I1201 10:00:00.123456 1234 file.go:1] "msg"`,
 //!   with or without journald's `Mon DD HH:MM:SS host kubelet[pid]:` prefix);
@@ -138,7 +139,7 @@ impl Format {
     pub fn as_str(self) -> &'static str {
         match self {
             Format::KubectlWatch => "kubectl get pods -w",
-            Format::EventsJson => "kubectl get events -o json",
+            Format::EventsJson => "kubectl get events -o json|yaml",
             Format::Audit => "audit log (audit.k8s.io/v1)",
             Format::Klog => "kubelet log (klog)",
             Format::PodStatus => "kubectl get pod -o yaml|json (a snapshot)",
@@ -211,9 +212,15 @@ pub fn detect(text: &str) -> Option<Format> {
         if first.contains("audit.k8s.io") {
             return Some(Format::Audit);
         }
+        if events::looks_like(first, text) {
+            return Some(Format::EventsJson);
+        }
         if pod::looks_like(first, text) {
             return Some(Format::PodStatus);
         }
+        return Some(Format::EventsJson);
+    }
+    if events::looks_like(first, text) {
         return Some(Format::EventsJson);
     }
     if pod::looks_like(first, text) {

@@ -41,7 +41,7 @@ pub(crate) fn looks_like(first: &str, text: &str) -> bool {
 }
 
 /// `"kind": "Pod"` in a JSON text, whatever the spacing.
-fn json_kind(text: &str, kind: &str) -> bool {
+pub(crate) fn json_kind(text: &str, kind: &str) -> bool {
     let mut rest = text;
     while let Some(i) = rest.find("\"kind\"") {
         rest = &rest[i + 6..];

@@ -99,6 +99,12 @@ pub fn rfc3339(s: &str) -> Option<i64> {
     Some(days_from_civil(y, m, d) * 86_400_000 + ms - offset_min * 60_000)
 }
 
+/// The time of day of milliseconds since the epoch (or the year), UTC: `10:19:52` (for notes).
+pub fn clock_text(ms: i64) -> String {
+    let r = ms.rem_euclid(86_400_000) / 1000;
+    format!("{:02}:{:02}:{:02}", r / 3600, r / 60 % 60, r % 60)
+}
+
 /// kubectl's AGE column (`HumanDuration`): `45s`, `3m48s`, `4m`, `5h2m`, `2d3h`, `3y`; ms.
 pub fn age(s: &str) -> Option<i64> {
     let mut total = 0i64;
