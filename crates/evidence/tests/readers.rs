@@ -148,8 +148,8 @@ fn watch_events_restarts_and_deletion() {
 
 #[test]
 fn events_json_made_up_sample() {
-    // Made up (no upstream `kubectl get events -o json` with these reasons was found): the
-    // shapes of core/v1 Events as kubectl prints them.
+    // Made up, for what no real sample found has (NodeNotReady on a pod): the shapes of core/v1
+    // Events as kubectl prints them. Real samples are in `tests/events.rs`.
     let t = r#"{"apiVersion":"v1","kind":"List","items":[
  {"kind":"Event","metadata":{"name":"n1.1"},"involvedObject":{"kind":"Node","name":"n1"},"reason":"Starting","message":"Starting kubelet.","source":{"component":"kubelet","host":"n1"},"firstTimestamp":"2025-12-17T10:00:00Z","lastTimestamp":"2025-12-17T10:00:00Z"},
  {"kind":"Event","metadata":{"name":"web-2.1"},"involvedObject":{"kind":"Pod","name":"web-2"},"reason":"Unhealthy","message":"Readiness probe failed: HTTP probe failed with statuscode: 503","source":{"component":"kubelet","host":"n1"},"firstTimestamp":"2025-12-17T10:00:04Z","lastTimestamp":"2025-12-17T10:00:04Z"},
