@@ -1,9 +1,10 @@
 //! The events reader on real `kubectl get events` / `kubectl cluster-info dump` output (sources in
 //! each fixture's first line), on bad input, and on truncations (never a panic). Each test says
-//! what the real sample showed that the made-up one in `readers.rs` did not. All four samples
-//! failed before the reader was changed for them: the two dumps were taken for pod snapshots
-//! (their items carry no `kind`, and `involvedObject` says `"kind": "Pod"`), the first then broke
-//! on its second JSON document; the two YAML files went to the pod reader too.
+//! what the real sample showed that the made-up one in `readers.rs` did not. All five samples
+//! failed before the reader was changed for them: the two dumps and the event router's Event were
+//! taken for pod snapshots (their items carry no `kind`, and `involvedObject` says
+//! `"kind": "Pod"`), the first dump then broke on its second JSON document; the two YAML files
+//! went to the pod reader too.
 
 use proptest::prelude::*;
 use restartscope_evidence::{read, time, Format, What};
@@ -239,6 +240,34 @@ fn events_list_as_yaml_with_the_prompt() {
 }
 
 #[test]
+fn node_not_ready_on_a_pod_from_the_node_controller() {
+    // The one real NodeNotReady-on-a-pod Event found (an event router's output, not kubectl's,
+    // same core/v1 JSON): no `kind` of its own, `managedFields` kept, and no `source.host` nor
+    // `reportingInstance` — the node controller does not say which node; the event alone cannot.
+    let ev = read(&data("event-tailer-nodenotready.json"), 0).unwrap();
+    assert_eq!(ev.format, Format::EventsJson);
+    assert_eq!(ev.obs.len(), 1);
+    let o = &ev.obs[0];
+    assert_eq!(
+        (
+            &o.what,
+            o.pod.as_deref(),
+            o.node.as_deref(),
+            o.by.as_deref(),
+            o.line
+        ),
+        (
+            &What::ReadyChanged(false),
+            Some("kube-scheduler-kind-control-plane"),
+            None,
+            Some("node-controller"),
+            4
+        )
+    );
+    assert_eq!(o.t_ms, t("2022-09-13T08:19:22Z"));
+}
+
+#[test]
 fn events_bad_input() {
     // A dump cut inside its second document: the EventList is read, the cut is said.
     let a = data("minikube-dump-kube-system-events.json");
@@ -281,12 +310,13 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
     #[test]
-    fn truncated_event_samples_never_panic(which in 0usize..4, cut in 0usize..16000, junk in "[ -~\n]{0,40}") {
+    fn truncated_event_samples_never_panic(which in 0usize..5, cut in 0usize..16000, junk in "[ -~\n]{0,40}") {
         let name = [
             "minikube-dump-kube-system-events.json",
             "minikube-dump-default-events.json",
             "134490-event.yaml",
             "minikube-events-list.yaml",
+            "event-tailer-nodenotready.json",
         ][which];
         let t = data(name);
         let mut c = cut.min(t.len());
