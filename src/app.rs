@@ -34,9 +34,14 @@ fn now_ms() -> f64 {
         .unwrap_or(0.0)
 }
 
+/// Sets an attribute of `<html>` when its value changes: the style rules read these
+/// (`:root[data-present="1"] …`), and even an unchanged write invalidated the page's style on
+/// every slider move (issue 26).
 fn set_root_attr(name: &str, value: &str) {
     if let Some(el) = document().document_element() {
-        let _ = el.set_attribute(name, value);
+        if el.get_attribute(name).as_deref() != Some(value) {
+            let _ = el.set_attribute(name, value);
+        }
     }
 }
 
@@ -284,8 +289,13 @@ pub fn App() -> impl IntoView {
                 }
             },
             None => {
-                ui.step.set(None);
-                ui.revealed.set(true);
+                // Set only when they change: each set wakes what reads them, on every move.
+                if ui.step.with_untracked(Option::is_some) {
+                    ui.step.set(None);
+                }
+                if !ui.revealed.get_untracked() {
+                    ui.revealed.set(true);
+                }
                 compute_for(&s, spec, ui.zoom.get().then(|| ui.sel_restart.get()))
             }
         };

@@ -22,7 +22,15 @@ extern "C" {
     fn set_fill(this: &Setters, v: &JsValue);
     #[wasm_bindgen(method, setter = strokeStyle)]
     fn set_stroke(this: &Setters, v: &JsValue);
+    #[wasm_bindgen(method, js_name = fillText)]
+    fn fill_text(this: &Setters, text: &JsValue, x: f64, y: f64);
+    #[wasm_bindgen(method, js_name = strokeText)]
+    fn stroke_text(this: &Setters, text: &JsValue, x: f64, y: f64);
 }
+
+/// The most texts kept as JS strings between draws (a figure has a few hundred; the cache is
+/// emptied when it would grow past this).
+const TEXTS_KEPT: usize = 4096;
 
 fn js(ctx: &CanvasRenderingContext2d) -> &Setters {
     ctx.unchecked_ref()
@@ -39,6 +47,9 @@ struct Style {
     round: bool,
     font: (String, JsValue),
     halo: bool,
+    /// A text's style: only texts set the font (a font set costs a CSS parse; rects and
+    /// lines of other classes between texts set it back and forth, ~0.5 ms a draw).
+    is_text: bool,
 }
 
 enum FillStyle {
@@ -82,6 +93,12 @@ pub struct CanvasFigure {
     hatches: Vec<Option<CanvasPattern>>,
     /// The pixel ratio `hatches` were made for (0: to be made, for a new theme).
     hatch_dpr: f64,
+    /// Each text drawn, as a JS string: decoded from wasm memory once, not on every draw
+    /// (twice for a text with a halo).
+    texts: std::collections::BTreeMap<String, JsValue>,
+    /// The device px the figure covers (width, rows from the top; `data-rows`): the backing
+    /// store may be taller.
+    rows: (u32, u32),
 }
 
 impl CanvasFigure {
@@ -102,6 +119,8 @@ impl CanvasFigure {
             styles: Vec::new(),
             hatches: Vec::new(),
             hatch_dpr: 0.0,
+            rows: (0, 0),
+            texts: std::collections::BTreeMap::new(),
         })
     }
 
@@ -118,11 +137,24 @@ impl CanvasFigure {
             (fig.width * dpr).round() as u32,
             (fig.height * dpr).round() as u32,
         );
+        // The backing store only grows (a new width sets both): a canvas resized drops its
+        // pixels and allocates new ones, ~2.3 ms of a slider move that changes the figure's
+        // height (crossing the grace period adds the node's rows; a click on the track jumps
+        // across it). The element shows the figure's own rows: its aspect ratio is the
+        // figure's and `object-fit: cover` at the top (`style/main.css`) crops the rest.
         if self.canvas.width() != w {
             self.canvas.set_width(w);
-        }
-        if self.canvas.height() != h {
             self.canvas.set_height(h);
+        } else if self.canvas.height() < h {
+            self.canvas.set_height(h);
+        }
+        if self.rows != (w, h) {
+            let _ = self
+                .canvas
+                .style()
+                .set_property("aspect-ratio", &format!("{w} / {h}"));
+            let _ = self.canvas.set_attribute("data-rows", &h.to_string());
+            self.rows = (w, h);
         }
         if dpr != self.hatch_dpr {
             self.hatches = paint::hatches(dark)
@@ -135,9 +167,15 @@ impl CanvasFigure {
         let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
         ctx.set_global_alpha(1.0);
         ctx.set_fill_style_str(&self.background);
-        ctx.fill_rect(0.0, 0.0, fig.width, fig.height);
+        // Rows below the figure's, left from a taller one, are cropped but cleared too.
+        let all_h = f64::from(self.canvas.height()) / dpr;
+        ctx.fill_rect(0.0, 0.0, fig.width, fig.height.max(all_h));
         ctx.set_text_baseline("alphabetic");
         let mut cur = Current::default();
+        if self.texts.len() > TEXTS_KEPT {
+            self.texts.clear();
+        }
+        let texts = &mut self.texts;
         let mut last = usize::MAX;
         for sh in &fig.shapes {
             let key = (sh.class(), matches!(sh, Shape::Text { .. }));
@@ -195,11 +233,17 @@ impl CanvasFigure {
                         ctx.set_text_align(align);
                         cur.align = align;
                     }
+                    let t = match texts.get(text.as_str()) {
+                        Some(t) => t,
+                        None => texts
+                            .entry(text.clone())
+                            .or_insert_with(|| JsValue::from_str(text)),
+                    };
                     if style.halo && style.stroke.is_some() {
-                        let _ = ctx.stroke_text(text, *x, *y);
+                        js(ctx).stroke_text(t, *x, *y);
                     }
                     if fill(ctx, style, &self.hatches, &mut cur) {
-                        let _ = ctx.fill_text(text, *x, *y);
+                        js(ctx).fill_text(t, *x, *y);
                         ctx.set_global_alpha(1.0);
                     }
                 }
@@ -240,6 +284,7 @@ fn style(id: usize, class: &str, is_text: bool, dark: bool) -> Style {
             paint::font_family()
         )),
         halo: p.halo,
+        is_text,
     }
 }
 
@@ -266,7 +311,7 @@ fn set_style(ctx: &CanvasRenderingContext2d, s: &Style, cur: &mut Current) {
         ctx.set_line_join(if round.1 { "round" } else { "miter" });
         cur.round = Some(round);
     }
-    if cur.font.as_ref() != Some(&s.font.0) {
+    if s.is_text && cur.font.as_ref() != Some(&s.font.0) {
         js(ctx).set_font(&s.font.1);
         cur.font = Some(s.font.0.clone());
     }

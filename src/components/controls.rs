@@ -42,6 +42,26 @@ pub fn Controls() -> impl IntoView {
     let ui = Ui::get();
     let settings = ui.settings;
     let runs = ui.runs;
+    // The grace and eviction marks move only when the cluster's timings do, not on each move of
+    // the slider (each move rebuilt them, issue 26's per-move work).
+    let marks = Memo::new(move |_| {
+        runs.with(|r| {
+            r.as_ref().map(|r| {
+                (
+                    r.scenario.cluster.grace_s(),
+                    r.scenario.cluster.eviction_downtime_estimate_s(),
+                )
+            })
+        })
+    });
+    // A slider held by a pointer pauses the playback until it is let go (`change`), as a bar's
+    // drag does (`restarts.rs`): each move then redraws only the figure, not the playhead's
+    // panels too (issue 26's per-move work).
+    let was_playing = StoredValue::new(false);
+    let hold = move |_: web_sys::PointerEvent| {
+        was_playing.set_value(ui.playing.get_untracked());
+        ui.playing.set(false);
+    };
     view! {
         <section class="controls" aria-label="Scenario">
             <div class="control preset">
@@ -75,14 +95,16 @@ pub fn Controls() -> impl IntoView {
                         let v = downtime_steps().get(pos).copied().unwrap_or(0.0);
                         set_selected(ui, |r| r.downtime_s = v);
                     }
-                    // Playback resumes when the drag ends: while dragging, each move only
-                    // redraws the figure (one frame per move).
-                    on:change=move |_| ui.playing.set(true) />
+                    // Playback pauses while the slider is held and resumes when the drag ends:
+                    // while dragging, each move only redraws the figure (one frame per move).
+                    on:pointerdown=hold
+                    on:change=move |_| {
+                        was_playing.set_value(false);
+                        ui.playing.set(true);
+                    } />
                 <div class="marks" aria-hidden="true">
-                    {move || runs.with(|r| r.as_ref().map(|r| {
+                    {move || marks.get().map(|(grace_s, ev_s)| {
                         let n = (downtime_steps().len() - 1) as f64;
-                        let grace_s = r.scenario.cluster.grace_s();
-                        let ev_s = r.scenario.cluster.eviction_downtime_estimate_s();
                         // Under the thumb's centre at that value: the thumb (16 px) travels
                         // from 8 px to the width less 8 px. A mark in the right third has its
                         // label to the left of its line.
@@ -103,7 +125,7 @@ pub fn Controls() -> impl IntoView {
                             {mark("grace", grace_s, format!("grace {}", fmt_secs(grace_s)))}
                             {mark("evict", ev_s, format!("eviction ≈ {}", fmt_secs(ev_s)))}
                         }
-                    }))}
+                    })}
                 </div>
                 <p class="field-error" id="downtime-error" role="alert">{move || ui.err_for(Field::Downtime)}</p>
             </div>
@@ -119,6 +141,13 @@ pub fn Controls() -> impl IntoView {
                     on:input=move |ev| {
                         let v: f64 = event_target_value(&ev).parse().unwrap_or(0.0);
                         set_selected(ui, |r| r.at_s = v);
+                    }
+                    on:pointerdown=hold
+                    on:change=move |_| {
+                        if was_playing.get_value() {
+                            ui.playing.set(true);
+                        }
+                        was_playing.set_value(false);
                     } />
                 <p class="field-error" role="alert">{move || ui.err_for(Field::RestartAt)}</p>
             </div>

@@ -15,21 +15,24 @@ async function differsFromExport(page) {
   const svg = readFileSync(await (await dl).path(), 'utf8');
   return page.evaluate(async (svg) => {
     const cv = document.querySelector('#figure canvas');
+    // The figure's rows (the backing store may be taller: canvas.rs keeps it on a move that
+    // shortens the figure and crops the rest).
+    const w = cv.width, h = Number(cv.dataset.rows);
     const img = new Image();
     img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
     await img.decode();
     const ref = document.createElement('canvas');
-    ref.width = cv.width; ref.height = cv.height;
+    ref.width = w; ref.height = h;
     const rc = ref.getContext('2d');
-    rc.drawImage(img, 0, 0, cv.width, cv.height);
-    const a = rc.getImageData(0, 0, cv.width, cv.height).data;
+    rc.drawImage(img, 0, 0, w, h);
+    const a = rc.getImageData(0, 0, w, h).data;
     const copy = document.createElement('canvas');
-    copy.width = cv.width; copy.height = cv.height;
+    copy.width = w; copy.height = h;
     const cc = copy.getContext('2d');
     cc.drawImage(cv, 0, 0);
-    const b = cc.getImageData(0, 0, cv.width, cv.height).data;
+    const b = cc.getImageData(0, 0, w, h).data;
     let off = 0;
-    const d = cc.createImageData(cv.width, cv.height);
+    const d = cc.createImageData(w, h);
     for (let i = 0; i < a.length; i += 4) {
       const bad = Math.max(Math.abs(a[i] - b[i]), Math.abs(a[i + 1] - b[i + 1]), Math.abs(a[i + 2] - b[i + 2])) > 64;
       if (bad) off++;

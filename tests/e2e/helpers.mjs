@@ -66,7 +66,14 @@ ${c}`);
 export async function figureOf(page) {
   const c = page.locator('#figure canvas').first();
   await expect(c).toHaveAttribute('data-settled', '1');
-  return c.evaluate((cv) => `${cv.querySelector('.rs-words').innerHTML}\n${cv.dataset.groups}\n${cv.toDataURL()}`);
+  // The figure's rows only: the backing store may be taller (canvas.rs keeps it when the
+  // figure gets shorter), and what is below them is not shown.
+  return c.evaluate((cv) => {
+    const rows = document.createElement('canvas');
+    rows.width = cv.width; rows.height = Number(cv.dataset.rows);
+    rows.getContext('2d').drawImage(cv, 0, 0);
+    return `${cv.querySelector('.rs-words').innerHTML}\n${cv.dataset.groups}\n${rows.toDataURL()}`;
+  });
 }
 
 /** In the page (or a frame): the figure's box, each run's box and its smallest text, on screen (CSS px). */

@@ -16,7 +16,8 @@ async function runBoxes(page) {
     const c = document.querySelector('#figure canvas');
     const r = c.getBoundingClientRect();
     const fig = Number(c.getAttribute('width')) / (window.devicePixelRatio || 1);
-    const k = r.height / (Number(c.getAttribute('height')) / (window.devicePixelRatio || 1));
+    // The figure's rows (`data-rows`): the backing store may be taller (canvas.rs).
+    const k = r.height / (Number(c.dataset.rows) / (window.devicePixelRatio || 1));
     return (c.getAttribute('data-groups') || '').split(';').filter(Boolean).map((g) => {
       const [y, h] = g.split(' ').map(Number);
       return { top: r.top + y * k, bottom: r.top + (y + h) * k, fig };
