@@ -171,24 +171,37 @@ fn on_error(e: web_sys::Event) {
 
 /// Sends one import to the worker (started now if it is not yet) and calls `reply` with the
 /// answer. A request in flight is answered by the newer one only. `evidence`: read the text as
-/// an incident's evidence and replay it beside the model (issue 28), not as manifests.
+/// an incident's evidence and replay it beside the model (issue 28), not as manifests. `files`:
+/// (name, text) of several files opened together, read beside `text`.
 pub fn import(
     text: &str,
+    files: &[(String, String)],
     replicas_on_node: Option<u32>,
     evidence: bool,
     reply: impl FnOnce(Outcome) + 'static,
 ) {
-    if text.len() > MAX_INPUT {
+    let size = text.len() + files.iter().map(|(_, t)| t.len()).sum::<usize>();
+    if size > MAX_INPUT {
         reply(Err(format!(
-            "the input is {} bytes; the importer reads at most 1 MiB ({MAX_INPUT} bytes)",
-            text.len()
+            "the input is {size} bytes; the importer reads at most 1 MiB ({MAX_INPUT} bytes)"
         )));
         return;
     }
+    let files: Vec<String> = files
+        .iter()
+        .map(|(n, t)| {
+            format!(
+                "{{\"name\":{},\"text\":{}}}",
+                json::quote(n),
+                json::quote(t)
+            )
+        })
+        .collect();
     let req = format!(
-        "{{\"text\":{},\"replicas_on_node\":{},\"evidence\":{evidence}}}",
+        "{{\"text\":{},\"replicas_on_node\":{},\"evidence\":{evidence},\"files\":[{}]}}",
         json::quote(text),
-        replicas_on_node.map_or("null".to_string(), |n| n.to_string())
+        replicas_on_node.map_or("null".to_string(), |n| n.to_string()),
+        files.join(",")
     );
     let started = CLIENT.with(|c| {
         let mut c = c.borrow_mut();

@@ -18,17 +18,21 @@ const PANEL: &str = concat!(
     "<h2>Import your workload</h2>",
     "<p class=\"hint\">Paste Kubernetes YAML or JSON (one or more documents: Pod, Deployment, \
      StatefulSet, DaemonSet, ReplicaSet, Job, CronJob, with their Service and \
-     PodDisruptionBudget), drop a file here or open one; a RestartScope scenario file (TOML or \
+     PodDisruptionBudget), drop files here or open them; a RestartScope scenario file (TOML or \
      JSON) works too. Or paste an incident's evidence — a <code>kubectl get pods -w</code> \
-     transcript, <code>kubectl get events -o json</code>, an audit log, kubelet logs, a pod's YAML — \
+     transcript, <code>kubectl get events -o json|yaml</code>, an audit log, kubelet logs, a pod's YAML — \
      and <b>Replay as evidence</b>: what was observed is drawn under each modelled pod, with the \
-     known bug that explains it best. Nothing leaves the browser.</p>",
+     known bug that explains it best; several files (the transcript, the events, the kubelet's \
+     log) are read together, each on its own clock. Nothing leaves the browser.</p>",
     "<label for=\"import-text\">Manifests</label>",
     "<textarea id=\"import-text\" rows=\"12\" spellcheck=\"false\" aria-describedby=\"import-error\"></textarea>",
     "<p class=\"field-error\" id=\"import-error\" role=\"alert\"></p>",
+    "<p class=\"import-files\" id=\"import-files\" hidden><span></span> \
+     <button id=\"import-files-clear\" type=\"button\">Clear the files</button></p>",
     "<div class=\"import-actions\">",
-    "<label for=\"import-file\">Open a file</label>",
-    "<input id=\"import-file\" type=\"file\" accept=\".yaml,.yml,.json,.toml,text/yaml,application/json\">",
+    "<label for=\"import-file\">Open files</label>",
+    "<input id=\"import-file\" type=\"file\" multiple \
+     accept=\".yaml,.yml,.json,.toml,.txt,.log,.jsonl,text/yaml,application/json,text/plain\">",
     "<label for=\"import-replicas\">Replicas on this node</label>",
     "<input id=\"import-replicas\" type=\"number\" min=\"1\" step=\"1\" placeholder=\"all\" size=\"4\">",
     "<button id=\"import-go\" type=\"button\" class=\"primary\">Import</button>",
@@ -144,51 +148,93 @@ fn show_report(r: &Report, shareable: bool) {
     set_hidden("import-report", false);
 }
 
-/// Reads a dropped or opened file into the text box (refusing one over 1 MiB).
-fn read_file(file: web_sys::File) {
+/// Files opened or dropped together (more than one): (name, text), sent beside the text box.
+type Opened = StoredValue<Vec<(String, String)>>;
+
+/// The text of `file`, or what is wrong with it.
+async fn file_text(file: &web_sys::File) -> Result<String, String> {
     if file.size() > MAX_INPUT as f64 {
-        say(&format!(
+        return Err(format!(
             "{} is {} bytes; the importer reads at most 1 MiB",
             file.name(),
             file.size()
         ));
+    }
+    // The bytes, not `file.text()`: that turns a binary file into U+FFFD and no message.
+    let bytes = match JsFuture::from(file.array_buffer()).await {
+        Ok(buf) => js_sys::Uint8Array::new(&buf).to_vec(),
+        Err(_) => return Err(format!("{} could not be read", file.name())),
+    };
+    match String::from_utf8(bytes) {
+        Ok(t) => Ok(t.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(t)),
+        Err(_) => Err(format!(
+            "{} is not UTF-8 text (a binary file?): open YAML, JSON, TOML or a log",
+            file.name()
+        )),
+    }
+}
+
+fn set_text_box(t: &str) {
+    if let Some(a) =
+        el("import-text").and_then(|e| e.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
+    {
+        a.set_value(t);
+    }
+}
+
+/// The list of files opened together, said above the buttons (hidden when there is none).
+fn show_opened(opened: Opened) {
+    let names = opened.with_value(|o| o.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>());
+    if let Some(span) = el("import-files").and_then(|p| p.query_selector("span").ok().flatten()) {
+        span.set_text_content(Some(&format!(
+            "{} files opened, read together (with any text pasted above): {}.",
+            names.len(),
+            names.join(", ")
+        )));
+    }
+    set_hidden("import-files", names.is_empty());
+}
+
+/// Reads opened or dropped files: one into the text box (as before); several kept as a list
+/// (the text box emptied), each read on its own by the importer.
+fn read_files(files: web_sys::FileList, opened: Opened) {
+    let files: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
+    if files.is_empty() {
         return;
     }
     leptos::task::spawn_local(async move {
-        // The bytes, not `file.text()`: that turns a binary file into U+FFFD and no message.
-        let bytes = match JsFuture::from(file.array_buffer()).await {
-            Ok(buf) => js_sys::Uint8Array::new(&buf).to_vec(),
-            Err(_) => return say(&format!("{} could not be read", file.name())),
-        };
-        match String::from_utf8(bytes) {
-            Ok(t) => {
-                let t = t.strip_prefix('\u{feff}').unwrap_or(&t);
-                if let Some(a) = el("import-text")
-                    .and_then(|e| e.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
-                {
-                    a.set_value(t);
-                }
-                say("");
+        let mut texts = Vec::new();
+        for f in &files {
+            match file_text(f).await {
+                Ok(t) => texts.push((f.name(), t)),
+                Err(m) => return say(&m),
             }
-            Err(_) => say(&format!(
-                "{} is not UTF-8 text (a binary file?): open a YAML, JSON or TOML file",
-                file.name()
-            )),
         }
+        say("");
+        if texts.len() == 1 {
+            set_text_box(&texts[0].1);
+            opened.set_value(Vec::new());
+        } else {
+            set_text_box("");
+            opened.set_value(texts);
+        }
+        show_opened(opened);
     });
 }
 
-/// Sends the text box to the importer; the answer becomes the scenario on screen.
-fn run(ui: Ui, toml: StoredValue<Option<String>>, evidence: bool) {
+/// Sends the text box (and the files opened together) to the importer; the answer becomes the
+/// scenario on screen.
+fn run(ui: Ui, toml: StoredValue<Option<String>>, opened: Opened, evidence: bool) {
     let t = value("import-text");
-    if t.trim().is_empty() {
+    if t.trim().is_empty() && opened.with_value(Vec::is_empty) {
         return say("paste a manifest, drop a file or open one first");
     }
     // Over MAX_INPUT: `importer::import` answers at once with the message.
     let r = value("import-replicas").trim().parse::<u32>().ok();
     busy(true);
     say("");
-    importer::import(&t, r, evidence, move |out| match out {
+    let files = opened.get_value();
+    importer::import(&t, &files, r, evidence, move |out| match out {
         Err(m) => {
             busy(false);
             say(&m);
@@ -219,9 +265,14 @@ pub fn ImportPanel() -> impl IntoView {
     let open = ui.import_open;
     // The last import's scenario as TOML, for "export as scenario TOML".
     let toml = StoredValue::new(None::<String>);
+    let opened: Opened = StoredValue::new(Vec::new());
     let on_click = move |ev: web_sys::MouseEvent| match target_id(&ev).as_str() {
-        "import-go" => run(ui, toml, false),
-        "import-replay" => run(ui, toml, true),
+        "import-go" => run(ui, toml, opened, false),
+        "import-replay" => run(ui, toml, opened, true),
+        "import-files-clear" => {
+            opened.set_value(Vec::new());
+            show_opened(opened);
+        }
         "import-export-toml" => {
             toml.with_value(|t| {
                 if let Some(t) = t {
@@ -238,8 +289,8 @@ pub fn ImportPanel() -> impl IntoView {
     let on_change = move |ev: web_sys::Event| {
         let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
         if let Some(i) = input.filter(|i| i.id() == "import-file") {
-            if let Some(f) = i.files().and_then(|fs| fs.get(0)) {
-                read_file(f);
+            if let Some(fs) = i.files() {
+                read_files(fs, opened);
             }
         }
     };
@@ -247,12 +298,8 @@ pub fn ImportPanel() -> impl IntoView {
     // text box would otherwise be opened by the browser in place of the app.
     let on_drop = move |ev: web_sys::DragEvent| {
         ev.prevent_default();
-        if let Some(f) = ev
-            .data_transfer()
-            .and_then(|d| d.files())
-            .and_then(|fs| fs.get(0))
-        {
-            read_file(f);
+        if let Some(fs) = ev.data_transfer().and_then(|d| d.files()) {
+            read_files(fs, opened);
         }
     };
     view! {

@@ -241,3 +241,43 @@ test('evidence replayed beside the model: observed lanes, the ranking and the di
   await expect(figure).not.toContainText('observed');
   expect(problems).toEqual([]);
 });
+
+// Issue 28: several evidence files opened together (the CLI's `replay --evidence A --evidence B`;
+// the app read one pasted text at a time). Real samples: #113646's transcript and a minikube
+// `kubectl cluster-info dump`'s events (crates/evidence/tests/data, sources on their first lines).
+const EVENTS_DUMP = readFileSync(new URL('../../crates/evidence/tests/data/minikube-dump-default-events.json', import.meta.url), 'utf8');
+
+test('several evidence files opened together are read together, each named; Clear forgets them', async ({ page }) => {
+  const problems = await open(page, '?preset=short-restart');
+  if (!(await page.locator('#import-panel').isVisible())) await page.locator('#import-open').click();
+  await page.locator('#import-file').setInputFiles([
+    { name: '113646-watch.txt', mimeType: 'text/plain', buffer: Buffer.from(WATCH_113646) },
+    { name: 'events.json', mimeType: 'application/json', buffer: Buffer.from(EVENTS_DUMP) },
+  ]);
+  const list = page.locator('#import-files');
+  await expect(list).toBeVisible();
+  await expect(list).toContainText('2 files opened');
+  await expect(list).toContainText('113646-watch.txt, events.json');
+  await expect(page.locator('#import-text')).toHaveValue('');
+  await page.locator('#import-replay').click();
+  await expect(page.locator('#preset option:checked')).toContainText('Evidence · best match');
+  const notes = page.locator('#import-notes');
+  await expect(notes).toContainText('113646-watch.txt: read as kubectl get pods -w');
+  await expect(notes).toContainText('events.json: read as kubectl get events');
+  await expect(page.locator('#figure canvas').first()).toContainText('observed');
+  // A file that is not evidence is named in the message; the figure stays.
+  await page.locator('#import-file').setInputFiles([
+    { name: '113646-watch.txt', mimeType: 'text/plain', buffer: Buffer.from(WATCH_113646) },
+    { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello\n') },
+  ]);
+  await page.locator('#import-replay').click();
+  await expect(page.locator('#import-error')).toContainText('notes.txt is not evidence');
+  await expect(page.locator('#preset option:checked')).toContainText('Evidence · best match');
+  await page.locator('#import-files-clear').click();
+  await expect(list).toBeHidden();
+  await page.locator('#import-replay').click();
+  await expect(page.locator('#import-error')).toContainText('paste a manifest, drop a file or open one first');
+  const axe = await new AxeBuilder({ page }).include('#import-panel').analyze();
+  expect(axe.violations.filter((v) => ['serious', 'critical'].includes(v.impact))).toEqual([]);
+  expect(problems).toEqual([]);
+});

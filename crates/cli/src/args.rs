@@ -340,7 +340,7 @@ pub struct TourOpts {
 
 #[derive(Args, Debug)]
 pub struct ReplayOpts {
-    /// Evidence: a `kubectl get pods -w` transcript, `kubectl get events -o json`, audit log
+    /// Evidence: a `kubectl get pods -w` transcript, `kubectl get events -o json|yaml`, audit log
     /// lines (audit.k8s.io/v1) or kubelet log lines (klog, journald); the format is detected;
     /// repeatable
     #[arg(long = "evidence", value_name = "FILE", num_args = 1.., required = true)]

@@ -3,7 +3,8 @@
 //! parser and the TOML writer never weigh on the page's bundle.
 //!
 //! Protocol (plain JSON strings both ways): the worker first posts `{"kind":"ready"}`; then per
-//! request `{"text": "...", "replicas_on_node": 2 | null}` it answers with [`answer`]'s JSON:
+//! request `{"text": "...", "replicas_on_node": 2 | null, "evidence": bool, "files": [{"name",
+//! "text"}]}` (`files`: several opened or dropped files, read beside `text`) it answers with [`answer`]'s JSON:
 //! `{"ok": true, "scenario": {…}, "label", "workloads", "unused", "notes", "toml"}` or
 //! `{"ok": false, "message", "line", "column", "text"}`. A scenario file (TOML or JSON, as
 //! `restartscope import` writes it) is read as one too, validated by the model.
@@ -24,6 +25,17 @@ struct Request {
     /// Read the text as evidence of an incident (issue 28), not as manifests.
     #[serde(default)]
     evidence: bool,
+    /// Files opened or dropped together: as evidence each is read on its own (its own format
+    /// and clock, as `restartscope replay --evidence A --evidence B`); as manifests they are
+    /// one stream of YAML documents after `text`.
+    #[serde(default)]
+    files: Vec<NamedText>,
+}
+
+#[derive(Deserialize)]
+struct NamedText {
+    name: String,
+    text: String,
 }
 
 /// `Deployment web (3 pods), DaemonSet agent (1 pod)`.
@@ -81,16 +93,33 @@ pub fn answer(request: &str) -> Value {
         Ok(r) => r,
         Err(e) => return failure(format!("bad request to the importer: {e}")),
     };
-    if req.text.len() > MAX_INPUT {
+    let size = req.text.len() + req.files.iter().map(|f| f.text.len()).sum::<usize>();
+    if size > MAX_INPUT {
         return failure(format!(
-            "the input is {} bytes; the importer reads at most 1 MiB ({MAX_INPUT} bytes)",
-            req.text.len()
+            "the input is {size} bytes; the importer reads at most 1 MiB ({MAX_INPUT} bytes)"
         ));
     }
-    if req.evidence {
-        return evidence(&req.text);
+    // The pasted text first, then the files in the order given.
+    let mut texts: Vec<(String, String)> = Vec::new();
+    if !req.text.trim().is_empty() || req.files.is_empty() {
+        texts.push(("the pasted text".into(), req.text));
     }
-    if let Some(sc) = scenario_file(&req.text) {
+    texts.extend(req.files.into_iter().map(|f| (f.name, f.text)));
+    if req.evidence {
+        return evidence(&texts);
+    }
+    let text = if texts.len() == 1 {
+        texts.remove(0).1
+    } else {
+        // Several manifests: one stream of YAML documents (JSON is YAML too), each file's
+        // first line naming it.
+        texts
+            .iter()
+            .map(|(name, t)| format!("# {name}\n{t}"))
+            .collect::<Vec<_>>()
+            .join("\n---\n")
+    };
+    if let Some(sc) = scenario_file(&text) {
         return match sc {
             Ok(sc) => {
                 let toml = toml::to_string(&sc).unwrap_or_default();
@@ -106,7 +135,7 @@ pub fn answer(request: &str) -> Value {
     let opts = ImportOptions {
         replicas_on_node: req.replicas_on_node,
     };
-    match import_str(&req.text, &opts) {
+    match import_str(&text, &opts) {
         Ok(im) => json!({
             "ok": true,
             "scenario": im.scenario,
@@ -130,13 +159,19 @@ const SHOW_VERDICTS: usize = 5;
 /// YAML; `restartscope_evidence::read` detects which) beside the model, as `restartscope replay`
 /// reads it: the best-ranked candidate's scenario (the page runs it), the observed lanes on its
 /// axis, the differences per pod and the ranking. Nothing leaves the browser.
-fn evidence(text: &str) -> Value {
+fn evidence(texts: &[(String, String)]) -> Value {
     use restartscope_evidence::{beside::beside, explain, merge, read};
-    let ev = match read(text, 0) {
-        Ok(ev) => ev,
-        Err(e) => return failure(format!("not evidence RestartScope reads: {e}")),
-    };
-    let files = [ev];
+    let several = texts.len() > 1;
+    let mut files = Vec::new();
+    for (i, (name, text)) in texts.iter().enumerate() {
+        match read(text, i) {
+            Ok(ev) => files.push(ev),
+            Err(e) if several => {
+                return failure(format!("{name} is not evidence RestartScope reads: {e}"))
+            }
+            Err(e) => return failure(format!("not evidence RestartScope reads: {e}")),
+        }
+    }
     let obs = merge(&files);
     let cands = explain::candidates(&obs, None, None);
     let verdicts = explain::explain_for(&obs, &cands, None);
@@ -145,7 +180,6 @@ fn evidence(text: &str) -> Value {
             "no Ready change of a pod in this evidence to put beside the model (paste a kubectl get pods -w transcript, events, an audit log or kubelet logs)".into(),
         );
     };
-    let ev = &files[0];
     let top = &verdicts[0];
     let ranking: Vec<String> = verdicts
         .iter()
@@ -170,19 +204,42 @@ fn evidence(text: &str) -> Value {
             })
         })
         .collect();
-    let mut notes = vec![format!(
-        "Read as {} ({} observations); the figure draws {} with what was observed under each pod.",
-        ev.format.as_str(),
-        ev.obs.len(),
-        b.names.join(" and ")
-    )];
-    notes.extend(ev.notes.iter().cloned());
+    let mut notes = Vec::new();
+    let mut unused = Vec::new();
+    for ((name, _), ev) in texts.iter().zip(&files) {
+        let of = if several {
+            format!("{name}: ")
+        } else {
+            String::new()
+        };
+        let read_as = if several { "read as" } else { "Read as" };
+        notes.push(format!(
+            "{of}{read_as} {} ({} observations).",
+            ev.format.as_str(),
+            ev.obs.len()
+        ));
+        notes.extend(ev.notes.iter().map(|n| format!("{of}{n}")));
+        unused.extend(
+            ev.unread
+                .iter()
+                .map(|u| format!("{of}line {}: {}: {}", u.line, u.why, u.text)),
+        );
+    }
+    notes.push(format!(
+        "The figure draws {} with what was observed under each pod{}.",
+        b.names.join(" and "),
+        if several {
+            ", each file's clock aligned on its own"
+        } else {
+            ""
+        }
+    ));
     json!({
         "ok": true,
         "scenario": b.scenario,
         "label": format!("Evidence · best match {}", top.candidate),
         "workloads": [],
-        "unused": ev.unread.iter().map(|u| format!("line {}: {}: {}", u.line, u.why, u.text)).collect::<Vec<_>>(),
+        "unused": unused,
         "notes": notes,
         "settings": [],
         "toml": toml::to_string(&b.scenario).unwrap_or_default(),
@@ -250,6 +307,65 @@ mod tests {
         let bad = answer(&json!({ "text": "nothing here\n", "evidence": true }).to_string());
         assert_eq!(bad["ok"], false);
         assert!(!bad["text"].as_str().unwrap().is_empty());
+    }
+
+    /// Several evidence files opened together (issue 28: the app read one text at a time):
+    /// each is read in its own format and named in the notes and in what was not understood;
+    /// one that cannot be read is named in the message.
+    #[test]
+    fn several_evidence_files_at_once() {
+        let watch = include_str!("../../evidence/tests/data/113646-watch.txt");
+        let events = include_str!("../../evidence/tests/data/minikube-dump-default-events.json");
+        let files = json!([
+            { "name": "113646-watch.txt", "text": watch },
+            { "name": "events.json", "text": events },
+        ]);
+        let a = answer(&json!({ "text": "", "evidence": true, "files": files }).to_string());
+        assert_eq!(a["ok"], true, "{a}");
+        let notes = a["notes"].to_string();
+        assert!(
+            notes.contains("113646-watch.txt: read as kubectl get pods -w"),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("events.json: read as kubectl get events"),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("each file's clock aligned on its own"),
+            "{notes}"
+        );
+        // The pasted text counts as one more.
+        let b = answer(
+            &json!({ "text": watch, "evidence": true, "files": [{ "name": "x.log", "text": "nothing here\n" }] })
+                .to_string(),
+        );
+        assert_eq!(b["ok"], false);
+        assert!(
+            b["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("x.log is not evidence"),
+            "{b}"
+        );
+    }
+
+    /// Several manifests opened together are one stream of documents.
+    #[test]
+    fn several_manifest_files_are_one_workload_list() {
+        let svc = "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n";
+        let files =
+            json!([{ "name": "web.yaml", "text": WEB }, { "name": "svc.yaml", "text": svc }]);
+        let a = answer(&json!({ "text": "", "files": files }).to_string());
+        assert_eq!(a["ok"], true, "{a}");
+        assert_eq!(a["label"], "Deployment web (3 pods)");
+        let big = "x".repeat(MAX_INPUT);
+        let b = answer(&json!({ "text": "", "files": [{ "name": "a", "text": big }, { "name": "b", "text": "y" }] }).to_string());
+        assert_eq!(b["ok"], false);
+        assert!(
+            b["message"].as_str().unwrap().contains("at most 1 MiB"),
+            "{b}"
+        );
     }
 
     #[test]
