@@ -35,25 +35,34 @@ pub struct Runs {
 }
 
 /// What the page shows about one run besides its data: its kubelet profile's label ("1.35 · default (KEP-4781)",
-/// "1.34") and its policy (the colour: CSS class `legacy` or `kep`).
+/// "1.34"), its policy and whether it is the ContainerScopedProbes proposal (the colour: CSS
+/// class `legacy`, `kep` or `csp`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lane {
     pub index: usize,
     pub kubelet: String,
     pub policy: Policy,
+    /// The proposal's run (unmerged PR #140704), the third lane.
+    pub proposal: bool,
 }
 
 impl Lane {
-    /// The CSS class and element-id part of the run: `legacy` or `kep`.
+    /// The CSS class and element-id part of the run: `legacy`, `kep` or `csp` (the proposal
+    /// runs KEP-4781's policy, but its panels need ids and a colour of their own).
     pub fn class(&self) -> &'static str {
-        self.policy.as_str()
+        if self.proposal {
+            "csp"
+        } else {
+            self.policy.as_str()
+        }
     }
 
-    /// The short badge of the event log: `legacy` or `KEP`.
+    /// The short badge of the event log and the metrics' heads: `legacy`, `KEP` or `CSP`.
     pub fn short(&self) -> &'static str {
-        match self.policy {
-            Policy::Legacy => "legacy",
-            Policy::Kep => "KEP",
+        match (self.proposal, self.policy) {
+            (true, _) => "CSP",
+            (_, Policy::Legacy) => "legacy",
+            (_, Policy::Kep) => "KEP",
         }
     }
 }
@@ -67,6 +76,7 @@ impl Runs {
                 index,
                 kubelet: t.kubelet.clone(),
                 policy: t.policy,
+                proposal: !t.proposal.is_empty(),
             })
             .collect()
     }
@@ -390,10 +400,12 @@ pub fn assemble(
         best.unwrap_or_else(|| (lay(compact, 1), 1))
     };
     let (mut figure, mut pods) = fit(compact);
-    // The full layout gives way to the compact one where that draws more pods.
-    if compact_fallback && !compact && pods < shown_pods {
+    // The full layout gives way to the compact one where that draws more pods, or where even
+    // one pod a run does not fit and the compact one is shorter (three runs on a 720-px screen,
+    // once the downtime passes the grace period and the node's rows come in).
+    if compact_fallback && !compact && (pods < shown_pods || !fits(&figure)) {
         let (small, small_pods) = fit(true);
-        if small_pods > pods {
+        if small_pods > pods || (!fits(&figure) && small.height < figure.height) {
             (figure, pods) = (small, small_pods);
         }
     }

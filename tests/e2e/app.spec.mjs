@@ -206,6 +206,16 @@ test('an exact patch release and the ContainerScopedProbes proposal lane', async
   ]);
   await expect(page.locator('#figure canvas')).toContainText('CSP proposal · 1.38 (unmerged PR #140704)');
   await expect.poll(() => page.evaluate(() => location.search)).toContain('csp=1');
+  // The proposal's panels have ids and a colour of their own (not a second `why-kep`), and the
+  // metrics' heads name it.
+  await expect(page.locator('#why-csp')).toBeVisible();
+  await expect(page.locator('#why-kep')).toHaveCount(1);
+  await expect(page.locator('.metrics-heads .csp')).toHaveText('CSP');
+  const ids = await page.evaluate(() => {
+    const all = [...document.querySelectorAll('[id]')].map((e) => e.id);
+    return all.filter((id, i) => all.indexOf(id) !== i);
+  });
+  expect(ids).toEqual([]);
   expect(problems).toEqual([]);
 });
 

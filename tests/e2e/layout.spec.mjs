@@ -25,7 +25,7 @@ async function runBoxes(page) {
   });
 }
 
-async function onScreen(page, label) {
+async function onScreen(page, label, runs = 2) {
   const vh = page.viewportSize().height;
   const s = await page.locator('#downtime').boundingBox();
   expect(s, `${label}: the slider is laid out`).not.toBeNull();
@@ -37,7 +37,7 @@ async function onScreen(page, label) {
   const apart = g.x + g.width <= e.x + 1 || e.x + e.width <= g.x + 1;
   expect(apart, `${label}: the grace and eviction marks overlap`).toBe(true);
   const boxes = await runBoxes(page);
-  expect(boxes.length, `${label}: two runs`).toBe(2);
+  expect(boxes.length, `${label}: ${runs} runs`).toBe(runs);
   for (const [i, b] of boxes.entries()) {
     expect(b.top, `${label}: run ${i + 1} top`).toBeGreaterThanOrEqual(-1);
     expect(b.bottom, `${label}: run ${i + 1} bottom (viewport ${vh})`).toBeLessThanOrEqual(vh + 1);
@@ -83,6 +83,24 @@ for (const theme of ['light', 'dark']) {
       await ctx.close();
     });
   }
+}
+
+// Issue 24's third lane (the ContainerScopedProbes proposal beside legacy and KEP-4781): the
+// three runs and the slider on one screen at the laptop and presentation sizes.
+for (const [w, h] of sizes) {
+  test(`three runs (csp=1) and the slider on screen at ${w}×${h}`, async ({ browser }) => {
+    const ctx = await browser.newContext({ viewport: { width: w, height: h } });
+    const page = await ctx.newPage();
+    const problems = await open(page, '?version=1.38&csp=1&t=60');
+    await expect(page.locator('#figure canvas')).toHaveAttribute('data-settled', '1');
+    await onScreen(page, 'after load', 3);
+    await drag(page, 0.75);
+    await expect(page.locator('#figure canvas')).toHaveAttribute('data-settled', '1');
+    await onScreen(page, 'after a drag', 3);
+    await page.screenshot({ path: `${shots}/layout-${w}x${h}-csp.png` });
+    expect(problems).toEqual([]);
+    await ctx.close();
+  });
 }
 
 for (const theme of ['light', 'dark']) {

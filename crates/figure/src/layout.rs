@@ -10,8 +10,8 @@ use crate::builder::Builder;
 use crate::figure::{Figure, GroupBox, LayoutOpts, ObservedPod, Shape};
 use crate::geom::compact as C;
 use crate::geom::{
-    text_w, BADGE_ROW, EP_H, EVICT_H, GROUP_GAP, HEADER_H, KUBELET_H, LANE_GAP, LEASE_H, NODE_H,
-    OBS_H, PAD, POD_GAP, PROBE_H, READY_H, TAINT_H,
+    bold_w, text_w, BADGE_ROW, EP_H, EVICT_H, GROUP_GAP, HEADER_H, KUBELET_H, LANE_GAP, LEASE_H,
+    NODE_H, OBS_H, PAD, POD_GAP, PROBE_H, READY_H, TAINT_H,
 };
 use crate::lanes::{node, pod, Group};
 use crate::legend;
@@ -202,7 +202,7 @@ fn draw_group(
     // Header.
     let title = heading(tr);
     let (m1, m2) = metrics_lines(&tr.metrics);
-    let lx = PAD + 4.0 + text_w(&title, 12.5) + 10.0;
+    let lx = PAD + 4.0 + text_w(&title, 12.5).max(bold_w(&title, 12.5)) + 10.0;
     b.text(PAD + 4.0, gy + 15.0, title, "rs-h2", "start");
     b.text(lx, gy + 15.0, m1, "rs-meta", "start");
     b.text(PAD + 4.0, gy + 30.0, m2, "rs-meta", "start");
@@ -352,7 +352,7 @@ fn draw_group_compact(
     // As many of the counts as fit on the heading's line; when not even the first does (a
     // narrow embed), the heading drops the word "kubelet" to make room for it.
     let fit = |title: &str| {
-        let lx = PAD + 4.0 + text_w(title, 12.5) + 10.0;
+        let lx = PAD + 4.0 + text_w(title, 12.5).max(bold_w(title, 12.5)) + 10.0;
         let room = b.x1 + 6.0 - lx;
         let mut shown = String::new();
         for part in m1.split(", ") {

@@ -451,3 +451,47 @@ fn title_at_finds_the_topmost_titled_shape() {
     assert_eq!(fig.title_at(58.0, 20.0, 3.0), Some("probe ok"));
     assert_eq!(fig.title_at(200.0, 20.0, 3.0), None);
 }
+
+/// The ContainerScopedProbes proposal's heading (capitals and digits, wider than the average
+/// text) does not run into the counts beside it (seen in the app's three-lane figure), in the
+/// full layout and the compact one; the other headings keep their places.
+#[test]
+fn a_wide_heading_leaves_room_for_its_counts() {
+    use restartscope_sim::{simulate_profile, KubeVersion, KubeletProfile};
+    let mut sc = presets::short_restart();
+    sc.cluster.version = KubeVersion::parse("1.38").unwrap();
+    let csp = simulate_profile(&sc, &KubeletProfile::csp(sc.cluster.version)).unwrap();
+    for compact in [false, true] {
+        let fig = layout(
+            std::slice::from_ref(&csp),
+            &LayoutOpts {
+                compact,
+                ..LayoutOpts::default()
+            },
+        );
+        let texts: Vec<(f64, f64, &str, &str)> = fig
+            .shapes
+            .iter()
+            .filter_map(|s| match s {
+                Shape::Text {
+                    x, y, text, class, ..
+                } => Some((*x, *y, text.as_str(), *class)),
+                _ => None,
+            })
+            .collect();
+        let (hx, hy, title, _) = *texts
+            .iter()
+            .find(|t| t.3 == "rs-h2" && t.2.contains("proposal"))
+            .expect("the proposal's heading");
+        let meta = texts
+            .iter()
+            .find(|t| t.3 == "rs-meta" && (t.1 - hy).abs() < 0.5 && t.0 > hx)
+            .expect("the counts beside the heading");
+        // 315.4 px measured in the browser (DejaVu Sans Bold, 12.5 px): at least 6 px apart.
+        assert!(
+            meta.0 - hx >= 315.4 + 6.0,
+            "compact={compact}: {title:?} at {hx}, its counts at {}",
+            meta.0
+        );
+    }
+}
