@@ -1,13 +1,6 @@
 // Which layout roots and how many dirty objects each frame's Layout has during a drag.
-import { chromium } from '@playwright/test';
-const [w, h, preset, port] = [Number(process.argv[2] || 1440), Number(process.argv[3] || 900), process.argv[4] || 'short-restart', process.argv[5] || '8092'];
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
-const page = await browser.newPage({ viewport: { width: w, height: h } });
-await page.goto(`http://127.0.0.1:${port}/?preset=${preset}&t=30`);
-await page.waitForSelector('#figure canvas');
-await page.waitForTimeout(800);
-const box = await page.locator('#downtime').boundingBox();
-const y = box.y + box.height / 2;
+import { openPage } from './page.mjs';
+const { browser, page, box, y } = await openPage('8092');
 await page.mouse.move(box.x + 20, y); await page.mouse.down();
 await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink'] });
 for (let i = 0; i < 8; i++) { await page.mouse.move(box.x + 30 + i * 12, y); await page.waitForTimeout(40); }

@@ -1,13 +1,6 @@
 // CPU profile (CDP Profiler) of slider drags; self time by function, ms per input event.
-import { chromium } from '@playwright/test';
-const [w, h, preset, port] = [Number(process.argv[2] || 1440), Number(process.argv[3] || 900), process.argv[4] || 'short-restart', process.argv[5] || '8091'];
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
-const page = await browser.newPage({ viewport: { width: w, height: h } });
-await page.goto(`http://127.0.0.1:${port}/?preset=${preset}&t=30`);
-await page.waitForSelector('#figure canvas');
-await page.waitForTimeout(1000);
-const box = await page.locator('#downtime').boundingBox();
-const y = box.y + box.height / 2;
+import { openPage } from './page.mjs';
+const { browser, page, box, y } = await openPage('8091');
 let n = 0;
 await page.exposeFunction('__n', () => n++);
 await page.evaluate(() => document.addEventListener('input', () => window.__n(), true));

@@ -1,13 +1,6 @@
 // Chromium trace of slider drags: each input dispatch's duration, and what ran inside the slow ones.
-import { chromium } from '@playwright/test';
-const [w, h, preset, port] = [Number(process.argv[2] || 1440), Number(process.argv[3] || 900), process.argv[4] || 'short-restart', process.argv[5] || '8092'];
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
-const page = await browser.newPage({ viewport: { width: w, height: h } });
-await page.goto(`http://127.0.0.1:${port}/?preset=${preset}&t=30`);
-await page.waitForSelector('#figure canvas');
-await page.waitForTimeout(1000);
-const box = await page.locator('#downtime').boundingBox();
-const y = box.y + box.height / 2;
+import { openPage } from './page.mjs';
+const { browser, page, box, y } = await openPage('8092');
 async function drag() {
   await page.mouse.move(box.x + 20, y); await page.mouse.down();
   for (let i = 0; i < 20; i++) { await page.mouse.move(box.x + 20 + i * Math.max(2, (box.width - 40) / 40), y); await page.waitForTimeout(40); }

@@ -355,15 +355,7 @@ fn rules(
 #[cfg(test)]
 mod tests {
     use super::*;
-    /// A number as the SVG writes it (`svg::n`; not imported: svg imports paint).
-    fn n(v: f64) -> String {
-        let r = (v * 10.0).round() / 10.0;
-        if r == r.trunc() {
-            format!("{}", r as i64)
-        } else {
-            format!("{r:.1}")
-        }
-    }
+    use crate::svg::n;
 
     #[test]
     fn hatches_are_the_svg_patterns() {
