@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 PORT ?= 8080
 
-.PHONY: run watch test setup build install bench bench-quick bench-fleet-web svg kep-4781 clean
+.PHONY: run watch test setup build install bench bench-quick bench-fleet-web bench-replay svg kep-4781 clean
 
 # Both release bundles (the app, and the fleet view in dist/fleet/), served as static files.
 run: build
@@ -46,6 +46,11 @@ bench-fleet-web: build
 # The native table only (a few seconds): both policies and the bare loop at 100 and 1,000 pods.
 bench-quick:
 	cargo run --profile bench -p restartscope-sim --example scale
+
+# `restartscope replay` on made-up evidence of 10, 100 and 1,000 pods (watch; watch + events +
+# journal; -o svg): median time of 5 runs, peak RSS, × per ×10 pods (the README's replay table).
+bench-replay:
+	scripts/replay-scale.sh
 
 # docs/kep-4781/: KEP-4781's three sequence diagrams as animated SVGs and Mermaid, and the
 # README.md to paste from (crates/cli/tests/kep_4781.rs fails when they are stale).

@@ -9,6 +9,7 @@ use crate::{Obs, What};
 use restartscope_sim::{
     presets, Health, KubeVersion, KubeletProfile, Policy, Probe, Scenario, Truth,
 };
+use std::collections::HashSet;
 
 /// A known bug: the report, what it is, where it is fixed.
 #[derive(Clone, Copy, Debug)]
@@ -117,9 +118,10 @@ pub fn observed_downtime_s(obs: &[Obs]) -> Option<f64> {
 /// The pods the evidence names, in order of first appearance.
 pub fn observed_pods(obs: &[Obs]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
     for o in obs {
         if let Some(p) = &o.pod {
-            if !out.contains(p) {
+            if seen.insert(p) {
                 out.push(p.clone());
             }
         }

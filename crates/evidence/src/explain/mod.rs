@@ -49,8 +49,8 @@ pub use versions::{evidence_version, seen_version, SeenVersion};
 
 use crate::{Obs, What};
 use restartscope_sim::{simulate_profile, KubeVersion, Policy};
-use scoring::{score_pod, PodScore};
-use sequence::{modelled, observed};
+use scoring::{score_pod, ModelPods, PodScore};
+use sequence::observed_all;
 use serde::Serialize;
 
 /// A candidate's score and why.
@@ -138,6 +138,7 @@ fn rank(
         .iter()
         .find(|o| o.what == What::KubeletStarted)
         .map(|o| o.t_ms);
+    let seqs = observed_all(obs, &pods);
     let mut out: Vec<(Verdict, bool)> = Vec::new();
     for c in candidates {
         let tr = match simulate_profile(&c.scenario, &c.profile) {
@@ -165,22 +166,25 @@ fn rank(
         let names: Vec<&str> = tr.pods.iter().map(|p| p.name.as_str()).collect();
         let mut total = 0.0;
         let mut why = Vec::new();
-        for p in &pods {
-            let o = observed(obs, p);
-            let best = |i: usize| {
-                let m = modelled(&tr, i as u16);
-                let tol = tolerance_ms(&tr, i, obs);
-                score_pod(p, &o, &m, tol, obs_start, model_start)
+        let model = ModelPods::new(&tr, obs);
+        for (p, o) in pods.iter().zip(&seqs) {
+            let score = |i: usize, want_why: bool| {
+                let (m, tol) = model.get(i);
+                score_pod(p, o, m, tol, obs_start, model_start, want_why)
             };
-            let s = match names.iter().position(|n| n == p) {
-                Some(i) => best(i),
-                None => (0..names.len())
-                    .map(best)
-                    .max_by(|a, b| a.score.total_cmp(&b.score))
-                    .unwrap_or(PodScore {
-                        score: 0.0,
-                        why: format!("{p}: the model has no pods"),
-                    }),
+            // No model pod of its name: the best-scoring one (found on the scores alone, the
+            // last of equals as `max_by` gives), then its words.
+            let s = match names.iter().position(|n| n == p).or_else(|| {
+                (0..names.len())
+                    .map(|i| (i, score(i, false).score))
+                    .max_by(|a, b| a.1.total_cmp(&b.1))
+                    .map(|x| x.0)
+            }) {
+                Some(i) => score(i, true),
+                None => PodScore {
+                    score: 0.0,
+                    why: format!("{p}: the model has no pods"),
+                },
             };
             total += s.score;
             why.push(s.why);

@@ -5,9 +5,10 @@
 //! same tolerance and pairing). Mirrors no Kubernetes file.
 
 use super::candidates::observed_pods;
-use super::sequence::{modelled, observed, Seq};
+use super::sequence::{modelled, observed_all, Seq};
 use crate::{Obs, What};
 use restartscope_sim::Trace;
+use std::cell::OnceCell;
 
 fn words(seq: &[(i64, bool)]) -> String {
     seq.iter()
@@ -18,6 +19,28 @@ fn words(seq: &[(i64, bool)]) -> String {
 
 fn secs(ms: i64) -> String {
     format!("{:.1} s", ms as f64 / 1000.0)
+}
+
+/// The words of a `PodScore`, written only when wanted: the search for an observed pod's
+/// best-matching model pod compares scores alone, and its formatting was most of `explain`'s time.
+struct Why {
+    on: bool,
+    s: String,
+}
+
+impl Why {
+    fn new(on: bool) -> Self {
+        Why {
+            on,
+            s: String::new(),
+        }
+    }
+
+    fn add(&mut self, words: impl FnOnce() -> String) {
+        if self.on {
+            self.s.push_str(&words());
+        }
+    }
 }
 
 pub(super) struct PodScore {
@@ -32,14 +55,22 @@ pub(super) fn score_pod(
     tol_ms: i64,
     obs_start: Option<i64>,
     model_start: i64,
+    want_why: bool,
 ) -> PodScore {
     if let (true, Some(snap)) = (o.ready.is_empty(), o.since) {
-        return score_snapshot(name, o, snap, m, tol_ms, obs_start, model_start);
+        let mut why = Why::new(want_why);
+        why.add(|| {
+            format!(
+                "{name}: the snapshot says Ready={} since its last transition",
+                if snap.1 { "True" } else { "False" }
+            )
+        });
+        return score_snapshot(o, snap, m, tol_ms, obs_start, model_start, why);
     }
     let mut score = 0.0;
     let ov: Vec<bool> = o.ready.iter().map(|x| x.1).collect();
     let mv: Vec<bool> = m.ready.iter().map(|x| x.1).collect();
-    let mut why = String::new();
+    let mut why = Why::new(want_why);
     let init = |b: Option<bool>| match b {
         Some(true) => "True",
         Some(false) => "False",
@@ -48,48 +79,52 @@ pub(super) fn score_pod(
     if ov == mv {
         score += 60.0;
         if ov.is_empty() {
-            why.push_str(&format!(
-                "{name}: observed no Ready change; the model writes none either"
-            ));
+            why.add(|| format!("{name}: observed no Ready change; the model writes none either"));
         } else {
-            why.push_str(&format!(
-                "{name}: observed Ready {}→{}; the model writes the same {} change{}",
-                init(o.initial),
-                words(&o.ready),
-                ov.len(),
-                if ov.len() == 1 { "" } else { "s" }
-            ));
+            why.add(|| {
+                format!(
+                    "{name}: observed Ready {}→{}; the model writes the same {} change{}",
+                    init(o.initial),
+                    words(&o.ready),
+                    ov.len(),
+                    if ov.len() == 1 { "" } else { "s" }
+                )
+            });
         }
     } else {
         let common = ov.iter().zip(&mv).take_while(|(a, b)| a == b).count();
         let longest = ov.len().max(mv.len()).max(1);
         score += 40.0 * common as f64 / longest as f64;
-        let model = if mv.is_empty() {
-            "the model writes no Ready change".to_string()
-        } else {
-            format!(
-                "the model writes {}→{} ({} at {} after the kubelet's start)",
-                init(m.initial),
-                words(&m.ready),
-                if m.ready[0].1 { "True" } else { "False" },
-                secs(m.ready[0].0 - model_start)
-            )
-        };
-        let seen = if ov.is_empty() {
-            "observed no Ready change".to_string()
-        } else {
-            format!("observed Ready {}→{}", init(o.initial), words(&o.ready))
-        };
-        why.push_str(&format!("{name}: {seen}; {model}"));
+        why.add(|| {
+            let model = if mv.is_empty() {
+                "the model writes no Ready change".to_string()
+            } else {
+                format!(
+                    "the model writes {}→{} ({} at {} after the kubelet's start)",
+                    init(m.initial),
+                    words(&m.ready),
+                    if m.ready[0].1 { "True" } else { "False" },
+                    secs(m.ready[0].0 - model_start)
+                )
+            };
+            let seen = if ov.is_empty() {
+                "observed no Ready change".to_string()
+            } else {
+                format!("observed Ready {}→{}", init(o.initial), words(&o.ready))
+            };
+            format!("{name}: {seen}; {model}")
+        });
     }
     if o.initial.is_none() || o.initial == m.initial {
         score += 10.0;
     } else {
-        why.push_str(&format!(
-            "; first seen Ready={}, the model's pod is Ready={} before the restart",
-            init(o.initial),
-            init(m.initial)
-        ));
+        why.add(|| {
+            format!(
+                "; first seen Ready={}, the model's pod is Ready={} before the restart",
+                init(o.initial),
+                init(m.initial)
+            )
+        });
     }
     // Timing: gaps between consecutive changes, and delays after the kubelet's start.
     if ov == mv && !ov.is_empty() {
@@ -121,20 +156,24 @@ pub(super) fn score_pod(
             if o.ready.len() > 1 {
                 let og = o.ready[o.ready.len() - 1].0 - o.ready[0].0;
                 let mg = m.ready[m.ready.len() - 1].0 - m.ready[0].0;
-                why.push_str(&format!(
-                    "; {} from first to last change observed, {} modelled",
-                    secs(og),
-                    secs(mg)
-                ));
+                why.add(|| {
+                    format!(
+                        "; {} from first to last change observed, {} modelled",
+                        secs(og),
+                        secs(mg)
+                    )
+                });
             }
             if ok == checks {
-                why.push_str(&format!(" (timing within ±{})", secs(tol_ms)));
+                why.add(|| format!(" (timing within ±{})", secs(tol_ms)));
             } else {
-                why.push_str(&format!(
-                    " ({ok} of {checks} times within ±{}; off by up to {})",
-                    secs(tol_ms),
-                    secs(worst)
-                ));
+                why.add(|| {
+                    format!(
+                        " ({ok} of {checks} times within ±{}; off by up to {})",
+                        secs(tol_ms),
+                        secs(worst)
+                    )
+                });
             }
         }
     }
@@ -142,27 +181,29 @@ pub(super) fn score_pod(
     if let Some(r) = o.restarts {
         if m.restarts != Some(r) {
             extra -= 5.0;
-            why.push_str(&format!(
-                "; {r} restart{} observed, {} modelled",
-                if r == 1 { "" } else { "s" },
-                m.restarts.unwrap_or(0)
-            ));
+            why.add(|| {
+                format!(
+                    "; {r} restart{} observed, {} modelled",
+                    if r == 1 { "" } else { "s" },
+                    m.restarts.unwrap_or(0)
+                )
+            });
         }
     }
     if !o.started.is_empty() && o.started != m.started {
         extra -= 5.0;
-        why.push_str("; Started changes differ from the model's");
+        why.add(|| "; Started changes differ from the model's".into());
     }
     extra -= exits(o, m, &mut why);
     score += extra.max(0.0);
-    PodScore { score, why }
+    PodScore { score, why: why.s }
 }
 
 /// 5 points off when the evidence shows a container exit (or kill) and the model's pod has none:
 /// a candidate that leaves the container running does not explain why it stopped.
-fn exits(o: &Seq, m: &Seq, why: &mut String) -> f64 {
+fn exits(o: &Seq, m: &Seq, why: &mut Why) -> f64 {
     if o.died && !m.died {
-        why.push_str("; a container exit is observed, the model has none");
+        why.add(|| "; a container exit is observed, the model has none".into());
         5.0
     } else {
         0.0
@@ -175,26 +216,22 @@ fn exits(o: &Seq, m: &Seq, why: &mut String) -> f64 {
 /// falls where the model's does (after the kubelet's start, within the tolerance, when the
 /// evidence dates the start; before it when the model changes nothing); 10 for restarts.
 fn score_snapshot(
-    name: &str,
     o: &Seq,
     snap: (i64, bool),
     m: &Seq,
     tol_ms: i64,
     obs_start: Option<i64>,
     model_start: i64,
+    mut why: Why,
 ) -> PodScore {
     let b = |v: bool| if v { "True" } else { "False" };
     let model_end = m.ready.last().map(|x| x.1).or(m.initial).unwrap_or(true);
     let mut score = 10.0;
-    let mut why = format!(
-        "{name}: the snapshot says Ready={} since its last transition",
-        b(snap.1)
-    );
     if model_end == snap.1 {
         score += 60.0;
-        why.push_str(&format!("; the model ends Ready={} too", b(model_end)));
+        why.add(|| format!("; the model ends Ready={} too", b(model_end)));
     } else {
-        why.push_str(&format!("; the model ends Ready={}", b(model_end)));
+        why.add(|| format!("; the model ends Ready={}", b(model_end)));
     }
     match (obs_start, m.ready.last()) {
         (None, _) => score += 20.0,
@@ -202,20 +239,22 @@ fn score_snapshot(
             let d = ((snap.0 - s) - (last.0 - model_start)).abs();
             if d <= tol_ms {
                 score += 20.0;
-                why.push_str(&format!(" (its transition within ±{})", secs(tol_ms)));
+                why.add(|| format!(" (its transition within ±{})", secs(tol_ms)));
             } else {
-                why.push_str(&format!(
-                    " (its transition {} after the kubelet's start, the model's {})",
-                    secs(snap.0 - s),
-                    secs(last.0 - model_start)
-                ));
+                why.add(|| {
+                    format!(
+                        " (its transition {} after the kubelet's start, the model's {})",
+                        secs(snap.0 - s),
+                        secs(last.0 - model_start)
+                    )
+                });
             }
         }
         (Some(s), None) => {
             if snap.0 <= s {
                 score += 20.0;
             } else {
-                why.push_str(&format!(
+                why.add(|| format!(
                     " (its transition {} after the kubelet's start; the model writes no change after it)",
                     secs(snap.0 - s)
                 ));
@@ -226,31 +265,43 @@ fn score_snapshot(
     if let Some(r) = o.restarts {
         if m.restarts != Some(r) {
             extra -= 5.0;
-            why.push_str(&format!(
-                "; restartCount {r} in the snapshot, {} modelled",
-                m.restarts.unwrap_or(0)
-            ));
+            why.add(|| {
+                format!(
+                    "; restartCount {r} in the snapshot, {} modelled",
+                    m.restarts.unwrap_or(0)
+                )
+            });
         } else {
-            why.push_str(&format!("; restartCount {r} as modelled"));
+            why.add(|| format!("; restartCount {r} as modelled"));
         }
     }
     extra -= exits(o, m, &mut why);
     score += extra.max(0.0);
-    PodScore { score, why }
+    PodScore { score, why: why.s }
 }
 
 /// How far apart (ms) an observed and a modelled time of the run's pod `pod` may be and still
 /// agree: the pod's longest probe period (10 s without probes) + one node lifecycle controller
 /// pass (5 s) + the source's resolution (1 s when a `kubectl get pods -w` AGE is among `obs`).
 pub fn tolerance_ms(tr: &Trace, pod: usize, obs: &[Obs]) -> i64 {
-    let resolution = if obs
+    tolerance_at(tr, pod, resolution_ms(obs))
+}
+
+/// The source's resolution `tolerance_ms` adds: 1 s when a `kubectl get pods -w` AGE is among
+/// `obs`.
+pub(super) fn resolution_ms(obs: &[Obs]) -> i64 {
+    if obs
         .iter()
         .any(|o| o.what == What::ReadyAtStart(true) || o.what == What::ReadyAtStart(false))
     {
         1_000
     } else {
         0
-    };
+    }
+}
+
+/// `tolerance_ms` with the resolution given.
+pub(super) fn tolerance_at(tr: &Trace, pod: usize, resolution: i64) -> i64 {
     tr.pods[pod]
         .containers
         .iter()
@@ -271,16 +322,20 @@ pub fn matched_pods(obs: &[Obs], tr: &Trace) -> Vec<(String, Option<usize>)> {
         .find(|o| o.what == What::KubeletStarted)
         .map(|o| o.t_ms);
     let model_start = tr.restarts.first().map_or(0, |r| r.1);
-    observed_pods(obs)
-        .into_iter()
-        .map(|p| {
+    let pods = observed_pods(obs);
+    let seqs = observed_all(obs, &pods);
+    let model = ModelPods::new(tr, obs);
+    pods.into_iter()
+        .zip(seqs)
+        .map(|(p, o)| {
             let i = tr.pods.iter().position(|i| i.name == p).or_else(|| {
-                let o = observed(obs, &p);
                 (0..tr.pods.len())
                     .map(|i| {
-                        let m = modelled(tr, i as u16);
-                        let tol = tolerance_ms(tr, i, obs);
-                        (i, score_pod(&p, &o, &m, tol, obs_start, model_start).score)
+                        let (m, tol) = model.get(i);
+                        (
+                            i,
+                            score_pod(&p, &o, m, tol, obs_start, model_start, false).score,
+                        )
                     })
                     .max_by(|a, b| a.1.total_cmp(&b.1))
                     .map(|x| x.0)
@@ -288,4 +343,33 @@ pub fn matched_pods(obs: &[Obs], tr: &Trace) -> Vec<(String, Option<usize>)> {
             (p, i)
         })
         .collect()
+}
+
+/// A run's pods' sequences (`modelled`) and tolerances (`tolerance_ms`), each made once, when
+/// first asked for: an observed pod with no model pod of its name is scored against every model
+/// pod, and `modelled` is a pass over the whole trace.
+pub(super) struct ModelPods<'a> {
+    tr: &'a Trace,
+    resolution: i64,
+    pods: Vec<OnceCell<(Seq, i64)>>,
+}
+
+impl<'a> ModelPods<'a> {
+    pub(super) fn new(tr: &'a Trace, obs: &[Obs]) -> Self {
+        ModelPods {
+            tr,
+            resolution: resolution_ms(obs),
+            pods: (0..tr.pods.len()).map(|_| OnceCell::new()).collect(),
+        }
+    }
+
+    pub(super) fn get(&self, i: usize) -> (&Seq, i64) {
+        let (m, tol) = self.pods[i].get_or_init(|| {
+            (
+                modelled(self.tr, i as u16),
+                tolerance_at(self.tr, i, self.resolution),
+            )
+        });
+        (m, *tol)
+    }
 }

@@ -1,10 +1,11 @@
 //! One pod's sequence (its Ready before the restart, its Ready changes, Started changes,
-//! restarts, exits), read from the evidence (`observed`) or from a model run (`modelled`), so
+//! restarts, exits), read from the evidence (`observed_all`) or from a model run (`modelled`), so
 //! that `scoring` compares like with like. Called by `scoring` and `explain`'s ranking. Mirrors
 //! no Kubernetes file.
 
 use crate::{Obs, What};
 use restartscope_sim::{Kind, Trace, Value};
+use std::collections::HashMap;
 
 /// One pod's sequence, observed or modelled.
 #[derive(Clone, Debug, Default)]
@@ -22,16 +23,29 @@ pub(super) struct Seq {
     pub(super) died: bool,
 }
 
-pub(super) fn observed(obs: &[Obs], pod: &str) -> Seq {
+/// Each pod's observed sequence, in the order of `pods`: the observations grouped by pod in one
+/// pass (one pass per pod made `explain` quadratic in the pods).
+pub(super) fn observed_all(obs: &[Obs], pods: &[String]) -> Vec<Seq> {
+    let mut by_pod: HashMap<&str, Vec<&Obs>> = HashMap::new();
+    for o in obs {
+        if let Some(p) = o.pod.as_deref() {
+            by_pod.entry(p).or_default().push(o);
+        }
+    }
+    pods.iter()
+        .map(|p| observed_of(by_pod.get(p.as_str()).map_or(&[], Vec::as_slice)))
+        .collect()
+}
+
+/// One pod's sequence from its observations (in the order of `obs`).
+fn observed_of(mine: &[&Obs]) -> Seq {
     let mut s = Seq::default();
     let mut restarts = 0u32;
     let mut any_restart = false;
     let mut snapshot_restarts = 0u32;
     let mut sinces: Vec<(i64, bool)> = Vec::new();
-    let snapshot = obs
-        .iter()
-        .any(|o| o.pod.as_deref() == Some(pod) && matches!(o.what, What::RestartCount(_)));
-    for o in obs.iter().filter(|o| o.pod.as_deref() == Some(pod)) {
+    let snapshot = mine.iter().any(|o| matches!(o.what, What::RestartCount(_)));
+    for o in mine {
         match &o.what {
             What::ReadyAtStart(b) if s.initial.is_none() => s.initial = Some(*b),
             What::ReadyChanged(b) => {
