@@ -28,10 +28,23 @@ fn s<'a>(v: &'a J, path: &[&str]) -> Option<&'a str> {
     v.as_str()
 }
 
-fn line_of(text: &str, needle: &str, from: usize) -> usize {
-    match text[from.min(text.len())..].find(needle) {
-        Some(i) => text[..from + i].matches('\n').count() + 1,
-        None => 1,
+/// Line numbers of byte offsets that only move forwards, counted once (counting from the start
+/// for every item made a 1,000-pod events file quadratic: `make bench-replay`).
+#[derive(Default)]
+struct Lines {
+    at: usize,
+    newlines: usize,
+}
+
+impl Lines {
+    /// The 1-based line of byte offset `p` of `text`.
+    fn of(&mut self, text: &str, p: usize) -> usize {
+        if p < self.at {
+            *self = Lines::default();
+        }
+        self.newlines += text[self.at..p].matches('\n').count();
+        self.at = p;
+        self.newlines + 1
     }
 }
 
@@ -94,6 +107,7 @@ fn json_items(body: &str) -> Result<Items, ReadError> {
     let mut out: Items = (Vec::new(), Vec::new());
     let mut stream = serde_json::Deserializer::from_str(body).into_iter::<J>();
     let mut pos = 0;
+    let mut counted = Lines::default();
     let mut first = true;
     loop {
         match stream.next() {
@@ -110,11 +124,14 @@ fn json_items(body: &str) -> Result<Items, ReadError> {
                     lines.push(match s(it, &["metadata", "name"]) {
                         Some(n) if !n.is_empty() => {
                             let needle = format!("\"{n}\"");
-                            let l = line_of(body, &needle, pos);
-                            if let Some(i) = body[pos.min(body.len())..].find(&needle) {
-                                pos += i + 1;
+                            match body[pos.min(body.len())..].find(&needle) {
+                                Some(i) => {
+                                    let l = counted.of(body, pos + i);
+                                    pos += i + 1;
+                                    l
+                                }
+                                None => 1,
                             }
-                            l
                         }
                         _ => 1,
                     });

@@ -212,3 +212,35 @@ fn successive_snapshots_are_a_sequence() {
     );
     assert!(v[0].why[0].contains("True→False→True"), "{:?}", v[0].why);
 }
+
+/// #113646's real transcript with the same flap in the kubelet's journal (made up: "Patch status
+/// for pod" lines at wall-clock times, the shape `scripts/replay-scale.sh` writes): two files,
+/// two clocks, one flap. Merged by time, the two files' Ready changes read True→False→True→
+/// False→True and every candidate scored 40; a pod's Ready changes now come from one file (the
+/// one that saw most), so the pair ranks as the transcript alone does.
+#[test]
+fn one_flap_in_two_files_is_one_flap() {
+    use restartscope_evidence::merge;
+    let watch = read(&data("113646-watch.txt"), 0).unwrap();
+    let journal = "\
+Dec 01 10:00:00 node-1 kubelet[2000]: I1201 10:00:00.000000    2000 status_manager.go:874] \"Patch status for pod\" pod=\"default/busybox-test-1\" podUID=\"u1\" patch=\"{\\\"status\\\":{\\\"conditions\\\":[{\\\"type\\\":\\\"Ready\\\",\\\"status\\\":\\\"True\\\"}]}}\"
+Dec 01 10:00:01 node-1 systemd[1]: Stopping kubelet.service - kubelet: The Kubernetes Node Agent...
+Dec 01 10:00:11 node-1 systemd[1]: Started kubelet.service - kubelet: The Kubernetes Node Agent.
+Dec 01 10:00:12 node-1 kubelet[2000]: I1201 10:00:12.000000    2000 status_manager.go:874] \"Patch status for pod\" pod=\"default/busybox-test-1\" podUID=\"u1\" patch=\"{\\\"status\\\":{\\\"conditions\\\":[{\\\"type\\\":\\\"Ready\\\",\\\"status\\\":\\\"False\\\"}]}}\"
+Dec 01 10:00:13 node-1 kubelet[2000]: I1201 10:00:13.000000    2000 status_manager.go:874] \"Patch status for pod\" pod=\"default/busybox-test-1\" podUID=\"u1\" patch=\"{\\\"status\\\":{\\\"conditions\\\":[{\\\"type\\\":\\\"Ready\\\",\\\"status\\\":\\\"True\\\"}]}}\"
+";
+    let journal = read(journal, 1).unwrap();
+    let alone = top(&data("113646-watch.txt"));
+    let files = [watch, journal];
+    let obs = merge(&files);
+    let c = candidates(&obs, None, None);
+    let both = explain(&obs, &c);
+    assert_eq!(
+        both[0].preset.as_deref(),
+        Some("report-113646-flap"),
+        "{:#?}",
+        &both[..3]
+    );
+    assert_eq!(both[0].score, alone[0].score, "{:#?}", &both[..3]);
+    assert!(both[0].score > 60.0, "{:#?}", &both[..3]);
+}

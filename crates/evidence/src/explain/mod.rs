@@ -139,6 +139,18 @@ fn rank(
         .find(|o| o.what == What::KubeletStarted)
         .map(|o| o.t_ms);
     let seqs = observed_all(obs, &pods);
+    // The kubelet's start on each pod's clock: in the file its Ready changes come from (files
+    // keep their own clocks), else the first seen.
+    let starts: Vec<Option<i64>> = seqs
+        .iter()
+        .map(|s| match s.ready_file {
+            Some(f) => obs
+                .iter()
+                .find(|o| o.file == f && o.what == What::KubeletStarted)
+                .map(|o| o.t_ms),
+            None => obs_start,
+        })
+        .collect();
     let mut out: Vec<(Verdict, bool)> = Vec::new();
     for c in candidates {
         let tr = match simulate_profile(&c.scenario, &c.profile) {
@@ -167,7 +179,7 @@ fn rank(
         let mut total = 0.0;
         let mut why = Vec::new();
         let model = ModelPods::new(&tr, obs);
-        for (p, o) in pods.iter().zip(&seqs) {
+        for ((p, o), &obs_start) in pods.iter().zip(&seqs).zip(&starts) {
             let score = |i: usize, want_why: bool| {
                 let (m, tol) = model.get(i);
                 score_pod(p, o, m, tol, obs_start, model_start, want_why)

@@ -21,6 +21,8 @@ pub(super) struct Seq {
     /// A container exited or was killed (PLEG ContainerDied, a Killing event, a snapshot's
     /// terminated state).
     pub(super) died: bool,
+    /// The file the Ready changes come from (observed sequences): its clock is theirs.
+    pub(super) ready_file: Option<usize>,
 }
 
 /// Each pod's observed sequence, in the order of `pods`: the observations grouped by pod in one
@@ -37,9 +39,29 @@ pub(super) fn observed_all(obs: &[Obs], pods: &[String]) -> Vec<Seq> {
         .collect()
 }
 
-/// One pod's sequence from its observations (in the order of `obs`).
+/// One pod's sequence from its observations (in the order of `obs`). Its Ready changes come from
+/// one file: the one that saw most of them (the first of equals). Files keep their own clocks —
+/// a watch's AGE, a journal's wall time — so the changes of two files about one flap, merged by
+/// time, read True→False→True→False→True (seen replaying a watch, its events and the kubelet's
+/// journal together: every candidate scored 40). The other observations count from every file.
 fn observed_of(mine: &[&Obs]) -> Seq {
-    let mut s = Seq::default();
+    let mut per_file: Vec<(usize, usize)> = Vec::new();
+    for o in mine {
+        if matches!(o.what, What::ReadyChanged(_)) {
+            match per_file.iter_mut().find(|(f, _)| *f == o.file) {
+                Some((_, n)) => *n += 1,
+                None => per_file.push((o.file, 1)),
+            }
+        }
+    }
+    let ready_file = per_file
+        .iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+        .map(|(f, _)| *f);
+    let mut s = Seq {
+        ready_file,
+        ..Seq::default()
+    };
     let mut restarts = 0u32;
     let mut any_restart = false;
     let mut snapshot_restarts = 0u32;
@@ -48,6 +70,7 @@ fn observed_of(mine: &[&Obs]) -> Seq {
     for o in mine {
         match &o.what {
             What::ReadyAtStart(b) if s.initial.is_none() => s.initial = Some(*b),
+            What::ReadyChanged(_) if Some(o.file) != ready_file => {}
             What::ReadyChanged(b) => {
                 if s.initial.is_none() && s.ready.is_empty() {
                     s.initial = Some(!b);
