@@ -295,6 +295,26 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
 
 /// Several files' evidence as one time-ordered list. Relative sources (kubectl AGE) keep their
 /// own clock; see `explain::align`.
+/// The file one pod's Ready changes are taken from when several files saw them (`mine`: that
+/// pod's observations): the one with the most, the first of equals. Files keep their own clocks
+/// (a watch's AGE, a journal's wall time), so two files' changes of one flap, merged by time,
+/// would read as two flaps. Used by `explain`'s sequences and `observed`'s lanes alike.
+pub(crate) fn ready_file(mine: &[&Obs]) -> Option<usize> {
+    let mut per_file: Vec<(usize, usize)> = Vec::new();
+    for o in mine {
+        if matches!(o.what, What::ReadyChanged(_)) {
+            match per_file.iter_mut().find(|(f, _)| *f == o.file) {
+                Some((_, n)) => *n += 1,
+                None => per_file.push((o.file, 1)),
+            }
+        }
+    }
+    per_file
+        .iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+        .map(|(f, _)| *f)
+}
+
 pub fn merge(all: &[Evidence]) -> Vec<Obs> {
     let mut obs: Vec<Obs> = all.iter().flat_map(|e| e.obs.iter().cloned()).collect();
     obs.sort_by_key(|o| (o.t_ms, o.file, o.line));

@@ -243,4 +243,14 @@ Dec 01 10:00:13 node-1 kubelet[2000]: I1201 10:00:13.000000    2000 status_manag
     );
     assert_eq!(both[0].score, alone[0].score, "{:#?}", &both[..3]);
     assert!(both[0].score > 60.0, "{:#?}", &both[..3]);
+    // Drawn the same way: the pod's observed lane has the one flap (two changes), not two.
+    let b = restartscope_evidence::beside::beside(&files, &obs, &c, &both).unwrap();
+    let lane = b.lanes.iter().find(|l| l.pod == "busybox-test-1").unwrap();
+    let changes: Vec<bool> = lane
+        .steps
+        .iter()
+        .filter(|s| s.kind == "changed")
+        .map(|s| s.ready)
+        .collect();
+    assert_eq!(changes, [false, true], "{lane:?}");
 }

@@ -45,19 +45,7 @@ pub(super) fn observed_all(obs: &[Obs], pods: &[String]) -> Vec<Seq> {
 /// time, read True→False→True→False→True (seen replaying a watch, its events and the kubelet's
 /// journal together: every candidate scored 40). The other observations count from every file.
 fn observed_of(mine: &[&Obs]) -> Seq {
-    let mut per_file: Vec<(usize, usize)> = Vec::new();
-    for o in mine {
-        if matches!(o.what, What::ReadyChanged(_)) {
-            match per_file.iter_mut().find(|(f, _)| *f == o.file) {
-                Some((_, n)) => *n += 1,
-                None => per_file.push((o.file, 1)),
-            }
-        }
-    }
-    let ready_file = per_file
-        .iter()
-        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
-        .map(|(f, _)| *f);
+    let ready_file = crate::ready_file(mine);
     let mut s = Seq {
         ready_file,
         ..Seq::default()

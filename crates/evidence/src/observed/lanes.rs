@@ -48,11 +48,14 @@ pub fn lanes(obs: &[Obs], al: &Alignment, tr: &Trace) -> Vec<Lane> {
                 .filter(|o| o.pod.as_deref() == Some(pod.as_str()))
                 .collect();
             let times: Vec<i64> = mine.iter().map(|o| al.model_t(o)).collect();
+            // The changes of one file, as `explain` scores them (`ready_file`).
+            let from = crate::ready_file(&mine);
             let mut steps: Vec<Step> = mine
                 .iter()
                 .filter_map(|o| {
                     let (ready, kind) = match o.what {
                         What::ReadyAtStart(b) => (b, "first_seen"),
+                        What::ReadyChanged(_) if Some(o.file) != from => return None,
                         What::ReadyChanged(b) => (b, "changed"),
                         What::ReadySince(b) => (b, "since"),
                         _ => return None,
