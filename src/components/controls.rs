@@ -62,6 +62,27 @@ pub fn Controls() -> impl IntoView {
         was_playing.set_value(ui.playing.get_untracked());
         ui.playing.set(false);
     };
+    // Let go without a `change` (a click on the thumb that moves nothing): playback goes on as
+    // it was. Checked once the release's `change`, if any, has run (it fires after `pointerup`).
+    let release = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+        gloo_timers::callback::Timeout::new(0, move || {
+            if was_playing.try_get_value() == Some(true) {
+                was_playing.set_value(false);
+                ui.playing.set(true);
+            }
+        })
+        .forget();
+    });
+    if let Some(w) = web_sys::window() {
+        for ev in ["pointerup", "pointercancel"] {
+            let _ = w.add_event_listener_with_callback_and_bool(
+                ev,
+                wasm_bindgen::JsCast::unchecked_ref(release.as_ref()),
+                true,
+            );
+        }
+    }
+    release.forget();
     view! {
         <section class="controls" aria-label="Scenario">
             <div class="control preset">

@@ -84,6 +84,38 @@ test('play advances the playhead; clicking an event seeks', async ({ page }) => 
   expect(problems).toEqual([]);
 });
 
+// Issue 26: a held slider pauses the playback (each move then redraws only the figure) and the
+// playback goes on when it is let go — after a drag, and after a click on the thumb that moves
+// nothing (no `change` event).
+test('a held slider pauses the playback until it is let go', async ({ page }) => {
+  const problems = await open(page, '?preset=short-restart');
+  const play = page.locator('#play');
+  await expect(play).toContainText('Pause');
+  const s = await page.locator('#downtime').boundingBox();
+  const v = Number(await page.locator('#downtime').inputValue());
+  const max = Number(await page.locator('#downtime').getAttribute('max'));
+  const thumb = s.x + 8 + (s.width - 16) * (v / max);
+  const y = s.y + s.height / 2;
+  // A click on the thumb: no change, playback goes on.
+  await page.mouse.move(thumb, y);
+  await page.mouse.down();
+  await expect(play).toContainText('Play');
+  await page.mouse.up();
+  await expect(play).toContainText('Pause');
+  expect(Number(await page.locator('#downtime').inputValue())).toBe(v);
+  // A drag: paused while held, playing once let go.
+  await page.mouse.move(thumb, y);
+  await page.mouse.down();
+  await page.mouse.move(thumb + 40, y, { steps: 4 });
+  await expect(play).toContainText('Play');
+  const t0 = await page.locator('#scrub').inputValue();
+  await page.waitForTimeout(300);
+  expect(await page.locator('#scrub').inputValue()).toBe(t0);
+  await page.mouse.up();
+  await expect(play).toContainText('Pause');
+  expect(problems).toEqual([]);
+});
+
 test('preset switch works and shows what it teaches', async ({ page }) => {
   const problems = await open(page);
   await page.locator('#metrics-whole').check(); // whole-run totals, not up to the playhead
