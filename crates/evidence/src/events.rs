@@ -161,13 +161,12 @@ fn json_items(body: &str) -> Result<Items, ReadError> {
 }
 
 fn yaml_items(body: &str) -> Result<Items, ReadError> {
-    let docs = yaml::parse(body).map_err(|e| ReadError {
-        line: e.line.unwrap_or(1),
-        message: format!(
-            "not valid YAML ({}{}); `kubectl get events -o yaml` prints one document",
-            e.message,
-            e.column.map_or(String::new(), |c| format!(", column {c}"))
-        ),
+    let docs = yaml::parse(body).map_err(|e| {
+        crate::pod::yaml_error(
+            e,
+            "YAML",
+            "`kubectl get events -o yaml` prints one document",
+        )
     })?;
     let mut out: Items = (Vec::new(), Vec::new());
     for d in docs {

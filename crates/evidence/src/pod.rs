@@ -282,14 +282,25 @@ impl Reader {
 /// The name given to a pod whose snapshot does not carry it (a pasted `status:` block).
 pub const UNNAMED: &str = "(unnamed pod)";
 
-pub(crate) fn read(text: &str) -> Result<Evidence, ReadError> {
-    let docs = yaml::parse(text).map_err(|e| ReadError {
+/// A YAML syntax error as a `ReadError`: `not valid {what} (message, column N); {hint}`.
+pub(crate) fn yaml_error(e: yaml::SyntaxError, what: &str, hint: &str) -> ReadError {
+    ReadError {
         line: e.line.unwrap_or(1),
         message: format!(
-            "not valid YAML or JSON ({}{}); `kubectl get pod -o yaml|json` prints one document",
+            "not valid {what} ({}{}); {hint}",
             e.message,
             e.column.map_or(String::new(), |c| format!(", column {c}"))
         ),
+    }
+}
+
+pub(crate) fn read(text: &str) -> Result<Evidence, ReadError> {
+    let docs = yaml::parse(text).map_err(|e| {
+        yaml_error(
+            e,
+            "YAML or JSON",
+            "`kubectl get pod -o yaml|json` prints one document",
+        )
     })?;
     let mut r = Reader {
         ev: Evidence {

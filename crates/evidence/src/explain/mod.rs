@@ -141,13 +141,16 @@ fn rank(
     let seqs = observed_all(obs, &pods);
     // The kubelet's start on each pod's clock: in the file its Ready changes come from (files
     // keep their own clocks), else the first seen.
+    let mut first_start: Vec<(usize, i64)> = Vec::new();
+    for o in obs.iter().filter(|o| o.what == What::KubeletStarted) {
+        if !first_start.iter().any(|(f, _)| *f == o.file) {
+            first_start.push((o.file, o.t_ms));
+        }
+    }
     let starts: Vec<Option<i64>> = seqs
         .iter()
         .map(|s| match s.ready_file {
-            Some(f) => obs
-                .iter()
-                .find(|o| o.file == f && o.what == What::KubeletStarted)
-                .map(|o| o.t_ms),
+            Some(f) => first_start.iter().find(|(g, _)| *g == f).map(|x| x.1),
             None => obs_start,
         })
         .collect();
