@@ -126,7 +126,7 @@ EOF
     # shellcheck disable=SC2086 # the arguments are words
     rs simulate $args --format svg --animate --out "$OUT/$name.svg" >/dev/null
     # shellcheck disable=SC2086
-    rs simulate $args --format mermaid --out "$OUT/$name.md" >/dev/null
+    rs simulate $args --format mermaid-md --out "$OUT/$name.md" >/dev/null
     printf '\n## %s\n\n' "$(title "$name")"
     shows "$name"
     printf '\n**Animated SVG** (`%s.svg`):\n\n' "$name"
@@ -137,7 +137,7 @@ EOF
     sed -n '/^```mermaid$/,$p' "$OUT/$name.md"
     printf '**Regenerate:**\n\n```sh\n'
     printf 'restartscope simulate %s --format svg --animate --out docs/kep-4781/%s.svg\n' "$args" "$name"
-    printf 'restartscope simulate %s --format mermaid --out docs/kep-4781/%s.md\n' "$args" "$name"
+    printf 'restartscope simulate %s --format mermaid-md --out docs/kep-4781/%s.md\n' "$args" "$name"
     printf '```\n'
   done
   cat <<'EOF'

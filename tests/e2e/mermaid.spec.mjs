@@ -1,4 +1,5 @@
-// Issue 25: what `restartscope simulate --format mermaid` writes renders as Mermaid draws it.
+// What `restartscope simulate --format mermaid-md` writes renders as Mermaid draws it, and each
+// diagram of `--format mermaid` (Mermaid itself, a `%%` line before each) parses as it is.
 // The CLI runs inside the test: `scripts/test.sh` hands over the binary `cargo test --workspace`
 // has just built (RESTARTSCOPE_BIN, no second build); run alone, the spec asks
 // `cargo run -p restartscope-cli`. Each ```mermaid block goes to a page of the test's own making
@@ -35,6 +36,15 @@ function blocks(md) {
   const re = /^### (.*)\n\n```mermaid\n([\s\S]*?)```/gm;
   for (let m; (m = re.exec(md));) out.push({ heading: m[1], code: m[2] });
   return out;
+}
+
+/** The diagrams of `--format mermaid` (Mermaid itself): each after its `%%` line naming the run. */
+function mmd(text) {
+  expect(text).not.toContain('```');
+  return text.split(/^%% /m).slice(1).map((p) => {
+    const i = p.indexOf('\n');
+    return { heading: `mmd: ${p.slice(0, i)}`, code: `%% ${p}` };
+  });
 }
 
 /** What a diagram's source declares and draws: participant labels, notes, arrows. */
@@ -111,7 +121,7 @@ const PRESETS = ['short-restart', 'long-restart', 'eviction', 'report-141155-sta
 test.describe('the CLI\'s --format mermaid renders', () => {
   for (const preset of PRESETS) {
     test(`${preset}: each run renders to an SVG with its participants, notes and messages`, async ({ page }) => {
-      const md = cli(['simulate', '--preset', preset, '--format', 'mermaid']);
+      const md = cli(['simulate', '--preset', preset, '--format', 'mermaid-md']);
       const diagrams = blocks(md);
       expect(diagrams.length, md).toBeGreaterThanOrEqual(2);
       const problems = await mermaidPage(page, '#ffffff');
@@ -140,7 +150,7 @@ test.describe('the CLI\'s --format mermaid renders', () => {
     expect(names.length).toBeGreaterThan(10);
     const problems = await mermaidPage(page, '#ffffff');
     for (const name of names) {
-      for (const { heading, code } of blocks(cli(['simulate', '--preset', name, '--format', 'mermaid']))) {
+      for (const { heading, code } of [...blocks(cli(['simulate', '--preset', name, '--format', 'mermaid-md'])), ...mmd(cli(['simulate', '--preset', name, '--format', 'mermaid']))]) {
         const parsed = await page.evaluate(async (code) => {
           window.mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' });
           return window.mermaid.parse(code).then(() => 'ok', (e) => String(e?.message || e));

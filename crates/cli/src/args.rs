@@ -162,8 +162,10 @@ pub struct SimOpts {
         help_heading = "Scenario"
     )]
     pub probes: Vec<String>,
-    /// table | markdown | json | svg | mermaid | png | gif [default: table]; png and gif are
-    /// binary: give --out FILE or redirect standard output
+    /// table | markdown | json | svg | mermaid | mermaid-md | png | gif [default: table];
+    /// mermaid is Mermaid itself (one diagram per run; with --out and two runs, one file per
+    /// run), mermaid-md the Markdown to paste (headings, fenced diagrams, the rules cited); png
+    /// and gif are binary: give --out FILE or redirect standard output
     #[arg(short = 'o', long, value_name = "F", help_heading = "Output")]
     pub format: Option<String>,
     #[command(flatten)]

@@ -41,7 +41,10 @@ enum Format {
     Markdown,
     Json,
     Svg,
+    /// Mermaid itself: one `sequenceDiagram` per run.
     Mermaid,
+    /// The Markdown document to paste (headings, fenced `mermaid` blocks, the rules cited).
+    MermaidMd,
     /// `png` and `gif` (raster.rs): binary.
     Raster(raster::Kind),
 }
@@ -73,7 +76,7 @@ struct SimArgs {
 }
 
 /// `simulate --format`'s values.
-const FORMATS: &str = "table, markdown, json, svg, mermaid, png, gif";
+const FORMATS: &str = "table, markdown, json, svg, mermaid, mermaid-md, png, gif";
 
 /// What a subcommand gives back: text and where it goes.
 type Output = (String, Option<String>);
@@ -117,6 +120,14 @@ fn main() -> ExitCode {
             let (sc, traces) = run(&a)?;
             Ok((a, sc, traces))
         }) {
+            // Mermaid to a file with several runs: one diagram per file (a .mmd file holds
+            // one diagram for mermaid-cli and mermaid.live), each named on standard error.
+            Ok((a, sc, traces)) if a.format == Format::Mermaid && traces.len() > 1 => {
+                if let Some(out) = a.out.as_deref() {
+                    return write_mermaid_files(&mermaid::diagrams(&sc, &traces), out);
+                }
+                return write_out(mermaid::render(&sc, &traces).as_bytes(), None);
+            }
             Ok((a, sc, traces)) => {
                 return match render(&a, &sc, &traces) {
                     Ok(bytes) => write_out(&bytes, a.out.as_deref()),
@@ -186,6 +197,25 @@ fn write_out(text: &[u8], out: Option<&str>) -> ExitCode {
                 }
             }
         }
+    }
+    ExitCode::SUCCESS
+}
+
+/// `--format mermaid --out x.mmd` with several runs: `x-legacy.mmd`, `x-kep.mmd`, … (the
+/// extension given, `.mmd` when none), each named on standard error.
+fn write_mermaid_files(diagrams: &[(String, String)], out: &str) -> ExitCode {
+    let path = std::path::Path::new(out);
+    let ext = path
+        .extension()
+        .map_or("mmd".to_string(), |e| e.to_string_lossy().into_owned());
+    let stem = path.with_extension("");
+    for (name, d) in diagrams {
+        let file = format!("{}-{name}.{ext}", stem.display());
+        if let Err(e) = std::fs::write(&file, d) {
+            eprintln!("restartscope: error: cannot write {file}: {e}");
+            return ExitCode::from(1);
+        }
+        eprintln!("wrote {file}");
     }
     ExitCode::SUCCESS
 }
@@ -297,6 +327,7 @@ fn sim_args(o: args::SimOpts) -> Result<SimArgs, UserError> {
             "json" => Format::Json,
             "svg" => Format::Svg,
             "mermaid" => Format::Mermaid,
+            "mermaid-md" => Format::MermaidMd,
             "png" => Format::Raster(raster::Kind::Png),
             "gif" => Format::Raster(raster::Kind::Gif),
             _ => {
@@ -496,6 +527,7 @@ fn render(a: &SimArgs, sc: &Scenario, traces: &[Trace]) -> Result<Vec<u8>, Strin
         Format::Markdown => restartscope_report::markdown::render(sc, traces),
         Format::Json => json::render(sc, traces),
         Format::Mermaid => mermaid::render(sc, traces),
+        Format::MermaidMd => mermaid::render_markdown(sc, traces),
         Format::Svg | Format::Raster(_) => {
             let first = sc.first_restart();
             let title = match first {

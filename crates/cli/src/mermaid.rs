@@ -2,8 +2,11 @@
 //! Mermaid `sequenceDiagram` between the components that act — container runtime, kubelet,
 //! prober, status manager, API server, node lifecycle controller, EndpointSlice controller (and
 //! the taint eviction controller when it acts) — each instant a note spanning the diagram, each
-//! message citing its rule. Printed as markdown: one heading and one fenced `mermaid` block per
-//! run (legacy first, then KEP-4781), which GitHub renders where the KEP is read.
+//! message citing its rule. `--format mermaid` is Mermaid itself (what mermaid-cli and
+//! mermaid.live read): one diagram per run, legacy first, each after a `%%` comment naming its
+//! run; with `--out` and several runs, one file per run. `--format mermaid-md` is the document
+//! to paste into a KEP or a README: per run a heading, a fenced `mermaid` block (GitHub renders
+//! it) and the rules it cites.
 
 use restartscope_report::describe::{describe, heading, pod_name};
 use restartscope_report::notable;
@@ -184,8 +187,9 @@ pub fn diagram(tr: &Trace) -> String {
     out
 }
 
-/// `--format mermaid`: one heading and one fenced diagram per run, with the rules cited.
-pub fn render(sc: &Scenario, traces: &[Trace]) -> String {
+/// The runs in the order they are drawn (legacy first), with what names each: "short-restart:
+/// kubelet down 20s at 30s · Legacy kubelet …".
+fn ordered<'a>(sc: &Scenario, traces: &'a [Trace]) -> Vec<(&'a Trace, String)> {
     let mut order: Vec<&Trace> = traces.iter().collect();
     order.sort_by_key(|t| t.policy);
     let restart = sc.first_restart().map_or(String::new(), |r| {
@@ -195,12 +199,68 @@ pub fn render(sc: &Scenario, traces: &[Trace]) -> String {
             fmt_secs(r.at_s)
         )
     });
+    order
+        .into_iter()
+        .map(|tr| (tr, format!("{}{restart} · {}", sc.name, heading(tr))))
+        .collect()
+}
+
+/// A name for each run's file: its policy (`legacy`, `kep`), or its kubelet's name when two runs
+/// share a policy (`--kubelets`).
+fn slugs(runs: &[(&Trace, String)]) -> Vec<String> {
+    let slug = |s: &str| {
+        let mut out = String::new();
+        for c in s.chars() {
+            if c.is_ascii_alphanumeric() {
+                out.push(c.to_ascii_lowercase());
+            } else if !out.ends_with('-') && !out.is_empty() {
+                out.push('-');
+            }
+        }
+        out.trim_end_matches('-').to_string()
+    };
+    let by_policy: Vec<String> = runs.iter().map(|(t, _)| slug(t.policy.as_str())).collect();
+    let unique = by_policy
+        .iter()
+        .enumerate()
+        .all(|(i, p)| !by_policy[..i].contains(p));
+    if unique {
+        by_policy
+    } else {
+        runs.iter()
+            .enumerate()
+            .map(|(i, (t, _))| format!("{}-{}", i + 1, slug(&t.kubelet)))
+            .collect()
+    }
+}
+
+/// `--format mermaid`: each run's diagram with a `%%` line naming its run, and the file name
+/// part that tells the runs apart (`legacy`, `kep`).
+pub fn diagrams(sc: &Scenario, traces: &[Trace]) -> Vec<(String, String)> {
+    let runs = ordered(sc, traces);
+    let names = slugs(&runs);
+    runs.iter()
+        .zip(names)
+        .map(|((tr, title), name)| (name, format!("%% {}\n{}", safe(title), diagram(tr))))
+        .collect()
+}
+
+/// `--format mermaid` to standard output (or to one file, with one run): the diagrams one after
+/// the other, each after its `%%` line.
+pub fn render(sc: &Scenario, traces: &[Trace]) -> String {
+    diagrams(sc, traces)
+        .into_iter()
+        .map(|(_, d)| d)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `--format mermaid-md`: one heading and one fenced diagram per run, with the rules cited.
+pub fn render_markdown(sc: &Scenario, traces: &[Trace]) -> String {
     let mut out = String::new();
-    for tr in order {
+    for (tr, title) in ordered(sc, traces) {
         out.push_str(&format!(
-            "### {}{restart} · {}\n\n```mermaid\n{}```\n\n",
-            sc.name,
-            heading(tr),
+            "### {title}\n\n```mermaid\n{}```\n\n",
             diagram(tr)
         ));
         let mut rules: Vec<Rule> = Vec::new();

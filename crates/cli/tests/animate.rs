@@ -236,7 +236,7 @@ fn the_browser_fixture_is_current() {
     );
 }
 
-/// `--format mermaid`: one sequenceDiagram per run (legacy first), every actor that acts a
+/// `--format mermaid-md`: one sequenceDiagram per run (legacy first), every actor that acts a
 /// participant (and no other), each instant a note, each message citing its rule, the rules
 /// listed under it.
 #[test]
@@ -246,7 +246,7 @@ fn mermaid_draws_each_run_as_a_sequence_diagram() {
         "--preset",
         "short-restart",
         "--format",
-        "mermaid",
+        "mermaid-md",
     ]);
     let blocks: Vec<&str> = md
         .split("```mermaid\n")
@@ -297,4 +297,72 @@ fn mermaid_draws_each_run_as_a_sequence_diagram() {
         long.contains("NLC->>API: Node Ready condition becomes Unknown"),
         "{long}"
     );
+}
+
+/// `--format mermaid` is Mermaid itself, not Markdown: no heading, fence or rule list; each run's
+/// diagram after a `%%` line naming it; with `--out x.mmd` and two runs, one file per run, named
+/// on standard error; with one run, the file itself. The diagrams are those of `mermaid-md`.
+#[test]
+fn mermaid_is_mermaid_itself_one_diagram_per_run_and_file() {
+    let mmd = ok(&["simulate", "--preset", "short-restart", "-o", "mermaid"]);
+    assert!(
+        !mmd.contains("```") && !mmd.contains("###") && !mmd.contains("- **"),
+        "{mmd}"
+    );
+    let parts: Vec<&str> = mmd.split("%% ").skip(1).collect();
+    assert_eq!(parts.len(), 2, "{mmd}");
+    assert!(
+        mmd.starts_with("%% short-restart: kubelet down 20s at 30s · "),
+        "{mmd}"
+    );
+    let md = ok(&["simulate", "--preset", "short-restart", "-o", "mermaid-md"]);
+    for p in &parts {
+        let (title, diagram) = p.split_once('\n').unwrap();
+        assert!(diagram.starts_with("sequenceDiagram\n"), "{p}");
+        let diagram = diagram.trim_end();
+        assert!(
+            md.contains(&format!("```mermaid\n{diagram}\n```")),
+            "{title}"
+        );
+        assert!(md.contains(&format!("### {title}\n")), "{title}");
+    }
+    let dir = std::env::temp_dir().join(format!("rs-mmd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("short.mmd");
+    let r = common::run(&[
+        "simulate",
+        "--preset",
+        "short-restart",
+        "-o",
+        "mermaid",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(r.status.success());
+    let err = String::from_utf8_lossy(&r.stderr);
+    for (name, part) in [("legacy", parts[0]), ("kep", parts[1])] {
+        let f = dir.join(format!("short-{name}.mmd"));
+        assert!(err.contains(&format!("wrote {}", f.display())), "{err}");
+        let text = std::fs::read_to_string(&f).unwrap();
+        assert_eq!(
+            text,
+            format!("%% {part}").trim_end_matches('\n').to_string() + "\n"
+        );
+    }
+    assert!(!out.exists(), "two runs: no file under the name given");
+    let one = dir.join("one.mmd");
+    ok(&[
+        "simulate",
+        "--preset",
+        "short-restart",
+        "--policy",
+        "kep",
+        "-o",
+        "mermaid",
+        "--out",
+        one.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&one).unwrap();
+    assert!(text.starts_with("%% ") && text.matches("sequenceDiagram").count() == 1);
+    std::fs::remove_dir_all(&dir).ok();
 }
