@@ -2,13 +2,15 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 PORT ?= 8080
+# 0.0.0.0 serves the presenter's network too (the audience's phones open the QR code's link).
+HOST ?= 127.0.0.1
 
-.PHONY: run watch test setup build install bench bench-quick bench-fleet-web bench-replay svg kep-4781 clean
+.PHONY: run watch test setup build install bench bench-quick bench-fleet-web bench-replay svg kep-4781 regen clean
 
 # Both release bundles (the app, and the fleet view in dist/fleet/), served as static files.
 run: build
-	@echo "RestartScope: http://127.0.0.1:$(PORT)/  (fleet view: http://127.0.0.1:$(PORT)/fleet/)"
-	node scripts/serve.mjs dist $(PORT)
+	@echo "RestartScope: http://$(HOST):$(PORT)/  (fleet view: http://$(HOST):$(PORT)/fleet/)"
+	node scripts/serve.mjs dist $(PORT) $(HOST)
 
 # The single-node app only, rebuilt on every change (trunk serve cannot serve the fleet page too).
 watch: setup
@@ -56,6 +58,11 @@ bench-replay:
 # README.md to paste from (crates/cli/tests/kep_4781.rs fails when they are stale).
 kep-4781:
 	scripts/kep-4781.sh
+
+# Every committed file the CLI generates (figures, fixtures, docs/kep-4781/, docs/tour/), after a
+# deliberate change of the figure or the model: scripts/regen.sh.
+regen:
+	scripts/regen.sh
 
 clean:
 	cargo clean; rm -rf dist artifacts

@@ -12,6 +12,10 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port}/`,
     viewport: { width: 1400, height: 1000 },
+    // The app registers a service worker (scripts/offline.mjs) that caches the whole site on the
+    // first visit; only tests/e2e/offline.spec.mjs lets it run (it would fetch every file in
+    // every other test too).
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',

@@ -17,3 +17,7 @@ step "release build of the importer's Web Worker (trunk, offline) into dist/impo
 trunk build import/index.html --release --dist dist/import --public-url ./
 step "content-hashed worker URLs (scripts/hash-workers.sh)"
 scripts/hash-workers.sh
+step "the loading message's size: the page's gzip bytes, measured (scripts/stamp-size.sh)"
+scripts/stamp-size.sh
+step "offline: the service worker's cache list, its registration and the offline zip (scripts/offline.mjs)"
+node scripts/offline.mjs dist

@@ -1,4 +1,5 @@
-// Minimal static file server for dist/ on loopback (no dependencies). Usage: node scripts/serve.mjs DIR PORT
+// Minimal static file server for dist/ (no dependencies). Usage: node scripts/serve.mjs DIR PORT [HOST]
+// HOST is 127.0.0.1 unless given (0.0.0.0: the presenter's network, so phones can open the QR code's link).
 // Text, wasm and SVG go out gzip-compressed when the browser asks, as a static host (GitHub
 // Pages, a CDN) serves them: the load-time test (tests/e2e/load-time.spec.mjs) measures that.
 import { createServer } from 'node:http';
@@ -8,10 +9,11 @@ import { gzipSync } from 'node:zlib';
 
 const root = resolve(process.argv[2] || 'dist');
 const port = Number(process.argv[3] || 4173);
+const host = process.argv[4] || '127.0.0.1';
 const types = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
   '.css': 'text/css', '.wasm': 'application/wasm', '.svg': 'image/svg+xml', '.png': 'image/png',
-  '.json': 'application/json', '.ico': 'image/x-icon', '.txt': 'text/plain',
+  '.json': 'application/json', '.ico': 'image/x-icon', '.txt': 'text/plain', '.zip': 'application/zip',
 };
 const gz = new Map();
 createServer(async (req, res) => {
@@ -24,7 +26,7 @@ createServer(async (req, res) => {
     if ((await stat(path).catch(() => null))?.isDirectory()) path = join(path, 'index.html');
     let body = await readFile(path);
     const headers = { 'content-type': types[extname(path)] || 'application/octet-stream', 'cache-control': 'no-store' };
-    if (/\bgzip\b/.test(req.headers['accept-encoding'] || '') && extname(path) !== '.png') {
+    if (/\bgzip\b/.test(req.headers['accept-encoding'] || '') && !['.png', '.zip'].includes(extname(path))) {
       // Compressed once per file version (the suite loads the page hundreds of times).
       const key = `${path}:${(await stat(path)).mtimeMs}`;
       if (!gz.has(key)) gz.set(key, gzipSync(body, { level: 9 }));
@@ -38,4 +40,4 @@ createServer(async (req, res) => {
   } catch {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   }
-}).listen(port, '127.0.0.1', () => console.log(`serving ${root} at http://127.0.0.1:${port}/`));
+}).listen(port, host, () => console.log(`serving ${root} at http://${host}:${port}/`));

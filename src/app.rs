@@ -277,6 +277,17 @@ pub fn App() -> impl IntoView {
                         // veiled.
                         ui.revealed.set(view.predict.is_none());
                         opened_at = Some(view.predict.as_ref().map_or(view.t_end_ms, |p| p.0));
+                        // Every control shows the step's values (the slider, the restart bars
+                        // and their readouts; the link carries them): not an edit, so the tour
+                        // stays and no undo step is recorded.
+                        if let Some(st) = crate::tour::step_settings(name, *n) {
+                            if st != s {
+                                last_settings.set_value(Some(st.clone()));
+                                ui.undoing.set_value(true);
+                                ui.sel_restart.set(0);
+                                ui.settings.set(st);
+                            }
+                        }
                     }
                     ui.step.set(Some(view));
                     Ok(runs)
@@ -402,6 +413,8 @@ pub fn App() -> impl IntoView {
         </main>
         <footer>
             <span>"Model: "<a href="https://github.com/kubernetes/kubernetes/blob/master/pkg/kubelet/prober/prober_manager.go">"prober_manager.go"</a>", node lifecycle controller, taint eviction, EndpointSlices — every change names its rule."</span>
+            // The whole site for a machine that never loaded it (scripts/offline.mjs writes it).
+            <span><a id="offline-zip" href="./restartscope-offline.zip" download>"Offline copy (zip)"</a></span>
             <span class="perf">{move || if ui.rejected() {
                 "nothing simulated: a setting is rejected".to_string()
             } else {

@@ -9,6 +9,26 @@ fn media(q: &str) -> Option<web_sys::MediaQueryList> {
     web_sys::window()?.match_media(q).ok().flatten()
 }
 
+/// A number the model wrote (`"59721000"`, `"12.5"`) as the reader's locale writes it
+/// (`Intl.NumberFormat`: "59,721,000" in en, "59.721.000" in de), with the same decimals; text
+/// that is not a number is left as it is. Exports keep one fixed grouping (`restartscope_sim::group`).
+pub fn locale_number(raw: &str) -> String {
+    let Ok(v) = raw.parse::<f64>() else {
+        return raw.to_string();
+    };
+    let decimals = raw.split_once('.').map_or(0, |(_, d)| d.len()) as u32;
+    let opts = js_sys::Object::new();
+    for k in ["minimumFractionDigits", "maximumFractionDigits"] {
+        let _ = js_sys::Reflect::set(&opts, &k.into(), &decimals.into());
+    }
+    js_sys::Intl::NumberFormat::new(&js_sys::Array::new(), &opts)
+        .format()
+        .call1(&JsValue::UNDEFINED, &v.into())
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_else(|| raw.to_string())
+}
+
 pub fn prefers_reduced_motion() -> bool {
     media("(prefers-reduced-motion: reduce)").is_some_and(|m| m.matches())
 }

@@ -25,7 +25,7 @@ fn done(f: impl FnOnce()) -> bool {
     true
 }
 
-pub const COMMANDS: [Command; 13] = [
+pub const COMMANDS: [Command; 14] = [
     Command {
         shown: "Space",
         what: "Play / pause",
@@ -77,7 +77,7 @@ pub const COMMANDS: [Command; 13] = [
     },
     Command {
         shown: "1 … 9",
-        what: "Pick one of the first nine scenarios",
+        what: "Pick one of the first nine scenarios (every scenario: the Scenario picker)",
         keys: &["1", "2", "3", "4", "5", "6", "7", "8", "9"],
         run: |ui, k| {
             let i = k.parse::<usize>().unwrap_or(0);
@@ -85,6 +85,20 @@ pub const COMMANDS: [Command; 13] = [
                 return false;
             }
             done(|| ui.pick_preset(presets::PRESETS[i - 1].name))
+        },
+    },
+    Command {
+        shown: "T",
+        what: "Start the guided tour (KEP-4781) / leave it",
+        keys: &["t", "T"],
+        run: |ui, _| {
+            done(|| {
+                if ui.tour.get_untracked().is_some() {
+                    ui.tour.set(None);
+                } else {
+                    ui.open_tour(crate::tour::TOURS[0].0, 1);
+                }
+            })
         },
     },
     Command {
@@ -118,13 +132,15 @@ pub const COMMANDS: [Command; 13] = [
     },
     Command {
         shown: "Esc",
-        what: "Close this help or the QR code / leave presentation view",
+        what: "Close this help or the QR code / leave the tour / leave presentation view",
         keys: &["Escape"],
         run: |ui, _| {
             if ui.help.get_untracked() {
                 ui.help.set(false);
             } else if ui.qr_big.get_untracked() {
                 ui.qr_big.set(false);
+            } else if ui.tour.get_untracked().is_some() {
+                ui.tour.set(None);
             } else if ui.present.get_untracked() {
                 ui.present.set(false);
             } else {

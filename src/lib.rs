@@ -20,6 +20,7 @@ pub mod state;
 pub mod tour;
 pub mod ui;
 pub mod url;
+pub mod words;
 
 use wasm_bindgen::JsCast;
 

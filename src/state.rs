@@ -136,17 +136,6 @@ impl Runs {
             1 => String::new(),
             n => format!(" (and {} more restarts)", n - 1),
         };
-        let runs: Vec<String> = self
-            .traces
-            .iter()
-            .map(|t| {
-                let m = &t.metrics;
-                format!(
-                    "{}: {} Ready transitions, {} EndpointSlice updates, {} evictions",
-                    t.kubelet, m.ready_transitions, m.endpointslice_updates, m.evictions
-                )
-            })
-            .collect();
         format!(
             "RestartScope timeline of {} ({} pods, Kubernetes {}): the kubelet stops at {} for {}{more}. {}.",
             sc.name,
@@ -154,7 +143,7 @@ impl Runs {
             sc.cluster.version.as_str(),
             restartscope_sim::fmt_secs(r.at_s),
             restartscope_sim::fmt_secs(r.downtime_s),
-            runs.join("; ")
+            self.counts()
         )
     }
 

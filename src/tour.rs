@@ -136,6 +136,21 @@ pub fn preload(query: &str, mount: impl FnOnce() + 'static) {
     }
 }
 
+/// The settings that show step `n` of `name` in every control (the scenario picker, the downtime
+/// and restart sliders, the restart bars, their readouts and aria text): its scenario's own
+/// values under its preset's name. `None` when the tour is not loaded or the step's scenario is
+/// not a preset's (the controls then keep their values).
+pub fn step_settings(name: &str, n: usize) -> Option<crate::form::Settings> {
+    let data = loaded(name)?;
+    let step = data.steps.get(n.checked_sub(1)?)?;
+    let preset = restartscope_sim::presets::find(&step.scenario.name)?;
+    Some(crate::form::Settings::of_scenario(
+        &step.scenario,
+        preset.name,
+        None,
+    ))
+}
+
 /// The runs of step `n` of `name` laid out as `spec` says, in the step's window, with the
 /// step's marks over the figure (a dashed line numbered at its foot; the tour panel lists
 /// them); `Ok(None)` while the tour's data is not loaded.
@@ -261,6 +276,16 @@ mod tests {
                 ] {
                     let (runs, view) = compute(t.name, n, spec).unwrap().unwrap();
                     assert_eq!(view.n, n);
+                    // The controls show the step: its settings give its scenario back.
+                    let st = step_settings(t.name, n).expect("every step is a preset's scenario");
+                    let step = &loaded(t.name).unwrap().steps[n - 1];
+                    assert_eq!(
+                        st.restarts(),
+                        step.scenario.kubelet.restarts,
+                        "{} step {n}",
+                        t.name
+                    );
+                    assert_eq!(st.preset, step.scenario.name);
                     assert!(!view.caption.is_empty());
                     assert!(runs.figure.t1_ms > runs.figure.t0_ms);
                 }

@@ -98,9 +98,17 @@ pub fn Controls() -> impl IntoView {
                 </select>
                 <button id="import-open" type="button" aria-expanded=move || ui.import_open.get().to_string()
                     aria-controls="import-panel" on:click=move |_| ui.import_open.update(|o| *o = !*o)>"Import your workload"</button>
+                // The preset's own sentence only while its settings are untouched; otherwise
+                // words from the runs on screen (the sentence described another restart).
                 <p class="teaches" id="teaches">{move || settings.with(|s| match &s.custom {
                     Some(c) => c.scenario.description.clone(),
-                    None => presets::find(&s.preset).map(|p| p.teaches).unwrap_or("").to_string(),
+                    None if *s == crate::form::Settings::for_preset(&s.preset) => {
+                        presets::find(&s.preset).map(|p| p.teaches).unwrap_or("").to_string()
+                    }
+                    None => ui.panels.with(|r| match r {
+                        Some(r) => r.edited_words(&s.preset),
+                        None => String::new(),
+                    }),
                 })}</p>
             </div>
             <div class="control downtime">

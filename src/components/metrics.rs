@@ -1,9 +1,11 @@
 //! The metric cards: one per `report::METRICS` descriptor (title = its label, tooltip = its
 //! description), a row per run labelled with the run's kubelet profile and, when two runs are
 //! compared, the difference (second − first, "KEP −6 ▼ better") with whether it is better, or
-//! "same". By default each value is the run's metric up to the playhead
-//! (`Metric::value_at`, exact from the run's checkpoints); a switch shows whole-run totals. A
-//! metric a run does not have (no PodDisruptionBudget) says so instead of a number.
+//! "same". Each value is the run's whole-run total, the number the figure's header and the
+//! exports print, so the cards never contradict them; beside it, while the playhead is before
+//! the end and less has happened, the share so far ("4 so far", `Metric::value_at`, exact from
+//! the run's checkpoints). The difference compares the totals. A metric a run does not have (no
+//! PodDisruptionBudget) says so instead of a number.
 
 use crate::state::Lane;
 use crate::ui::Ui;
@@ -22,19 +24,29 @@ fn aria_label(lanes: &[Lane]) -> String {
 fn Card(m: &'static Metric, at: Memo<Option<Ms>>) -> impl IntoView {
     let ui = Ui::get();
     let (runs, lanes) = (ui.panels, ui.lanes);
-    // A memo: a playback frame redraws the card only when one of its values changes.
+    // Memos: a playback frame redraws the card only when one of its values changes.
     let vals = Memo::new(move |_| {
+        runs.with(|r| {
+            r.as_ref()
+                .map(|r| {
+                    r.traces
+                        .iter()
+                        .map(|t| m.value(&t.metrics))
+                        .collect::<Vec<f64>>()
+                })
+                .unwrap_or_default()
+        })
+    });
+    // The value up to the playhead, per run; `None` at the end of the run.
+    let so_far = Memo::new(move |_| {
         let at = at.get();
         runs.with(|r| {
             r.as_ref()
                 .map(|r| {
                     r.traces
                         .iter()
-                        .map(|t| match at {
-                            Some(t_ms) => m.value_at(t, t_ms),
-                            None => m.value(&t.metrics),
-                        })
-                        .collect::<Vec<f64>>()
+                        .map(|t| at.map(|t_ms| m.value_at(t, t_ms)))
+                        .collect::<Vec<Option<f64>>>()
                 })
                 .unwrap_or_default()
         })
@@ -86,12 +98,22 @@ fn Card(m: &'static Metric, at: Memo<Option<Ms>>) -> impl IntoView {
             <div class="vals">
                 {move || lanes.get().into_iter().map(|lane| {
                     let class = lane.class();
+                    // In the reader's locale (the exports group with ",").
                     let value = move || match vals().get(lane.index) {
-                        Some(v) => m.fmt(*v),
+                        Some(v) => crate::env::locale_number(&m.fmt_raw(*v)),
                         None => "no budget".to_string(),
                     };
+                    // "4 so far" while less than the total has happened by the playhead.
+                    let part = move || {
+                        let total = *vals().get(lane.index)?;
+                        let now = (*so_far.get().get(lane.index)?)?;
+                        (m.fmt_raw(now) != m.fmt_raw(total)).then(|| {
+                            format!("{} so far", crate::env::locale_number(&m.fmt_raw(now)))
+                        })
+                    };
                     view! {
-                        <span class=class data-policy=class><small>{lane.kubelet}</small><b class:na=move || vals().get(lane.index).is_none()>{value}</b></span>
+                        <span class=class data-policy=class><small>{lane.kubelet}</small><b class:na=move || vals().get(lane.index).is_none()>{value}</b>
+                            <i class="sofar">{part}</i></span>
                     }
                 }).collect_view()}
             </div>
@@ -104,22 +126,17 @@ fn Card(m: &'static Metric, at: Memo<Option<Ms>>) -> impl IntoView {
 pub fn Metrics() -> impl IntoView {
     let ui = Ui::get();
     let lanes = ui.lanes;
-    let whole = RwSignal::new(false);
-    // The time the cards are read at; `None`: whole-run totals. A card redraws only when one of
-    // its values changes.
-    let at = Memo::new(move |_| (!whole.get()).then(|| ui.playhead.get()));
+    // The playhead the "so far" shares are read at; `None` at the end of the run (the share is
+    // the total). A card redraws only when one of its values changes.
+    let at = Memo::new(move |_| {
+        let t = ui.playhead.get();
+        (t < ui.horizon()).then_some(t)
+    });
     view! {
         <section class="metrics" aria-label=move || lanes.with(|l| aria_label(l))>
             <p class="metrics-scope" id="metrics-scope">
-                <span>{move || if whole.get() {
-                    format!("Whole-run totals (0s to {})", fmt_secs((ui.horizon() as f64 / 1000.0).round()))
-                } else {
-                    format!("Up to the playhead ({})", fmt_secs((ui.playhead.get() as f64 / 1000.0).floor()))
-                }}</span>
-                " "
-                <label class="whole-run"><input type="checkbox" id="metrics-whole"
-                    prop:checked=move || whole.get()
-                    on:change=move |ev| whole.set(event_target_checked(&ev)) />" whole run"</label>
+                <span>{move || format!("Whole run (0s to {})", fmt_secs((ui.horizon() as f64 / 1000.0).round()))}</span>
+                {move || at.get().map(|t| format!(" · so far: up to the playhead ({})", fmt_secs((t as f64 / 1000.0).floor())))}
             </p>
             // The side column's table header: the runs, in their colours (the cards name them
             // too; this line is for the eye).

@@ -12,6 +12,98 @@ use qrcodegen::{QrCode, QrCodeEcc};
 /// Modules of quiet zone around the code (the standard's four).
 const QUIET: i32 = 4;
 
+/// The site's published address, set when the page is built for publishing (the Pages workflow
+/// sets `RESTARTSCOPE_PUBLIC_URL`): offered to phones when the page is served on loopback.
+pub const PUBLISHED: Option<&str> = option_env!("RESTARTSCOPE_PUBLIC_URL");
+
+/// Where the page is served from, for the audience's phones.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// A public name or address: phones open the link as it is.
+    Public,
+    /// Loopback (`localhost`, 127.0.0.0/8, `::1`): no phone can open it.
+    Loopback,
+    /// A private or link-local address (10/8, 172.16/12, 192.168/16, 169.254/16, fc00::/7,
+    /// fe80::/10, `*.local`): only phones on the same network can.
+    Private,
+}
+
+/// How far a link on `host` (the URL's host, without port; IPv6 in brackets or not) reaches.
+pub fn reach(host: &str) -> Reach {
+    let h = host
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .to_ascii_lowercase();
+    if h == "localhost" || h.ends_with(".localhost") || h == "::1" || h.starts_with("127.") {
+        return Reach::Loopback;
+    }
+    if h.ends_with(".local") || h.starts_with("fe80:") || h.starts_with("fc") || h.starts_with("fd")
+    {
+        // fc/fd: only as IPv6 literals (a name such as fd.example.org is public).
+        if h.contains(':') || h.ends_with(".local") {
+            return Reach::Private;
+        }
+    }
+    let o: Vec<u8> = h.split('.').filter_map(|p| p.parse().ok()).collect();
+    if o.len() == 4 && h.split('.').count() == 4 {
+        let private = o[0] == 10
+            || (o[0] == 172 && (16..=31).contains(&o[1]))
+            || (o[0] == 192 && o[1] == 168)
+            || (o[0] == 169 && o[1] == 254);
+        if private {
+            return Reach::Private;
+        }
+    }
+    Reach::Public
+}
+
+/// The link the code carries and the words beside it: a loopback page's link is of no use to a
+/// phone, so the published site's (same query) is offered instead when the build knows it, and
+/// the presenter is told either way.
+pub fn for_phones(link: &str, published: Option<&str>) -> (String, Option<String>) {
+    let (base, query) = match link.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (link, None),
+    };
+    let host = base
+        .split_once("://")
+        .map_or("", |(_, rest)| rest.split('/').next().unwrap_or(""));
+    // The port, if any (not inside an IPv6 literal's brackets).
+    let host = match host.rsplit_once(':') {
+        Some((h, p)) if p.bytes().all(|b| b.is_ascii_digit()) && !h.ends_with(':') => h,
+        _ => host,
+    };
+    let shown = host.trim_start_matches('[').trim_end_matches(']');
+    match (reach(host), published) {
+        (Reach::Public, _) => (link.to_string(), None),
+        (Reach::Loopback, Some(p)) => {
+            let p = p.split(['?', '#']).next().unwrap_or(p);
+            let to = match query {
+                Some(q) => format!("{p}?{q}"),
+                None => p.to_string(),
+            };
+            (
+                to,
+                Some(format!(
+                    "Phones can't open {shown}: this code opens the same screen on the published site, {p}"
+                )),
+            )
+        }
+        (Reach::Loopback, None) => (
+            link.to_string(),
+            Some(format!(
+                "Phones can't open {shown}: serve on your network address (make run HOST=0.0.0.0) or use the published site"
+            )),
+        ),
+        (Reach::Private, _) => (
+            link.to_string(),
+            Some(format!(
+                "{shown} is a private address: only phones on this network can open it"
+            )),
+        ),
+    }
+}
+
 /// The code's SVG (`viewBox` in modules, the quiet zone included), or `None` when the link is
 /// too long for a QR code (a large imported workload).
 pub fn qr_svg(text: &str) -> Option<(i32, String)> {
@@ -48,7 +140,13 @@ pub fn Qr() -> impl IntoView {
     let ui = Ui::get();
     // Only in presentation view: the link (a memo: the code is encoded again only when the link
     // changes, never per frame of playback).
-    let link = Memo::new(move |_| ui.present.get().then(|| ui.audience_link()));
+    let phones = Memo::new(move |_| {
+        ui.present
+            .get()
+            .then(|| for_phones(&ui.audience_link(), PUBLISHED))
+    });
+    let link = Memo::new(move |_| phones.get().map(|p| p.0));
+    let note = move || phones.get().and_then(|p| p.1);
     let code = Memo::new(move |_| link.get().map(|l| qr_svg(&l)));
     let svg = move |class: &'static str| {
         code.get().map(|c| match c {
@@ -72,12 +170,14 @@ pub fn Qr() -> impl IntoView {
                 {move || svg("qr")}
                 <span class="qr-label">"On your phone"</span>
             </button>
+            {move || note().map(|n| view! { <span class="qr-warn" id="qr-note" role="note">{n}</span> })}
         </Show>
         <Show when=move || ui.present.get() && ui.qr_big.get()>
             <div class="qr-big" id="qr-big" role="dialog" aria-modal="false" aria-label="This screen's link as a QR code"
                 on:click=move |_| ui.qr_big.set(false)>
                 {move || svg("qr")}
                 <p class="qr-link">{move || link.get().unwrap_or_default()}</p>
+                {move || note().map(|n| view! { <p class="qr-warn">{n}</p> })}
                 <p class="qr-hint">"Scan to open this screen on your phone · Esc or a click closes"</p>
             </div>
         </Show>
@@ -100,5 +200,52 @@ mod tests {
             &d[..20]
         );
         assert!(qr_svg(&"x".repeat(5000)).is_none());
+    }
+
+    #[test]
+    fn a_loopback_or_private_origin_is_said_and_the_published_site_offered() {
+        for h in ["localhost", "127.0.0.1", "[::1]", "app.localhost"] {
+            assert_eq!(reach(h), Reach::Loopback, "{h}");
+        }
+        for h in [
+            "10.0.0.3",
+            "172.20.1.1",
+            "192.168.1.5",
+            "169.254.0.9",
+            "[fd00::1]",
+            "pi.local",
+        ] {
+            assert_eq!(reach(h), Reach::Private, "{h}");
+        }
+        for h in [
+            "example.org",
+            "172.32.0.1",
+            "8.8.8.8",
+            "fd.example.org",
+            "10.0.0.3.nip.io",
+        ] {
+            assert_eq!(reach(h), Reach::Public, "{h}");
+        }
+        let l = "http://127.0.0.1:8080/?preset=long-restart&tour=kep-4781&step=3";
+        let (to, note) = for_phones(l, None);
+        assert_eq!(to, l);
+        assert!(note
+            .unwrap()
+            .starts_with("Phones can't open 127.0.0.1: serve on your network"));
+        let (to, note) = for_phones(l, Some("https://example.github.io/restartscope/"));
+        assert_eq!(
+            to,
+            "https://example.github.io/restartscope/?preset=long-restart&tour=kep-4781&step=3"
+        );
+        assert!(note
+            .unwrap()
+            .contains("published site, https://example.github.io/restartscope/"));
+        let (to, note) = for_phones("http://192.168.1.5:8080/?preset=x", None);
+        assert_eq!(to, "http://192.168.1.5:8080/?preset=x");
+        assert!(note.unwrap().contains("192.168.1.5 is a private address"));
+        assert_eq!(
+            for_phones("https://example.org/rs/?a=1", None),
+            ("https://example.org/rs/?a=1".into(), None)
+        );
     }
 }

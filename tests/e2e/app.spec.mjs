@@ -29,12 +29,12 @@ test('loads without console errors and moving the slider changes the text', asyn
 
 test('dragging the downtime past the grace period changes legacy metrics and lanes', async ({ page }) => {
   const problems = await open(page);
-  await page.locator('#metrics-whole').check(); // whole-run totals, not up to the playhead
   await setDowntime(page, 20);
   await page.locator('#play').click(); // pause
   const legacy = page.locator('#metric-ready_transitions .legacy b');
   await expect(legacy).toHaveText('6');
   await expect(page.locator('#metric-ready_transitions .kep b')).toHaveText('0');
+  await expect(page.locator('#teaches')).toContainText('A 20 s restart');
   const svg20 = await figureOf(page);
   await seekEnd(page);
   await page.screenshot({ path: `${shots}/downtime-20s.png`, fullPage: true });
@@ -52,6 +52,12 @@ test('dragging the downtime past the grace period changes legacy metrics and lan
   await expect(page.locator('#downtime-value')).toHaveText('1m30s');
   await expect(legacy).toHaveText('12');
   await expect(page.locator('#metric-nlc_status_writes .legacy b')).toHaveText('3');
+  // The preset's sentence described its own 20 s restart: after the drag the words come from
+  // the runs on screen, with the same totals as the cards.
+  await expect(page.locator('#teaches')).not.toContainText('A 20 s restart');
+  await expect(page.locator('#teaches')).toContainText('Edited from short-restart: the kubelet stops at 30s for 1m30s.');
+  await expect(page.locator('#teaches')).toContainText(`legacy (opt-in gate): ${await legacy.textContent()} Ready transitions`);
+  await expect(page.locator('#teaches')).toContainText(`(KEP-4781): ${await page.locator('#metric-ready_transitions .kep b').textContent()} Ready transitions`);
   const svg90 = await figureOf(page);
   expect(svg90).not.toEqual(svg20);
   await expect(page.locator('#figure canvas')).toContainText('Unknown');
@@ -118,7 +124,6 @@ test('a held slider pauses the playback until it is let go', async ({ page }) =>
 
 test('preset switch works and shows what it teaches', async ({ page }) => {
   const problems = await open(page);
-  await page.locator('#metrics-whole').check(); // whole-run totals, not up to the playhead
   await page.locator('#preset').selectOption('eviction');
   await expect(page.locator('#teaches')).toContainText('300 s toleration');
   await expect(page.locator('#downtime-value')).toHaveText('6m');
@@ -161,7 +166,6 @@ test('metric cards: one per descriptor, a row per kubelet, the difference or "sa
   ]);
   // short-restart has no PodDisruptionBudget: that card says so rather than 0.
   await expect(page.locator('#metric-pdb_wrongful_allowed_s .vals b')).toHaveText(['no budget', 'no budget']);
-  await page.locator('#metrics-whole').check();
   await expect(page.locator('#metric-evictions')).toHaveAttribute('title', 'Pods deleted by the taint eviction controller.');
   await expect(page.locator('#metric-ready_transitions .vals small')).toHaveText(['1.35 · legacy (opt-in gate)', '1.35 · default (KEP-4781)']);
   await expect(page.locator('#metric-ready_transitions .delta')).toHaveText('KEP −6 ▼ better');

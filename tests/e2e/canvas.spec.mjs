@@ -139,7 +139,6 @@ test('a new pixel ratio (zoom, another screen) redraws the canvas at it', async 
 test('a fast drag redraws the figure on every move; the panels show the final value once the slider rests', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const problems = await open(page, '?preset=short-restart&t=30');
-  await page.locator('#metrics-whole').check();
   const legacy = page.locator('#metric-ready_transitions .legacy b');
   const box = await page.locator('#downtime').boundingBox();
   const y = box.y + box.height / 2;
@@ -156,7 +155,6 @@ test('a fast drag redraws the figure on every move; the panels show the final va
   const page2 = await page.context().newPage();
   await page2.setViewportSize({ width: 1440, height: 900 });
   await open(page2, `${await page.evaluate(() => location.search)}&t=30`);
-  await page2.locator('#metrics-whole').check();
   const want = await page2.locator('#metric-ready_transitions .legacy b').textContent();
   await expect(legacy).toHaveText(want);
   for (const m of ['nlc_status_writes', 'kubelet_status_writes']) {

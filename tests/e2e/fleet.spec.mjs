@@ -56,7 +56,7 @@ async function tableTotals(page) {
     const out = {};
     for (const tr of document.querySelectorAll('#totals tbody tr')) {
       for (const td of tr.querySelectorAll('td[data-policy]')) {
-        (out[td.dataset.policy] ||= {})[tr.dataset.key] = Number(td.textContent);
+        (out[td.dataset.policy] ||= {})[tr.dataset.key] = Number(td.dataset.value);
       }
     }
     return out;
@@ -110,7 +110,7 @@ test('fleet view: progress, heatmap, charts and totals equal to the CLI', async 
   const doc = cli(['--nodes', '20', '--batch', '5', '--pods-per-node', '10', '--services', '3']);
   expectSameTotals(await tableTotals(page), doc);
   await expect(page.locator('#words')).toContainText(
-    `KEP-4781 avoids ${doc.runs[0].totals.ready_transitions} Pod Ready transitions`);
+    `KEP-4781 avoids ${doc.runs[0].totals.ready_transitions.toLocaleString('en-US')} Pod Ready transitions`);
   await expect(page.locator('#samples li')).toHaveCount(6);
   // The ready-endpoint share: one axis for both kubelets, starting just below the lowest share,
   // so legacy's dips (a few % of a Service's endpoints) fill the chart instead of a pixel at its

@@ -110,29 +110,28 @@ test('grace, toleration and first sync take durations in the form and the link',
   expect(problems).toEqual([]);
 });
 
-test('why Ready changed, the kubectl panels and the metric cards follow the playhead; a switch shows whole-run totals', async ({ page }) => {
+test('why Ready changed and the kubectl panels follow the playhead; the metric cards show whole-run totals with the share so far', async ({ page }) => {
   const problems = await open(page, '?t=0');
   await expect(page.locator('#why-legacy')).toContainText('No Ready change yet (up to 0s)');
   await expect(page.locator('#why-legacy')).not.toContainText('→ NotReady');
   await expect(page.locator('#why-kep')).toContainText('Never: the restart was invisible');
   await expect(page.locator('.kubectl').first().locator('pre > span:not(.hdr)')).toHaveCount(3);
-  await expect(page.locator('#metrics-scope')).toContainText('Up to the playhead (0s)');
-  await expect(page.locator('#metric-ready_transitions .vals b')).toHaveText(['0', '0']);
+  // The totals the figure's header prints, at every playhead; the share so far beside them.
+  await expect(page.locator('#metrics-scope')).toContainText('Whole run (0s to');
+  await expect(page.locator('#metrics-scope')).toContainText('so far: up to the playhead (0s)');
+  await expect(page.locator('#metric-ready_transitions .vals b')).toHaveText(['6', '0']);
+  await expect(page.locator('#metric-ready_transitions .legacy .sofar')).toHaveText('0 so far');
+  await expect(page.locator('#metric-ready_transitions .kep .sofar')).toHaveText('');
   await page.locator('#scrub').evaluate((el) => { el.value = '60000'; el.dispatchEvent(new Event('input', { bubbles: true })); });
   await expect(clock(page)).toHaveText('1m');
   await expect(page.locator('#why-legacy')).toContainText('→ NotReady');
   await expect(page.locator('#why-legacy')).toContainText('up to 1m');
   expect(await page.locator('.kubectl').first().locator('pre > span:not(.hdr)').count()).toBeGreaterThan(3);
-  await expect(page.locator('#metrics-scope')).toContainText('Up to the playhead (1m)');
+  await expect(page.locator('#metrics-scope')).toContainText('up to the playhead (1m)');
   // At 1m the legacy kubelet has flapped some pods (the last pod's flap ends later): 4 so far.
-  await expect(page.locator('#metric-ready_transitions .vals b')).toHaveText(['4', '0']);
-  await page.locator('#metrics-whole').check();
-  await expect(page.locator('#metrics-scope')).toContainText('Whole-run totals');
   await expect(page.locator('#metric-ready_transitions .vals b')).toHaveText(['6', '0']);
-  await page.locator('#scrub').evaluate((el) => { el.value = '35000'; el.dispatchEvent(new Event('input', { bubbles: true })); });
-  await expect(page.locator('#metric-ready_transitions .vals b')).toHaveText(['6', '0']);
-  await page.locator('#metrics-whole').uncheck();
-  await expect(page.locator('#metric-ready_transitions .vals b')).toHaveText(['0', '0']);
+  await expect(page.locator('#metric-ready_transitions .legacy .sofar')).toHaveText('4 so far');
+  await expect(page.locator('#metric-ready_transitions .delta')).toHaveText('KEP −6 ▼ better');
   expect(problems).toEqual([]);
 });
 

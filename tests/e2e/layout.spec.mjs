@@ -104,7 +104,7 @@ for (const [w, h] of sizes) {
 }
 
 for (const theme of ['light', 'dark']) {
-  test(`phone 390×844 ${theme}: the figure first, readable, one compact control`, async ({ browser }) => {
+  test(`phone 390×844 ${theme}: slider and playback first, the figure under them, readable`, async ({ browser }) => {
     const ctx = await browser.newContext({
       colorScheme: theme, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3,
     });
@@ -157,4 +157,37 @@ test('presentation view: a QR code of the current link; Q shows it large, Esc cl
   await page.keyboard.press('Escape');
   await expect(page.locator('#qr-open')).toHaveCount(0);
   expect(problems).toEqual([]);
+});
+
+// On a phone the node's rows come into the figure when a drag passes the grace period: the
+// slider under the finger and Play/Stop must not move, and both stay on screen.
+test('phone 390×844: a drag across the grace period does not move the slider or Play', async ({ browser }) => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 });
+  const page = await ctx.newPage();
+  const problems = await open(page, '?preset=short-restart&t=60');
+  const s0 = await page.locator('#downtime').boundingBox();
+  const p0 = await page.locator('#play').boundingBox();
+  expect(p0.y + p0.height).toBeLessThanOrEqual(844);
+  const max = Number(await page.locator('#downtime').getAttribute('max'));
+  const v = Number(await page.locator('#downtime').inputValue());
+  const y = s0.y + s0.height / 2;
+  const at = (frac) => s0.x + 8 + (s0.width - 16) * frac;
+  await page.mouse.move(at(v / max), y);
+  await page.mouse.down();
+  const ys = [];
+  for (let i = 1; i <= 12; i++) {
+    await page.mouse.move(at(v / max + (0.75 - v / max) * (i / 12)), y);
+    await page.waitForTimeout(60);
+    ys.push((await page.locator('#downtime').boundingBox()).y);
+  }
+  await page.mouse.up();
+  await expect(page.locator('#figure canvas')).toHaveAttribute('data-settled', '1');
+  ys.push((await page.locator('#downtime').boundingBox()).y);
+  for (const y1 of ys) expect(Math.abs(y1 - s0.y)).toBeLessThanOrEqual(1);
+  const p1 = await page.locator('#play').boundingBox();
+  expect(Math.abs(p1.y - p0.y)).toBeLessThanOrEqual(1);
+  await expect(page.locator('#figure canvas')).toContainText('Unknown');
+  await page.screenshot({ path: `${shots}/layout-phone-after-drag.png` });
+  expect(problems).toEqual([]);
+  await ctx.close();
 });

@@ -6,6 +6,12 @@ import AxeBuilder from '@axe-core/playwright';
 import { open, shots } from './helpers.mjs';
 
 const STEPS = 7;
+// Each step's scenario (docs/tour/kep-4781.json): the controls show it, not the free play's.
+const STEP_CONTROLS = [
+  ['short-restart', '20s'], ['short-restart', '20s'], ['long-restart', '1m30s'],
+  ['report-135795-notready-flip', '10s'], ['unhealthy-during-downtime', '20s'],
+  ['startup-probe', '20s'], ['eviction', '6m'],
+];
 
 for (let n = 1; n <= STEPS; n++) {
   test(`tour step ${n} opens by link with its caption and figure`, async ({ page }) => {
@@ -18,6 +24,12 @@ for (let n = 1; n <= STEPS; n++) {
     expect(caption.join(' ')).not.toMatch(/[{}]/);
     await expect(page.locator('#figure canvas[data-groups]').first()).toBeVisible();
     await expect(page.locator('#play')).toContainText('Play'); // a step opens paused
+    // Every control shows the step's own values, and the link carries them.
+    const [preset, down] = STEP_CONTROLS[n - 1];
+    await expect(page.locator('#preset')).toHaveValue(preset);
+    await expect(page.locator('#downtime-value')).toHaveText(down);
+    await expect(page.locator('#tour-step')).toHaveText(`Step ${n} of ${STEPS}`);
+    if (n > 1) await expect.poll(() => page.evaluate(() => location.search)).toContain(`preset=${preset}`);
     if (n === 1) await page.screenshot({ path: `${shots}/tour-1.png` });
     expect(problems).toEqual([]);
   });
@@ -52,12 +64,39 @@ test('arrows and Back/Next move between steps and update the address; a setting 
   expect(problems).toEqual([]);
 });
 
-test('the header offers the tour; Leave returns to free play', async ({ page }) => {
+test('the header offers the tour; Leave returns to free play; T starts it, Esc leaves it', async ({ page }) => {
   const problems = await open(page);
   await page.locator('#tour-open').click();
   await expect(page.locator('#tour-step')).toHaveText(`Step 1 of ${STEPS}`);
   await page.locator('#tour-leave').click();
   await expect(page.locator('#tour')).toHaveCount(0);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('t');
+  await expect(page.locator('#tour-step')).toHaveText(`Step 1 of ${STEPS}`);
+  // In presentation view, Esc leaves the tour first, then presentation view.
+  await page.keyboard.press('p');
+  await expect(page.locator('html')).toHaveAttribute('data-present', '1');
+  await page.keyboard.press('Escape');
+  await expect(page.locator('#tour')).toHaveCount(0);
+  await expect(page.locator('html')).toHaveAttribute('data-present', '1');
+  await page.keyboard.press('Escape');
+  await expect(page.locator('html')).toHaveAttribute('data-present', '0');
+  expect(problems).toEqual([]);
+});
+
+test('a tour step sets the downtime slider and the restart bar to its own restart', async ({ page }) => {
+  const problems = await open(page, '?preset=short-restart');
+  await page.locator('#tour-open').click();
+  await page.locator('#tour-next').click();
+  await page.keyboard.press('ArrowRight'); // step 2's question answered
+  await page.locator('#tour-next').click();
+  await expect(page.locator('#tour-step')).toHaveText(`Step 3 of ${STEPS}`);
+  await expect(page.locator('#downtime-value')).toHaveText('1m30s');
+  await expect(page.locator('#downtime')).toHaveAttribute('aria-valuetext', /1 minute 30 seconds|90 seconds/);
+  // Back: the controls follow the step again.
+  await page.locator('#tour-back').click();
+  await expect(page.locator('#tour-step')).toHaveText(`Step 2 of ${STEPS}`);
+  await expect(page.locator('#downtime-value')).toHaveText('20s');
   expect(problems).toEqual([]);
 });
 

@@ -98,15 +98,42 @@ fn trim(v: f64, places: usize) -> String {
     }
 }
 
-/// One run's counters as its header writes them, at each instant of the window where they
-/// change: `(t, line)`, the first at the window's start.
+/// A header line's successive texts, each from the instant it is first shown.
+pub type Steps = Vec<(Ms, String)>;
+
+/// One run's counters as its header's first line writes them, at each instant of the window
+/// where they change: `(t, line)`, the first at the window's start.
 pub fn counter_steps(trace: &Trace, t0: Ms, t1: Ms) -> Vec<(Ms, String)> {
+    header_steps(trace, t0, t1).0
+}
+
+/// Both lines of one run's header on one clock: each line's texts at the instants where a count
+/// of either line changes (a Ready transition, an EndpointSlice update, an eviction, a status
+/// write), and the second line's at the window's end (its pod·s accumulate between writes), so
+/// no line shows a later moment than the other. Each line lists only its own changes; the first
+/// of each is at the window's start.
+pub fn header_steps(trace: &Trace, t0: Ms, t1: Ms) -> (Steps, Steps) {
     let key = |t: Ms| {
         let m = metrics_at(trace, t);
-        (m.ready_transitions, m.endpointslice_updates, m.evictions)
+        (
+            m.ready_transitions,
+            m.endpointslice_updates,
+            m.evictions,
+            m.kubelet_status_writes,
+            m.nlc_status_writes,
+        )
     };
-    let line = |t: Ms| metrics_lines(&metrics_at(trace, t)).0;
-    let mut out = vec![(t0, line(t0))];
+    let lines = |t: Ms| metrics_lines(&metrics_at(trace, t));
+    let (a0, b0) = lines(t0);
+    let (mut one, mut two) = (vec![(t0, a0)], vec![(t0, b0)]);
+    let mut push = |t: Ms, (a, b): (String, String)| {
+        if one.last().is_some_and(|l| l.1 != a) {
+            one.push((t, a));
+        }
+        if two.last().is_some_and(|l| l.1 != b) {
+            two.push((t, b));
+        }
+    };
     let mut last = key(t0);
     if let Some(c) = &trace.checkpoints {
         for p in &c.points {
@@ -116,16 +143,21 @@ pub fn counter_steps(trace: &Trace, t0: Ms, t1: Ms) -> Vec<(Ms, String)> {
             let k = key(p.t);
             if k != last {
                 last = k;
-                out.push((p.t, line(p.t)));
+                push(p.t, lines(p.t));
             }
         }
     }
-    out
+    if t1 > t0 {
+        push(t1, lines(t1));
+    }
+    (one, two)
 }
 
 /// The playhead's and the veil's paint, the same in the animated figure and in one moment of it.
 const PLAYHEAD: &str = "stroke: var(--rs-playhead); stroke-width: 2;";
-const VEIL: &str = "fill: var(--rs-bg); fill-opacity: 0.82;";
+/// Light enough that what is still to come stays legible in both themes (0.82 left the dark
+/// theme's lanes nearly invisible).
+const VEIL: &str = "fill: var(--rs-bg); fill-opacity: 0.6;";
 
 /// One run's counters line: its index in `shapes`, its x and y, and its successive texts
 /// ([`counter_steps`]).
@@ -156,19 +188,29 @@ impl Figure {
         let mut order: Vec<&Trace> = traces.iter().collect();
         order.sort_by_key(|t| t.policy);
         let mut counters = Vec::new();
+        // The first lines (their indices as before), then the second lines (the full layout's).
+        let mut seconds = Vec::new();
         for (g, tr) in self.groups.iter().zip(&order) {
-            let m1 = metrics_lines(&tr.metrics).0;
-            let Some(at) = self.shapes.iter().position(|s| {
-                matches!(s, Shape::Text { y, class, text, .. }
-                    if *class == "rs-meta" && (*y - (g.y + 15.0)).abs() < 0.01 && *text == m1)
-            }) else {
-                continue;
+            let (m1, m2) = metrics_lines(&tr.metrics);
+            let (s1, s2) = header_steps(tr, self.t0_ms, self.t1_ms);
+            let find = |dy: f64, want: &str| {
+                self.shapes.iter().position(|s| {
+                    matches!(s, Shape::Text { y, class, text, .. }
+                        if *class == "rs-meta" && (*y - (g.y + dy)).abs() < 0.01 && text == want)
+                })
             };
-            let Shape::Text { x, y, .. } = &self.shapes[at] else {
-                continue;
-            };
-            counters.push((at, *x, *y, counter_steps(tr, self.t0_ms, self.t1_ms)));
+            for (list, at, steps) in [
+                (&mut counters, find(15.0, &m1), s1),
+                (&mut seconds, find(30.0, &m2), s2),
+            ] {
+                if let Some(at) = at {
+                    if let Shape::Text { x, y, .. } = &self.shapes[at] {
+                        list.push((at, *x, *y, steps));
+                    }
+                }
+            }
         }
+        counters.append(&mut seconds);
         let veils = self
             .groups
             .iter()

@@ -64,9 +64,18 @@ pub fn band<T>(
     h: f64,
     style: impl Fn(&T, Ms, Ms) -> (&'static str, String, String),
 ) {
-    for (a, z, v) in segs {
-        let (class, label, title) = style(v, *a, *z);
+    // A state shorter than MIN_STATE_W (a 1 s flap in a two-minute window is 3–5 px) is drawn
+    // MIN_STATE_W wide, centred on its span and over its neighbours (drawn after them), so it
+    // stays visible in an exported figure without the text around it; its tooltip keeps its
+    // real times.
+    let mut short = Vec::new();
+    for (i, (a, z, v)) in segs.iter().enumerate() {
         let (xa, xz) = (b.x(*a), b.x(*z));
+        if xz - xa < MIN_STATE_W && segs.len() > 1 {
+            short.push(i);
+            continue;
+        }
+        let (class, label, title) = style(v, *a, *z);
         state(
             b,
             (xa, y, (xz - xa).max(0.6), h),
@@ -75,7 +84,21 @@ pub fn band<T>(
             Some(title),
         );
     }
+    let (lo, hi) = match (segs.first(), segs.last()) {
+        (Some(f), Some(l)) => (b.x(f.0), b.x(l.1)),
+        _ => return,
+    };
+    for i in short {
+        let (a, z, v) = &segs[i];
+        let (class, _, title) = style(v, *a, *z);
+        let mid = (b.x(*a) + b.x(*z)) / 2.0;
+        let x = (mid - MIN_STATE_W / 2.0).clamp(lo, (hi - MIN_STATE_W).max(lo));
+        state(b, (x, y, MIN_STATE_W, h), class, "", Some(title));
+    }
 }
+
+/// The narrowest a state is drawn (px).
+pub const MIN_STATE_W: f64 = 4.0;
 
 /// An `unreachable` taint: its effect written at the left when it fits.
 pub fn taint(b: &mut Builder, (x, y, w, h): Area, effect: TaintEffect, title: Option<String>) {
@@ -171,7 +194,18 @@ pub fn probe(b: &mut Builder, g: ProbeGlyph, x: f64, yc: f64, title: Option<Stri
         ),
         ProbeGlyph::InitialSkipped => (circle(x, yc, 3.0), "rs-probe-kept"),
     };
+    debug_assert_eq!(class, probe_class(g));
     b.path(d, class, title);
+}
+
+/// The class a probe mark is drawn with (the legend shows a mark only when the lanes drew one).
+pub fn probe_class(g: ProbeGlyph) -> &'static str {
+    match g {
+        ProbeGlyph::Success => "rs-probe-ok",
+        ProbeGlyph::Failure => "rs-probe-fail",
+        ProbeGlyph::InitialFailure => "rs-probe-seed",
+        ProbeGlyph::InitialSkipped => "rs-probe-kept",
+    }
 }
 
 fn circle(x: f64, y: f64, r: f64) -> String {

@@ -88,25 +88,27 @@ fn class_of(sw: &Swatch) -> Option<&'static str> {
         Swatch::Badge(Actor::Kubelet) => Some("rs-badge-k"),
         Swatch::Badge(_) => Some("rs-badge-n"),
         Swatch::Observed => Some("rs-obs-line"),
-        Swatch::Probe(_) | Swatch::Grace => None,
+        Swatch::Probe(g) => Some(glyphs::probe_class(*g)),
+        Swatch::Grace => Some("rs-grace"),
     }
 }
 
-/// The legend from `y0`, wrapping at the figure's right edge; returns the bottom. `compact`
-/// leaves out what the compact layout does not draw (probe marks, the lease's grace line) and
-/// every state the figure does not show (a short figure in a narrow frame has no room for a
-/// legend of things that are not there).
+/// The legend from `y0`, wrapping at the figure's right edge; returns the bottom. It lists only
+/// what the lanes drew (a reader looks for each swatch in the figure; a legend of states that
+/// never happen hides the ones that do); `compact` also leaves out the probe marks and the
+/// lease's grace line, which the compact layout does not draw.
 pub fn draw(b: &mut Builder, y0: f64, width: f64, compact: bool) -> f64 {
-    let drawn: std::collections::HashSet<&'static str> =
-        b.under
-            .iter()
-            .chain(&b.over)
-            .filter_map(|s| match s {
-                crate::figure::Shape::Rect { class, .. }
-                | crate::figure::Shape::Path { class, .. } => Some(*class),
-                _ => None,
-            })
-            .collect();
+    let drawn: std::collections::HashSet<&'static str> = b
+        .under
+        .iter()
+        .chain(&b.over)
+        .filter_map(|s| match s {
+            crate::figure::Shape::Rect { class, .. }
+            | crate::figure::Shape::Path { class, .. }
+            | crate::figure::Shape::Line { class, .. } => Some(*class),
+            _ => None,
+        })
+        .collect();
     let left = PAD + 4.0;
     let right = width - PAD;
     let mut x = left;
@@ -117,9 +119,7 @@ pub fn draw(b: &mut Builder, y0: f64, width: f64, compact: bool) -> f64 {
         if compact && matches!(sw, Swatch::Probe(_) | Swatch::Grace) {
             continue;
         }
-        let only_when_drawn = matches!(sw, Swatch::NoApi | Swatch::Observed)
-            || matches!(sw, Swatch::State(c, _) if c.starts_with("rs-obs-"));
-        if (compact || only_when_drawn) && class_of(&sw).is_some_and(|c| !drawn.contains(c)) {
+        if class_of(&sw).is_some_and(|c| !drawn.contains(c)) {
             continue;
         }
         let sw_w = match sw {

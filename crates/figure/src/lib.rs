@@ -28,7 +28,7 @@ mod legend;
 pub mod paint;
 mod svg;
 
-pub use animate::{counter_steps, Animation};
+pub use animate::{counter_steps, header_steps, Animation};
 pub use figure::{Figure, GroupBox, LayoutOpts, ObservedPod, ObservedStep, Shape};
 pub use layout::{layout, layout_read, metrics_lines};
 pub use svg::esc;

@@ -161,6 +161,18 @@ pub fn render(d: &JsValue) -> Vec<Run> {
     runs
 }
 
+/// `v` as the reader's locale writes numbers (`Intl.NumberFormat`, at most one decimal).
+fn locale_number(v: f64) -> String {
+    let opts = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&opts, &"maximumFractionDigits".into(), &1.into());
+    js_sys::Intl::NumberFormat::new(&js_sys::Array::new(), &opts)
+        .format()
+        .call1(&JsValue::UNDEFINED, &v.into())
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_else(|| v.to_string())
+}
+
 fn totals_table(d: &JsValue, runs: &[JsValue]) {
     let keys: Vec<String> = list(d, "keys")
         .iter()
@@ -191,7 +203,13 @@ fn totals_table(d: &JsValue, runs: &[JsValue]) {
         for (j, c) in cells.iter().enumerate().skip(1) {
             let run = runs.get(j - 1).map(|r| text(r, "policy"));
             let attr = run.map_or(String::new(), |p| format!(r#" data-policy="{p}""#));
-            h.push_str(&format!("<td{attr}>{}</td>", esc(c)));
+            // A number in the reader's locale ("59,721,000", "59.721.000"), its raw value
+            // kept for a script or a test; the saving column is words already.
+            let shown = match c.parse::<f64>() {
+                Ok(v) => format!(r#" data-value="{c}">{}"#, esc(&locale_number(v))),
+                Err(_) => format!(">{}", esc(c)),
+            };
+            h.push_str(&format!("<td{attr}{shown}</td>"));
         }
         h.push_str("</tr>");
     }

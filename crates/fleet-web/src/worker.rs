@@ -325,7 +325,8 @@ fn post_result(f: &Fleet, runs: &[FleetRun], elapsed: f64) {
     let rows = Array::new();
     for (name, get) in edit::ROWS {
         let mut cells = vec![name.to_string()];
-        cells.extend(runs.iter().map(|r| edit::fmt_total(get(&r.totals))));
+        // Raw digits: the page groups them in the reader's locale (results.rs).
+        cells.extend(runs.iter().map(|r| edit::fmt_total_raw(get(&r.totals))));
         if runs.len() == 2 {
             cells.push(edit::saving(get(&runs[0].totals), get(&runs[1].totals)));
         }

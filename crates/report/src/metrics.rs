@@ -180,8 +180,14 @@ impl Metric {
         }
     }
 
-    /// A value as this metric is written (no unit).
+    /// A value as this metric is written (no unit; thousands grouped, `restartscope_sim::group`).
     pub fn fmt(&self, v: f64) -> String {
+        restartscope_sim::group(&self.fmt_raw(v))
+    }
+
+    /// A value as this metric is written, its digits ungrouped (the page groups them in the
+    /// reader's locale).
+    pub fn fmt_raw(&self, v: f64) -> String {
         match self.format {
             Format::Count => format!("{}", v.round() as i64),
             Format::Tenths => format!("{v:.1}"),
@@ -262,6 +268,9 @@ mod tests {
         assert_eq!(rt.fmt(6.0), "6");
         assert_eq!(un.fmt(12.0), "12.0");
         assert_eq!(un.fmt(0.04), "0.0");
+        assert_eq!(rt.fmt(59_721_000.0), "59,721,000");
+        assert_eq!(un.fmt(12_345.67), "12,345.7");
+        assert_eq!(rt.fmt_raw(59_721_000.0), "59721000");
         assert_eq!(un.label(), "Unjustified NotReady (pod·s)");
         assert_eq!(rt.label(), "Pod Ready transitions");
         assert_eq!(rt.delta(6.0, 6.0), None);

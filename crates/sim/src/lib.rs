@@ -26,7 +26,7 @@ pub mod rules;
 pub mod scenario;
 pub mod trace;
 
-pub use crate::core::time::{fmt_secs, parse_duration, parse_span, plural, words_secs};
+pub use crate::core::time::{fmt_secs, group, parse_duration, parse_span, plural, words_secs};
 pub use node::kubelet::{KUBELET_RESTART_GRACE, PLEG_RELIST};
 pub use profile::{KubeletProfile, Rules, VersionInfo, VERSIONS};
 pub use rules::Rule;
@@ -114,6 +114,7 @@ fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
     };
     let mut cl = cluster::Cluster::new(&setup, vec![node]);
     cl.api_unreachable(0, &sc.kubelet.api_unreachable);
+    let (nlc_phase, nlc_period) = cl.nlc_timing();
     let out = cl.run();
     Trace {
         policy: profile.policy(),
@@ -124,6 +125,8 @@ fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
         horizon: ms(sc.horizon_s),
         grace: ms(sc.cluster.grace_s()),
         lease_duration: ms(sc.cluster.lease_duration_s),
+        nlc_phase,
+        nlc_period,
         toleration: ms(sc.cluster.toleration_s),
         restarts: sc
             .kubelet

@@ -77,7 +77,11 @@ fn down_label(b: &mut Builder, stop: Ms, start: Ms, y: f64, h: f64) {
 }
 
 /// Lease age: a sawtooth rising from each renewal toward the dashed grace line, with the
-/// renewals as ticks and the moments it expires.
+/// renewals as ticks; and, each named for what it is, when the lease expires (`renewTime +
+/// leaseDurationSeconds`: information, nothing acts on it) and when the node lifecycle
+/// controller's grace check falls due (`probeTimestamp + gracePeriod`, counted from the pass that
+/// saw the last renewal). The node goes Unknown at the controller's next pass, in the node Ready
+/// lane below.
 pub fn lease(b: &mut Builder, g: &Group, y: f64) {
     let lease = &g.tl.lease;
     let (t0, end, grace) = (b.t0, g.end, lease.grace);
@@ -136,15 +140,44 @@ pub fn lease(b: &mut Builder, g: &Group, y: f64) {
     glyphs::grace(b, b.x0, b.x1, gy);
     let glabel = format!("grace {}", fmt_secs(secs(grace)));
     b.text(b.x1 - 2.0, gy - 2.0, glabel, "rs-small", "end");
-    for t in lease.expiries().into_iter().filter(|t| *t > t0 && *t < end) {
-        let x = b.x(t);
-        b.line(x, y, x, base, "rs-expired");
-        let label = "lease expired";
-        if x + 3.0 + text_w(label, 9.0) < b.x1 - 60.0 {
-            b.text(x + 3.0, y + 8.0, label, "rs-warn", "start");
+    // Each mark's label at the top of the lane: the lease's expiry to the left of its line, the
+    // controller's deadline (which comes later) to the right of its own, so the two read apart;
+    // either goes to the other side near an edge, and a row lower if it would still overlap.
+    let mut last_label: Option<(f64, f64)> = None;
+    let mut label_at = |b: &mut Builder, x: f64, label: &str, class: &'static str, left: bool| {
+        let w = text_w(label, 9.0);
+        let right = if left {
+            x - 3.0 - w < b.x0
         } else {
-            b.text(x - 3.0, y + 8.0, label, "rs-warn", "end");
+            x + 3.0 + w < b.x1 - 60.0
+        };
+        let (a, z) = if right {
+            (x + 3.0, x + 3.0 + w)
+        } else {
+            (x - 3.0 - w, x - 3.0)
+        };
+        let row = match last_label {
+            Some((la, lz)) if a < lz + 4.0 && z > la - 4.0 => 18.0,
+            _ => 8.0,
+        };
+        last_label = Some((a, z));
+        if right {
+            b.text(x + 3.0, y + row, label, class, "start");
+        } else {
+            b.text(x - 3.0, y + row, label, class, "end");
         }
+    };
+    let checks = lease.grace_checks();
+    for t in lease.expiries().into_iter().filter(|t| *t > t0 && *t < end) {
+        // Only the expiries of a quiet spell the figure shows (a renewal renews before it).
+        let x = b.x(t);
+        b.line(x, y, x, base, "rs-renew");
+        label_at(b, x, "lease expires", "rs-small", true);
+    }
+    for c in checks.iter().filter(|c| c.due > t0 && c.due < end) {
+        let x = b.x(c.due);
+        b.line(x, y, x, base, "rs-expired");
+        label_at(b, x, "grace ends (NLC)", "rs-warn", false);
     }
 }
 

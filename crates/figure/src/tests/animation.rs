@@ -88,3 +88,45 @@ fn a_moment_is_the_animation_at_that_time() {
     assert_eq!(under + &over, inner);
     parse(&fig.to_svg_at(&tr, *t));
 }
+
+/// The two header lines run on one clock: at every moment of the animation, each shows the run's
+/// metrics as of the same last counted instant — never line 1 at 0 s beside line 2's final totals.
+#[test]
+fn both_header_lines_show_the_same_moment() {
+    use crate::header_steps;
+    use restartscope_report::metrics_at;
+    for name in ["short-restart", "long-restart", "eviction"] {
+        let tr = traces(name);
+        let fig = layout(&tr, &LayoutOpts::default());
+        for run in &tr {
+            let (one, two) = header_steps(run, fig.t0_ms, fig.t1_ms);
+            // Every instant either line changes at, the other line's text is its value then.
+            for (t, _) in one.iter().chain(&two) {
+                let (a, b) = metrics_lines(&metrics_at(run, *t));
+                let at = |steps: &[(i64, String)]| {
+                    steps.iter().rev().find(|s| s.0 <= *t).unwrap().1.clone()
+                };
+                assert_eq!(at(&one), a, "{name} line 1 at {t}");
+                assert_eq!(at(&two), b, "{name} line 2 at {t}");
+            }
+            assert_eq!(two[0].1, metrics_lines(&metrics_at(run, fig.t0_ms)).1);
+            assert_eq!(
+                two.last().unwrap().1,
+                metrics_lines(&run.metrics).1,
+                "{name}"
+            );
+        }
+        // In the moment at the first counted change, line 2 is not yet at its final totals.
+        let legacy = tr.iter().find(|t| t.policy == Policy::Legacy).unwrap();
+        let (one, _) = header_steps(legacy, fig.t0_ms, fig.t1_ms);
+        if one.len() > 1 {
+            let inner = fig.moment_parts(&tr, one[0].0).1;
+            let (_, final2) = metrics_lines(&legacy.metrics);
+            let (_, start2) = metrics_lines(&metrics_at(legacy, one[0].0));
+            assert!(inner.contains(&format!(">{}<", esc(&start2))), "{name}");
+            if start2 != final2 {
+                assert!(!inner.contains(&format!(">{}<", esc(&final2))), "{name}");
+            }
+        }
+    }
+}

@@ -160,7 +160,8 @@ fn states_come_from_the_events() {
         "NoExecute",
         "False",
         "True",
-        "lease expired",
+        "lease expires",
+        "grace ends (NLC)",
         "down 1m30s",
         "N",
         "K",
@@ -492,6 +493,43 @@ fn a_wide_heading_leaves_room_for_its_counts() {
             meta.0 - hx >= 315.4 + 6.0,
             "compact={compact}: {title:?} at {hx}, its counts at {}",
             meta.0
+        );
+    }
+}
+
+/// The legend lists only what the lanes drew: a 20 s restart has no taint, no Unknown node and no
+/// evictions, so none of those are in its legend; a 90 s one has the taints.
+#[test]
+fn the_legend_lists_only_what_is_drawn() {
+    let legend_texts = |name: &str| -> Vec<String> {
+        let tr = traces(name);
+        let svg = layout(&tr, &LayoutOpts::default()).to_svg();
+        parse(&svg)
+            .descendants()
+            .filter(|n| n.has_tag_name("text") && n.attribute("class") == Some("rs-legend"))
+            .filter_map(|n| n.text().map(str::to_string))
+            .collect()
+    };
+    let short = legend_texts("short-restart");
+    for absent in [
+        "NoSchedule taint",
+        "NoExecute taint",
+        "node Unknown",
+        "terminating",
+    ] {
+        assert!(!short.iter().any(|t| t == absent), "{absent} in {short:?}");
+    }
+    for present in ["pod Ready", "pod NotReady", "kubelet down"] {
+        assert!(
+            short.iter().any(|t| t == present),
+            "{present} not in {short:?}"
+        );
+    }
+    let long = legend_texts("long-restart");
+    for present in ["NoSchedule taint", "NoExecute taint", "node Unknown"] {
+        assert!(
+            long.iter().any(|t| t == present),
+            "{present} not in {long:?}"
         );
     }
 }

@@ -17,7 +17,8 @@ pub use track::Track;
 
 use restartscope_sim::{ConditionStatus, Kind, Ms, TaintEffect, Trace, Value};
 
-/// The node lease, as the inputs of its age: renewals, the grace period, the renew interval.
+/// The node lease, as the inputs of its age: renewals, the grace period, the renew interval; and
+/// what the node lifecycle controller makes of them (its passes, `probeTimestamp`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Lease {
     /// Renewal times in order. The first is the steady-state renewal before t = 0, one renew
@@ -27,6 +28,30 @@ pub struct Lease {
     pub grace: Ms,
     /// 0.25 × the lease duration (K2r).
     pub renew_interval: Ms,
+    /// `leaseDurationSeconds`: the lease is expired at `renewTime` + this.
+    pub duration: Ms,
+    /// The kubelet's node status posts (node Ready written by the kubelet): the controller takes
+    /// a changed heartbeat like a renewal.
+    pub heartbeats: Vec<Ms>,
+    /// The controller's first pass and its period (`--node-monitor-period`); period 0: not
+    /// recorded (an old trace), and [`Lease::grace_checks`] counts from the renewal itself.
+    pub nlc_phase: Ms,
+    pub nlc_period: Ms,
+}
+
+/// When the node lifecycle controller's grace check fell due after the lease went quiet, and
+/// when a pass found it overdue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GraceCheck {
+    /// The renewal (or heartbeat) last seen.
+    pub renewed: Ms,
+    /// The pass that first saw it (`probeTimestamp` in `tryUpdateNodeHealth`).
+    pub observed: Ms,
+    /// `probeTimestamp + gracePeriod`: from here the check `now > probeTimestamp + gracePeriod`
+    /// holds at the next pass.
+    pub due: Ms,
+    /// That pass: the node goes Unknown (`monitorNodeHealth`), unless a renewal is seen first.
+    pub fires: Ms,
 }
 
 impl Lease {
@@ -43,16 +68,66 @@ impl Lease {
         t - self.renewed(t)
     }
 
-    /// The instants the lease's age passes the grace period before the next renewal (the last
-    /// renewal's expiry may lie after the trace's end).
+    /// The instants the lease expires before the next renewal: `renewTime +
+    /// leaseDurationSeconds` (the last renewal's expiry may lie after the trace's end). Nothing
+    /// reacts to this: the node lifecycle controller counts its own grace period
+    /// ([`Lease::grace_checks`]).
     pub fn expiries(&self) -> Vec<Ms> {
+        let d = self.duration.max(1);
         self.renewals
             .iter()
             .enumerate()
-            .map(|(i, r)| (r + self.grace, self.renewals.get(i + 1).copied()))
+            .map(|(i, r)| (r + d, self.renewals.get(i + 1).copied()))
             .filter(|(exp, next)| next.is_none_or(|n| *exp < n))
             .map(|(exp, _)| exp)
             .collect()
+    }
+
+    /// The first controller pass at or after `t` (`t` itself without recorded passes).
+    fn pass_at_or_after(&self, t: Ms) -> Ms {
+        if self.nlc_period <= 0 {
+            return t;
+        }
+        let k = (t - self.nlc_phase + self.nlc_period - 1).div_euclid(self.nlc_period);
+        self.nlc_phase + k * self.nlc_period
+    }
+
+    /// Each time the lease went quiet long enough for the node lifecycle controller to act:
+    /// `tryUpdateNodeHealth` sets `probeTimestamp` to the pass that first saw the newest renewal
+    /// or heartbeat, and `monitorNodeHealth` marks the node Unknown at the first pass with `now >
+    /// probeTimestamp + gracePeriod` (pkg/controller/nodelifecycle/node_lifecycle_controller.go),
+    /// unless that pass sees a newer renewal first. Checks that fall due after the trace's end
+    /// are listed too.
+    pub fn grace_checks(&self) -> Vec<GraceCheck> {
+        let mut seen: Vec<Ms> = self
+            .renewals
+            .iter()
+            .chain(&self.heartbeats)
+            .copied()
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        let mut out = Vec::new();
+        for (i, &r) in seen.iter().enumerate() {
+            let observed = self.pass_at_or_after(r);
+            let due = observed + self.grace;
+            let fires = if self.nlc_period > 0 {
+                self.pass_at_or_after(due + 1)
+            } else {
+                due
+            };
+            // A pass at or after the next renewal sees it before checking.
+            let next_seen = seen.get(i + 1).map(|&n| self.pass_at_or_after(n));
+            if next_seen.is_none_or(|n| fires < n) {
+                out.push(GraceCheck {
+                    renewed: r,
+                    observed,
+                    due,
+                    fires,
+                });
+            }
+        }
+        out
     }
 }
 
@@ -100,6 +175,7 @@ impl Timeline {
         let mut node_ready = Track::new(ConditionStatus::True);
         let mut taints = [Track::new(false), Track::new(false)];
         let mut renewals = Vec::new();
+        let mut heartbeats = Vec::new();
         let mut pods: Vec<PodTimeline> = tr.pods.iter().map(PodTimeline::new).collect();
         for (i, e) in tr.events.iter().enumerate() {
             match e.kind {
@@ -115,6 +191,9 @@ impl Timeline {
                 Kind::NodeReady => {
                     if let Value::Condition(c) = e.value {
                         node_ready.set(e.t, c);
+                    }
+                    if e.by == restartscope_sim::Actor::Kubelet {
+                        heartbeats.push(e.t);
                     }
                 }
                 Kind::TaintAdded | Kind::TaintRemoved => {
@@ -142,6 +221,10 @@ impl Timeline {
                 renewals,
                 grace: tr.grace.max(1),
                 renew_interval,
+                duration: tr.lease_duration.max(1),
+                heartbeats,
+                nlc_phase: tr.nlc_phase,
+                nlc_period: tr.nlc_period,
             },
             node_ready,
             taints,

@@ -71,7 +71,8 @@ fn long_restart_state_at_each_phase() {
         .filter(|e| *e < tl.horizon)
         .collect();
     assert_eq!(expiries.len(), 1);
-    assert_eq!(expiries[0], tl.lease.renewed(stop) + tl.lease.grace);
+    // renewTime + leaseDurationSeconds, not the grace period.
+    assert_eq!(expiries[0], tl.lease.renewed(stop) + tl.lease.duration);
 
     // The end: everything back; legacy went through False→True, KEP waits for a probe but
     // ends Ready too.
@@ -227,6 +228,59 @@ fn state_at_matches_a_replay_of_the_events() {
                     assert_eq!(run, running[p], "{} t={t} pod {p}", pr.name);
                 }
             }
+        }
+    }
+}
+
+/// The node lifecycle controller's grace check, as the figure marks it, against the trace: it
+/// falls due at the pass that saw the last renewal (`probeTimestamp`) plus the grace period and
+/// fires at the next pass, exactly when the trace has the controller set the node Unknown (N1);
+/// the lease itself expires earlier, at renewTime + leaseDurationSeconds.
+#[test]
+fn the_grace_check_fires_when_the_node_goes_unknown() {
+    use restartscope_sim::{simulate_policy, Policy};
+    for name in ["long-restart", "eviction"] {
+        for seed in 1..=5u64 {
+            let mut sc = (presets::find(name).unwrap().build)();
+            sc.seed = seed;
+            let tr = simulate_policy(&sc, Policy::Kep).unwrap();
+            let tl = Timeline::new(&tr);
+            let unknown: Vec<Ms> = tr
+                .events
+                .iter()
+                .filter(|e| {
+                    e.kind == Kind::NodeReady
+                        && e.by == Actor::NodeLifecycleController
+                        && e.value == Value::Condition(ConditionStatus::Unknown)
+                })
+                .map(|e| e.t)
+                .collect();
+            let checks: Vec<_> = tl
+                .lease
+                .grace_checks()
+                .into_iter()
+                .filter(|c| c.fires <= tr.horizon)
+                .collect();
+            assert_eq!(
+                checks.iter().map(|c| c.fires).collect::<Vec<_>>(),
+                unknown,
+                "{name} seed {seed}"
+            );
+            let c = checks[0];
+            assert!(c.observed >= c.renewed && c.observed - c.renewed < tr.nlc_period);
+            assert_eq!(c.due, c.observed + tr.grace);
+            assert!(c.fires > c.due && c.fires - c.due <= tr.nlc_period);
+            let expiry = tl
+                .lease
+                .expiries()
+                .into_iter()
+                .find(|e| *e > c.renewed)
+                .unwrap();
+            assert_eq!(expiry, c.renewed + tr.lease_duration);
+            assert!(
+                expiry < c.due,
+                "the lease expires before the controller acts"
+            );
         }
     }
 }

@@ -356,6 +356,11 @@ impl<'a> Cluster<'a> {
     }
 
     /// Runs to the horizon.
+    /// The node lifecycle controller's first pass and its period (`--node-monitor-period`).
+    pub fn nlc_timing(&self) -> (Ms, Ms) {
+        (self.nlc.phase, self.nlc.period)
+    }
+
     pub fn run(self) -> Outcome {
         self.run_with(&mut |_| {})
     }

@@ -38,7 +38,39 @@ pub fn fmt_secs(s: f64) -> String {
 
 /// `n` and its noun: "1 node", "3 nodes".
 pub fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+    format!(
+        "{} {}",
+        group(&n.to_string()),
+        if n == 1 { one } else { many }
+    )
+}
+
+/// A number as the CLI's tables, the figures and every export write it: the digits of its whole
+/// part grouped in threes with `,` ("59,721,000", "-1,234.5"); anything else is left as it is.
+/// One fixed grouping, so an exported figure reads the same wherever it is opened (the page's
+/// own panels use the reader's locale; JSON keeps raw numbers).
+pub fn group(s: &str) -> String {
+    let (sign, rest) = match s.strip_prefix(['-', '+', '\u{2212}']) {
+        Some(r) => (&s[..s.len() - r.len()], r),
+        None => ("", s),
+    };
+    let end = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    let (int, tail) = rest.split_at(end);
+    if int.len() <= 3 || !(tail.is_empty() || tail.starts_with('.') || tail.starts_with(' ')) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + int.len() / 3);
+    out.push_str(sign);
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out.push_str(tail);
+    out
 }
 
 /// Duration in words for screen readers: "1 minute 30 seconds".
@@ -149,6 +181,26 @@ pub fn parse_span(value: &str) -> Option<(f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn large_numbers_are_grouped_in_threes_and_the_rest_left_alone() {
+        for (raw, want) in [
+            ("0", "0"),
+            ("999", "999"),
+            ("1000", "1,000"),
+            ("59721000", "59,721,000"),
+            ("-1234.5", "-1,234.5"),
+            ("\u{2212}12400", "\u{2212}12,400"),
+            ("12400 (100 %)", "12,400 (100 %)"),
+            ("1234s", "1234s"),
+            ("no budget", "no budget"),
+            ("", ""),
+        ] {
+            assert_eq!(group(raw), want, "{raw}");
+        }
+        assert_eq!(plural(12_400, "eviction", "evictions"), "12,400 evictions");
+        assert_eq!(plural(1, "eviction", "evictions"), "1 eviction");
+    }
     #[test]
     fn durations_round_trip() {
         for (s, v) in [

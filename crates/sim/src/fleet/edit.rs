@@ -230,6 +230,11 @@ pub const ROW_KEYS: [&str; 8] = [
 
 /// A whole number without decimals, else one decimal.
 pub fn fmt_total(v: f64) -> String {
+    crate::group(&fmt_total_raw(v))
+}
+
+/// [`fmt_total`] without the grouping (the fleet page groups in the reader's locale).
+pub fn fmt_total_raw(v: f64) -> String {
     if v.fract().abs() < 1e-9 {
         format!("{v:.0}")
     } else {
@@ -248,13 +253,14 @@ pub fn saving(l: f64, k: f64) -> String {
 
 /// The saving of KEP-4781 over legacy in one sentence.
 pub fn saving_words(l: &Totals, k: &Totals) -> String {
+    let g = |n: u64| crate::group(&n.to_string());
     format!(
         "Over this rolling restart KEP-4781 avoids {} Pod Ready transitions, {} pod status writes and {} EndpointSlice updates — {} watch events delivered to the nodes' kube-proxies.",
-        l.ready_transitions.saturating_sub(k.ready_transitions),
-        (l.kubelet_status_writes + l.nlc_status_writes)
-            .saturating_sub(k.kubelet_status_writes + k.nlc_status_writes),
-        l.endpointslice_updates.saturating_sub(k.endpointslice_updates),
-        l.watch_events.saturating_sub(k.watch_events)
+        g(l.ready_transitions.saturating_sub(k.ready_transitions)),
+        g((l.kubelet_status_writes + l.nlc_status_writes)
+            .saturating_sub(k.kubelet_status_writes + k.nlc_status_writes)),
+        g(l.endpointslice_updates.saturating_sub(k.endpointslice_updates)),
+        g(l.watch_events.saturating_sub(k.watch_events))
     )
 }
 

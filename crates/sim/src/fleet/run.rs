@@ -115,7 +115,9 @@ pub fn run_with(
         })
         .collect();
     let horizon = ms(f.horizon_s()).max(1) as f64;
-    let out = Cluster::new(&setup, nodes).run_with(&mut |t| progress(t as f64 / horizon));
+    let cl = Cluster::new(&setup, nodes);
+    let (nlc_phase, nlc_period) = cl.nlc_timing();
+    let out = cl.run_with(&mut |t| progress(t as f64 / horizon));
     progress(1.0);
     let mut totals = Totals::default();
     for m in &out.metrics {
@@ -144,6 +146,8 @@ pub fn run_with(
                 horizon: ms(f.horizon_s()),
                 grace: ms(f.cluster.grace_s()),
                 lease_duration: ms(f.cluster.lease_duration_s),
+                nlc_phase,
+                nlc_period,
                 toleration: ms(f.cluster.toleration_s),
                 restarts: happened,
                 pods: sc.pods.iter().map(crate::pod_info).collect(),

@@ -330,6 +330,14 @@ pub struct Trace {
     pub horizon: Ms,
     pub grace: Ms,
     pub lease_duration: Ms,
+    /// The node lifecycle controller's passes: the first at `nlc_phase`, then every
+    /// `--node-monitor-period` (`nlc_period`; 0 in a trace written before they were recorded).
+    /// Its grace period counts from the pass that first saw a renewal (`probeTimestamp`), so the
+    /// figure can mark when the check falls due and when it fires.
+    #[serde(default)]
+    pub nlc_phase: Ms,
+    #[serde(default)]
+    pub nlc_period: Ms,
     pub toleration: Ms,
     /// (stop, start) of each kubelet restart.
     pub restarts: Vec<(Ms, Ms)>,
