@@ -227,6 +227,16 @@ pub struct FleetOpts {
     /// A fleet file (.toml or .json)
     #[arg(long, value_name = "FILE", help_heading = "Input (one of)")]
     pub scenario: Option<String>,
+    /// The cluster's settings as Kubernetes keeps them (KubeletConfiguration, kubeadm's
+    /// configuration or kubeadm-config ConfigMap, control-plane static pods, OpenShift's
+    /// KubeletConfig): a file, a directory or -; repeatable. Alone: the rolling-upgrade preset
+    #[arg(
+        short = 'f',
+        long = "manifest",
+        value_name = "FILE|DIR|-",
+        help_heading = "Cluster settings"
+    )]
+    pub manifests: Vec<String>,
     #[command(flatten)]
     pub settings: SettingsOpts,
     /// Nodes, 1-5000

@@ -68,7 +68,9 @@ fn kubelet_config_and_controller_manager_set_the_scenario() {
     assert_eq!(c["node_monitor_period_s"], 2.0);
     for want in [
         &format!("nodeLeaseDurationSeconds 20 from {kc} line 3 sets cluster.lease_duration_s"),
-        &format!("--node-monitor-grace-period 20s from {kcm} sets cluster.node_monitor_grace_s"),
+        &format!(
+            "--node-monitor-grace-period 20s from {kcm} line 13 sets cluster.node_monitor_grace_s"
+        ),
         "nodeStatusUpdateFrequency 4s",
         "is not modelled",
         "--pod-eviction-timeout 1m",

@@ -165,7 +165,7 @@ fn the_models_validation_speaks_kubernetes_and_points_at_the_manifest() {
     assert_eq!(e.kind, ErrorKind::Invalid);
     assert!(
         e.message
-            .starts_with("containers[app].livenessProbe.successThreshold must be 1 for a liveness probe, got 2 (Deployment web, line 73)"),
+            .starts_with("containers[app].livenessProbe.successThreshold must be 1 for a liveness probe, got 2 (Deployment web, line 72)"),
         "{e}"
     );
     assert_eq!(e.errors.len(), 3, "one per replica");
@@ -239,7 +239,7 @@ proptest! {
 #[test]
 fn an_unrendered_helm_template_is_named_with_its_line() {
     let e = err("apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Release.Name }}\n");
-    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert_eq!(e.kind, ErrorKind::NotManifest);
     assert!(
         e.message
             .starts_with("line 4 holds Helm template syntax `{{ .Release.Name }}`"),
