@@ -196,11 +196,17 @@ fn a_zero_replica_workload_gives_no_pods() {
     assert!(e.message.starts_with("pods must list between 1"), "{e}");
 }
 
-/// Every prefix of each test manifest, and each with one byte changed.
+/// Every prefix of each test manifest (tests/data and the quoted ones in tests/data/real).
 #[test]
 fn truncated_manifests_never_panic() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
-    for f in std::fs::read_dir(dir).unwrap().flatten() {
+    let real = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/real");
+    let files = std::fs::read_dir(dir)
+        .unwrap()
+        .chain(std::fs::read_dir(real).unwrap())
+        .flatten()
+        .filter(|f| f.path().is_file());
+    for f in files {
         let text = std::fs::read_to_string(f.path()).unwrap();
         for cut in (0..text.len()).filter(|&i| text.is_char_boundary(i)) {
             let _ = import_str(&text[..cut], &ImportOptions::default());
