@@ -65,7 +65,7 @@ const KUBELET: &[(&str, Option<&str>, &str)] = &[
     ("nodeStatusReportFrequency", None, "the model's kubelet keeps the node Ready through its lease renewals; periodic node status reports are not modelled"),
     ("syncFrequency", None, "the model syncs each pod once after a kubelet start (first SyncPod) and on probe results; the periodic resync is not modelled"),
     ("shutdownGracePeriod", None, "the model's kubelet stops without a graceful node shutdown"),
-    ("maxPods", None, "the scenario's pods are given by the manifests or --pods (at most 110)"),
+    ("maxPods", None, "the scenario's pods are given by the manifests or --pods"),
     ("featureGates", None, "the kubelet is chosen with --policy (legacy: ChangeContainerStatusOnKubeletRestart on; kep: off, the default from 1.35) and --kubernetes-version"),
 ];
 
@@ -91,7 +91,7 @@ const APISERVER: &[(&str, Option<&str>, &str)] = &[
 const KUBELET_FLAGS: &[(&str, Option<&str>, &str)] = &[
     ("--node-status-update-frequency", None, "the model's kubelet keeps the node Ready through its lease renewals and the status it posts when it starts; it does not post node status periodically"),
     ("--sync-frequency", None, "the model syncs each pod once after a kubelet start (first SyncPod) and on probe results; the periodic resync is not modelled"),
-    ("--max-pods", None, "the scenario's pods are given by the manifests or --pods (at most 110)"),
+    ("--max-pods", None, "the scenario's pods are given by the manifests or --pods"),
     ("--feature-gates", None, "the kubelet is chosen with --policy (legacy: ChangeContainerStatusOnKubeletRestart on; kep: off, the default from 1.35) and --kubernetes-version"),
     ("--config", None, "the kubelet's KubeletConfiguration file on the node: give that file with -f or --kubelet-config"),
 ];
