@@ -196,19 +196,25 @@ fn a_zero_replica_workload_gives_no_pods() {
     assert!(e.message.starts_with("pods must list between 1"), "{e}");
 }
 
-/// Every prefix of each test manifest (tests/data and the quoted ones in tests/data/real).
+/// Every prefix of each test manifest; of the longer quoted ones (tests/data/real), every 7th.
 #[test]
 fn truncated_manifests_never_panic() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
     let real = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/real");
     let files = std::fs::read_dir(dir)
         .unwrap()
-        .chain(std::fs::read_dir(real).unwrap())
-        .flatten()
-        .filter(|f| f.path().is_file());
-    for f in files {
+        .map(|f| (f, 1))
+        .chain(std::fs::read_dir(real).unwrap().map(|f| (f, 7)));
+    for (f, step) in files {
+        let Ok(f) = f else { continue };
+        if !f.path().is_file() {
+            continue;
+        }
         let text = std::fs::read_to_string(f.path()).unwrap();
-        for cut in (0..text.len()).filter(|&i| text.is_char_boundary(i)) {
+        for cut in (0..text.len())
+            .step_by(step)
+            .filter(|&i| text.is_char_boundary(i))
+        {
             let _ = import_str(&text[..cut], &ImportOptions::default());
         }
     }

@@ -376,3 +376,22 @@ fn settings_that_disagree_are_noted_and_an_explicit_flag_wins() {
     assert_eq!(flag_wins.grace_s(), Some(20.0));
     assert!(flag_wins.disagreements()[0].ends_with("(the flag wins over a -f file)"));
 }
+
+/// Istio's injector test data with `readiness.status.sidecar.istio.io/*` annotations (the
+/// proxy's readinessProbe: failureThreshold 300, periodSeconds 200, initialDelaySeconds 100).
+/// Its Deployment is named `statusPort`, which the API server refuses (metadata.name must be a
+/// lowercase RFC 1123 subdomain): so does the import, placed at the workload.
+#[test]
+fn istio_test_data_with_a_name_kubernetes_refuses() {
+    let e = match any(&["istio-injected-status-annotations.yaml"]) {
+        Err(e) => e,
+        Ok(_) => panic!("imported a Deployment named statusPort"),
+    };
+    assert_eq!(e.kind, ErrorKind::Invalid);
+    assert!(
+        e.message
+            .contains("metadata.name must be a lowercase RFC 1123 subdomain"),
+        "{e}"
+    );
+    assert!(e.message.contains("(Deployment statusPort, line"), "{e}");
+}
