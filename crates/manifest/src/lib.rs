@@ -7,9 +7,12 @@
 //! selector puts pods behind it: `Pod::service`) and PodDisruptionBudget (`Scenario::pdb`). It
 //! reads what the model uses — containers and init containers (sidecars: `restartPolicy:
 //! Always`), every probe's timing fields with `SetDefaults_Probe`'s defaults (the handler, exec,
-//! httpGet, tcpSocket or grpc, does not matter to the timing), `terminationGracePeriodSeconds`,
+//! httpGet, tcpSocket or grpc, is listed as not used: the model does not run it), `terminationGracePeriodSeconds`,
 //! the tolerations of `node.kubernetes.io/unreachable`, replicas — and lists everything else as
-//! not used by the model ([`Unused`]), never dropping it silently. The scenario is built like a
+//! not used by the model ([`Unused`]), never dropping it silently. The cluster's own settings
+//! among the documents (`settings.rs`) are read as such, alone too ([`import_any`]); what is not
+//! a manifest — a kustomization, an unrendered template, a kubeconfig — is named with the command
+//! that makes one ([`ErrorKind::NotManifest`]). The scenario is built like a
 //! preset (a 20 s kubelet restart at 30 s: change it with `Overrides`, as the CLI and the form
 //! do) and validated by [`Scenario::validate`].
 //!
@@ -67,8 +70,10 @@ pub struct Import {
     /// Where the model approximates the manifests (one toleration for every pod, a Job's
     /// restartPolicy, …), in words.
     pub notes: Vec<String>,
-    /// The cluster settings of a KubeletConfiguration or kube-controller-manager's static pod in
-    /// the input (applied to `scenario.cluster`; [`settings::ClusterSettings::lines`] names them).
+    /// The cluster settings in the input — a KubeletConfiguration, OpenShift's KubeletConfig,
+    /// kubeadm's configuration and ConfigMaps, kube-controller-manager's and kube-apiserver's
+    /// static pods (applied to `scenario.cluster`; [`settings::ClusterSettings::lines`] names
+    /// them).
     pub settings: settings::ClusterSettings,
 }
 
