@@ -61,11 +61,12 @@ pub enum Cmd {
 /// Cluster settings read from files (`simulate`, `fleet`, `import`).
 #[derive(Args, Debug, Default, Clone)]
 pub struct SettingsOpts {
-    /// A KubeletConfiguration (YAML or JSON): sets nodeLeaseDurationSeconds
+    /// A KubeletConfiguration (YAML or JSON; or OpenShift's KubeletConfig): sets nodeLeaseDurationSeconds
     /// (cluster.lease_duration_s); says which of its settings the model does not have
     #[arg(long, value_name = "FILE", help_heading = "Cluster settings")]
     pub kubelet_config: Option<String>,
-    /// kube-controller-manager's static-pod manifest, or a file of its flags
+    /// kube-controller-manager's static-pod manifest, a kubeadm ClusterConfiguration, or a file
+    /// of its flags
     /// (--node-monitor-grace-period=50s …): sets --node-monitor-grace-period and
     /// --node-monitor-period
     #[arg(long, value_name = "FILE", help_heading = "Cluster settings")]
@@ -81,7 +82,9 @@ pub struct SimOpts {
     #[arg(long, value_name = "FILE", help_heading = "Input (one of)")]
     pub scenario: Option<String>,
     /// Kubernetes YAML or JSON: a file, a directory (its .yaml/.yml/.json, recursively) or - for
-    /// standard input; multi-document streams and kind: List; repeatable
+    /// standard input; multi-document streams and kind: List; workloads and cluster settings
+    /// (KubeletConfiguration, kubeadm's configuration, control-plane static pods) in any mix,
+    /// settings alone run short-restart; beside --preset or --scenario, settings only; repeatable
     #[arg(
         short = 'f',
         long = "manifest",
@@ -229,6 +232,16 @@ pub struct FleetOpts {
     /// A fleet file (.toml or .json)
     #[arg(long, value_name = "FILE", help_heading = "Input (one of)")]
     pub scenario: Option<String>,
+    /// The cluster's settings as Kubernetes keeps them (KubeletConfiguration, kubeadm's
+    /// configuration or kubeadm-config ConfigMap, control-plane static pods, OpenShift's
+    /// KubeletConfig): a file, a directory or -; repeatable. Alone: the rolling-upgrade preset
+    #[arg(
+        short = 'f',
+        long = "manifest",
+        value_name = "FILE|DIR|-",
+        help_heading = "Cluster settings"
+    )]
+    pub manifests: Vec<String>,
     #[command(flatten)]
     pub settings: SettingsOpts,
     /// Nodes, 1-5000

@@ -15,6 +15,8 @@ pub struct FleetArgs {
     set: Overrides,
     /// `--kubelet-config`, `--controller-manager`.
     settings: crate::args::SettingsOpts,
+    /// `-f`: cluster settings files.
+    manifests: Vec<String>,
     format: Format,
     pub out: Option<String>,
 }
@@ -33,6 +35,7 @@ pub fn args(o: crate::args::FleetOpts) -> Result<FleetArgs, UserError> {
         scenario: o.scenario,
         set: Overrides::default(),
         settings: o.settings,
+        manifests: o.manifests,
         format: Format::Table,
         out: super::out_path(o.out)?,
     };
@@ -72,6 +75,15 @@ pub fn args(o: crate::args::FleetOpts) -> Result<FleetArgs, UserError> {
         }
     }
     match (&a.preset, &a.scenario) {
+        (None, None) if !a.manifests.is_empty() => {
+            let name = crate::manifest::SETTINGS_FLEET_PRESET;
+            eprintln!(
+                "restartscope: note: fleet -f without --preset or --scenario: running fleet preset {name} with the settings of {}",
+                a.manifests.join(", ")
+            );
+            a.preset = Some(name.to_string());
+            Ok(a)
+        }
         (None, None) => Err(format!(
             "fleet needs --preset NAME or --scenario FILE; presets: {}",
             fleet::PRESETS.join(", ")
@@ -94,7 +106,18 @@ fn resolve(a: &FleetArgs) -> Result<Fleet, UserError> {
         _ => unreachable!("checked while parsing"),
     };
     let mut f = f;
+    let from_files = if a.manifests.is_empty() {
+        restartscope_manifest::settings::ClusterSettings::default()
+    } else {
+        crate::manifest::load_settings(
+            &a.manifests,
+            "fleet",
+            "fleet runs its own pods (--pods-per-node, --services)",
+        )?
+    };
+    from_files.apply(&mut f.cluster);
     let files = crate::manifest::cluster_settings(&a.settings)?;
+    eprint!("{}", crate::manifest::disagreements(&from_files, &files));
     files.apply(&mut f.cluster);
     let f = a.set.apply(f).map_err(|e| {
         let list: Vec<String> = e.iter().map(|e| e.message.clone()).collect();
@@ -109,6 +132,7 @@ fn resolve(a: &FleetArgs) -> Result<Fleet, UserError> {
         .into());
     }
     // What the settings files set, once the fleet is valid (an error stays one line).
+    eprint!("{}", crate::manifest::settings_summary(&from_files));
     eprint!("{}", crate::manifest::settings_summary(&files));
     Ok(f)
 }

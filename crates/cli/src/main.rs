@@ -258,11 +258,8 @@ fn sim_args(o: args::SimOpts) -> Result<SimArgs, UserError> {
             )
             .into())
         }
-        (Some(_), Some(_), true) => {
+        (Some(_), Some(_), _) => {
             return Err("give either --preset or --scenario, not both".into())
-        }
-        (Some(_), _, false) | (_, Some(_), false) => {
-            return Err("give one of --preset, --scenario and --manifest, not several".into())
         }
         _ => {}
     }
@@ -447,25 +444,63 @@ fn invalid(origin: &str, errs: &[FieldError]) -> UserError {
 
 /// The scenario after the flags are applied (through `Overrides`, as the web form does).
 fn resolve(a: &SimArgs) -> Result<(Scenario, String), UserError> {
+    let preset = |name: &str| -> Result<(Scenario, String), UserError> {
+        let p = presets::find(name).ok_or_else(|| {
+            format!(
+                "unknown preset {name:?}; accepted presets: {}",
+                preset_list()
+            )
+        })?;
+        Ok(((p.build)(), format!("(preset {name})")))
+    };
+    // The cluster settings of -f files beside --preset or --scenario, or alone; an import's
+    // are in its scenario already (and in its summary).
+    let mut from_files = restartscope_manifest::settings::ClusterSettings::default();
+    let mut imported = restartscope_manifest::settings::ClusterSettings::default();
     let (sc, origin) = match (&a.preset, &a.scenario) {
         (Some(name), _) => {
-            let p = presets::find(name).ok_or_else(|| {
-                format!(
-                    "unknown preset {name:?}; accepted presets: {}",
-                    preset_list()
-                )
-            })?;
-            ((p.build)(), format!("(preset {name})"))
+            if !a.manifests.is_empty() {
+                from_files = manifest::load_settings(
+                    &a.manifests,
+                    "--preset",
+                    "give the workloads without --preset to run them",
+                )?;
+            }
+            preset(name)?
         }
-        (_, Some(path)) => (files::load_scenario(path)?, path.clone()),
-        _ => {
-            let im = manifest::load(&a.manifests, a.replicas_on_node)?;
-            eprint!("{}", manifest::summary(&im));
-            (im.scenario, a.manifests.join(", "))
+        (_, Some(path)) => {
+            if !a.manifests.is_empty() {
+                from_files = manifest::load_settings(
+                    &a.manifests,
+                    "--scenario",
+                    "give the workloads without --scenario to run them",
+                )?;
+            }
+            (files::load_scenario(path)?, path.clone())
         }
+        _ => match manifest::load_any(&a.manifests, a.replicas_on_node)? {
+            restartscope_manifest::Imported::Scenario(im) => {
+                eprint!("{}", manifest::summary(&im));
+                imported = im.settings;
+                (im.scenario, a.manifests.join(", "))
+            }
+            restartscope_manifest::Imported::Settings(s) => {
+                let name = manifest::SETTINGS_PRESET;
+                eprintln!(
+                    "restartscope: note: {} {} cluster settings and no workload: running preset {name} with them (--preset NAME or --scenario FILE for another; add the workloads' manifests to run those)",
+                    a.manifests.join(", "),
+                    if a.manifests.len() == 1 { "holds" } else { "hold" }
+                );
+                from_files = s.settings;
+                preset(name)?
+            }
+        },
     };
     let mut sc = sc;
+    from_files.apply(&mut sc.cluster);
     let files = manifest::cluster_settings(&a.settings)?;
+    imported.extend(from_files.clone());
+    eprint!("{}", manifest::disagreements(&imported, &files));
     files.apply(&mut sc.cluster);
     if a.downtime_s.is_some() && sc.kubelet.restarts.is_empty() {
         return Err(format!(
@@ -486,6 +521,7 @@ fn resolve(a: &SimArgs) -> Result<(Scenario, String), UserError> {
     };
     let sc = overrides.apply(sc).map_err(|e| invalid(&origin, &e))?;
     // What the settings files set, once the scenario is valid (an error stays one line).
+    eprint!("{}", manifest::settings_summary(&from_files));
     eprint!("{}", manifest::settings_summary(&files));
     Ok((sc, origin))
 }

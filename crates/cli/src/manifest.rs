@@ -5,7 +5,12 @@
 
 use super::UserError;
 use restartscope_manifest::settings::{self, ClusterSettings};
-use restartscope_manifest::{import, inputs, Import, ImportOptions, Source};
+use restartscope_manifest::{import_any, inputs, Import, ImportOptions, Imported, Source};
+
+/// The preset `simulate -f` runs when the files hold cluster settings and no workload.
+pub(crate) const SETTINGS_PRESET: &str = "short-restart";
+/// The fleet preset `fleet -f` runs when no --preset or --scenario is given.
+pub(crate) const SETTINGS_FLEET_PRESET: &str = "rolling-upgrade";
 
 /// `--replicas-on-node N`: how many pods of each workload land on this node.
 pub(crate) fn parse_replicas(value: &str) -> Result<u32, UserError> {
@@ -19,23 +24,75 @@ pub(crate) fn parse_replicas(value: &str) -> Result<u32, UserError> {
 }
 
 /// Reads (`restartscope_manifest::inputs`: `-` is standard input, directories recursively) and
-/// imports the manifests, in order.
-pub(crate) fn load(paths: &[String], replicas_on_node: Option<u32>) -> Result<Import, UserError> {
-    let texts = inputs::read(paths, &mut std::io::stdin().lock())?;
-    let sources: Vec<Source> = texts
+/// imports the manifests, in order: workloads (with any cluster settings) or cluster settings
+/// alone. What the reading skipped (a kustomization in a directory) is said on standard error.
+pub(crate) fn load_any(
+    paths: &[String],
+    replicas_on_node: Option<u32>,
+) -> Result<Imported, UserError> {
+    let read = inputs::read_all(paths, &mut std::io::stdin().lock())?;
+    for n in &read.notes {
+        eprintln!("restartscope: note: {n}");
+    }
+    let sources: Vec<Source> = read
+        .inputs
         .iter()
         .map(|i| Source {
             name: &i.name,
             text: &i.text,
         })
         .collect();
-    import(&sources, &ImportOptions { replicas_on_node }).map_err(|e| {
+    import_any(&sources, &ImportOptions { replicas_on_node }).map_err(|e| {
         UserError(if e.source.is_empty() {
             format!("invalid manifest {}: {e}", paths.join(", "))
         } else {
             format!("invalid manifest {e}")
         })
     })
+}
+
+/// As [`load_any`], for a scenario: cluster settings alone are an error that says so.
+pub(crate) fn load(paths: &[String], replicas_on_node: Option<u32>) -> Result<Import, UserError> {
+    match load_any(paths, replicas_on_node)? {
+        Imported::Scenario(im) => Ok(im),
+        Imported::Settings(s) => Err(format!("{}: {}", paths.join(", "), s.message()).into()),
+    }
+}
+
+/// `-f` beside `--preset`, `--scenario` or for `fleet`: cluster settings only (a workload there
+/// would have nowhere to go).
+pub(crate) fn load_settings(
+    paths: &[String],
+    with: &str,
+    remedy: &str,
+) -> Result<ClusterSettings, UserError> {
+    match load_any(paths, None)? {
+        Imported::Settings(s) => Ok(s.settings),
+        Imported::Scenario(im) => {
+            let w: Vec<String> = im
+                .workloads
+                .iter()
+                .map(|w| format!("{} {}", w.kind, w.name))
+                .collect();
+            Err(format!(
+                "-f {} holds workloads ({}): with {with}, -f takes cluster settings only (KubeletConfiguration, kubeadm's configuration, control-plane static pods); {remedy}",
+                paths.join(", "),
+                w.join(", ")
+            )
+            .into())
+        }
+    }
+}
+
+/// The notes on settings that disagree (`-f` files among themselves, or with an explicit flag,
+/// which wins), one line each on standard error.
+pub(crate) fn disagreements(from_files: &ClusterSettings, explicit: &ClusterSettings) -> String {
+    let mut all = from_files.clone();
+    all.extend(explicit.clone().explicit());
+    all.disagreements()
+        .iter()
+        .map(|l| format!("restartscope: note: {l}\n"))
+        .collect()
 }
 
 /// `--kubelet-config FILE` and `--controller-manager FILE`: the cluster settings they hold.
@@ -61,7 +118,7 @@ pub(crate) fn cluster_settings(
                 .map_err(|e| format!("--controller-manager: {e}"))?,
         );
     }
-    Ok(out)
+    Ok(out.explicit())
 }
 
 /// The settings read, one line each on standard error.
@@ -125,6 +182,7 @@ pub(crate) fn import_args(o: crate::args::ImportOpts) -> Result<ImportArgs, User
 pub(crate) fn run_import(a: &ImportArgs) -> Result<String, UserError> {
     let mut im = load(&a.manifests, a.replicas_on_node)?;
     let files = cluster_settings(&a.settings)?;
+    eprint!("{}", disagreements(&im.settings, &files));
     if !files.is_empty() {
         files.apply(&mut im.scenario.cluster);
         im.scenario

@@ -42,7 +42,9 @@ fn each_subcommand_has_its_own_help() {
     }
     let fleet = ok(&["fleet", "--help"]);
     assert!(fleet.contains("--nodes") && fleet.contains("--wait-ready"));
-    assert!(!fleet.contains("--probe") && !fleet.contains("--manifest"));
+    assert!(!fleet.contains("--probe") && !fleet.contains("--replicas-on-node"));
+    // fleet's -f takes cluster settings only.
+    assert!(fleet.contains("-f, --manifest"), "{fleet}");
     let import = ok(&["import", "--help"]);
     assert!(import.contains("-f, --manifest") && !import.contains("--downtime"));
     let tour = ok(&["tour", "--help"]);

@@ -198,3 +198,38 @@ fn an_unrendered_chart_is_named_with_its_line() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A kustomization in a directory is skipped with a note (the other files are read as they
+/// are); given as a file, it is refused with the command that renders it.
+#[test]
+fn a_kustomization_in_a_directory_is_skipped_with_a_note() {
+    let real = format!(
+        "{}/../manifest/tests/data/real/kustomization-helloworld.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let d = tmpdir("kustomize");
+    std::fs::copy(&real, d.join("kustomization.yaml")).unwrap();
+    std::fs::write(d.join("pod.yaml"), pod("web")).unwrap();
+    let dir = d.to_str().unwrap();
+    let out = run(&["simulate", "-f", dir, "-o", "json"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("kustomization.yaml is a kustomization: skipped"),
+        "{err}"
+    );
+    assert!(err.contains(&format!("kustomize build {dir}")), "{err}");
+    fails(
+        &["simulate", "-f", &real],
+        &[
+            "kustomize Kustomization",
+            "kustomize build DIR | restartscope simulate -f -",
+        ],
+    );
+    std::fs::remove_file(d.join("pod.yaml")).unwrap();
+    fails(
+        &["simulate", "-f", dir],
+        &["holds a kustomization", "and no other .yaml"],
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}

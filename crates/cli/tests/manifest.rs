@@ -85,7 +85,7 @@ fn import_prints_a_scenario_file_that_simulate_reads() {
     let (toml, _) = run_ok(&["import", "--manifest", &m]);
     assert!(toml.starts_with("# Imported from Kubernetes manifests"));
     assert!(
-        toml.contains("#   Deployment web: spec.template.spec.containers[0].resources (line 62)")
+        toml.contains("#   Deployment web: spec.template.spec.containers[0].resources (line 61)")
     );
     assert!(toml.contains("restart_policy = \"Always\""));
     let f = tmp("web.toml", &toml);
@@ -136,7 +136,10 @@ fn bad_manifests_exit_2_with_one_message() {
             "--preset",
             "short-restart",
         ],
-        &["give one of --preset, --scenario and --manifest"],
+        &[
+            "holds workloads (Pod debug)",
+            "with --preset, -f takes cluster settings only",
+        ],
     );
     fails(
         &[

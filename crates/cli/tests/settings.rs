@@ -68,7 +68,9 @@ fn kubelet_config_and_controller_manager_set_the_scenario() {
     assert_eq!(c["node_monitor_period_s"], 2.0);
     for want in [
         &format!("nodeLeaseDurationSeconds 20 from {kc} line 3 sets cluster.lease_duration_s"),
-        &format!("--node-monitor-grace-period 20s from {kcm} sets cluster.node_monitor_grace_s"),
+        &format!(
+            "--node-monitor-grace-period 20s from {kcm} line 13 sets cluster.node_monitor_grace_s"
+        ),
         "nodeStatusUpdateFrequency 4s",
         "is not modelled",
         "--pod-eviction-timeout 1m",
@@ -222,5 +224,91 @@ fn bad_settings_files_exit_2() {
             &short,
         ],
         &["--node-monitor-grace-period must be above"],
+    );
+}
+
+fn real(name: &str) -> String {
+    format!(
+        "{}/../manifest/tests/data/real/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// `-f` takes cluster settings as clusters keep them: alone they run the short-restart preset;
+/// beside --preset they set its cluster; with `fleet`, the fleet's. A flag wins over a file,
+/// with a note.
+#[test]
+fn cluster_settings_given_with_f() {
+    let kubeadm = real("kubeadm-config-v1beta2.yaml");
+    let (doc, err) = run_json(&["simulate", "-f", &kubeadm, "-o", "json"]);
+    assert!(
+        err.contains(
+            "holds cluster settings and no workload: running preset short-restart with them"
+        ),
+        "{err}"
+    );
+    let c = &doc["scenario"]["cluster"];
+    assert_eq!(c["node_monitor_grace_s"], 16.0);
+    assert_eq!(c["node_monitor_period_s"], 2.0);
+    assert_eq!(c["toleration_s"], 30.0);
+    assert!(
+        err.contains("--default-not-ready-toleration-seconds 30 from"),
+        "{err}"
+    );
+    // Beside a preset, and beside a workload's manifest.
+    let (doc, _) = run_json(&[
+        "simulate",
+        "--preset",
+        "short-restart",
+        "-f",
+        &kubeadm,
+        "-o",
+        "json",
+    ]);
+    assert_eq!(doc["scenario"]["cluster"]["node_monitor_grace_s"], 16.0);
+    let frontend = real("microservices-demo-frontend.yaml");
+    let (doc, err) = run_json(&["simulate", "-f", &frontend, "-f", &kubeadm, "-o", "json"]);
+    assert_eq!(doc["scenario"]["pods"].as_array().unwrap().len(), 3);
+    assert_eq!(doc["scenario"]["cluster"]["toleration_s"], 30.0);
+    assert!(
+        err.contains("restartscope: imported Deployment frontend"),
+        "{err}"
+    );
+    // The explicit flag wins, and the note says so.
+    let kcm = file("kcm-30.flags", "--node-monitor-grace-period=30s\n");
+    let (doc, err) = run_json(&[
+        "simulate",
+        "-f",
+        &kubeadm,
+        "--controller-manager",
+        &kcm,
+        "-o",
+        "json",
+    ]);
+    assert_eq!(doc["scenario"]["cluster"]["node_monitor_grace_s"], 30.0);
+    assert!(err.contains("disagree; the model uses --node-monitor-grace-period 30s (the flag wins over a -f file)"), "{err}");
+    // The fleet.
+    let (doc, err) = run_json(&["fleet", "-f", &kubeadm, "--nodes", "4", "-o", "json"]);
+    assert!(
+        err.contains("running fleet preset rolling-upgrade"),
+        "{err}"
+    );
+    assert_eq!(doc["fleet"]["cluster"]["node_monitor_grace_s"], 16.0);
+    // Workloads where only settings fit.
+    fails(
+        &["simulate", "--preset", "short-restart", "-f", &frontend],
+        &[
+            "holds workloads (Deployment frontend)",
+            "with --preset, -f takes cluster settings only",
+        ],
+    );
+    fails(
+        &["fleet", "--preset", "rolling-upgrade", "-f", &frontend],
+        &["with fleet, -f takes cluster settings only"],
+    );
+    // `import` makes a scenario of workloads: settings alone say so.
+    fails(
+        &["import", "-f", &kubeadm],
+        &["cluster settings and no workload"],
     );
 }

@@ -1,14 +1,18 @@
 //! Kubernetes manifests → a RestartScope [`Scenario`].
 //!
-//! [`import`] reads YAML or JSON (one or more documents, `---`; a `kind: List` too) of the kinds
-//! Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job and CronJob (the pod template at
+//! [`import`] reads YAML or JSON (one or more documents, `---`; a `kind: List` too; JSON objects
+//! one after another, as kubectl reads them) of the kinds Pod, Deployment, StatefulSet,
+//! DaemonSet, ReplicaSet, ReplicationController, Job and CronJob (the pod template at
 //! `spec`, `spec.template.spec` or `spec.jobTemplate.spec.template.spec`), plus Service (its
 //! selector puts pods behind it: `Pod::service`) and PodDisruptionBudget (`Scenario::pdb`). It
 //! reads what the model uses — containers and init containers (sidecars: `restartPolicy:
 //! Always`), every probe's timing fields with `SetDefaults_Probe`'s defaults (the handler, exec,
-//! httpGet, tcpSocket or grpc, does not matter to the timing), `terminationGracePeriodSeconds`,
+//! httpGet, tcpSocket or grpc, is listed as not used: the model does not run it), `terminationGracePeriodSeconds`,
 //! the tolerations of `node.kubernetes.io/unreachable`, replicas — and lists everything else as
-//! not used by the model ([`Unused`]), never dropping it silently. The scenario is built like a
+//! not used by the model ([`Unused`]), never dropping it silently. The cluster's own settings
+//! among the documents (`settings.rs`) are read as such, alone too ([`import_any`]); what is not
+//! a manifest — a kustomization, an unrendered template, a kubeconfig — is named with the command
+//! that makes one ([`ErrorKind::NotManifest`]). The scenario is built like a
 //! preset (a 20 s kubelet restart at 30 s: change it with `Overrides`, as the CLI and the form
 //! do) and validated by [`Scenario::validate`].
 //!
@@ -66,8 +70,10 @@ pub struct Import {
     /// Where the model approximates the manifests (one toleration for every pod, a Job's
     /// restartPolicy, …), in words.
     pub notes: Vec<String>,
-    /// The cluster settings of a KubeletConfiguration or kube-controller-manager's static pod in
-    /// the input (applied to `scenario.cluster`; [`settings::ClusterSettings::lines`] names them).
+    /// The cluster settings in the input — a KubeletConfiguration, OpenShift's KubeletConfig,
+    /// kubeadm's configuration and ConfigMaps, kube-controller-manager's and kube-apiserver's
+    /// static pods (applied to `scenario.cluster`; [`settings::ClusterSettings::lines`] names
+    /// them).
     pub settings: settings::ClusterSettings,
 }
 
@@ -130,6 +136,14 @@ pub enum ErrorKind {
     /// The scenario's validation rejected it: [`ImportError::errors`], each message starting
     /// with the Kubernetes field name.
     Invalid,
+    /// Not a manifest but what makes or sits beside them — a kustomization, an unrendered
+    /// template (Helm, another Go template, Jinja, ytt, envsubst), a Helm `Chart.yaml`, a
+    /// kubeconfig, a `kubeadm join` command: the message names it and how to get manifests.
+    NotManifest,
+    /// Cluster settings (a KubeletConfiguration, a control-plane static pod, kubeadm's
+    /// configuration, …) and no workload: [`import_any`] gives them back as
+    /// [`Imported::Settings`] to run a preset with.
+    SettingsOnly,
 }
 
 /// Why an import failed: one message, with where it is.
@@ -165,32 +179,109 @@ impl std::fmt::Display for ImportError {
 
 impl std::error::Error for ImportError {}
 
-/// Imports every source, in order, into one scenario.
-pub fn import(sources: &[Source<'_>], opts: &ImportOptions) -> Result<Import, ImportError> {
-    let mut objects = objects::Objects::default();
-    for s in sources {
-        read_source(&mut objects, s).map_err(|e| helm_template(s, e))?;
-    }
-    build::scenario(objects, opts)
+/// Cluster settings given without a workload.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SettingsOnly {
+    pub settings: settings::ClusterSettings,
+    /// What was read as settings: `KubeletConfiguration (kubelet.yaml (document 1))`.
+    pub from: Vec<String>,
+    /// Other objects of the input (Services, ConfigMaps, …), not used without workloads.
+    pub unused: Vec<Unused>,
 }
 
-/// An error in a text that still holds Helm template syntax (at or before the error's line) is
-/// that syntax's: the chart was not rendered.
-fn helm_template(s: &Source<'_>, e: ImportError) -> ImportError {
-    match inputs::helm_template_line(s.text) {
-        Some((line, tpl)) if e.line.is_none_or(|l| l >= line) => ImportError {
-            kind: ErrorKind::Syntax,
-            message: format!(
-                "line {line} holds Helm template syntax `{tpl}`: this is a chart's template, not a manifest; render it first (`helm template RELEASE CHART | restartscope simulate -f -`)"
-            ),
-            source: s.name.to_string(),
+impl SettingsOnly {
+    /// The sentence [`import`] fails with: what was read, and that a workload is missing.
+    pub fn message(&self) -> String {
+        format!(
+            "the input holds cluster settings and no workload: read {}; add the workloads' manifests (Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, ReplicationController, Job, CronJob), or run a preset with these settings (`restartscope simulate --preset short-restart -f FILE`)",
+            self.from.join("; ")
+        )
+    }
+}
+
+/// What the inputs hold: workloads (with any settings) as a scenario, or settings alone.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Imported {
+    Scenario(Import),
+    Settings(SettingsOnly),
+}
+
+/// Imports every source, in order, into one scenario. Settings without a workload fail with
+/// [`ErrorKind::SettingsOnly`] ([`import_any`] gives them back).
+pub fn import(sources: &[Source<'_>], opts: &ImportOptions) -> Result<Import, ImportError> {
+    match import_any(sources, opts)? {
+        Imported::Scenario(im) => Ok(im),
+        Imported::Settings(s) => Err(ImportError {
+            kind: ErrorKind::SettingsOnly,
+            message: s.message(),
+            source: String::new(),
             document: None,
             line: None,
             column: None,
             errors: Vec::new(),
-        },
-        _ => e,
+        }),
     }
+}
+
+/// Imports every source, in order: a scenario when there is a workload, else the cluster
+/// settings read (a KubeletConfiguration, kubeadm's configuration, a control-plane static pod,
+/// … given alone), for the caller to run a preset with.
+pub fn import_any(sources: &[Source<'_>], opts: &ImportOptions) -> Result<Imported, ImportError> {
+    let mut objects = objects::Objects::default();
+    for s in sources {
+        if let Some(t) = inputs::ytt_template(s.text) {
+            let e = ImportError {
+                kind: ErrorKind::NotManifest,
+                message: t.message(),
+                source: s.name.to_string(),
+                document: None,
+                line: None,
+                column: None,
+                errors: Vec::new(),
+            };
+            return Err(e);
+        }
+        read_source(&mut objects, s).map_err(|e| inputs::template_error(s.name, s.text, e))?;
+    }
+    if objects.workloads.is_empty() && !objects.settings.objects.is_empty() {
+        let mut unused = objects.unused;
+        unused
+            .sort_by(|a, b| (&a.source, a.document, a.line).cmp(&(&b.source, b.document, b.line)));
+        return Ok(Imported::Settings(SettingsOnly {
+            from: objects.settings.objects.clone(),
+            settings: objects.settings,
+            unused,
+        }));
+    }
+    // kube-apiserver's --default-unreachable-toleration-seconds is what DefaultTolerationSeconds
+    // gives the pods that have no unreachable toleration of their own: those pods'. The setting
+    // is kept out of `ClusterSettings::apply` here (whose rule is for a scenario's one
+    // toleration) and listed again after.
+    let toleration = objects.settings.unreachable_toleration_s();
+    let mut held = Vec::new();
+    if let Some(t) = toleration {
+        let mut given = false;
+        for w in &mut objects.workloads {
+            if w.template.tolerates == podspec::Tolerates::Default {
+                w.template.tolerates = podspec::Tolerates::Seconds(t as i64);
+                given |= w.template.pod.workload != restartscope_sim::Workload::DaemonSet;
+            }
+        }
+        if !given {
+            objects.notes.push(format!(
+                "--default-unreachable-toleration-seconds {t}: no pod takes it (DefaultTolerationSeconds adds the toleration only to pods without one of their own; a DaemonSet's pods tolerate forever)"
+            ));
+        }
+        let (tol, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut objects.settings.set)
+            .into_iter()
+            .partition(|s| s.field == "cluster.toleration_s");
+        objects.settings.set = rest;
+        held = tol;
+    }
+    let mut im = build::scenario(objects, opts)?;
+    im.settings.set.extend(held);
+    Ok(Imported::Scenario(im))
 }
 
 fn read_source(objects: &mut objects::Objects, s: &Source<'_>) -> Result<(), ImportError> {
@@ -212,7 +303,7 @@ fn read_source(objects: &mut objects::Objects, s: &Source<'_>) -> Result<(), Imp
             }
         })?;
         for (i, d) in docs.iter().enumerate() {
-            objects.read(s.name, i + 1, &d.root)?;
+            objects.read(s.name, s.text, i + 1, &d.root)?;
         }
     }
     Ok(())

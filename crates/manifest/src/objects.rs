@@ -8,6 +8,17 @@ use crate::podspec::{self, Template};
 use crate::read::{labels, Ctx, Obj};
 use crate::settings::{self, ClusterSettings};
 use crate::yaml::{Node, Value};
+
+/// `n` with every line moved down by `by` (a document embedded in a block scalar).
+fn shifted(mut n: Node, by: usize) -> Node {
+    n.line += by;
+    n.value = match n.value {
+        Value::Seq(v) => Value::Seq(v.into_iter().map(|c| shifted(c, by)).collect()),
+        Value::Map(m) => Value::Map(m.into_iter().map(|(k, c)| (k, shifted(c, by))).collect()),
+        v => v,
+    };
+    n
+}
 use crate::{ErrorKind, ImportError, Unused};
 use restartscope_sim::{IntOrPercent, Workload};
 
@@ -41,6 +52,9 @@ const WORKLOADS: &[(&str, &[&str], Template_)] = &[
         Template_::Template,
     ),
     ("Job", &["batch/v1"], Template_::Template),
+    // The Deployment's predecessor, still served: spec.replicas and spec.template as a
+    // ReplicaSet's (its spec.selector is a plain label map).
+    ("ReplicationController", &["v1"], Template_::Template),
     (
         "CronJob",
         &["batch/v1", "batch/v1beta1"],
@@ -99,20 +113,37 @@ pub(crate) struct Objects {
 }
 
 impl Objects {
-    /// Reads one document of `source`.
-    pub fn read(&mut self, source: &str, document: usize, root: &Node) -> Result<(), ImportError> {
+    /// Reads one document of `source` (whose whole text is `text`).
+    pub fn read(
+        &mut self,
+        source: &str,
+        text: &str,
+        document: usize,
+        root: &Node,
+    ) -> Result<(), ImportError> {
         let mut cx = Ctx {
             source: source.to_string(),
             document,
             object: format!("document {document}"),
             unused: Vec::new(),
+            notes: Vec::new(),
         };
-        self.object(&mut cx, root, "")?;
+        if let Some(e) = not_a_manifest(&cx, root) {
+            return Err(e);
+        }
+        self.object(&mut cx, root, "", text)?;
         self.unused.append(&mut cx.unused);
+        self.notes.append(&mut cx.notes);
         Ok(())
     }
 
-    fn object(&mut self, cx: &mut Ctx, root: &Node, at: &str) -> Result<(), ImportError> {
+    fn object(
+        &mut self,
+        cx: &mut Ctx,
+        root: &Node,
+        at: &str,
+        text: &str,
+    ) -> Result<(), ImportError> {
         let mut o = Obj::new(cx, root, at)?;
         let kind_path = o.at("kind");
         let kind = o
@@ -135,30 +166,19 @@ impl Objects {
             o.skip(cx, "metadata", "a list's metadata");
             o.done(cx);
             for (i, item) in items.iter().enumerate() {
-                self.object(cx, item, &format!("{base}[{i}]"))?;
+                self.object(cx, item, &format!("{base}[{i}]"), text)?;
             }
             return Ok(());
         }
-        // The cluster's settings, not workloads: a KubeletConfiguration, kube-controller-manager's
-        // static pod.
-        let place = |cx: &Ctx| {
-            let src = if cx.source.is_empty() {
-                "the input"
-            } else {
-                &cx.source
-            };
-            format!("{src} (document {})", cx.document)
+        // The cluster's settings, not workloads: a KubeletConfiguration, a control-plane
+        // static pod, kubeadm's configurations, ….
+        let src = if cx.source.is_empty() {
+            "the input".to_string()
+        } else {
+            cx.source.clone()
         };
-        if kind == "KubeletConfiguration" {
-            let s =
-                settings::from_kubelet_config(&place(cx), root).map_err(|m| cx.field(m, root))?;
-            self.settings.extend(s);
-            return Ok(());
-        }
-        if let Some(words) = settings::controller_manager_pod(root) {
-            let src = format!("{}, kube-controller-manager's static pod", place(cx));
-            let s = settings::from_flags(&src, &words).map_err(|m| cx.field(m, root))?;
-            self.settings.extend(s);
+        let place = format!("{src} (document {})", cx.document);
+        if self.settings_object(cx, root, kind, &place, text)? {
             return Ok(());
         }
         let mut meta = o.obj(cx, "metadata")?;
@@ -225,6 +245,170 @@ impl Objects {
             );
         }
         Ok(())
+    }
+
+    /// Reads `root` as the cluster's settings when it is one of their kinds (true), placing each
+    /// value at `place` and its line; `text` is the document's file (to place the lines of a
+    /// ConfigMap's embedded configuration).
+    fn settings_object(
+        &mut self,
+        cx: &Ctx,
+        root: &Node,
+        kind: &str,
+        place: &str,
+        text: &str,
+    ) -> Result<bool, ImportError> {
+        let api = root.get("apiVersion").and_then(Node::as_str).unwrap_or("");
+        let err = |m: String| cx.field(m, root);
+        let got = |this: &mut Objects, what: String, s: ClusterSettings| {
+            this.settings.extend(s);
+            this.settings.objects.push(what);
+        };
+        if kind == "KubeletConfiguration" {
+            let s = settings::from_kubelet_config(place, root).map_err(err)?;
+            got(self, format!("KubeletConfiguration ({place})"), s);
+            return Ok(true);
+        }
+        // OpenShift's KubeletConfig: KubeletConfiguration fields at spec.kubeletConfig; its other
+        // fields (machineConfigPoolSelector, autoSizingReserved, …) say where and how it applies.
+        if kind == "KubeletConfig" && api.starts_with("machineconfiguration.openshift.io/") {
+            let spec = root.get("spec");
+            let mut s = match spec.and_then(|s| s.get("kubeletConfig")) {
+                Some(kc) => settings::from_kubelet_config(
+                    &format!("{place}, KubeletConfig spec.kubeletConfig"),
+                    kc,
+                )
+                .map_err(err)?,
+                None => ClusterSettings::default(),
+            };
+            if let Some(Value::Map(m)) = spec.map(|s| &s.value) {
+                let n = m.iter().filter(|(k, _)| k != "kubeletConfig").count();
+                s.other.push((format!("{place}, KubeletConfig spec"), n));
+            }
+            got(self, format!("OpenShift KubeletConfig ({place})"), s);
+            return Ok(true);
+        }
+        if let Some((c, words)) = settings::component_pod(root) {
+            let src = format!("{place}, {}'s static pod", c.program());
+            let s = settings::flags(&src, &words, c).map_err(err)?;
+            got(self, format!("{}'s static pod ({place})", c.program()), s);
+            return Ok(true);
+        }
+        if api.starts_with("kubeadm.k8s.io/") {
+            let mut s = ClusterSettings::default();
+            let mut args = |path: [&str; 2], c: settings::Component| -> Result<(), ImportError> {
+                if let Some(n) = root.get(path[0]).and_then(|n| n.get(path[1])) {
+                    let words = settings::extra_args(n).map_err(|m| cx.field(m, n))?;
+                    let src = format!("{place}, {kind} {}.{}", path[0], path[1]);
+                    s.extend(settings::flags(&src, &words, c).map_err(|m| cx.field(m, n))?);
+                }
+                Ok(())
+            };
+            match kind {
+                "ClusterConfiguration" => {
+                    args(
+                        ["controllerManager", "extraArgs"],
+                        settings::Component::ControllerManager,
+                    )?;
+                    args(["apiServer", "extraArgs"], settings::Component::ApiServer)?;
+                }
+                "InitConfiguration" | "JoinConfiguration" => {
+                    args(
+                        ["nodeRegistration", "kubeletExtraArgs"],
+                        settings::Component::Kubelet,
+                    )?;
+                }
+                // ClusterStatus, UpgradeConfiguration, ResetConfiguration: nothing the model has.
+                _ => {}
+            }
+            got(self, format!("kubeadm {kind} ({place})"), s);
+            return Ok(true);
+        }
+        // Configurations of other components: none of their settings bears on the model.
+        if matches!(
+            kind,
+            "KubeProxyConfiguration" | "KubeSchedulerConfiguration"
+        ) {
+            let n = match &root.value {
+                Value::Map(m) => m.len().saturating_sub(2),
+                _ => 0,
+            };
+            let mut s = ClusterSettings::default();
+            s.other.push((format!("{place}, {kind}"), n));
+            got(self, format!("{kind} ({place})"), s);
+            return Ok(true);
+        }
+        // kubeadm's ConfigMaps in kube-system: kubeadm-config (data.ClusterConfiguration, as
+        // `kubectl -n kube-system get cm kubeadm-config -o yaml` prints it) and kubelet-config
+        // (data.kubelet, the nodes' KubeletConfiguration; kubelet-config-1.N before 1.24).
+        if kind == "ConfigMap" && api == "v1" {
+            let meta = root.get("metadata");
+            let name = meta
+                .and_then(|m| m.get("name"))
+                .and_then(Node::as_str)
+                .unwrap_or("");
+            let ns = meta.and_then(|m| m.get("namespace")).and_then(Node::as_str);
+            let key = match name {
+                "kubeadm-config" => "ClusterConfiguration",
+                n if n == "kubelet-config" || n.starts_with("kubelet-config-1.") => "kubelet",
+                _ => return Ok(false),
+            };
+            if ns.is_some_and(|n| n != "kube-system") {
+                return Ok(false);
+            }
+            let Some(v) = root.get("data").and_then(|d| d.get(key)) else {
+                return Ok(false);
+            };
+            let Some(embedded) = v.as_str() else {
+                return Err(cx.field(format!("data.{key} must be a string, got {}", v.kind()), v));
+            };
+            // A block scalar (`ClusterConfiguration: |`) starts on the next line: its lines
+            // are the file's, shifted; a quoted one (-o json) is placed within the string.
+            let indicator = |n: usize| {
+                let l = text.lines().nth(n.checked_sub(1)?)?;
+                let after = l.rsplit_once(':')?.1.trim();
+                (after.starts_with(['|', '>'])
+                    && after[1..]
+                        .chars()
+                        .all(|c| c.is_ascii_digit() || c == '-' || c == '+'))
+                .then_some(n)
+            };
+            // The parser places a block scalar at its indicator's line or its first line.
+            let block = indicator(v.line).or_else(|| indicator(v.line.checked_sub(1)?));
+            let (offset, inner) = if let Some(b) = block {
+                (b, place.to_string())
+            } else {
+                (0, format!("{place}, ConfigMap {name} data.{key}"))
+            };
+            let docs = crate::yaml::parse(embedded).map_err(|e| {
+                cx.field(
+                    format!("ConfigMap {name} data.{key} is not YAML: {}", e.message),
+                    v,
+                )
+            })?;
+            let before = self.settings.objects.len();
+            for d in docs {
+                let r = shifted(d.root, offset);
+                let k = if key == "kubelet" {
+                    "KubeletConfiguration"
+                } else {
+                    r.get("kind").and_then(Node::as_str).unwrap_or("")
+                };
+                let k = k.to_string();
+                self.settings_object(cx, &r, &k, &inner, "")?;
+            }
+            let read: Vec<String> = self.settings.objects.drain(before..).collect();
+            self.settings.objects.push(format!(
+                "ConfigMap {name} ({place}: {})",
+                if read.is_empty() {
+                    "nothing the model reads".to_string()
+                } else {
+                    read.join(", ")
+                }
+            ));
+            return Ok(true);
+        }
+        Ok(false)
     }
 
     fn workload(
@@ -382,6 +566,70 @@ impl Objects {
             min_available,
             max_unavailable,
         })
+    }
+}
+
+/// Top-level keys of a kustomization (kustomize's `types.Kustomization`), of which a
+/// `kustomization.yaml` without `kind` has at least one.
+const KUSTOMIZE_KEYS: &[&str] = &[
+    "resources",
+    "bases",
+    "components",
+    "patches",
+    "patchesStrategicMerge",
+    "patchesJson6902",
+    "namePrefix",
+    "nameSuffix",
+    "commonLabels",
+    "configMapGenerator",
+    "secretGenerator",
+    "helmCharts",
+];
+
+/// A document that is not a Kubernetes object but something kept beside manifests — a
+/// kustomization, a Helm chart's `Chart.yaml`, a kubeconfig, a `kubeadm join` command — named,
+/// with what to give instead.
+fn not_a_manifest(cx: &Ctx, root: &Node) -> Option<ImportError> {
+    let refuse = |m: String| Some(cx.error(ErrorKind::NotManifest, m, Some(root)));
+    match &root.value {
+        Value::Str(t) => {
+            let t = t.trim();
+            let short: String = t.chars().take(60).collect();
+            let what = if t.starts_with("kubeadm join") {
+                "a `kubeadm join` command (as `kubeadm token create --print-join-command` prints it)"
+                    .to_string()
+            } else {
+                format!("a line of text (`{short}`)")
+            };
+            refuse(format!(
+                "the document is {what}, not a Kubernetes object: give the workloads' manifests (as `kubectl get deployment NAME -o yaml` prints them)"
+            ))
+        }
+        Value::Map(_) => {
+            let kind = root.get("kind").and_then(Node::as_str);
+            let api = root.get("apiVersion").and_then(Node::as_str).unwrap_or("");
+            let kustomize = match kind {
+                Some("Kustomization") => true,
+                Some("Component") => api.starts_with("kustomize.config.k8s.io/"),
+                None => KUSTOMIZE_KEYS.iter().any(|k| root.get(k).is_some()),
+                _ => false,
+            };
+            if kustomize {
+                return refuse("this is a kustomize Kustomization (kustomization.yaml), not a manifest: it lists manifests and the changes kustomize makes to them; render it first: `kustomize build DIR | restartscope simulate -f -` (or `kubectl kustomize DIR | restartscope simulate -f -`)".into());
+            }
+            if kind.is_none()
+                && matches!(api, "v1" | "v2")
+                && root.get("name").is_some()
+                && root.get("version").is_some()
+            {
+                return refuse("this is a Helm chart's Chart.yaml, not a manifest: render the chart first: `helm template RELEASE CHART | restartscope simulate -f -`".into());
+            }
+            if kind == Some("Config") && root.get("clusters").is_some() {
+                return refuse("this is a kubeconfig (kind Config: how to reach clusters), not a manifest: give the workloads' manifests (as `kubectl get deployment NAME -o yaml` prints them)".into());
+            }
+            None
+        }
+        _ => None,
     }
 }
 

@@ -6,7 +6,7 @@
 //! them (`getMinTolerationTime`). Called by `objects.rs`.
 
 use crate::read::{Ctx, Obj};
-use crate::yaml::Node;
+use crate::yaml::{Node, Value};
 use crate::ImportError;
 use restartscope_sim::{Container, Pod, Probe, Workload};
 
@@ -107,6 +107,15 @@ fn container(
         .ok_or_else(|| cx.field(format!("{path}.name is required"), node))?
         .to_string();
     let restart_policy = c.str(cx, "restartPolicy")?.map(str::to_string);
+    // The names of its ports, for a probe's named port (`ports` itself stays listed as not
+    // used: it is read here only to check the probes).
+    let port_names: Vec<&str> = match node.get("ports").map(|n| &n.value) {
+        Some(Value::Seq(ps)) => ps
+            .iter()
+            .filter_map(|p| p.get("name").and_then(Node::as_str))
+            .collect(),
+        _ => Vec::new(),
+    };
     let mut probes: [Option<Probe>; 3] = [None, None, None];
     for (slot, (key, model)) in probes.iter_mut().zip([
         ("startupProbe", "startup_probe"),
@@ -115,7 +124,7 @@ fn container(
     ]) {
         if let Some(n) = c.get(key) {
             locs.push((format!("{model_path}.{model}"), n.line, n.column));
-            *slot = Some(probe(cx, n, &c.at(key))?);
+            *slot = Some(probe(cx, n, &c.at(key), &name, &port_names)?);
         }
     }
     c.done(cx);
@@ -134,7 +143,38 @@ fn container(
 /// The four handlers a probe may have; exactly one (`validateHandler`).
 const HANDLERS: [&str; 4] = ["exec", "httpGet", "tcpSocket", "grpc"];
 
-fn probe(cx: &mut Ctx, node: &Node, path: &str) -> Result<Probe, ImportError> {
+/// A handler's contents in one line: `path: /healthz, port: http`, an exec's command.
+fn handler_summary(n: &Node) -> String {
+    fn one(n: &Node) -> String {
+        match &n.value {
+            Value::Null => "null".into(),
+            Value::Bool(b) => b.to_string(),
+            Value::Int(i) => i.to_string(),
+            Value::Float(f) => f.to_string(),
+            Value::Str(s) => s.clone(),
+            Value::Seq(v) => v.iter().map(one).collect::<Vec<_>>().join(" "),
+            Value::Map(m) => m
+                .iter()
+                .map(|(k, v)| format!("{k}: {}", one(v)))
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    }
+    let s = one(n);
+    if s.chars().count() > 80 {
+        format!("{}…", s.chars().take(80).collect::<String>())
+    } else {
+        s
+    }
+}
+
+fn probe(
+    cx: &mut Ctx,
+    node: &Node,
+    path: &str,
+    container: &str,
+    port_names: &[&str],
+) -> Result<Probe, ImportError> {
     let mut p = Obj::new(cx, node, path)?;
     let handlers: Vec<&str> = HANDLERS
         .into_iter()
@@ -150,6 +190,36 @@ fn probe(cx: &mut Ctx, node: &Node, path: &str) -> Result<Probe, ImportError> {
             format!("{path} must specify exactly one handler type (exec, httpGet, tcpSocket or grpc), got {got}"),
             node,
         ));
+    }
+    // The handler is read, not used: the model decides each probe's result from the
+    // container's modelled state, not by running it.
+    let h = handlers[0];
+    if let Some(n) = node.get(h) {
+        let contents = handler_summary(n);
+        cx.unused(
+            format!("{path}.{h}"),
+            n,
+            Some(&format!(
+                "{h} ({contents}): the model times probes by periodSeconds, initialDelaySeconds, timeoutSeconds and the thresholds, and takes each result from the container's modelled state; the handler's target decides a real probe's result, which the model does not run"
+            )),
+        );
+        // A named port must name one of the container's ports; Kubernetes' validation allows
+        // any IANA_SVC_NAME, and the kubelet fails the probe when it runs
+        // (pkg/kubelet/prober/prober.go: probe.ResolveContainerPort → findPortByName,
+        // "couldn't find port").
+        if let Some(port) = n.get("port").and_then(Node::as_str) {
+            if port.parse::<u16>().is_err() && !port_names.contains(&port) {
+                let have = if port_names.is_empty() {
+                    "it has no named port".to_string()
+                } else {
+                    format!("its ports are named {}", port_names.join(", "))
+                };
+                cx.notes.push(format!(
+                    "{}: {path}.{h}.port {port:?} (line {}) names no port of container {container} ({have}): the kubelet fails this probe every time it runs (findPortByName)",
+                    cx.object, n.line
+                ));
+            }
+        }
     }
     // SetDefaults_Probe: an unset or 0 field is the default.
     let d = Probe::default();

@@ -15,6 +15,9 @@ pub(crate) struct Ctx {
     /// `Deployment web`.
     pub object: String,
     pub unused: Vec<Unused>,
+    /// Warnings about the object that Kubernetes itself only reports when the pod runs (a
+    /// probe's named port no container port has), for the import's notes.
+    pub notes: Vec<String>,
 }
 
 impl Ctx {

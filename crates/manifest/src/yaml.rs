@@ -146,10 +146,10 @@ fn check_sizes(text: &str) -> Result<(), SyntaxError> {
     Ok(())
 }
 
-/// A collection being built.
+/// A collection being built; a mapping holds its pending key with the key's line and column.
 enum Open {
     Seq(Vec<Node>),
-    Map(Vec<(String, Node)>, Option<String>),
+    Map(Vec<(String, Node)>, Option<(String, usize, usize)>),
 }
 
 struct Frame {
@@ -161,8 +161,121 @@ struct Frame {
     size: usize,
 }
 
-/// Parses every document. Empty documents (only comments, or `---` alone) are skipped.
+/// The byte ranges of the JSON values of a stream of two or more (`{…}{…}` or `{…}` a line, as
+/// `kubectl apply -f` reads them: apimachinery's YAMLOrJSONDecoder decodes JSON values one after
+/// another); `None` when `text` is not such a stream (one value, YAML, anything between them).
+fn json_stream(text: &str) -> Option<Vec<(usize, usize)>> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    loop {
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i == b.len() {
+            break;
+        }
+        if b[i] != b'{' && b[i] != b'[' {
+            return None;
+        }
+        let start = i;
+        let (mut depth, mut in_str, mut esc) = (0usize, false, false);
+        while i < b.len() {
+            let c = b[i];
+            i += 1;
+            if in_str {
+                match c {
+                    _ if esc => esc = false,
+                    b'\\' => esc = true,
+                    b'"' => in_str = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match c {
+                b'"' => in_str = true,
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if depth != 0 {
+            return None;
+        }
+        out.push((start, i));
+    }
+    (out.len() >= 2).then_some(out)
+}
+
+/// Parses every document. Empty documents (only comments, or `---` alone) are skipped. A stream
+/// of JSON values (`{…}{…}`) is a document each, with their lines and columns in `text`.
 pub fn parse(text: &str) -> Result<Vec<Document>, SyntaxError> {
+    if let Some(values) = json_stream(text) {
+        if text.len() > MAX_INPUT_BYTES {
+            return check_sizes(text).map(|_| Vec::new());
+        }
+        let mut docs = Vec::new();
+        // Line and column of `at`, counted on from the last value's start.
+        let (mut at, mut line, mut line_start) = (0usize, 0usize, 0usize);
+        for (start, end) in values {
+            for (k, c) in text[at..start].bytes().enumerate() {
+                if c == b'\n' {
+                    line += 1;
+                    line_start = at + k + 1;
+                }
+            }
+            at = start;
+            let column = start - line_start;
+            if end - start > MAX_DOC_BYTES {
+                return Err(SyntaxError::limit(
+                    format!(
+                        "the JSON value starting at line {} is over {} MiB; documents over 1 MiB are refused",
+                        line + 1,
+                        MAX_DOC_BYTES >> 20
+                    ),
+                    line + 1,
+                    column + 1,
+                ));
+            }
+            // Parsed alone, then moved to its place: lines and columns are the file's.
+            let place = |l: &mut usize, c: &mut usize| {
+                if *l == 1 {
+                    *c += column;
+                }
+                *l += line;
+            };
+            let parsed = parse_one(&text[start..end]).map_err(|mut e| {
+                if let (Some(l), Some(c)) = (e.line.as_mut(), e.column.as_mut()) {
+                    place(l, c);
+                }
+                e
+            })?;
+            for mut d in parsed {
+                moved(&mut d.root, &place);
+                docs.push(d);
+            }
+        }
+        return Ok(docs);
+    }
+    parse_one(text)
+}
+
+/// `n` and every node in it moved by `place`.
+fn moved(n: &mut Node, place: &dyn Fn(&mut usize, &mut usize)) {
+    place(&mut n.line, &mut n.column);
+    match &mut n.value {
+        Value::Seq(v) => v.iter_mut().for_each(|c| moved(c, place)),
+        Value::Map(m) => m.iter_mut().for_each(|(_, c)| moved(c, place)),
+        _ => {}
+    }
+}
+
+fn parse_one(text: &str) -> Result<Vec<Document>, SyntaxError> {
     check_sizes(text)?;
     let mut docs = Vec::new();
     let mut stack: Vec<Frame> = Vec::new();
@@ -303,9 +416,21 @@ pub fn parse(text: &str) -> Result<Vec<Document>, SyntaxError> {
                                     node.column,
                                 ));
                             }
-                            *key = Some(k);
+                            *key = Some((k, node.line, node.column));
                         }
-                        Some(k) => m.push((k, node)),
+                        // A block collection's events start at its first entry, on the line
+                        // below its key (`resources:` then `  limits:`): it is placed at its key,
+                        // where a reader looks for the field.
+                        Some((k, line, column)) => {
+                            let mut node = node;
+                            if matches!(node.value, Value::Seq(_) | Value::Map(_))
+                                && node.line > line
+                            {
+                                node.line = line;
+                                node.column = column;
+                            }
+                            m.push((k, node))
+                        }
                     },
                 }
             }
