@@ -6,7 +6,8 @@
 //! lease updates in `kube-node-lease` (the kubelet's heartbeat); node status writes with a
 //! Ready condition; pod deletions. The time is `requestReceivedTimestamp`.
 
-use crate::{cut, is_comment, time, Evidence, Format, Obs, Unread, What};
+use crate::time;
+use crate::types::{cut, is_comment, Evidence, Format, Obs, Unread, What};
 use serde_json::Value as J;
 use std::collections::BTreeMap;
 

@@ -7,7 +7,7 @@
 
 use crate::explain::{Candidate, Verdict};
 use crate::observed::{align, differences, lanes, Alignment, Lane, PodDifferences, Run};
-use crate::{Evidence, Obs};
+use crate::types::{Evidence, Obs};
 use restartscope_sim::{simulate_profile, KubeletProfile, Policy, Scenario, Trace};
 
 /// The evidence beside the model: the runs drawn (the best-ranked candidate's, then the other

@@ -15,7 +15,8 @@
 //! as a StatefulSet does): said in the notes, since its Killing then Started is not a restart.
 //! An item's line is where its `metadata.name` appears (JSON) or where the item starts (YAML).
 
-use crate::{cut, is_comment, time, Evidence, Format, Obs, ReadError, Unread, What};
+use crate::time;
+use crate::types::{cut, is_comment, Evidence, Format, Obs, ReadError, Unread, What};
 use restartscope_manifest::yaml::{self, Node, Value};
 use serde_json::Value as J;
 use std::collections::BTreeMap;

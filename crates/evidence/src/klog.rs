@@ -8,7 +8,8 @@
 //! `"Patch status for pod"` (its patch's Ready condition and container statuses). klog has no
 //! year: times are milliseconds since 1 January.
 
-use crate::{cut, is_comment, time, Evidence, Format, Obs, Unread, What};
+use crate::time;
+use crate::types::{cut, is_comment, Evidence, Format, Obs, Unread, What};
 use serde_json::Value as J;
 use std::collections::BTreeMap;
 

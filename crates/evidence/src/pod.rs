@@ -20,7 +20,7 @@
 //! What a snapshot cannot say (the order of earlier changes, `started`/`ready` without a time) goes
 //! into the evidence's notes.
 
-use crate::{cut, Evidence, Format, Obs, ReadError, Unread, What};
+use crate::types::{cut, Evidence, Format, Obs, ReadError, Unread, What};
 use restartscope_manifest::yaml::{self, Node, Value};
 
 /// The first meaningful line starts a pod dump (YAML), or the JSON document names a Pod.

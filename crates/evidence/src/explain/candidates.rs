@@ -5,7 +5,7 @@
 //! evidence tests) and by `observed` (`observed_pods`). Mirrors no Kubernetes file.
 
 use super::versions::{evidence_version, SeenVersion};
-use crate::{Obs, What};
+use crate::types::{Obs, What};
 use restartscope_sim::{
     presets, Health, KubeVersion, KubeletProfile, Policy, Probe, Scenario, Truth,
 };

@@ -47,7 +47,7 @@ pub use candidates::{
 pub use scoring::{matched_pods, tolerance_ms};
 pub use versions::{evidence_version, seen_version, SeenVersion};
 
-use crate::{Obs, What};
+use crate::types::{Obs, What};
 use restartscope_sim::{simulate_profile, KubeVersion, Policy};
 use scoring::{score_pod, ModelPods, PodScore};
 use sequence::observed_all;

@@ -6,7 +6,7 @@
 
 use super::candidates::observed_pods;
 use super::sequence::{modelled, observed_all, Seq};
-use crate::{Obs, What};
+use crate::types::{Obs, What};
 use restartscope_sim::Trace;
 use std::cell::OnceCell;
 

@@ -8,7 +8,7 @@
 use super::align::{secs, Alignment};
 use super::lanes::Lane;
 use crate::explain::tolerance_ms;
-use crate::Obs;
+use crate::types::Obs;
 use restartscope_sim::{Actor, Kind, Policy, Trace, Value};
 use serde::Serialize;
 

@@ -1,0 +1,107 @@
+//! The format dispatcher: `detect` a file's format from its content, `read` it with its reader,
+//! `merge` several files' observations. Above the readers: the only module that imports them all.
+
+use crate::types::{cut, is_comment, Evidence, Format, Obs, ReadError};
+use crate::{audit, events, klog, pod, watch};
+
+/// Which format the text is, from its first meaningful line (and, for JSON, the document).
+pub fn detect(text: &str) -> Option<Format> {
+    let first = text
+        .lines()
+        .map(str::trim)
+        // A shell prompt with the command (`[root@master ~]# kubectl get pod -w`) is not data.
+        .find(|l| {
+            !l.is_empty() && !is_comment(l) && (!l.contains("kubectl ") || watch::looks_like(l))
+        })?;
+    if first.starts_with('{') || first.starts_with('[') {
+        if first.contains("audit.k8s.io") {
+            return Some(Format::Audit);
+        }
+        if events::looks_like(first, text) {
+            return Some(Format::EventsJson);
+        }
+        if pod::looks_like(first, text) {
+            return Some(Format::PodStatus);
+        }
+        return Some(Format::EventsJson);
+    }
+    if events::looks_like(first, text) {
+        return Some(Format::EventsJson);
+    }
+    if pod::looks_like(first, text) {
+        return Some(Format::PodStatus);
+    }
+    if klog::looks_like(first) {
+        return Some(Format::Klog);
+    }
+    if watch::looks_like(first) {
+        return Some(Format::KubectlWatch);
+    }
+    None
+}
+
+/// Reads one file's text: detects its format, reads every line. `file` is its index among the
+/// files read together (kept in each observation).
+pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
+    if text.trim().is_empty() {
+        return Err(ReadError {
+            line: 1,
+            message: "the file is empty: give a `kubectl get pods -w` transcript, `kubectl get events -o json`, audit log lines, kubelet log lines or `kubectl get pod -o yaml|json`".into(),
+        });
+    }
+    let format = detect(text).ok_or_else(|| {
+        let (n, l) = text
+            .lines()
+            .enumerate()
+            .find(|(_, l)| !l.trim().is_empty() && !is_comment(l))
+            .map(|(i, l)| (i + 1, l))
+            .unwrap_or((1, ""));
+        ReadError {
+            line: n,
+            message: format!(
+                "not a format RestartScope reads (a `kubectl get pods -w` row, `kubectl get events -o json`, an audit.k8s.io/v1 event, a kubelet klog line, `kubectl get pod -o yaml|json`): {:?}",
+                cut(l)
+            ),
+        }
+    })?;
+    let mut ev = match format {
+        Format::KubectlWatch => watch::read(text),
+        Format::EventsJson => events::read(text)?,
+        Format::Audit => audit::read(text),
+        Format::Klog => klog::read(text),
+        Format::PodStatus => pod::read(text)?,
+    };
+    for o in &mut ev.obs {
+        o.file = file;
+    }
+    for u in &mut ev.unread {
+        u.file = file;
+    }
+    if ev.obs.is_empty() {
+        let first = ev.unread.first();
+        return Err(ReadError {
+            line: first.map_or(1, |u| u.line),
+            message: match first {
+                Some(u) => format!(
+                    "read as {} but nothing in it was understood; first: {} ({:?})",
+                    format.as_str(),
+                    u.why,
+                    u.text
+                ),
+                None => format!(
+                    "read as {} but it holds nothing about pods, the kubelet or the node lease",
+                    format.as_str()
+                ),
+            },
+        });
+    }
+    Ok(ev)
+}
+
+/// Several files' evidence as one time-ordered list. Relative sources (kubectl AGE) keep their
+/// own clock; see `explain::align`.
+pub fn merge(all: &[Evidence]) -> Vec<Obs> {
+    let mut obs: Vec<Obs> = all.iter().flat_map(|e| e.obs.iter().cloned()).collect();
+    obs.sort_by_key(|o| (o.t_ms, o.file, o.line));
+    obs
+}
