@@ -485,3 +485,95 @@ fn evidence_without_an_anchor_is_not_compared_in_time() {
         true
     );
 }
+
+/// kubernetes#101044's pasted `status:` block (a real paste): Ready True since a time, restart
+/// count 4, no kubelet restart in it. Every release reaches that state: the answer is "no known
+/// bug", said with its reason, and no bug leads the ranking (before: a bug scored 100 on it).
+#[test]
+fn a_snapshot_with_no_ready_change_names_no_bug() {
+    let out = ok(&["replay", "--evidence", &data("101044-status.yaml")]);
+    assert!(out.contains("Answer: No known bug explains this."), "{out}");
+    assert!(out.contains("no Ready change was observed"), "{out}");
+    assert!(out.contains("evidence: ") && out.contains("weak"), "{out}");
+    assert!(out.contains("collect next:"), "{out}");
+    assert!(out.contains("journalctl -u kubelet -o short-iso"), "{out}");
+    let j = json(&[
+        "replay",
+        "--evidence",
+        &data("101044-status.yaml"),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(j["answer"]["bug"], serde_json::Value::Null, "{j:#}");
+    assert_eq!(j["verdicts"][0]["preset"], serde_json::Value::Null, "{j:#}");
+    for v in j["verdicts"].as_array().unwrap() {
+        if v["preset"].is_string() {
+            assert!(v["score"].as_f64().unwrap() <= 50.0, "{v:#}");
+        }
+    }
+}
+
+/// A file that cannot be read is skipped and said; the others are read and answered.
+#[test]
+fn an_unreadable_file_never_loses_the_others() {
+    let junk = tmp("junk-beside.txt", "# a comment\nhello\n");
+    let out = ok(&[
+        "replay",
+        "--evidence",
+        &junk,
+        "--evidence",
+        &data("113646-watch.txt"),
+        "--evidence",
+        "/nonexistent/evidence.txt",
+    ]);
+    assert!(out.contains("skipped: invalid evidence"), "{out}");
+    assert!(out.contains("junk-beside.txt: line 2"), "{out}");
+    assert!(
+        out.contains("skipped: cannot read evidence /nonexistent"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Answer: kubernetes#113646 explains this"),
+        "{out}"
+    );
+    let j = json(&[
+        "replay",
+        "--evidence",
+        &junk,
+        "--evidence",
+        &data("113646-watch.txt"),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(j["skipped_files"].as_array().unwrap().len(), 1, "{j:#}");
+    assert_eq!(j["files"].as_array().unwrap().len(), 1, "{j:#}");
+}
+
+/// A bug the stated release cannot have is out of the ranking, listed as not possible.
+#[test]
+fn a_bug_the_stated_release_cannot_have_is_out_of_the_list() {
+    let out = ok(&[
+        "replay",
+        "--evidence",
+        &data("136910-pod-node.yaml"),
+        "--kubernetes-version",
+        "1.21.2",
+    ]);
+    assert!(out.contains("not possible on v1.21.2: "), "{out}");
+    assert!(!first_verdict(&out).contains("report-136910"), "{out}");
+    assert!(out.contains("Answer: No known bug explains this."), "{out}");
+    let j = json(&[
+        "replay",
+        "--evidence",
+        &data("136910-pod-node.yaml"),
+        "--kubernetes-version",
+        "1.21.2",
+        "-o",
+        "json",
+    ]);
+    assert!(j["verdicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|v| v["preset"] != "report-136910-sidecar-startup"));
+}

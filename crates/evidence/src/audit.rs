@@ -68,6 +68,7 @@ pub(crate) fn read(text: &str) -> Evidence {
         unread: Vec::new(),
         skipped: 0,
         notes: Vec::new(),
+        yearless: false,
     };
     let mut pods: BTreeMap<String, PodState> = BTreeMap::new();
     // Nodes whose kubelet version is recorded (from the first write's userAgent).

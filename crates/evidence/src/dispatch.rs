@@ -100,6 +100,34 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
 
 /// Several files' evidence as one time-ordered list. Relative sources (kubectl AGE) keep their
 /// own clock; see `explain::align`.
+/// Puts files whose times carry no year (klog, journald) on the year of another file's dated
+/// times (audit, events, a pod's YAML), and says so in their notes; with no such file, says the
+/// times are kept relative to each other (never shifted by a guessed year).
+pub fn align_years(files: &mut [Evidence]) {
+    let year = files
+        .iter()
+        .filter(|e| e.absolute && !e.yearless)
+        .find_map(|e| e.obs.iter().map(|o| o.t_ms).find(|t| *t > 0))
+        .map(crate::time::year_of);
+    for e in files.iter_mut().filter(|e| e.yearless) {
+        match year {
+            Some(y) => {
+                for o in &mut e.obs {
+                    o.t_ms = crate::time::in_year(o.t_ms, y);
+                }
+                e.yearless = false;
+                e.notes.push(format!(
+                    "its times carry no year: read as {y}, the year of another file's dated times"
+                ));
+            }
+            None => e.notes.push(
+                "its times carry no year (klog, journald): kept relative to each other, not on a calendar"
+                    .into(),
+            ),
+        }
+    }
+}
+
 pub fn merge(all: &[Evidence]) -> Vec<Obs> {
     let mut obs: Vec<Obs> = all.iter().flat_map(|e| e.obs.iter().cloned()).collect();
     obs.sort_by_key(|o| (o.t_ms, o.file, o.line));

@@ -232,6 +232,7 @@ pub(crate) fn read(text: &str) -> Result<Evidence, ReadError> {
         unread: Vec::new(),
         skipped: 0,
         notes: Vec::new(),
+        yearless: false,
     };
     if !others.is_empty() {
         ev.notes.push(format!(

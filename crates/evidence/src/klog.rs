@@ -128,6 +128,7 @@ pub(crate) fn read(text: &str) -> Evidence {
         unread: Vec::new(),
         skipped: 0,
         notes: Vec::new(),
+        yearless: true,
     };
     let mut ready: BTreeMap<String, bool> = BTreeMap::new();
     for (n, raw) in text.lines().enumerate() {

@@ -30,5 +30,5 @@ pub mod time;
 pub mod types;
 mod watch;
 
-pub use dispatch::{detect, merge, read};
-pub use types::{Evidence, Format, Obs, ReadError, Unread, What};
+pub use dispatch::{align_years, detect, merge, read};
+pub use types::{ContainerSnap, Evidence, Format, Obs, ReadError, Unread, What};

@@ -61,7 +61,7 @@ pub fn journal(mon: &str, day: &str, hms: &str) -> Option<i64> {
 }
 
 /// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+pub(crate) fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = if y >= 0 { y } else { y - 399 } / 400;
     let yoe = y - era * 400;
@@ -97,6 +97,28 @@ pub fn rfc3339(s: &str) -> Option<i64> {
     };
     let ms = clock(time)?;
     Some(days_from_civil(y, m, d) * 86_400_000 + ms - offset_min * 60_000)
+}
+
+/// The civil year of milliseconds since the Unix epoch.
+pub(crate) fn year_of(ms: i64) -> i64 {
+    let days = ms.div_euclid(86_400_000);
+    let mut y = 1970 + days.div_euclid(366);
+    while days_from_civil(y + 1, 1, 1) <= days {
+        y += 1;
+    }
+    y
+}
+
+/// Milliseconds since 1 January of a non-leap year (klog, journald) put on `year`: since the
+/// Unix epoch (a day later from 1 March in a leap year).
+pub(crate) fn in_year(ms: i64, year: i64) -> i64 {
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    let leap_day = if leap && ms >= 59 * 86_400_000 {
+        86_400_000
+    } else {
+        0
+    };
+    days_from_civil(year, 1, 1) * 86_400_000 + ms + leap_day
 }
 
 /// The time of day of milliseconds since the epoch (or the year), UTC: `10:19:52` (for notes).

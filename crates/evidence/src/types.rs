@@ -42,6 +42,84 @@ pub enum What {
     LeaseRenewed,
     NodeReady(bool),
     PodDeleted,
+    /// A container's state as a snapshot shows it (`kubectl get pod -o yaml`, `kubectl describe
+    /// pod`): what the pod itself says, shown with its writer before any comparison with a model.
+    ContainerState(ContainerSnap),
+    /// The pod's phase when it is final (`Failed`, `Succeeded`): `status.phase`, describe's
+    /// `Status:`.
+    PodPhase(String),
+    /// What a writer says about the pod: an eviction (`Evicted`), an admission rejection ("Pod was
+    /// rejected: …", the kubelet's `canAdmitPod` in `pkg/kubelet/kubelet.go`), a preemption, an
+    /// OOM kill event. `reason` as Kubernetes writes it.
+    PodMessage {
+        reason: String,
+        message: String,
+    },
+    /// The node lifecycle controller marked the pod NotReady (`MarkPodsNotReady` in
+    /// `pkg/controller/util/node/controller_utils.go` sets Ready False and leaves ContainersReady:
+    /// a snapshot with Ready False beside ContainersReady True, or its "Updating ready status of
+    /// pod … to false" line).
+    ControllerNotReady,
+    /// A container restarted because its spec hash changed ("Container app definition changed,
+    /// will be restarted": `computePodActions` in `pkg/kubelet/kuberuntime/kuberuntime_manager.go`),
+    /// as after a kubelet upgrade that changes the hash.
+    SpecChanged(String),
+    /// The node went NotReady with this message (the kubelet's node status setter: "Node became
+    /// not ready", e.g. "PLEG is not healthy: …"; the controller's "NodeNotReady").
+    NodeNotReadyBecause(String),
+}
+
+/// One container in a snapshot.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ContainerSnap {
+    pub name: String,
+    /// An init container (`initContainerStatuses`, describe's `Init Containers:`); one that is
+    /// running beside started app containers is a sidecar (`restartPolicy: Always`): a regular
+    /// init container has exited before the app containers start.
+    pub init: bool,
+    /// `running`, `terminated`, `waiting`.
+    pub state: String,
+    /// The state's reason (`Error`, `OOMKilled`, `Completed`, `CrashLoopBackOff`).
+    pub reason: Option<String>,
+    pub exit_code: Option<i64>,
+    pub restart_count: Option<u32>,
+    /// `lastState.terminated`'s reason and exit code.
+    pub last_reason: Option<String>,
+    pub last_exit_code: Option<i64>,
+}
+
+impl ContainerSnap {
+    pub fn text(&self) -> String {
+        let mut s = format!(
+            "{}{} {}",
+            if self.init {
+                "init container "
+            } else {
+                "container "
+            },
+            self.name,
+            self.state
+        );
+        if let Some(r) = &self.reason {
+            s.push_str(&format!(" ({r}"));
+            if let Some(c) = self.exit_code {
+                s.push_str(&format!(", exit code {c}"));
+            }
+            s.push(')');
+        } else if let Some(c) = self.exit_code {
+            s.push_str(&format!(" (exit code {c})"));
+        }
+        if let Some(r) = &self.last_reason {
+            s.push_str(&format!(", last terminated {r}"));
+            if let Some(c) = self.last_exit_code {
+                s.push_str(&format!(" ({c})"));
+            }
+        }
+        if let Some(n) = self.restart_count {
+            s.push_str(&format!(", restart count {n}"));
+        }
+        s
+    }
 }
 
 impl What {
@@ -66,6 +144,20 @@ impl What {
             What::LeaseRenewed => "lease renewed".into(),
             What::NodeReady(b) => format!("node Ready={}", tf(*b)),
             What::PodDeleted => "pod deleted".into(),
+            What::ContainerState(c) => c.text(),
+            What::PodPhase(p) => format!("phase {p}"),
+            What::PodMessage { reason, message } => {
+                if message.is_empty() {
+                    reason.clone()
+                } else {
+                    format!("{reason}: {}", cut_to(message, 90))
+                }
+            }
+            What::ControllerNotReady => {
+                "Ready→False by the node controller (ContainersReady untouched)".into()
+            }
+            What::SpecChanged(c) => format!("container {c} definition changed, restarted"),
+            What::NodeNotReadyBecause(m) => format!("node NotReady: {}", cut_to(m, 90)),
         }
     }
 }
@@ -144,6 +236,24 @@ pub struct Evidence {
     pub skipped: usize,
     /// What the reader wants said about this file (a snapshot's limits, values without a time).
     pub notes: Vec<String>,
+    /// Wall-clock times without a year (klog, journald): `t_ms` counts from 1 January of an
+    /// unknown year until `dispatch::align_years` puts them on another file's year.
+    pub yearless: bool,
+}
+
+impl Evidence {
+    /// An empty file's evidence of this format (`absolute`: wall-clock times).
+    pub fn new(format: Format, absolute: bool) -> Self {
+        Evidence {
+            format,
+            absolute,
+            obs: Vec::new(),
+            unread: Vec::new(),
+            skipped: 0,
+            notes: Vec::new(),
+            yearless: false,
+        }
+    }
 }
 
 /// Input that cannot be read at all: the first line at fault and why.
@@ -160,8 +270,13 @@ impl std::fmt::Display for ReadError {
 }
 
 pub(crate) fn cut(s: &str) -> String {
+    cut_to(s, 120)
+}
+
+/// `s` cut to `n` characters (an ellipsis when cut).
+pub(crate) fn cut_to(s: &str, n: usize) -> String {
     let s = s.trim_end();
-    match s.char_indices().nth(120) {
+    match s.char_indices().nth(n) {
         Some((i, _)) => format!("{}…", &s[..i]),
         None => s.to_string(),
     }

@@ -79,6 +79,7 @@ pub(crate) fn read(text: &str) -> Evidence {
         unread: Vec::new(),
         skipped: 0,
         notes: Vec::new(),
+        yearless: false,
     };
     // Per pod: (ready, restarts, terminating).
     let mut last: BTreeMap<String, (bool, u32, bool)> = BTreeMap::new();

@@ -209,7 +209,20 @@ fn pod_status_snapshot_gives_last_transitions_and_restart_count() {
     assert_eq!(ev.format, Format::PodStatus);
     assert!(ev.absolute);
     let t = |s| restartscope_evidence::time::rfc3339(s).unwrap();
-    let w: Vec<(i64, &What, usize)> = ev.obs.iter().map(|o| (o.t_ms, &o.what, o.line)).collect();
+    // The container's own state (what the pod says, written by the kubelet) is listed apart.
+    let state = ev
+        .obs
+        .iter()
+        .find(|o| matches!(o.what, What::ContainerState(_)))
+        .unwrap();
+    assert_eq!(state.by.as_deref(), Some("kubelet"));
+    assert!(state.what.text().contains("running"), "{:?}", state.what);
+    let w: Vec<(i64, &What, usize)> = ev
+        .obs
+        .iter()
+        .filter(|o| !matches!(o.what, What::ContainerState(_)))
+        .map(|o| (o.t_ms, &o.what, o.line))
+        .collect();
     assert_eq!(
         w,
         vec![
