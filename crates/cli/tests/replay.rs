@@ -577,3 +577,91 @@ fn a_bug_the_stated_release_cannot_have_is_out_of_the_list() {
         .iter()
         .all(|v| v["preset"] != "report-136910-sidecar-startup"));
 }
+
+/// kubernetes#136910 pasted as `kubectl describe pod` with `--kubernetes-version 1.35.0`: named
+/// first, alone, and said to be one snapshot.
+#[test]
+fn report_136910_describe_on_1_35_0_names_the_bug_first_alone() {
+    let out = ok(&[
+        "replay",
+        "--evidence",
+        &data("136910-describe.txt"),
+        "--kubernetes-version",
+        "1.35.0",
+    ]);
+    assert!(
+        out.contains("Answer: kubernetes#136910 explains this") && out.contains("on one snapshot"),
+        "{out}"
+    );
+    assert!(
+        first_verdict(&out).contains("report-136910-sidecar-startup"),
+        "{out}"
+    );
+    assert!(out.contains("evidence: one snapshot"), "{out}");
+    let j = json(&[
+        "replay",
+        "--evidence",
+        &data("136910-describe.txt"),
+        "--kubernetes-version",
+        "1.35.0",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(j["answer"]["bug"], "kubernetes#136910", "{j:#}");
+    assert_eq!(j["verdicts"][0]["preset"], "report-136910-sidecar-startup");
+    // On 1.35.4 (fixed) the same paste names no bug.
+    let fixed = ok(&[
+        "replay",
+        "--evidence",
+        &data("136910-describe.txt"),
+        "--kubernetes-version",
+        "1.35.4",
+    ]);
+    assert!(
+        fixed.contains("Answer: No known bug explains this."),
+        "{fixed}"
+    );
+    assert!(fixed.contains("not possible on v1.35.4"), "{fixed}");
+    // The SVG's title says the answer too.
+    let svg = ok(&[
+        "replay",
+        "--evidence",
+        &data("136910-describe.txt"),
+        "--kubernetes-version",
+        "1.35.0",
+        "-o",
+        "svg",
+    ]);
+    assert!(svg.contains("kubernetes#136910 explains this"), "{svg}");
+}
+
+/// Real pastes of incidents with no kubelet bug: each answers "no known bug" with the pod's or
+/// the node's own reason, and no bug leads the ranking.
+#[test]
+fn real_incidents_without_a_kubelet_bug_name_no_bug() {
+    for (file, reason) in [
+        ("131530-describe.txt", "OOMKilled"),
+        ("84443-journal.txt", "definition changed"),
+        ("45419-journal.txt", "PLEG"),
+        ("106682-describe-events.txt", "no Ready change was observed"),
+    ] {
+        let out = ok(&["replay", "--evidence", &data(file)]);
+        assert!(
+            out.contains("Answer: No known bug explains this."),
+            "{file}: {out}"
+        );
+        let answer: String = out
+            .lines()
+            .skip_while(|l| !l.starts_with("Answer:"))
+            .take_while(|l| !l.starts_with("How each"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(answer.contains(reason), "{file}: {answer}");
+        let j = json(&["replay", "--evidence", &data(file), "-o", "json"]);
+        assert_eq!(
+            j["verdicts"][0]["preset"],
+            serde_json::Value::Null,
+            "{file}"
+        );
+    }
+}

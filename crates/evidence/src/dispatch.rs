@@ -1,8 +1,25 @@
 //! The format dispatcher: `detect` a file's format from its content, `read` it with its reader,
 //! `merge` several files' observations. Above the readers: the only module that imports them all.
 
-use crate::types::{cut, is_comment, Evidence, Format, Obs, ReadError};
-use crate::{audit, events, klog, pod, watch};
+use crate::types::{cut, is_command, is_comment, Evidence, Format, Obs, ReadError};
+use crate::{audit, describe, events, klog, pod, watch};
+
+/// What to paste instead, said by every refusal.
+const PASTE: &str = "Paste instead: `kubectl get pod NAME -o yaml` or `kubectl describe pod NAME`, `kubectl get events -o yaml`, a `kubectl get pods -w` transcript, the kubelet's log (`journalctl -u kubelet -o short-iso`) or audit log lines";
+
+/// What a line looks like, in words, for a refusal.
+fn looks(l: &str) -> &'static str {
+    let t = l.trim();
+    if t.starts_with('{') || t.starts_with('[') {
+        "JSON of another kind"
+    } else if t.contains(": ") && !t.contains("  ") {
+        "YAML or `key: value` text of another kind"
+    } else if t.split("  ").filter(|c| !c.trim().is_empty()).count() >= 3 {
+        "a table of another command's output"
+    } else {
+        "plain text"
+    }
+}
 
 /// Which format the text is, from its first meaningful line (and, for JSON, the document).
 pub fn detect(text: &str) -> Option<Format> {
@@ -14,6 +31,9 @@ pub fn detect(text: &str) -> Option<Format> {
             !l.is_empty() && !is_comment(l) && (!l.contains("kubectl ") || watch::looks_like(l))
         })?;
     if first.starts_with('{') || first.starts_with('[') {
+        if klog::is_json_line(first) {
+            return Some(Format::Klog);
+        }
         if first.contains("audit.k8s.io") {
             return Some(Format::Audit);
         }
@@ -31,6 +51,9 @@ pub fn detect(text: &str) -> Option<Format> {
     if pod::looks_like(first, text) {
         return Some(Format::PodStatus);
     }
+    if describe::looks_like(first, text) {
+        return Some(Format::Describe);
+    }
     if klog::looks_like(first) {
         return Some(Format::Klog);
     }
@@ -43,6 +66,31 @@ pub fn detect(text: &str) -> Option<Format> {
 /// Reads one file's text: detects its format, reads every line. `file` is its index among the
 /// files read together (kept in each observation).
 pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
+    // Prompts and command lines, anywhere: blanked (line numbers kept) and listed.
+    let mut commands: Vec<String> = Vec::new();
+    let cleaned: String = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if is_command(l) {
+                commands.push(format!(
+                    "line {}: a command line, skipped: {}",
+                    i + 1,
+                    cut(l.trim())
+                ));
+                ""
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut ev = read_clean(&cleaned, file)?;
+    ev.notes.splice(0..0, commands);
+    Ok(ev)
+}
+
+fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
     if text.trim().is_empty() {
         return Err(ReadError {
             line: 1,
@@ -59,7 +107,8 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
         ReadError {
             line: n,
             message: format!(
-                "not a format RestartScope reads (a `kubectl get pods -w` row, `kubectl get events -o json`, an audit.k8s.io/v1 event, a kubelet klog line, `kubectl get pod -o yaml|json`): {:?}",
+                "not a format RestartScope reads: it looks like {} ({:?}). {PASTE}",
+                looks(l),
                 cut(l)
             ),
         }
@@ -70,6 +119,8 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
         Format::Audit => audit::read(text),
         Format::Klog => klog::read(text),
         Format::PodStatus => pod::read(text)?,
+        Format::Describe => describe::read(text),
+        Format::ControllerLog => klog::read(text),
     };
     for o in &mut ev.obs {
         o.file = file;
@@ -89,8 +140,13 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
                     u.text
                 ),
                 None => format!(
-                    "read as {} but it holds nothing about pods, the kubelet or the node lease",
-                    format.as_str()
+                    "read as {}, but it holds nothing about pods, the kubelet or the node lease that replay follows ({}). {PASTE}",
+                    format.as_str(),
+                    if ev.skipped == 1 {
+                        "its one line is about something else".to_string()
+                    } else {
+                        format!("its {} lines are about other things", ev.skipped)
+                    }
                 ),
             },
         });

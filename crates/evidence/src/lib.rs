@@ -20,6 +20,7 @@
 
 mod audit;
 pub mod beside;
+mod describe;
 mod dispatch;
 mod events;
 pub mod explain;

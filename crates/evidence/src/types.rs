@@ -199,6 +199,10 @@ pub enum Format {
     Audit,
     Klog,
     PodStatus,
+    /// `kubectl describe pod|node`.
+    Describe,
+    /// kube-controller-manager's klog (the node lifecycle controller, the taint eviction).
+    ControllerLog,
 }
 
 impl Format {
@@ -209,6 +213,8 @@ impl Format {
             Format::Audit => "audit log (audit.k8s.io/v1)",
             Format::Klog => "kubelet log (klog)",
             Format::PodStatus => "kubectl get pod -o yaml|json (a snapshot)",
+            Format::Describe => "kubectl describe (a snapshot and its events)",
+            Format::ControllerLog => "kube-controller-manager log (klog)",
         }
     }
 }
@@ -306,4 +312,67 @@ pub(crate) fn ready_file(mine: &[&Obs]) -> Option<usize> {
         .iter()
         .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
         .map(|(f, _)| *f)
+}
+
+/// Programs whose command lines reporters paste above their output.
+const COMMANDS: [&str; 22] = [
+    "kubectl",
+    "oc",
+    "journalctl",
+    "grep",
+    "egrep",
+    "zgrep",
+    "cat",
+    "tail",
+    "head",
+    "less",
+    "crictl",
+    "systemctl",
+    "sudo",
+    "docker",
+    "kubeadm",
+    "minikube",
+    "kind",
+    "zcat",
+    "awk",
+    "sed",
+    "watch",
+    "k3s",
+];
+
+/// A prompt and/or a command line (`[root@master ~]# kubectl get pod -w`, `$ k get po -w`,
+/// `controlplane:~$ kubectl describe pod x`, `# grep SyncLoop kubelet.INFO`, a bare
+/// `kubectl get events -w`): not data in any format. `k` (the usual alias) counts only before
+/// `get`, `describe`, `logs`.
+pub(crate) fn is_command(l: &str) -> bool {
+    let t = l.trim();
+    let rest = if let Some(i) = t
+        .find("]# ")
+        .or_else(|| t.find("]$ "))
+        .filter(|_| t.starts_with('['))
+    {
+        &t[i + 3..]
+    } else {
+        match t.split_once(' ') {
+            Some((p, rest))
+                if matches!(p.chars().last(), Some('$' | '#' | '%' | '>' | '➜'))
+                    && (p.len() == 1 || p.contains('@') || p.contains(':') || p == "➜") =>
+            {
+                rest.trim_start()
+            }
+            _ => t,
+        }
+    };
+    let mut words = rest.split_whitespace();
+    match words.next() {
+        Some("k") => matches!(words.next(), Some("get" | "describe" | "logs")),
+        Some(w) => {
+            COMMANDS.contains(&w)
+                && (rest != t
+                    || words
+                        .next()
+                        .is_some_and(|x| !x.starts_with(':') && !x.starts_with('=')))
+        }
+        None => false,
+    }
 }

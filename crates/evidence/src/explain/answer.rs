@@ -98,7 +98,7 @@ fn at(o: &Obs) -> String {
     if o.t_ms == 0 {
         String::new()
     } else {
-        format!(" at {}", clock_text(o.t_ms))
+        format!(" at {} UTC", clock_text(o.t_ms))
     }
 }
 
@@ -138,6 +138,8 @@ fn pod_facts(obs: &[Obs]) -> Vec<String> {
                     format!(
                         "{pod}: the kubelet rejected the pod at admission ({reason}: {message}) — not a restart effect"
                     )
+                } else if reason == "TaintManagerEviction" {
+                    format!("{pod}: deleted by the taint eviction (a NoExecute taint on its node, as the node controller adds to a NotReady node) — the expected behaviour of every release")
                 } else if reason == "Evicted" {
                     format!("{pod}: evicted ({message}) — node pressure, not a restart effect")
                 } else if reason == "OOMKilling" || reason == "OOMKilled" {
