@@ -665,3 +665,21 @@ fn real_incidents_without_a_kubelet_bug_name_no_bug() {
         );
     }
 }
+
+/// One `1/1` row (no change, no restart) and one status write of unknown content (an audit log at
+/// level Metadata): nothing to compare, so no candidate scores (one row scored 80 for three
+/// bugs before), and the answer is "no known bug".
+#[test]
+fn one_row_or_one_unknown_status_write_scores_no_bug() {
+    let one = tmp(
+        "one-row.txt",
+        "NAME    READY   STATUS    RESTARTS   AGE\nweb-0   1/1     Running   0          4m1s\n",
+    );
+    for f in [one, data("audit-gce-scale.jsonl")] {
+        let j = json(&["replay", "--evidence", &f, "-o", "json"]);
+        assert_eq!(j["answer"]["bug"], serde_json::Value::Null, "{f}");
+        for v in j["verdicts"].as_array().unwrap() {
+            assert_eq!(v["score"].as_f64().unwrap(), 0.0, "{f}: {v:#}");
+        }
+    }
+}

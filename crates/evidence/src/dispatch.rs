@@ -2,7 +2,7 @@
 //! `merge` several files' observations. Above the readers: the only module that imports them all.
 
 use crate::types::{cut, is_command, is_comment, Evidence, Format, Obs, ReadError};
-use crate::{audit, describe, events, klog, pod, watch};
+use crate::{audit, describe, events, events_table, klog, pod, watch};
 
 /// What to paste instead, said by every refusal.
 const PASTE: &str = "Paste instead: `kubectl get pod NAME -o yaml` or `kubectl describe pod NAME`, `kubectl get events -o yaml`, a `kubectl get pods -w` transcript, the kubelet's log (`journalctl -u kubelet -o short-iso`) or audit log lines";
@@ -53,6 +53,9 @@ pub fn detect(text: &str) -> Option<Format> {
     }
     if describe::looks_like(first, text) {
         return Some(Format::Describe);
+    }
+    if events_table::looks_like(first) {
+        return Some(Format::EventsTable);
     }
     if klog::looks_like(first) {
         return Some(Format::Klog);
@@ -120,6 +123,7 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
         Format::Klog => klog::read(text),
         Format::PodStatus => pod::read(text)?,
         Format::Describe => describe::read(text),
+        Format::EventsTable => events_table::read(text),
         Format::ControllerLog => klog::read(text),
     };
     for o in &mut ev.obs {

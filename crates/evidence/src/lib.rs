@@ -23,6 +23,7 @@ pub mod beside;
 mod describe;
 mod dispatch;
 mod events;
+mod events_table;
 pub mod explain;
 mod klog;
 pub mod observed;

@@ -201,6 +201,8 @@ pub enum Format {
     PodStatus,
     /// `kubectl describe pod|node`.
     Describe,
+    /// `kubectl get events` as a table (`-w`, `-A`, `-o wide`).
+    EventsTable,
     /// kube-controller-manager's klog (the node lifecycle controller, the taint eviction).
     ControllerLog,
 }
@@ -214,6 +216,7 @@ impl Format {
             Format::Klog => "kubelet log (klog)",
             Format::PodStatus => "kubectl get pod -o yaml|json (a snapshot)",
             Format::Describe => "kubectl describe (a snapshot and its events)",
+            Format::EventsTable => "kubectl get events (table)",
             Format::ControllerLog => "kube-controller-manager log (klog)",
         }
     }

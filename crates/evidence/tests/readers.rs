@@ -558,3 +558,47 @@ fn controller_lines_are_the_controllers() {
     assert_eq!(ev.obs[0].by.as_deref(), Some("node-controller"));
     assert_eq!(ev.obs[0].pod.as_deref(), Some("web-0"));
 }
+
+/// `kubectl get events` as a table, with `-A`'s NAMESPACE and without. NOT a quoted paste: no
+/// such table of a kubelet-restart incident was found in the stored upstream reports; the rows
+/// are laid out as kubectl prints them (columns from its printer), the messages are the kubelet's
+/// own wording ("Readiness probe failed: …", "Container app definition changed, will be
+/// restarted", the node controller's "Node is not ready").
+#[test]
+fn events_table_rows() {
+    let t = "LAST SEEN   TYPE      REASON         OBJECT      MESSAGE\n\
+             2m          Warning   NodeNotReady   pod/web-0   Node is not ready\n\
+             90s         Warning   Unhealthy      pod/web-0   Readiness probe failed: HTTP probe failed with statuscode: 503\n\
+             30s         Normal    Killing        pod/web-0   Container app definition changed, will be restarted\n";
+    let ev = read(t, 0).unwrap();
+    assert_eq!(ev.format, Format::EventsTable);
+    assert!(!ev.absolute);
+    let w: Vec<(i64, &What)> = ev.obs.iter().map(|o| (o.t_ms, &o.what)).collect();
+    assert_eq!(
+        w,
+        vec![
+            (-120_000, &What::ControllerNotReady),
+            (-90_000, &What::ProbeFailed("Readiness".into())),
+            (-30_000, &What::SpecChanged("app".into())),
+        ]
+    );
+    let a = "NAMESPACE   LAST SEEN   TYPE      REASON      OBJECT      MESSAGE\n\
+             default     5s          Warning   Unhealthy   pod/web-0   Liveness probe failed: connection refused\n";
+    let ev = read(a, 0).unwrap();
+    assert_eq!(ev.obs[0].what, What::ProbeFailed("Liveness".into()));
+    assert_eq!(ev.obs[0].pod.as_deref(), Some("web-0"));
+}
+
+/// kubernetes#122338's line (real, a CRI-O node's `kubenswrapper`): "Node became not ready"
+/// structured, its message a list (runtime status not yet checked, PLEG not yet successful) —
+/// the kubelet's own start, not a bug.
+#[test]
+fn klog_node_became_not_ready_structured() {
+    let l = r#"Dec 15 17:25:41 single1 kubenswrapper[1832249]: I1215 17:25:41.121883 1832249 setters.go:549] "Node became not ready" node="single1" condition={Type:Ready Status:False LastHeartbeatTime:2023-12-15 17:25:41.121753163 +0800 CST m=+0.403692528 LastTransitionTime:2023-12-15 17:25:41.121753163 +0800 CST m=+0.403692528 Reason:KubeletNotReady Message:[container runtime status check may not have completed yet, PLEG is not healthy: pleg has yet to be successful]}"#;
+    let ev = read(l, 0).unwrap();
+    match &ev.obs[0].what {
+        What::NodeNotReadyBecause(m) => assert!(m.contains("PLEG is not healthy"), "{m}"),
+        w => panic!("{w:?}"),
+    }
+    assert_eq!(ev.obs[0].node.as_deref(), Some("single1"));
+}

@@ -223,7 +223,8 @@ fn rank(
             total / pods.len() as f64
         };
         let named = !pods.is_empty() && pods.iter().all(|p| names.contains(&p.as_str()));
-        if c.bug.is_some() && named {
+        // The report's pod names count only beside something compared.
+        if c.bug.is_some() && named && total > 0.0 {
             score += 3.0;
             why.push("the observed pods carry the report's pod names (+3)".into());
         }
