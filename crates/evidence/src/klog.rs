@@ -111,7 +111,7 @@ fn parse(l: &str) -> Option<Line<'_>> {
     Some(x)
 }
 
-/// A `--logging-format=json` line: (ms since the epoch, the message in klog's text form:
+/// A `--logging-format=json` line (`ts` in ms or s since the epoch): (ms since the epoch, the message in klog's text form:
 /// `"msg" key="value" …`, a `pod` object as `ns/name`).
 fn json_line(l: &str) -> Option<(i64, String, String)> {
     let v: J = serde_json::from_str(l.trim()).ok()?;
@@ -142,7 +142,10 @@ fn json_line(l: &str) -> Option<(i64, String, String)> {
         };
         out.push_str(&format!(" {k}={val:?}"));
     }
-    Some(((ts * 1000.0) as i64, out, caller))
+    // component-base's JSON logger writes `ts` in milliseconds since the epoch
+    // (zapcore.EpochMillisTimeEncoder); KEP-1602's examples show seconds: take either.
+    let ms = if ts > 1e11 { ts } else { ts * 1000.0 };
+    Some((ms as i64, out, caller))
 }
 
 /// A `--logging-format=json` kubelet line.
@@ -480,6 +483,27 @@ pub(crate) fn read(text: &str) -> Evidence {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A `--logging-format=json` line and a "Pod was rejected" status patch, laid out as the
+    /// kubelet writes them (no real line of either was found in public reports): field names from
+    /// `prober.go` (`probeType`, `pod` as an object under JSON) and `status_manager.go`.
+    #[test]
+    fn json_line_and_rejected_patch() {
+        let j = r#"{"ts":1700000000123.5,"caller":"prober/prober.go:107","msg":"Probe failed","v":0,"probeType":"Readiness","pod":{"name":"web-0","namespace":"default"},"containerName":"app","probeResult":"failure"}"#;
+        let ev = read(j);
+        assert_eq!(ev.obs[0].what, What::ProbeFailed("Readiness".into()));
+        assert_eq!(ev.obs[0].pod.as_deref(), Some("web-0"));
+        assert_eq!(ev.obs[0].t_ms, 1_700_000_000_123);
+        assert!(!ev.yearless);
+        let p = r#"I0319 10:00:00.000000    1234 status_manager.go:874] "Patch status for pod" pod="default/web-0" patch="{\"status\":{\"message\":\"Pod was rejected: Node didn't have enough resource: cpu\",\"phase\":\"Failed\",\"reason\":\"OutOfcpu\"}}""#;
+        let ev = read(p);
+        assert!(
+            matches!(&ev.obs[0].what, What::PodMessage { reason, message } if reason == "OutOfcpu" && message.starts_with("Pod was rejected")),
+            "{:?}",
+            ev.obs
+        );
+        assert_eq!(ev.obs[1].what, What::PodPhase("Failed".into()));
+    }
 
     #[test]
     fn journal_and_bare_klog() {

@@ -602,3 +602,35 @@ fn klog_node_became_not_ready_structured() {
     }
     assert_eq!(ev.obs[0].node.as_deref(), Some("single1"));
 }
+
+/// A journal's times carry no year: beside a file with dated times they take that file's year
+/// (said in the notes), never a shift by a guessed one; alone, they are said to be relative.
+#[test]
+fn a_yearless_journal_takes_another_files_year() {
+    use restartscope_evidence::{align_years, time::rfc3339};
+    let audit = read(&data("audit-pod-status-patch.jsonl"), 0).unwrap();
+    let journal = read(&data("kubelet-version-journal.txt"), 1).unwrap();
+    assert!(journal.yearless);
+    let year = {
+        let t = audit.obs[0].t_ms;
+        (1970..2100)
+            .rev()
+            .find(|y| rfc3339(&format!("{y}-01-01T00:00:00Z")).unwrap() <= t)
+            .unwrap()
+    };
+    let mut files = vec![audit, journal];
+    align_years(&mut files);
+    let t = files[1].obs[0].t_ms;
+    let start = rfc3339(&format!("{year}-01-01T00:00:00Z")).unwrap();
+    let end = rfc3339(&format!("{}-01-01T00:00:00Z", year + 1)).unwrap();
+    assert!(start <= t && t < end, "{t} not in {year}");
+    // Dec 15 01:35:15 of that year.
+    assert_eq!(t, rfc3339(&format!("{year}-12-15T01:35:15.905Z")).unwrap());
+    assert!(files[1]
+        .notes
+        .iter()
+        .any(|n| n.contains(&format!("read as {year}"))));
+    let mut alone = vec![read(&data("kubelet-version-journal.txt"), 0).unwrap()];
+    align_years(&mut alone);
+    assert!(alone[0].notes.iter().any(|n| n.contains("kept relative")));
+}
