@@ -644,6 +644,7 @@ fn real_incidents_without_a_kubelet_bug_name_no_bug() {
         ("84443-journal.txt", "definition changed"),
         ("45419-journal.txt", "PLEG"),
         ("106682-describe-events.txt", "no Ready change was observed"),
+        ("jupyter-et-13-describe-node.txt", "PLEG"),
     ] {
         let out = ok(&["replay", "--evidence", &data(file)]);
         assert!(

@@ -78,6 +78,7 @@ pub(crate) fn read(text: &str) -> Evidence {
     // Which block the indented State keys fill: (indent of `State:`, last?).
     let mut block: Option<(usize, bool)> = None;
     let mut conds: Vec<(String, bool, usize)> = Vec::new();
+    let mut node_notready: Vec<(i64, String, usize)> = Vec::new();
     let mut events: Vec<(String, String, i64, String, usize)> = Vec::new();
     let mut phase: Option<(String, usize)> = None;
     let mut reason: Option<(String, usize)> = None;
@@ -144,6 +145,10 @@ pub(crate) fn read(text: &str) -> Evidence {
                 continue;
             }
         }
+        if section.is_empty() && t.starts_with("Type") && t.contains("Status") {
+            section = "conditions";
+            continue;
+        }
         match section {
             "containers" | "init" => {
                 let Some((k, v)) = kv(t) else {
@@ -190,6 +195,25 @@ pub(crate) fn read(text: &str) -> Evidence {
                             _ => ev.skipped += 1,
                         }
                     }
+                    _ => ev.skipped += 1,
+                }
+            }
+            "conditions" if is_node => {
+                // A node's table: Type, Status, LastHeartbeatTime, LastTransitionTime, Reason,
+                // Message (columns apart by two spaces or more).
+                let cols: Vec<&str> = t
+                    .split("  ")
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty())
+                    .collect();
+                match cols.as_slice() {
+                    ["Type", ..] | [] => {}
+                    [c, ..] if c.starts_with("--") => {}
+                    ["Ready", "False", _, since, _, message @ ..] => {
+                        let t = time::rfc1123z(since).unwrap_or(0);
+                        node_notready.push((t, message.join("  "), line));
+                    }
+                    ["Ready", v, ..] => conds.push(("Ready".into(), *v == "True", line)),
                     _ => ev.skipped += 1,
                 }
             }
@@ -316,6 +340,17 @@ pub(crate) fn read(text: &str) -> Evidence {
             l,
             "kubelet",
         );
+    }
+    for (t, message, line) in node_notready {
+        ev.obs.push(Obs {
+            t_ms: t,
+            pod: None,
+            node: node.clone(),
+            what: What::NodeNotReadyBecause(message),
+            by: Some("kubelet".into()),
+            line,
+            file: 0,
+        });
     }
     let cond = |k: &str| conds.iter().find(|c| c.0 == k).map(|c| (c.1, c.2));
     if let (Some((false, l)), Some((true, _))) = (cond("Ready"), cond("ContainersReady")) {

@@ -76,8 +76,13 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
         .enumerate()
         .map(|(i, l)| {
             if is_command(l) {
+                let what = if l.chars().any(|c| c.is_alphabetic()) {
+                    "a command line"
+                } else {
+                    "an elision"
+                };
                 commands.push(format!(
-                    "line {}: a command line, skipped: {}",
+                    "line {}: {what}, skipped: {}",
                     i + 1,
                     cut(l.trim())
                 ));

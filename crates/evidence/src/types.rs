@@ -349,6 +349,10 @@ const COMMANDS: [&str; 22] = [
 /// `get`, `describe`, `logs`.
 pub(crate) fn is_command(l: &str) -> bool {
     let t = l.trim();
+    // An elision a reporter wrote (`[...]`, `...`, `…`) is no more data than a prompt.
+    if matches!(t, "[...]" | "..." | "…" | "[…]" | "(...)") {
+        return true;
+    }
     let rest = if let Some(i) = t
         .find("]# ")
         .or_else(|| t.find("]$ "))
