@@ -645,6 +645,10 @@ fn real_incidents_without_a_kubelet_bug_name_no_bug() {
         ("45419-journal.txt", "PLEG"),
         ("106682-describe-events.txt", "no Ready change was observed"),
         ("jupyter-et-13-describe-node.txt", "PLEG"),
+        (
+            "event-tailer-nodenotready.json",
+            "the node controller marked it NotReady",
+        ),
     ] {
         let out = ok(&["replay", "--evidence", &data(file)]);
         assert!(

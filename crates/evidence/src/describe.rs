@@ -326,6 +326,8 @@ pub(crate) fn read(text: &str) -> Evidence {
         }
     }
     let latest = ev.obs.iter().map(|o| o.t_ms).max().unwrap_or(0);
+    // Without a dated State the events' ages are the only clock: relative.
+    ev.absolute = latest != 0;
     if let Some((p, l)) = phase.filter(|p| p.0 == "Failed" || p.0 == "Succeeded") {
         push(&mut ev, latest, What::PodPhase(p), l, "kubelet");
     }

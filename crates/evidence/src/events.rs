@@ -314,7 +314,28 @@ pub(crate) fn read(text: &str) -> Result<Evidence, ReadError> {
                     .unwrap_or("a");
                 Some(What::ProbeFailed(k.to_string()))
             }
+            // computePodActions's "Container %s definition changed, will be restarted": the
+            // container's spec hash changed (pkg/kubelet/kuberuntime/kuberuntime_manager.go).
+            ("Killing", "Pod") if message.contains("definition changed") => {
+                Some(What::SpecChanged(
+                    message
+                        .strip_prefix("Container ")
+                        .and_then(|m| m.split(' ').next())
+                        .unwrap_or("?")
+                        .to_string(),
+                ))
+            }
             ("Killing", "Pod") => Some(What::ContainerDied),
+            ("OOMKilling" | "Evicted" | "Preempting" | "TaintManagerEviction", _) => {
+                Some(What::PodMessage {
+                    reason: reason.to_string(),
+                    message: message.to_string(),
+                })
+            }
+            (_, "Pod") if message.starts_with("Pod was rejected") => Some(What::PodMessage {
+                reason: reason.to_string(),
+                message: message.to_string(),
+            }),
             ("Started", "Pod") => Some(What::ContainerStarted),
             ("Starting", "Node")
                 if message.contains("kubelet") || by.as_deref() == Some("kubelet") =>

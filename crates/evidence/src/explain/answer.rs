@@ -98,7 +98,13 @@ fn at(o: &Obs) -> String {
     if o.t_ms == 0 {
         String::new()
     } else {
-        format!(" at {} UTC", clock_text(o.t_ms))
+        // Before 1971: a klog/journald time without a year, on the source's own clock.
+        let zone = if o.t_ms > 366 * 86_400_000 {
+            " UTC"
+        } else {
+            ""
+        };
+        format!(" at {}{zone}", clock_text(o.t_ms))
     }
 }
 
@@ -149,6 +155,15 @@ fn pod_facts(obs: &[Obs]) -> Vec<String> {
                 } else {
                     continue;
                 }
+            }
+            What::ReadyChanged(false)
+                if o.by.as_deref().is_some_and(|b| b.contains("node-controller")) =>
+            {
+                format!(
+                    "{pod}: the node controller marked it NotReady{}{} (its NodeNotReady: the node's lease expired) — the expected behaviour of every release",
+                    at(o),
+                    by(o)
+                )
             }
             What::ControllerNotReady => format!(
                 "{pod}: the node controller marked it NotReady{}{} (Ready False, ContainersReady untouched: MarkPodsNotReady after the node's lease expired) — the expected behaviour of every release",
@@ -222,10 +237,19 @@ fn restart_seen(obs: &[Obs]) -> bool {
 }
 
 /// Ready changes observed (a sequence: watch rows, audit writes, events, successive snapshots).
+/// A Ready change the node lifecycle controller wrote (its NodeNotReady on the pod,
+/// MarkPodsNotReady): every release writes it alike, so it is no kubelet's signature.
+fn by_controller(o: &Obs) -> bool {
+    o.by.as_deref()
+        .is_some_and(|b| b.contains("node-controller"))
+}
+
+/// Ready changes the kubelet (or an unknown writer) made: a sequence (watch rows, audit writes,
+/// kubelet status patches, successive snapshots); the node controller's are not counted.
 fn ready_changes(obs: &[Obs]) -> usize {
     let changes = obs
         .iter()
-        .filter(|o| matches!(o.what, What::ReadyChanged(_)))
+        .filter(|o| matches!(o.what, What::ReadyChanged(_)) && !by_controller(o))
         .count();
     if changes > 0 {
         return changes;
@@ -330,6 +354,16 @@ pub fn answer(
         }
     }
     let facts = pod_facts(obs);
+    // What explains a stopped or restarted container, or a finished pod, without a bug: these
+    // keep a bug from being named. The node controller's NotReady and a node NotReady are listed
+    // too, but every release writes them alike, so the comparison with kubelets without the bug
+    // decides.
+    let vetoes = facts
+        .iter()
+        .filter(|f| {
+            !f.contains("the expected behaviour of every release") && !f.starts_with("node ")
+        })
+        .count();
     let changes = ready_changes(obs);
     let mut reasons = facts.clone();
     let mut named: Option<usize> = None;
@@ -360,7 +394,26 @@ pub fn answer(
     }
     if named.is_none() {
         let best_bug = ranked.iter().position(|v| v.preset.is_some());
-        if changes == 0 {
+        let controller = obs
+            .iter()
+            .filter(|o| matches!(o.what, What::ReadyChanged(_)) && by_controller(o))
+            .count();
+        // Ready as seen at least twice for one pod (its first state and a change, or two
+        // changes): one point is no sequence.
+        let seen = |o: &&Obs| {
+            matches!(o.what, What::ReadyAtStart(_) | What::ReadyChanged(_)) && !by_controller(o)
+        };
+        let points = if obs.iter().any(|o| matches!(o.what, What::ReadyChanged(_))) {
+            obs.iter().filter(seen).count()
+        } else {
+            // Successive snapshots: the first is the state before.
+            changes + 1
+        };
+        if changes == 0 && controller > 0 {
+            reasons.push("the only Ready change observed is the node controller's NotReady (its lease expired or its status was late): every release writes it; no kubelet bug shows in it".into());
+        } else if changes == 1 && points < 2 {
+            reasons.push("one Ready change alone, without the state before it, is no sequence: it cannot tell a bug's run from a kubelet without the bug".into());
+        } else if changes == 0 {
             reasons.push(if restart_seen(obs) {
                 "no Ready change was observed around the kubelet restart: the restart bugs all change Ready".into()
             } else {
@@ -378,7 +431,7 @@ pub fn answer(
                 .max_by(|a, b| a.score.total_cmp(&b.score));
             let issue = b.map_or("?", |b| b.issue);
             match without {
-                _ if !facts.is_empty() => reasons.push(format!(
+                _ if vetoes > 0 => reasons.push(format!(
                     "{issue} matches the Ready sequence (score {:.1}), but what the pod itself says (above) explains it without a bug",
                     bug.score
                 )),
