@@ -178,6 +178,9 @@ fn to_json(r: &Report) -> String {
 fn clock(e: &Evidence, t_ms: i64, t0: i64) -> String {
     if e.absolute {
         format!("+{:.1} s", (t_ms - t0) as f64 / 1000.0)
+    } else if t_ms < 0 {
+        // `kubectl get events`' LAST SEEN: counted back from when kubectl printed it.
+        format!("{} ago", restartscope_sim::fmt_secs(-t_ms as f64 / 1000.0))
     } else {
         format!("AGE {}", restartscope_sim::fmt_secs(t_ms as f64 / 1000.0))
     }
@@ -260,9 +263,10 @@ fn table(r: &Report) -> String {
     out.push('\n');
     out.push_str(&answer_text(r.answer));
     out.push_str(
-        "\nHow each candidate matches (score 0–100; see crates/evidence/src/explain/scoring.rs):\n",
+        "\nHow each candidate matches (score 0–100; see crates/evidence/src/explain/scoring.rs; the answer's choice first):\n",
     );
-    if let Some(top) = verdicts.first() {
+    // The best score (the first line may be a kubelet without a bug placed first by the answer).
+    if let Some(top) = verdicts.iter().max_by(|a, b| a.score.total_cmp(&b.score)) {
         let same = verdicts.iter().filter(|v| v.score == top.score).count();
         if same > 1 {
             out.push_str(&format!(

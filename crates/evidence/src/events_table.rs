@@ -100,14 +100,18 @@ pub(crate) fn read(text: &str) -> Evidence {
             if aligned(raw, &cols) {
                 return cell(raw, &cols, name).map(str::to_string);
             }
-            // Unaligned (`-w` prints each row on its own): the columns before MESSAGE are one
-            // word each.
-            let words: Vec<&str> = raw.split_whitespace().collect();
+            // Unaligned (`-w` prints each row through its own tabwriter): cells are still apart
+            // by two spaces or more (kubectl pads with three).
+            let cells: Vec<&str> = raw
+                .split("  ")
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .collect();
             let i = cols.iter().position(|c| c.0 == name)?;
-            if name == "MESSAGE" {
-                return Some(words.get(i..)?.join(" "));
+            if name == "MESSAGE" && i + 1 == cols.len() {
+                return Some(cells.get(i..)?.join("  "));
             }
-            words.get(i).map(|w| w.to_string())
+            cells.get(i).map(|w| w.to_string())
         };
         let (Some(age), Some(kind), Some(reason)) = (get("LAST SEEN"), get("TYPE"), get("REASON"))
         else {
