@@ -3,7 +3,7 @@
 //! observations understood, the lines not understood (count and the first few, with line
 //! numbers), and the candidates — every release's kubelets and the real-bug presets — ranked by
 //! how well each explains the observed per-pod sequences (`restartscope_evidence::explain`).
-//! Then the evidence beside the model (issue 28, `restartscope_evidence::observed`): the
+//! Then the evidence beside the model (`restartscope_evidence::observed`): the
 //! best-ranked candidate's run and the other kubelet of its release (legacy and KEP-4781 from
 //! 1.35; one run before), the evidence's clock put on the runs' axis, and per pod the
 //! differences in words (table, JSON) or the observed lanes drawn under the modelled ones

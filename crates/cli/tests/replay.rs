@@ -245,7 +245,7 @@ fn reports_142305_and_141473_name_their_bugs_first() {
     }
 }
 
-/// Issue 28: the #113646 transcript beside the model. The SVG draws the best-ranked run and the
+/// The kubernetes#113646 transcript beside the model. The SVG draws the best-ranked run and the
 /// other kubelet of its release, each with an observed lane under the reporter's pod, the
 /// legend's entry, the clock's alignment in a note; no script.
 #[test]

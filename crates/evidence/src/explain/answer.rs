@@ -476,7 +476,13 @@ pub fn answer(
             (
                 format!(
                     "{issue} explains this ({}){}",
-                    v.kubelet,
+                    match (bug_of(v).map(|b| b.policy), &rel) {
+                        // A legacy-kubelet bug is every release's legacy kubelet, not the
+                        // preset's release: say which kubelet, and the release if known.
+                        (Some(Policy::Legacy), Some((r, _))) => format!("the legacy kubelet, on {r}"),
+                        (Some(Policy::Legacy), None) => "the legacy kubelet: every release before 1.35, and 1.35+ with ChangeContainerStatusOnKubeletRestart=true".to_string(),
+                        _ => v.kubelet.clone(),
+                    },
                     if strength_words.starts_with("one snapshot") {
                         " — on one snapshot"
                     } else {
