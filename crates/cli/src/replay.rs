@@ -138,7 +138,11 @@ fn svg(b: &Beside, ans: &Answer) -> String {
     let opts = LayoutOpts {
         title: Some(format!(
             "Your incident beside the model · {} · drawn: {}",
-            ans.headline, b.names[0]
+            match &ans.bug {
+                Some(bug) => format!("{bug} explains this"),
+                None => "no known bug explains this".to_string(),
+            },
+            b.names[0]
         )),
         width: 1000.0,
         note: Some(format!("{} {}", b.alignment.text, b.summary())),
