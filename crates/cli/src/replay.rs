@@ -269,6 +269,9 @@ fn table(r: &Report) -> String {
     out.push_str(
         "\nHow each candidate matches (score 0–100; see crates/evidence/src/explain/scoring.rs; the answer's choice first):\n",
     );
+    if r.answer.bug.is_some() && r.answer.strength.starts_with("one snapshot") {
+        out.push_str("(the answer rests on the snapshot's signature, which these scores, made from Ready sequences, do not see)\n");
+    }
     // The best score (the first line may be a kubelet without a bug placed first by the answer).
     if let Some(top) = verdicts.iter().max_by(|a, b| a.score.total_cmp(&b.score)) {
         let same = verdicts.iter().filter(|v| v.score == top.score).count();
