@@ -355,9 +355,10 @@ pub struct TourOpts {
 
 #[derive(Args, Debug)]
 pub struct ReplayOpts {
-    /// Evidence: a `kubectl get pods -w` transcript, `kubectl get events -o json|yaml`, audit log
-    /// lines (audit.k8s.io/v1) or kubelet log lines (klog, journald); the format is detected;
-    /// repeatable
+    /// Evidence: a `kubectl get pods -w` transcript, `kubectl get events` (table, -o json|yaml),
+    /// `kubectl get pod NAME -o yaml|json`, `kubectl describe pod|node`, audit log lines
+    /// (audit.k8s.io/v1) or kubelet / kube-controller-manager log lines (klog, journald, JSON);
+    /// the format is detected per file; a file that cannot be read is skipped and said; repeatable
     #[arg(long = "evidence", value_name = "FILE", num_args = 1.., required = true)]
     pub evidence: Vec<String>,
     /// Kubernetes YAML or JSON of the pods (instead of pods made from the evidence); repeatable

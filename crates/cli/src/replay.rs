@@ -3,17 +3,22 @@
 //! observations understood, the lines not understood (count and the first few, with line
 //! numbers), and the candidates — every release's kubelets and the real-bug presets — ranked by
 //! how well each explains the observed per-pod sequences (`restartscope_evidence::explain`).
-//! Then the evidence beside the model (issue 28, `restartscope_evidence::observed`): the
+//! Then the evidence beside the model (`restartscope_evidence::observed`): the
 //! best-ranked candidate's run and the other kubelet of its release (legacy and KEP-4781 from
 //! 1.35; one run before), the evidence's clock put on the runs' axis, and per pod the
 //! differences in words (table, JSON) or the observed lanes drawn under the modelled ones
-//! (`-o svg`, `--out FILE`). A file that cannot be read at all is bad input (status 2) with its
-//! line number.
+//! (`-o svg`, `--out FILE`). The answer comes first (`restartscope_evidence::explain::answer`):
+//! "No known bug explains this." with its reasons, or the one bug the evidence shows, with how
+//! strong the evidence is and what to collect next. Each file is read or refused on its own: the
+//! run goes on with the readable ones and says which were skipped and why; only when none can be
+//! read is it bad input (status 2), each with its line number.
 
 use super::UserError;
 use restartscope_evidence::beside::{beside, Beside};
-use restartscope_evidence::explain::{candidates, explain_for, seen_version, SeenVersion, Verdict};
-use restartscope_evidence::{merge, read, Evidence};
+use restartscope_evidence::explain::{
+    answer, candidates, explain_for, seen_version, Answer, SeenVersion, Verdict,
+};
+use restartscope_evidence::{align_years, merge, read, Evidence};
 use restartscope_figure::{layout, LayoutOpts, ObservedPod};
 use restartscope_sim::KubeVersion;
 use serde_json::json;
@@ -50,14 +55,31 @@ pub(crate) fn run(o: crate::args::ReplayOpts) -> Result<String, UserError> {
             ),
         },
     };
+    // Each file on its own: one that cannot be read never loses the others.
     let mut files: Vec<Evidence> = Vec::new();
-    for (i, path) in o.evidence.iter().enumerate() {
-        let text = std::fs::read(path)
-            .map_err(|e| UserError(format!("cannot read evidence {path}: {e}")))?;
+    let mut paths: Vec<String> = Vec::new();
+    let mut refused: Vec<String> = Vec::new();
+    for path in &o.evidence {
+        let text = match std::fs::read(path) {
+            Ok(t) => t,
+            Err(e) => {
+                refused.push(format!("cannot read evidence {path}: {e}"));
+                continue;
+            }
+        };
         let text = String::from_utf8_lossy(&text);
-        let ev = read(&text, i).map_err(|e| UserError(format!("invalid evidence {path}: {e}")))?;
-        files.push(ev);
+        match read(&text, files.len()) {
+            Ok(ev) => {
+                files.push(ev);
+                paths.push(path.clone());
+            }
+            Err(e) => refused.push(format!("invalid evidence {path}: {e}")),
+        }
     }
+    if files.is_empty() {
+        return Err(UserError(refused.join("\n")));
+    }
+    align_years(&mut files);
     let base = if o.manifests.is_empty() {
         None
     } else {
@@ -66,12 +88,21 @@ pub(crate) fn run(o: crate::args::ReplayOpts) -> Result<String, UserError> {
     let obs = merge(&files);
     let cands = candidates(&obs, base.as_ref(), version);
     let verdicts = explain_for(&obs, &cands, o.kubernetes_version.as_deref());
+    let (ans, verdicts) = answer(&obs, verdicts, o.kubernetes_version.as_deref());
     let beside = beside(&files, &obs, &cands, &verdicts);
+    let r = Report {
+        paths: &paths,
+        refused: &refused,
+        files: &files,
+        answer: &ans,
+        verdicts: &verdicts,
+        beside: beside.as_ref(),
+    };
     Ok(match out {
-        Out::Json => to_json(&o.evidence, &files, &verdicts, beside.as_ref()),
-        Out::Table => table(&o.evidence, &files, &verdicts, beside.as_ref()),
+        Out::Json => to_json(&r),
+        Out::Table => table(&r),
         Out::Svg => match &beside {
-            Some(b) => svg(b),
+            Some(b) => svg(b, &ans),
             None => {
                 return Err("-o svg: no candidate could be run to draw the evidence beside".into())
             }
@@ -79,8 +110,19 @@ pub(crate) fn run(o: crate::args::ReplayOpts) -> Result<String, UserError> {
     })
 }
 
+/// What the outputs print.
+struct Report<'a> {
+    paths: &'a [String],
+    refused: &'a [String],
+    files: &'a [Evidence],
+    answer: &'a Answer,
+    verdicts: &'a [Verdict],
+    beside: Option<&'a Beside>,
+}
+
 /// The runs with each pod's observed Ready under its modelled lane; the alignment as the note.
-fn svg(b: &Beside) -> String {
+/// The title is the answer's headline (the text's and the JSON's).
+fn svg(b: &Beside, ans: &Answer) -> String {
     let observed = b
         .lanes
         .iter()
@@ -95,7 +137,11 @@ fn svg(b: &Beside) -> String {
         .collect();
     let opts = LayoutOpts {
         title: Some(format!(
-            "Your incident beside the model · best match: {}",
+            "Your incident beside the model · {} · drawn: {}",
+            match &ans.bug {
+                Some(bug) => format!("{bug} explains this"),
+                None => "no known bug explains this".to_string(),
+            },
             b.names[0]
         )),
         width: 1000.0,
@@ -106,13 +152,11 @@ fn svg(b: &Beside) -> String {
     layout(&b.traces, &opts).to_svg()
 }
 
-fn to_json(
-    paths: &[String],
-    files: &[Evidence],
-    verdicts: &[Verdict],
-    beside: Option<&Beside>,
-) -> String {
+fn to_json(r: &Report) -> String {
+    let (files, paths, verdicts, beside) = (r.files, r.paths, r.verdicts, r.beside);
     let v = json!({
+        "answer": r.answer,
+        "skipped_files": r.refused,
         "files": files.iter().zip(paths).map(|(e, p)| json!({
             "path": p,
             "format": e.format.as_str(),
@@ -138,18 +182,48 @@ fn to_json(
 fn clock(e: &Evidence, t_ms: i64, t0: i64) -> String {
     if e.absolute {
         format!("+{:.1} s", (t_ms - t0) as f64 / 1000.0)
+    } else if t_ms < 0 {
+        // `kubectl get events`' LAST SEEN: counted back from when kubectl printed it.
+        format!("{} ago", restartscope_sim::fmt_secs(-t_ms as f64 / 1000.0))
     } else {
         format!("AGE {}", restartscope_sim::fmt_secs(t_ms as f64 / 1000.0))
     }
 }
 
-fn table(
-    paths: &[String],
-    files: &[Evidence],
-    verdicts: &[Verdict],
-    beside: Option<&Beside>,
-) -> String {
+fn answer_text(a: &Answer) -> String {
+    let mut out = format!("Answer: {}\n", a.headline);
+    for w in &a.reasons {
+        out.push_str(&format!("  - {w}\n"));
+    }
+    out.push_str(&format!("  evidence: {}\n", a.strength));
+    if let Some(r) = &a.release {
+        out.push_str(&format!("  release: {r}\n"));
+    }
+    if !a.not_possible.is_empty() {
+        out.push_str(&format!(
+            "  not possible on {}: {}\n",
+            a.release
+                .as_deref()
+                .and_then(|r| r.split(' ').next())
+                .unwrap_or("this release"),
+            a.not_possible.join("; ")
+        ));
+    }
+    if !a.collect_next.is_empty() {
+        out.push_str("  collect next:\n");
+        for c in &a.collect_next {
+            out.push_str(&format!("    - {c}\n"));
+        }
+    }
+    out
+}
+
+fn table(r: &Report) -> String {
+    let (files, paths, verdicts, beside) = (r.files, r.paths, r.verdicts, r.beside);
     let mut out = String::new();
+    for s in r.refused {
+        out.push_str(&format!("skipped: {s}\n"));
+    }
     for (e, p) in files.iter().zip(paths) {
         out.push_str(&format!(
             "{p}: {} · {} observation{} · {} line{} about other things · {} not understood\n",
@@ -190,10 +264,16 @@ fn table(
             }
         }
     }
+    out.push('\n');
+    out.push_str(&answer_text(r.answer));
     out.push_str(
-        "\nWhat explains it best (score 0–100; see crates/evidence/src/explain/scoring.rs):\n",
+        "\nHow each candidate matches (score 0–100; see crates/evidence/src/explain/scoring.rs; the answer's choice first):\n",
     );
-    if let Some(top) = verdicts.first() {
+    if r.answer.bug.is_some() && r.answer.strength.starts_with("one snapshot") {
+        out.push_str("(the answer rests on the snapshot's signature, which these scores, made from Ready sequences, do not see)\n");
+    }
+    // The best score (the first line may be a kubelet without a bug placed first by the answer).
+    if let Some(top) = verdicts.iter().max_by(|a, b| a.score.total_cmp(&b.score)) {
         let same = verdicts.iter().filter(|v| v.score == top.score).count();
         if same > 1 {
             out.push_str(&format!(

@@ -6,7 +6,8 @@
 //! lease updates in `kube-node-lease` (the kubelet's heartbeat); node status writes with a
 //! Ready condition; pod deletions. The time is `requestReceivedTimestamp`.
 
-use crate::{cut, is_comment, time, Evidence, Format, Obs, Unread, What};
+use crate::time;
+use crate::types::{cut, is_comment, Evidence, Format, Obs, Unread, What};
 use serde_json::Value as J;
 use std::collections::BTreeMap;
 
@@ -67,6 +68,7 @@ pub(crate) fn read(text: &str) -> Evidence {
         unread: Vec::new(),
         skipped: 0,
         notes: Vec::new(),
+        yearless: false,
     };
     let mut pods: BTreeMap<String, PodState> = BTreeMap::new();
     // Nodes whose kubelet version is recorded (from the first write's userAgent).

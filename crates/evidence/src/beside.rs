@@ -1,4 +1,4 @@
-//! The evidence beside the model (issue 28): the best-ranked candidate's run and the other
+//! The evidence beside the model: the best-ranked candidate's run and the other
 //! kubelet of its release on the same scenario (legacy and KEP-4781 from 1.35; one run
 //! before), the evidence's clock aligned on the first run (`observed::align`), the observed
 //! lanes and, per pod, the differences in words. Called by the CLI's `replay` (table, JSON,
@@ -7,7 +7,7 @@
 
 use crate::explain::{Candidate, Verdict};
 use crate::observed::{align, differences, lanes, Alignment, Lane, PodDifferences, Run};
-use crate::{Evidence, Obs};
+use crate::types::{Evidence, Obs};
 use restartscope_sim::{simulate_profile, KubeletProfile, Policy, Scenario, Trace};
 
 /// The evidence beside the model: the runs drawn (the best-ranked candidate's, then the other

@@ -15,7 +15,8 @@
 //! as a StatefulSet does): said in the notes, since its Killing then Started is not a restart.
 //! An item's line is where its `metadata.name` appears (JSON) or where the item starts (YAML).
 
-use crate::{cut, is_comment, time, Evidence, Format, Obs, ReadError, Unread, What};
+use crate::time;
+use crate::types::{cut, is_comment, Evidence, Format, Obs, ReadError, Unread, What};
 use restartscope_manifest::yaml::{self, Node, Value};
 use serde_json::Value as J;
 use std::collections::BTreeMap;
@@ -231,6 +232,7 @@ pub(crate) fn read(text: &str) -> Result<Evidence, ReadError> {
         unread: Vec::new(),
         skipped: 0,
         notes: Vec::new(),
+        yearless: false,
     };
     if !others.is_empty() {
         ev.notes.push(format!(
@@ -312,7 +314,28 @@ pub(crate) fn read(text: &str) -> Result<Evidence, ReadError> {
                     .unwrap_or("a");
                 Some(What::ProbeFailed(k.to_string()))
             }
+            // computePodActions's "Container %s definition changed, will be restarted": the
+            // container's spec hash changed (pkg/kubelet/kuberuntime/kuberuntime_manager.go).
+            ("Killing", "Pod") if message.contains("definition changed") => {
+                Some(What::SpecChanged(
+                    message
+                        .strip_prefix("Container ")
+                        .and_then(|m| m.split(' ').next())
+                        .unwrap_or("?")
+                        .to_string(),
+                ))
+            }
             ("Killing", "Pod") => Some(What::ContainerDied),
+            ("OOMKilling" | "Evicted" | "Preempting" | "TaintManagerEviction", _) => {
+                Some(What::PodMessage {
+                    reason: reason.to_string(),
+                    message: message.to_string(),
+                })
+            }
+            (_, "Pod") if message.starts_with("Pod was rejected") => Some(What::PodMessage {
+                reason: reason.to_string(),
+                message: message.to_string(),
+            }),
             ("Started", "Pod") => Some(What::ContainerStarted),
             ("Starting", "Node")
                 if message.contains("kubelet") || by.as_deref() == Some("kubelet") =>

@@ -20,7 +20,7 @@
 //! What a snapshot cannot say (the order of earlier changes, `started`/`ready` without a time) goes
 //! into the evidence's notes.
 
-use crate::{cut, Evidence, Format, Obs, ReadError, Unread, What};
+use crate::types::{cut, ContainerSnap, Evidence, Format, Obs, ReadError, Unread, What};
 use restartscope_manifest::yaml::{self, Node, Value};
 
 /// The first meaningful line starts a pod dump (YAML), or the JSON document names a Pod.
@@ -105,6 +105,21 @@ impl Reader {
         });
     }
 
+    fn push_by(
+        &mut self,
+        t_ms: i64,
+        pod: Option<&str>,
+        node: Option<&str>,
+        what: What,
+        line: usize,
+        by: &str,
+    ) {
+        self.push(t_ms, pod, node, what, line);
+        if let Some(o) = self.ev.obs.last_mut() {
+            o.by = Some(by.to_string());
+        }
+    }
+
     fn unread(&mut self, line: usize, why: String) {
         let t = self
             .src
@@ -152,7 +167,7 @@ impl Reader {
         }
     }
 
-    fn containers(&mut self, list: &[Node], pod: Option<&str>, node: Option<&str>) {
+    fn containers(&mut self, list: &[Node], pod: Option<&str>, node: Option<&str>, init: bool) {
         for c in list {
             let name = text(c, &["name"]).unwrap_or("?");
             let restarts = match get(c, &["restartCount"]).map(|n| &n.value) {
@@ -177,6 +192,30 @@ impl Reader {
                 .max();
             if let (Some(r), Some((t, line))) = (restarts, latest) {
                 self.push(t, pod, node, What::RestartCount(r), line);
+            }
+            // What the pod itself says about the container, with the kubelet as its writer.
+            let state = ["running", "terminated", "waiting"]
+                .into_iter()
+                .find(|k| get(c, &["state", k]).is_some());
+            // A running container with no time says nothing a condition does not.
+            if let Some(st) = state.filter(|st| *st != "running" || latest.is_some()) {
+                let int = |path: &[&str]| match get(c, path).map(|n| &n.value) {
+                    Some(Value::Int(n)) => Some(*n),
+                    _ => None,
+                };
+                let snap = ContainerSnap {
+                    name: name.to_string(),
+                    init,
+                    state: st.to_string(),
+                    reason: text(c, &["state", st, "reason"]).map(str::to_string),
+                    exit_code: int(&["state", st, "exitCode"]),
+                    restart_count: restarts,
+                    last_reason: text(c, &["lastState", "terminated", "reason"])
+                        .map(str::to_string),
+                    last_exit_code: int(&["lastState", "terminated", "exitCode"]),
+                };
+                let t = latest.map_or(0, |x| x.0);
+                self.push_by(t, pod, node, What::ContainerState(snap), c.line, "kubelet");
             }
             let flags: Vec<String> = ["ready", "started"]
                 .iter()
@@ -271,11 +310,76 @@ impl Reader {
                 node.map_or(String::new(), |n| format!(" on node {n}"))
             ));
         }
-        self.conditions(seq(status.get("conditions")), Some(name), node, false);
-        for k in ["initContainerStatuses", "containerStatuses"] {
-            self.containers(seq(status.get(k)), Some(name), node);
+        let conds = seq(status.get("conditions"));
+        self.conditions(conds, Some(name), node, false);
+        for (k, init) in [
+            ("initContainerStatuses", true),
+            ("containerStatuses", false),
+        ] {
+            self.containers(seq(status.get(k)), Some(name), node, init);
         }
+        self.pod_says(status, conds, name, node);
         Ok(())
+    }
+}
+
+impl Reader {
+    /// What the pod's own status says besides its conditions: a final phase, an eviction or
+    /// admission rejection (`reason`/`message`), and the node controller's `MarkPodsNotReady`
+    /// signature (Ready False, ContainersReady True: only the controller writes Ready alone).
+    fn pod_says(&mut self, status: &Node, conds: &[Node], name: &str, node: Option<&str>) {
+        let latest = self.ev.obs.iter().map(|o| o.t_ms).max().unwrap_or(0);
+        if let Some(p) = get(status, &["phase"]) {
+            if let Some(v @ ("Failed" | "Succeeded")) = p.as_str() {
+                self.push_by(
+                    latest,
+                    Some(name),
+                    node,
+                    What::PodPhase(v.into()),
+                    p.line,
+                    "kubelet",
+                );
+            }
+        }
+        if let Some(r) = get(status, &["reason"]) {
+            let message = text(status, &["message"]).unwrap_or("").to_string();
+            if let Some(reason) = r.as_str() {
+                let by = if reason == "Evicted" || message.starts_with("Pod was rejected") {
+                    "kubelet"
+                } else {
+                    "?"
+                };
+                let what = What::PodMessage {
+                    reason: reason.to_string(),
+                    message,
+                };
+                self.push_by(latest, Some(name), node, what, r.line, by);
+            }
+        }
+        let cond = |k: &str| {
+            conds
+                .iter()
+                .find(|c| text(c, &["type"]) == Some(k))
+                .map(|c| {
+                    (
+                        truth(c.get("status")),
+                        when(c.get("lastTransitionTime")),
+                        c.line,
+                    )
+                })
+        };
+        if let (Some((Some(false), t, line)), Some((Some(true), _, _))) =
+            (cond("Ready"), cond("ContainersReady"))
+        {
+            self.push_by(
+                t.unwrap_or(latest),
+                Some(name),
+                node,
+                What::ControllerNotReady,
+                line,
+                "node-controller",
+            );
+        }
     }
 }
 
@@ -312,6 +416,7 @@ pub(crate) fn read(text: &str) -> Result<Evidence, ReadError> {
             notes: vec![
                 "a pod's YAML is a snapshot: only each condition's last transition (lastTransitionTime) and each container's current and last state are known; earlier changes are not in it".into(),
             ],
+            yearless: false,
         },
         src: text.lines().map(str::to_string).collect(),
     };

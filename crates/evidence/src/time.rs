@@ -54,14 +54,62 @@ pub fn klog(mmdd: &str, hms: &str) -> Option<i64> {
     Some(day_of_year(m, d)? * 86_400_000 + clock(hms)?)
 }
 
-/// journald's `Mar 08 19:24:47` (optionally `.123456`) → ms since 1 January.
+/// Month abbreviations as journald prints them under other locales (`LC_TIME`): German, French,
+/// Spanish, Italian, Polish, Portuguese, Dutch; CJK locales print `12月`.
+const LOCAL_MONTHS: [[&str; 12]; 7] = [
+    [
+        "Jan", "Feb", "Mär", "Apr", "Mai", "Jun", "Jul", "Aug", "Sep", "Okt", "Nov", "Dez",
+    ],
+    [
+        "janv.", "févr.", "mars", "avril", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.",
+        "déc.",
+    ],
+    [
+        "ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sep", "oct", "nov", "dic",
+    ],
+    [
+        "gen", "feb", "mar", "apr", "mag", "giu", "lug", "ago", "set", "ott", "nov", "dic",
+    ],
+    [
+        "sty", "lut", "mar", "kwi", "maj", "cze", "lip", "sie", "wrz", "paź", "lis", "gru",
+    ],
+    [
+        "jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez",
+    ],
+    [
+        "jan", "feb", "mrt", "apr", "mei", "jun", "jul", "aug", "sep", "okt", "nov", "dec",
+    ],
+];
+
+/// A month abbreviation in English or another locale (`Dez`, `déc`, `dic`, `gru`, `12月`): 1–12.
+pub fn month(mon: &str) -> Option<i64> {
+    if let Some(i) = MONTHS.iter().position(|x| *x == mon) {
+        return Some(i as i64 + 1);
+    }
+    if let Some(n) = mon.strip_suffix('月') {
+        return num(n).filter(|m| (1..=12).contains(m));
+    }
+    let lower = mon.to_lowercase();
+    let bare = lower.trim_end_matches('.');
+    LOCAL_MONTHS.iter().find_map(|l| {
+        l.iter()
+            .position(|x| {
+                let x = x.to_lowercase();
+                x == lower || x.trim_end_matches('.') == bare
+            })
+            .map(|i| i as i64 + 1)
+    })
+}
+
+/// journald's `Mar 08 19:24:47` (optionally `.123456`; the month in any locale `month` knows)
+/// → ms since 1 January.
 pub fn journal(mon: &str, day: &str, hms: &str) -> Option<i64> {
-    let m = MONTHS.iter().position(|x| *x == mon)? as i64 + 1;
+    let m = month(mon)?;
     Some(day_of_year(m, num(day)?)? * 86_400_000 + clock(hms)?)
 }
 
 /// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+pub(crate) fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = if y >= 0 { y } else { y - 399 } / 400;
     let yoe = y - era * 400;
@@ -97,6 +145,50 @@ pub fn rfc3339(s: &str) -> Option<i64> {
     };
     let ms = clock(time)?;
     Some(days_from_civil(y, m, d) * 86_400_000 + ms - offset_min * 60_000)
+}
+
+/// `kubectl describe`'s times, RFC 1123 with a numeric zone: `Tue, 29 Apr 2025 13:43:32 +0800`
+/// → ms since the Unix epoch.
+pub fn rfc1123z(s: &str) -> Option<i64> {
+    let t: Vec<&str> = s.split_whitespace().collect();
+    let [_, d, mon, y, hms, zone] = t.as_slice() else {
+        return None;
+    };
+    let m = MONTHS.iter().position(|x| x == mon)? as i64 + 1;
+    let (d, y) = (num(d)?, num(y)?);
+    if !(1..=31).contains(&d) {
+        return None;
+    }
+    let sign = match zone.as_bytes().first()? {
+        b'+' => 1,
+        b'-' => -1,
+        _ => return None,
+    };
+    let z = num(zone.get(1..)?)?;
+    let off = sign * ((z / 100) * 60 + z % 100);
+    Some(days_from_civil(y, m, d) * 86_400_000 + clock(hms)? - off * 60_000)
+}
+
+/// The civil year of milliseconds since the Unix epoch.
+pub(crate) fn year_of(ms: i64) -> i64 {
+    let days = ms.div_euclid(86_400_000);
+    let mut y = 1970 + days.div_euclid(366);
+    while days_from_civil(y + 1, 1, 1) <= days {
+        y += 1;
+    }
+    y
+}
+
+/// Milliseconds since 1 January of a non-leap year (klog, journald) put on `year`: since the
+/// Unix epoch (a day later from 1 March in a leap year).
+pub(crate) fn in_year(ms: i64, year: i64) -> i64 {
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    let leap_day = if leap && ms >= 59 * 86_400_000 {
+        86_400_000
+    } else {
+        0
+    };
+    days_from_civil(year, 1, 1) * 86_400_000 + ms + leap_day
 }
 
 /// The time of day of milliseconds since the epoch (or the year), UTC: `10:19:52` (for notes).
@@ -162,6 +254,13 @@ mod tests {
         assert_eq!(klog("0102", "00:00:01.250"), Some(86_400_000 + 1_250));
         assert_eq!(journal("Jan", "02", "00:00:01"), Some(86_400_000 + 1_000));
         assert_eq!(klog("1301", "00:00:00"), None);
+        for m in ["Dec", "gru", "déc.", "déc", "Dez", "dic", "12月"] {
+            assert_eq!(month(m), Some(12), "{m}");
+        }
+        assert_eq!(
+            rfc1123z("Tue, 29 Apr 2025 13:43:32 +0800"),
+            rfc3339("2025-04-29T13:43:32+08:00")
+        );
         assert_eq!(rfc3339("2021-13-01T00:00:00Z"), None);
         assert_eq!(rfc3339("ü021-05-24T09:29:44Z"), None);
     }

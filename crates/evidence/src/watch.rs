@@ -6,7 +6,8 @@
 //! (`RestartCount`); each later row whose READY column says otherwise is a change, each higher
 //! RESTARTS a `Restarted`.
 
-use crate::{cut, is_comment, time, Evidence, Format, Obs, Unread, What};
+use crate::time;
+use crate::types::{cut, is_comment, Evidence, Format, Obs, Unread, What};
 use std::collections::BTreeMap;
 
 struct Row<'a> {
@@ -78,6 +79,7 @@ pub(crate) fn read(text: &str) -> Evidence {
         unread: Vec::new(),
         skipped: 0,
         notes: Vec::new(),
+        yearless: false,
     };
     // Per pod: (ready, restarts, terminating).
     let mut last: BTreeMap<String, (bool, u32, bool)> = BTreeMap::new();

@@ -5,7 +5,7 @@
 //! evidence tests) and by `observed` (`observed_pods`). Mirrors no Kubernetes file.
 
 use super::versions::{evidence_version, SeenVersion};
-use crate::{Obs, What};
+use crate::types::{Obs, What};
 use restartscope_sim::{
     presets, Health, KubeVersion, KubeletProfile, Policy, Probe, Scenario, Truth,
 };
@@ -129,6 +129,30 @@ pub fn observed_pods(obs: &[Obs]) -> Vec<String> {
     out
 }
 
+/// A pod name the model accepts (a lowercase RFC 1123 subdomain): `(unnamed pod)` →
+/// `unnamed-pod`. Real pod names pass unchanged.
+fn model_name(n: &str) -> String {
+    let s: String = n
+        .to_lowercase()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let s = s
+        .trim_matches(|c: char| !c.is_ascii_alphanumeric())
+        .to_string();
+    if s.is_empty() {
+        "pod-0".into()
+    } else {
+        s
+    }
+}
+
 /// A scenario made from the evidence alone: one pod per observed pod, one container with the
 /// default readiness probe, failing readiness from the start when first seen NotReady; the
 /// kubelet restarted at 60 s for the observed downtime (else 10 s).
@@ -148,7 +172,7 @@ pub fn scenario_from(obs: &[Obs]) -> Scenario {
         .take(110)
         .map(|n| {
             let mut p = proto.clone();
-            p.name = n.clone();
+            p.name = model_name(n);
             p.containers[0].readiness_probe = Some(Probe::default());
             let not_ready = obs
                 .iter()

@@ -36,18 +36,20 @@
 //! compared with); here, the ranking of the candidates. Called by the CLI's `replay` and by
 //! `observed` (the pairing and the tolerance). Mirrors no Kubernetes file.
 
+mod answer;
 mod candidates;
 mod scoring;
 mod sequence;
 mod versions;
 
+pub use answer::{answer, Answer};
 pub use candidates::{
     candidates, observed_downtime_s, observed_pods, scenario_from, Bug, Candidate, BUGS,
 };
 pub use scoring::{matched_pods, tolerance_ms};
 pub use versions::{evidence_version, seen_version, SeenVersion};
 
-use crate::{Obs, What};
+use crate::types::{Obs, What};
 use restartscope_sim::{simulate_profile, KubeVersion, Policy};
 use scoring::{score_pod, ModelPods, PodScore};
 use sequence::observed_all;
@@ -78,11 +80,7 @@ fn runs_on(c: &Candidate, seen: SeenVersion) -> bool {
             c.profile.version.line() == KubeVersion::V1_31.line()
                 && c.profile.policy() == Policy::Legacy
         }
-        (Some(b), _) if b.policy == Policy::Legacy => true,
-        (Some(_), SeenVersion::Older) => false,
-        (Some(b), SeenVersion::Known(v)) => {
-            v.has_kep_4781() && b.fixed.is_none_or(|f| v.line() < f.line())
-        }
+        (Some(b), s) => answer::bug_possible(&b, s),
     }
 }
 
@@ -139,6 +137,12 @@ fn rank(
         .find(|o| o.what == What::KubeletStarted)
         .map(|o| o.t_ms);
     let seqs = observed_all(obs, &pods);
+    // A pod that stays Ready says something only beside a restart (seen, or shown by another
+    // pod's Ready change).
+    let restart_seen = obs_start.is_some()
+        || obs.iter().any(|o| o.what == What::KubeletStopped)
+        || candidates::observed_downtime_s(obs).is_some()
+        || seqs.iter().any(|s| !s.ready.is_empty());
     // The kubelet's start on each pod's clock: in the file its Ready changes come from (files
     // keep their own clocks), else the first seen.
     let mut first_start: Vec<(usize, i64)> = Vec::new();
@@ -183,6 +187,15 @@ fn rank(
         let mut why = Vec::new();
         let model = ModelPods::new(&tr, obs);
         for ((p, o), &obs_start) in pods.iter().zip(&seqs).zip(&starts) {
+            // A pod whose Ready the evidence never shows changing, in evidence without a kubelet
+            // restart (one `1/1` row, one status write of unknown content): nothing to compare,
+            // so no candidate earns points for "writes no change either".
+            if o.ready.is_empty() && o.since.is_none() && !restart_seen {
+                why.push(format!(
+                    "{p}: no Ready change observed, and neither a kubelet restart nor another pod's Ready change in the evidence: nothing to compare (0)"
+                ));
+                continue;
+            }
             let score = |i: usize, want_why: bool| {
                 let (m, tol) = model.get(i);
                 score_pod(p, o, m, tol, obs_start, model_start, want_why)
@@ -210,7 +223,8 @@ fn rank(
             total / pods.len() as f64
         };
         let named = !pods.is_empty() && pods.iter().all(|p| names.contains(&p.as_str()));
-        if c.bug.is_some() && named {
+        // The report's pod names count only beside something compared.
+        if c.bug.is_some() && named && total > 0.0 {
             score += 3.0;
             why.push("the observed pods carry the report's pod names (+3)".into());
         }
@@ -258,6 +272,7 @@ fn rank(
             c.bug.is_some(),
         ));
     }
-    out.sort_by(|a, b| b.0.score.total_cmp(&a.0.score).then(b.1.cmp(&a.1)));
+    // Ties never favour a bug: at equal scores a release's kubelet comes first.
+    out.sort_by(|a, b| b.0.score.total_cmp(&a.0.score).then(a.1.cmp(&b.1)));
     out.into_iter().map(|(v, _)| v).collect()
 }

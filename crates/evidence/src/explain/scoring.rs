@@ -6,7 +6,7 @@
 
 use super::candidates::observed_pods;
 use super::sequence::{modelled, observed_all, Seq};
-use crate::{Obs, What};
+use crate::types::{Obs, What};
 use restartscope_sim::Trace;
 use std::cell::OnceCell;
 
@@ -277,7 +277,13 @@ fn score_snapshot(
     }
     extra -= exits(o, m, &mut why);
     score += extra.max(0.0);
-    PodScore { score, why: why.s }
+    // One snapshot is one moment: every release reaches "Ready False since T" somehow, so it
+    // weighs half a sequence (at most 50).
+    why.add(|| "; one snapshot: half weight".into());
+    PodScore {
+        score: score / 2.0,
+        why: why.s,
+    }
 }
 
 /// How far apart (ms) an observed and a modelled time of the run's pod `pod` may be and still

@@ -3,7 +3,7 @@
 //! that `scoring` compares like with like. Called by `scoring` and `explain`'s ranking. Mirrors
 //! no Kubernetes file.
 
-use crate::{Obs, What};
+use crate::types::{Obs, What};
 use restartscope_sim::{Kind, Trace, Value};
 use std::collections::HashMap;
 
@@ -45,7 +45,7 @@ pub(super) fn observed_all(obs: &[Obs], pods: &[String]) -> Vec<Seq> {
 /// time, read True→False→True→False→True (seen replaying a watch, its events and the kubelet's
 /// journal together: every candidate scored 40). The other observations count from every file.
 fn observed_of(mine: &[&Obs]) -> Seq {
-    let ready_file = crate::ready_file(mine);
+    let ready_file = crate::types::ready_file(mine);
     let mut s = Seq {
         ready_file,
         ..Seq::default()

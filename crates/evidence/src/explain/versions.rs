@@ -3,7 +3,7 @@
 //! Called by `explain_for` (the release penalty) and `candidates` (the release a legacy-kubelet
 //! bug runs on). Mirrors no Kubernetes file.
 
-use crate::{Obs, What};
+use crate::types::{Obs, What};
 use restartscope_sim::KubeVersion;
 
 /// The kubelet's release as the evidence names it: `v1.34.3`, `v1.36.2+k3s1`, `v1.35.0-eks-…`.

@@ -5,7 +5,7 @@
 //! kubelet's restart looks like in systemd's, klog's and the node lease's records).
 
 use crate::explain::matched_pods;
-use crate::{Evidence, Obs, What};
+use crate::types::{Evidence, Obs, What};
 use restartscope_sim::Trace;
 use serde::Serialize;
 

@@ -8,7 +8,7 @@
 use super::align::{secs, Alignment};
 use super::lanes::Lane;
 use crate::explain::tolerance_ms;
-use crate::Obs;
+use crate::types::Obs;
 use restartscope_sim::{Actor, Kind, Policy, Trace, Value};
 use serde::Serialize;
 
@@ -490,35 +490,7 @@ pub fn differences(
             items,
         });
     }
-    // The model's pods the evidence does not name.
-    let mut unseen: Vec<&str> = Vec::new();
-    for r in runs {
-        for p in &r.trace.pods {
-            if !lanes
-                .iter()
-                .any(|l| l.model_pod.as_deref() == Some(p.name.as_str()))
-                && !unseen.contains(&p.name.as_str())
-            {
-                unseen.push(&p.name);
-            }
-        }
-    }
-    for p in unseen {
-        out.push(PodDifferences {
-            pod: p.to_string(),
-            in_model: true,
-            compared_with: None,
-            tolerance_s: None,
-            items: vec![Difference {
-                kind: "not_in_evidence",
-                t_s: None,
-                ready: None,
-                observed_by: None,
-                line: None,
-                runs: Vec::new(),
-                text: format!("{p}: in the model, not in the evidence"),
-            }],
-        });
-    }
+    // Only the pods the evidence names: a preset's own pods (its scenario's) are not the
+    // incident's, and listing them as "in the model, not in the evidence" read as a finding.
     out
 }

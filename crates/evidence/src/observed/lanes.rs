@@ -5,7 +5,7 @@
 
 use super::align::Alignment;
 use crate::explain::matched_pods;
-use crate::{Obs, What};
+use crate::types::{Obs, What};
 use restartscope_sim::Trace;
 use serde::Serialize;
 
@@ -49,7 +49,7 @@ pub fn lanes(obs: &[Obs], al: &Alignment, tr: &Trace) -> Vec<Lane> {
                 .collect();
             let times: Vec<i64> = mine.iter().map(|o| al.model_t(o)).collect();
             // The changes of one file, as `explain` scores them (`ready_file`).
-            let from = crate::ready_file(&mine);
+            let from = crate::types::ready_file(&mine);
             let mut steps: Vec<Step> = mine
                 .iter()
                 .filter_map(|o| {

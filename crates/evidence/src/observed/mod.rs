@@ -1,4 +1,4 @@
-//! Issue 28, "your incident beside the model": the evidence's Ready sequences put on a model
+//! "Your incident beside the model": the evidence's Ready sequences put on a model
 //! run's time axis (`align`), as per-pod lanes of plain data (`lanes`: the figure draws them
 //! without knowing this crate), and the differences from the run(s) in words (`differences`).
 //!

@@ -1,0 +1,420 @@
+//! `kubectl describe pod` and `kubectl describe node` as reporters paste them, whole or in
+//! fragments (a container's `State:` block alone): kubectl's describe printer
+//! (`staging/src/k8s.io/kubectl/pkg/describe/describe.go`, `describePod`, `describeContainerState`,
+//! `DescribeEvents`). Read, per pod:
+//!
+//! - `Status:` Failed or Succeeded (`PodPhase`), `Reason:` / `Message:` (an eviction, "Pod was
+//!   rejected: …": `PodMessage`);
+//! - each container under `Containers:` / `Init Containers:`: `State:` (with `Reason`, `Exit Code`,
+//!   `Started`, `Finished`), `Last State:`, `Ready:`, `Restart Count:` → `ContainerState` (and
+//!   `ContainerStarted`, `ContainerDied`, `RestartCount` at their times);
+//! - `Conditions:` (no times in describe): Ready False beside ContainersReady True is the node
+//!   controller's `MarkPodsNotReady` (`ControllerNotReady`); the values go into the notes;
+//! - the `Events:` table (`Type Reason Age From Message`): `Unhealthy` (probe failed), `Killing`
+//!   ("definition changed, will be restarted": a spec-hash restart), `Started`, `OOMKilling`,
+//!   `Evicted`, `NodeNotReady` (the node controller), and on a node `Starting` ("Starting
+//!   kubelet."), `NodeNotReady`, `NodeReady`.
+//!
+//! Describe prints times as RFC 1123 with a zone (`Tue, 29 Apr 2025 13:43:32 +0800`); an event's
+//! Age counts back from when describe ran, which the output does not say: events are placed
+//! counting back from the latest time in the paste, and the notes say so.
+
+use crate::time;
+use crate::types::{cut, is_comment, ContainerSnap, Evidence, Format, Obs, Unread, What};
+
+/// The first meaningful line starts a describe (or a fragment of one).
+pub(crate) fn looks_like(first: &str, text: &str) -> bool {
+    let key = first.split(':').next().unwrap_or("").trim();
+    let keys = [
+        "State",
+        "Last State",
+        "Containers",
+        "Init Containers",
+        "Events",
+    ];
+    (key == "Name" && (text.contains("\nNamespace:") || text.contains("\nRoles:")))
+        || (keys.contains(&key) && first.contains(':') && !first.contains(": {"))
+}
+
+fn indent(l: &str) -> usize {
+    l.len() - l.trim_start().len()
+}
+
+/// `Key:   value` → (key, value).
+fn kv(l: &str) -> Option<(&str, &str)> {
+    let (k, v) = l.trim().split_once(':')?;
+    if k.is_empty() || k.len() > 40 || k.contains("  ") {
+        return None;
+    }
+    Some((k, v.trim()))
+}
+
+#[derive(Default, Clone)]
+struct Block {
+    state: Option<String>,
+    reason: Option<String>,
+    exit: Option<i64>,
+    started: Option<(i64, usize)>,
+    finished: Option<(i64, usize)>,
+}
+
+#[derive(Default)]
+struct Container {
+    name: String,
+    init: bool,
+    line: usize,
+    now: Block,
+    last: Block,
+    restarts: Option<u32>,
+}
+
+pub(crate) fn read(text: &str) -> Evidence {
+    let mut ev = Evidence::new(Format::Describe, true);
+    let mut pod: Option<String> = None;
+    let mut node: Option<String> = None;
+    let mut is_node = false;
+    let mut section = "";
+    let mut containers: Vec<Container> = Vec::new();
+    // Which block the indented State keys fill: (indent of `State:`, last?).
+    let mut block: Option<(usize, bool)> = None;
+    let mut conds: Vec<(String, bool, usize)> = Vec::new();
+    let mut node_notready: Vec<(i64, String, usize)> = Vec::new();
+    let mut events: Vec<(String, String, i64, String, usize)> = Vec::new();
+    let mut phase: Option<(String, usize)> = None;
+    let mut reason: Option<(String, usize)> = None;
+    let mut message = String::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line = n + 1;
+        if raw.trim().is_empty() || is_comment(raw) {
+            continue;
+        }
+        let ind = indent(raw);
+        let t = raw.trim();
+        if ind == 0 {
+            block = None;
+            if let Some((k, v)) = kv(t) {
+                match k {
+                    "Name" if pod.is_none() && !is_node => pod = Some(v.to_string()),
+                    "Roles" => {
+                        is_node = true;
+                        node = pod.take();
+                    }
+                    "Node" => node = v.split('/').next().map(str::to_string),
+                    "Status" => phase = Some((v.to_string(), line)),
+                    "Reason" if !v.is_empty() => reason = Some((v.to_string(), line)),
+                    "Message" => message = v.to_string(),
+                    "Containers" | "Init Containers" | "Conditions" | "Events" => {
+                        section = match k {
+                            "Containers" => "containers",
+                            "Init Containers" => "init",
+                            "Conditions" => "conditions",
+                            _ => "events",
+                        };
+                        if k == "Events" && v == "<none>" {
+                            section = "";
+                        }
+                        continue;
+                    }
+                    "State" | "Last State" | "Last Termination State" => {
+                        // A container's fragment pasted on its own.
+                        if containers.is_empty() {
+                            containers.push(Container {
+                                name: "?".into(),
+                                line,
+                                ..Container::default()
+                            });
+                        }
+                        section = "containers";
+                    }
+                    // A fragment's own keys, below its `State:`.
+                    "Ready" | "Restart Count" if section == "containers" => {}
+                    _ => {
+                        section = "";
+                        ev.skipped += 1;
+                        continue;
+                    }
+                }
+                if !matches!(
+                    k,
+                    "State" | "Last State" | "Last Termination State" | "Ready" | "Restart Count"
+                ) {
+                    continue;
+                }
+            } else {
+                ev.skipped += 1;
+                continue;
+            }
+        }
+        if section.is_empty() && t.starts_with("Type") && t.contains("Status") {
+            section = "conditions";
+            continue;
+        }
+        match section {
+            "containers" | "init" => {
+                let Some((k, v)) = kv(t) else {
+                    ev.skipped += 1;
+                    continue;
+                };
+                if let Some((bi, _)) = block {
+                    if ind <= bi {
+                        block = None;
+                    }
+                }
+                // A container's name: `  app:` with nothing after it, above its keys.
+                if v.is_empty() && block.is_none() && !matches!(k, "State" | "Last State") {
+                    if ind <= 2 {
+                        containers.push(Container {
+                            name: k.to_string(),
+                            init: section == "init",
+                            line,
+                            ..Container::default()
+                        });
+                    }
+                    continue;
+                }
+                let Some(c) = containers.last_mut() else {
+                    ev.skipped += 1;
+                    continue;
+                };
+                match (k, block) {
+                    ("State", _) | ("Last State", _) | ("Last Termination State", _) => {
+                        let last = k != "State";
+                        block = Some((ind, last));
+                        let b = if last { &mut c.last } else { &mut c.now };
+                        b.state = Some(v.to_lowercase());
+                    }
+                    ("Ready", None) => {}
+                    ("Restart Count", None) => c.restarts = v.parse().ok(),
+                    (key, Some((_, last))) => {
+                        let b = if last { &mut c.last } else { &mut c.now };
+                        match key {
+                            "Reason" => b.reason = Some(v.to_string()),
+                            "Exit Code" => b.exit = v.parse().ok(),
+                            "Started" => b.started = time::rfc1123z(v).map(|t| (t, line)),
+                            "Finished" => b.finished = time::rfc1123z(v).map(|t| (t, line)),
+                            _ => ev.skipped += 1,
+                        }
+                    }
+                    _ => ev.skipped += 1,
+                }
+            }
+            "conditions" if is_node => {
+                // A node's table: Type, Status, LastHeartbeatTime, LastTransitionTime, Reason,
+                // Message (columns apart by two spaces or more).
+                let cols: Vec<&str> = t
+                    .split("  ")
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty())
+                    .collect();
+                match cols.as_slice() {
+                    ["Type", ..] | [] => {}
+                    [c, ..] if c.starts_with("--") => {}
+                    ["Ready", "False", _, since, _, message @ ..] => {
+                        let t = time::rfc1123z(since).unwrap_or(0);
+                        node_notready.push((t, message.join("  "), line));
+                    }
+                    ["Ready", v, ..] => conds.push(("Ready".into(), *v == "True", line)),
+                    _ => ev.skipped += 1,
+                }
+            }
+            "conditions" => {
+                let mut it = t.split_whitespace();
+                match (it.next(), it.next()) {
+                    (Some("Type"), Some("Status")) => {}
+                    (Some(k), Some("True")) => conds.push((k.to_string(), true, line)),
+                    (Some(k), Some("False")) => conds.push((k.to_string(), false, line)),
+                    _ => ev.skipped += 1,
+                }
+            }
+            "events" => {
+                let cols: Vec<&str> = t
+                    .split("  ")
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty())
+                    .collect();
+                if cols
+                    .first()
+                    .is_some_and(|c| *c == "Type" || c.starts_with("--"))
+                {
+                    continue;
+                }
+                if cols.len() < 5 || !matches!(cols[0], "Normal" | "Warning") {
+                    ev.unread.push(Unread {
+                        line,
+                        file: 0,
+                        why: "not a row of describe's Events table (Type Reason Age From Message)"
+                            .into(),
+                        text: cut(raw),
+                    });
+                    continue;
+                }
+                // `3m (x3 over 4m)`: the last time is the first figure.
+                let age = cols[2].split_whitespace().next().unwrap_or("");
+                let Some(age_ms) = time::age(age) else {
+                    ev.unread.push(Unread {
+                        line,
+                        file: 0,
+                        why: format!("Age {age:?} is not a kubectl age"),
+                        text: cut(raw),
+                    });
+                    continue;
+                };
+                events.push((
+                    cols[1].to_string(),
+                    cols[3].to_string(),
+                    age_ms,
+                    cols[4..].join("  "),
+                    line,
+                ));
+            }
+            _ => ev.skipped += 1,
+        }
+    }
+    let pod_name = if is_node {
+        None
+    } else {
+        Some(
+            pod.clone()
+                .unwrap_or_else(|| crate::pod::UNNAMED.to_string()),
+        )
+    };
+    let push = |ev: &mut Evidence, t: i64, what: What, line: usize, by: &str| {
+        ev.obs.push(Obs {
+            t_ms: t,
+            pod: pod_name.clone(),
+            node: node.clone(),
+            what,
+            by: Some(by.to_string()),
+            line,
+            file: 0,
+        })
+    };
+    for c in &containers {
+        for b in [&c.now, &c.last] {
+            if let Some((t, l)) = b.started.filter(|_| b.state.as_deref() == Some("running")) {
+                push(&mut ev, t, What::ContainerStarted, l, "kubelet");
+            }
+            if let Some((t, l)) = b.finished {
+                push(&mut ev, t, What::ContainerDied, l, "kubelet");
+            }
+        }
+        let latest = [c.now.started, c.now.finished, c.last.finished]
+            .into_iter()
+            .flatten()
+            .max();
+        if let (Some(r), Some((t, l))) = (c.restarts, latest) {
+            push(&mut ev, t, What::RestartCount(r), l, "kubelet");
+        }
+        if let Some(st) = &c.now.state {
+            let snap = ContainerSnap {
+                name: c.name.clone(),
+                init: c.init,
+                state: st.clone(),
+                reason: c.now.reason.clone(),
+                exit_code: c.now.exit,
+                restart_count: c.restarts,
+                last_reason: c.last.reason.clone(),
+                last_exit_code: c.last.exit,
+            };
+            push(
+                &mut ev,
+                latest.map_or(0, |x| x.0),
+                What::ContainerState(snap),
+                c.line,
+                "kubelet",
+            );
+        }
+    }
+    let latest = ev.obs.iter().map(|o| o.t_ms).max().unwrap_or(0);
+    // Without a dated State the events' ages are the only clock: relative.
+    ev.absolute = latest != 0;
+    if let Some((p, l)) = phase.filter(|p| p.0 == "Failed" || p.0 == "Succeeded") {
+        push(&mut ev, latest, What::PodPhase(p), l, "kubelet");
+    }
+    if let Some((r, l)) = reason {
+        push(
+            &mut ev,
+            latest,
+            What::PodMessage {
+                reason: r,
+                message: message.clone(),
+            },
+            l,
+            "kubelet",
+        );
+    }
+    for (t, message, line) in node_notready {
+        ev.obs.push(Obs {
+            t_ms: t,
+            pod: None,
+            node: node.clone(),
+            what: What::NodeNotReadyBecause(message),
+            by: Some("kubelet".into()),
+            line,
+            file: 0,
+        });
+    }
+    let cond = |k: &str| conds.iter().find(|c| c.0 == k).map(|c| (c.1, c.2));
+    if let (Some((false, l)), Some((true, _))) = (cond("Ready"), cond("ContainersReady")) {
+        push(
+            &mut ev,
+            latest,
+            What::ControllerNotReady,
+            l,
+            "node-controller",
+        );
+    }
+    if !conds.is_empty() {
+        ev.notes.push(format!(
+            "conditions at the describe (describe prints no times): {}",
+            conds
+                .iter()
+                .map(|c| format!("{}={}", c.0, if c.1 { "True" } else { "False" }))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if !events.is_empty() {
+        ev.notes.push(format!(
+            "events' ages count back from when describe ran, which the paste does not say: placed counting back from its latest time ({})",
+            if latest == 0 { "none: relative".to_string() } else { time::clock_text(latest) }
+        ));
+    }
+    for (reason, from, age, msg, line) in events {
+        let t = latest - age;
+        let probe = |k: &str| msg.starts_with(&format!("{k} probe"));
+        let what = match reason.as_str() {
+            "Unhealthy" if probe("Readiness") => What::ProbeFailed("Readiness".into()),
+            "Unhealthy" if probe("Liveness") => What::ProbeFailed("Liveness".into()),
+            "Unhealthy" if probe("Startup") => What::ProbeFailed("Startup".into()),
+            "Killing" if msg.contains("definition changed") => What::SpecChanged(
+                msg.strip_prefix("Container ")
+                    .and_then(|m| m.split(' ').next())
+                    .unwrap_or("?")
+                    .to_string(),
+            ),
+            "Killing" => What::ContainerDied,
+            "Started" if !is_node => What::ContainerStarted,
+            "Starting" if is_node && msg.starts_with("Starting kubelet") => What::KubeletStarted,
+            "NodeNotReady" if is_node => What::NodeReady(false),
+            "NodeReady" if is_node => What::NodeReady(true),
+            "NodeNotReady" => What::ControllerNotReady,
+            "OOMKilling" | "Evicted" | "Preempting" | "TaintManagerEviction" => What::PodMessage {
+                reason: reason.clone(),
+                message: msg.clone(),
+            },
+            _ if msg.starts_with("Pod was rejected") => What::PodMessage {
+                reason: reason.clone(),
+                message: msg.clone(),
+            },
+            _ => {
+                ev.skipped += 1;
+                continue;
+            }
+        };
+        let by = from.split(',').next().unwrap_or(&from).trim().to_string();
+        push(&mut ev, t, what, line, &by);
+    }
+    ev.obs.sort_by_key(|o| (o.t_ms, o.line));
+    ev
+}

@@ -1,0 +1,200 @@
+//! The format dispatcher: `detect` a file's format from its content, `read` it with its reader,
+//! `merge` several files' observations. Above the readers: the only module that imports them all.
+
+use crate::types::{cut, is_command, is_comment, Evidence, Format, Obs, ReadError};
+use crate::{audit, describe, events, events_table, klog, pod, watch};
+
+/// What to paste instead, said by every refusal.
+const PASTE: &str = "Paste instead: `kubectl get pod NAME -o yaml` or `kubectl describe pod NAME`, `kubectl get events -o yaml`, a `kubectl get pods -w` transcript, the kubelet's log (`journalctl -u kubelet -o short-iso`) or audit log lines";
+
+/// What a line looks like, in words, for a refusal.
+fn looks(l: &str) -> &'static str {
+    let t = l.trim();
+    if t.starts_with('{') || t.starts_with('[') {
+        "JSON of another kind"
+    } else if t.contains(": ") && !t.contains("  ") {
+        "YAML or `key: value` text of another kind"
+    } else if t.split("  ").filter(|c| !c.trim().is_empty()).count() >= 3 {
+        "a table of another command's output"
+    } else {
+        "plain text"
+    }
+}
+
+/// Which format the text is, from its first meaningful line (and, for JSON, the document).
+pub fn detect(text: &str) -> Option<Format> {
+    let first = text
+        .lines()
+        .map(str::trim)
+        // A shell prompt with the command (`[root@master ~]# kubectl get pod -w`) is not data.
+        .find(|l| {
+            !l.is_empty() && !is_comment(l) && (!l.contains("kubectl ") || watch::looks_like(l))
+        })?;
+    if first.starts_with('{') || first.starts_with('[') {
+        if klog::is_json_line(first) {
+            return Some(Format::Klog);
+        }
+        if first.contains("audit.k8s.io") {
+            return Some(Format::Audit);
+        }
+        if events::looks_like(first, text) {
+            return Some(Format::EventsJson);
+        }
+        if pod::looks_like(first, text) {
+            return Some(Format::PodStatus);
+        }
+        return Some(Format::EventsJson);
+    }
+    if events::looks_like(first, text) {
+        return Some(Format::EventsJson);
+    }
+    if pod::looks_like(first, text) {
+        return Some(Format::PodStatus);
+    }
+    if describe::looks_like(first, text) {
+        return Some(Format::Describe);
+    }
+    if events_table::looks_like(first) {
+        return Some(Format::EventsTable);
+    }
+    if klog::looks_like(first) {
+        return Some(Format::Klog);
+    }
+    if watch::looks_like(first) {
+        return Some(Format::KubectlWatch);
+    }
+    None
+}
+
+/// Reads one file's text: detects its format, reads every line. `file` is its index among the
+/// files read together (kept in each observation).
+pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
+    // Prompts and command lines, anywhere: blanked (line numbers kept) and listed.
+    let mut commands: Vec<String> = Vec::new();
+    let cleaned: String = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if is_command(l) {
+                let what = if l.chars().any(|c| c.is_alphabetic()) {
+                    "a command line"
+                } else {
+                    "an elision"
+                };
+                commands.push(format!(
+                    "line {}: {what}, skipped: {}",
+                    i + 1,
+                    cut(l.trim())
+                ));
+                ""
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut ev = read_clean(&cleaned, file)?;
+    ev.notes.splice(0..0, commands);
+    Ok(ev)
+}
+
+fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
+    if text.trim().is_empty() {
+        return Err(ReadError {
+            line: 1,
+            message: "the file is empty: give a `kubectl get pods -w` transcript, `kubectl get events -o json`, audit log lines, kubelet log lines or `kubectl get pod -o yaml|json`".into(),
+        });
+    }
+    let format = detect(text).ok_or_else(|| {
+        let (n, l) = text
+            .lines()
+            .enumerate()
+            .find(|(_, l)| !l.trim().is_empty() && !is_comment(l))
+            .map(|(i, l)| (i + 1, l))
+            .unwrap_or((1, ""));
+        ReadError {
+            line: n,
+            message: format!(
+                "not a format RestartScope reads: it looks like {} ({:?}). {PASTE}",
+                looks(l),
+                cut(l)
+            ),
+        }
+    })?;
+    let mut ev = match format {
+        Format::KubectlWatch => watch::read(text),
+        Format::EventsJson => events::read(text)?,
+        Format::Audit => audit::read(text),
+        Format::Klog => klog::read(text),
+        Format::PodStatus => pod::read(text)?,
+        Format::Describe => describe::read(text),
+        Format::EventsTable => events_table::read(text),
+        Format::ControllerLog => klog::read(text),
+    };
+    for o in &mut ev.obs {
+        o.file = file;
+    }
+    for u in &mut ev.unread {
+        u.file = file;
+    }
+    if ev.obs.is_empty() {
+        let first = ev.unread.first();
+        return Err(ReadError {
+            line: first.map_or(1, |u| u.line),
+            message: match first {
+                Some(u) => format!(
+                    "read as {} but nothing in it was understood; first: {} ({:?})",
+                    format.as_str(),
+                    u.why,
+                    u.text
+                ),
+                None => format!(
+                    "read as {}, but it holds nothing about pods, the kubelet or the node lease that replay follows ({}). {PASTE}",
+                    format.as_str(),
+                    if ev.skipped == 1 {
+                        "its one line is about something else".to_string()
+                    } else {
+                        format!("its {} lines are about other things", ev.skipped)
+                    }
+                ),
+            },
+        });
+    }
+    Ok(ev)
+}
+
+/// Several files' evidence as one time-ordered list. Relative sources (kubectl AGE) keep their
+/// own clock; see `explain::align`.
+/// Puts files whose times carry no year (klog, journald) on the year of another file's dated
+/// times (audit, events, a pod's YAML), and says so in their notes; with no such file, says the
+/// times are kept relative to each other (never shifted by a guessed year).
+pub fn align_years(files: &mut [Evidence]) {
+    let year = files
+        .iter()
+        .filter(|e| e.absolute && !e.yearless)
+        .find_map(|e| e.obs.iter().map(|o| o.t_ms).find(|t| *t > 0))
+        .map(crate::time::year_of);
+    for e in files.iter_mut().filter(|e| e.yearless) {
+        match year {
+            Some(y) => {
+                for o in &mut e.obs {
+                    o.t_ms = crate::time::in_year(o.t_ms, y);
+                }
+                e.yearless = false;
+                e.notes.push(format!(
+                    "its times carry no year: read as {y}, the year of another file's dated times"
+                ));
+            }
+            None => e.notes.push(
+                "its times carry no year (klog, journald): kept relative to each other, not on a calendar"
+                    .into(),
+            ),
+        }
+    }
+}
+
+pub fn merge(all: &[Evidence]) -> Vec<Obs> {
+    let mut obs: Vec<Obs> = all.iter().flat_map(|e| e.obs.iter().cloned()).collect();
+    obs.sort_by_key(|o| (o.t_ms, o.file, o.line));
+    obs
+}

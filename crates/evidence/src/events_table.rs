@@ -1,0 +1,233 @@
+//! `kubectl get events` as a table (kubectl's default printer, with or without `-w`, `-A`,
+//! `-o wide`): a header with `LAST SEEN`, `TYPE`, `REASON` and `OBJECT` (older kubectl: `KIND`,
+//! `NAME`), then one row per event. Read, as the events reader reads them (`events.rs`):
+//! `Unhealthy` (probe failed), `Killing` ("definition changed, will be restarted": a spec-hash
+//! restart; else a container killed), `Started`, `Starting` of a Node ("Starting kubelet."),
+//! `NodeNotReady` (on a Pod: the node controller's; on a Node: node Ready False), `NodeReady`,
+//! `OOMKilling`, `Evicted`, `Preempting`, `TaintManagerEviction`, "Pod was rejected: …".
+//!
+//! Times: LAST SEEN is an age counted back from when kubectl printed the row, so times are
+//! relative (`t_ms` = −age): the notes say so. Rows are split on the header's column offsets
+//! when they line up (kubectl's tabwriter), else on whitespace with the message last.
+
+use crate::time;
+use crate::types::{cut, is_comment, Evidence, Format, Obs, Unread, What};
+
+const NEEDED: [&str; 3] = ["LAST SEEN", "TYPE", "REASON"];
+
+/// A header of `kubectl get events`.
+pub(crate) fn is_header(l: &str) -> bool {
+    NEEDED.iter().all(|k| l.contains(k)) && (l.contains("OBJECT") || l.contains("KIND"))
+}
+
+pub(crate) fn looks_like(first: &str) -> bool {
+    is_header(first)
+}
+
+/// The header's columns: (name, byte offset).
+fn columns(h: &str) -> Vec<(String, usize)> {
+    let names = [
+        "NAMESPACE",
+        "LAST SEEN",
+        "FIRST SEEN",
+        "COUNT",
+        "NAME",
+        "KIND",
+        "SUBOBJECT",
+        "TYPE",
+        "REASON",
+        "OBJECT",
+        "SOURCE",
+        "MESSAGE",
+    ];
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for n in names {
+        let mut from = 0;
+        while let Some(i) = h[from..].find(n) {
+            let at = from + i;
+            let before_ok = at == 0 || h.as_bytes()[at - 1] == b' ';
+            let end = at + n.len();
+            let after_ok = end == h.len() || h.as_bytes()[end] == b' ';
+            // Whole words only: `SUBOBJECT` holds `OBJECT`, `NAMESPACE` holds `NAME`.
+            if before_ok && after_ok {
+                out.push((n.to_string(), at));
+                break;
+            }
+            from = end;
+        }
+    }
+    out.sort_by_key(|c| c.1);
+    out.dedup_by_key(|c| c.1);
+    out
+}
+
+fn cell<'a>(row: &'a str, cols: &[(String, usize)], name: &str) -> Option<&'a str> {
+    let i = cols.iter().position(|c| c.0 == name)?;
+    let start = cols[i].1;
+    let end = cols.get(i + 1).map_or(row.len(), |c| c.1.min(row.len()));
+    row.get(start..end).map(str::trim)
+}
+
+/// Whether the row lines up with the header: each column starts after a space.
+fn aligned(row: &str, cols: &[(String, usize)]) -> bool {
+    cols.iter()
+        .skip(1)
+        .all(|(_, o)| *o < row.len() && row.is_char_boundary(*o) && row.as_bytes()[*o - 1] == b' ')
+}
+
+pub(crate) fn read(text: &str) -> Evidence {
+    let mut ev = Evidence::new(Format::EventsTable, false);
+    let mut cols: Vec<(String, usize)> = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line = n + 1;
+        if raw.trim().is_empty() || is_comment(raw) {
+            continue;
+        }
+        if is_header(raw) {
+            cols = columns(raw);
+            continue;
+        }
+        if cols.is_empty() {
+            ev.unread.push(Unread {
+                line,
+                file: 0,
+                why: "a row before the `kubectl get events` header".into(),
+                text: cut(raw),
+            });
+            continue;
+        }
+        let get = |name: &str| -> Option<String> {
+            if aligned(raw, &cols) {
+                return cell(raw, &cols, name).map(str::to_string);
+            }
+            // Unaligned (`-w` prints each row through its own tabwriter): cells are still apart
+            // by two spaces or more (kubectl pads with three).
+            let cells: Vec<&str> = raw
+                .split("  ")
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .collect();
+            let i = cols.iter().position(|c| c.0 == name)?;
+            if name == "MESSAGE" && i + 1 == cols.len() {
+                return Some(cells.get(i..)?.join("  "));
+            }
+            cells.get(i).map(|w| w.to_string())
+        };
+        let (Some(age), Some(kind), Some(reason)) = (get("LAST SEEN"), get("TYPE"), get("REASON"))
+        else {
+            ev.unread.push(Unread {
+                line,
+                file: 0,
+                why: "not a `kubectl get events` row".into(),
+                text: cut(raw),
+            });
+            continue;
+        };
+        let age_ms = match time::age(age.split_whitespace().next().unwrap_or("")) {
+            Some(a) => a,
+            None if age == "<unknown>" => 0,
+            None => {
+                ev.unread.push(Unread {
+                    line,
+                    file: 0,
+                    why: format!("LAST SEEN {age:?} is not a kubectl age"),
+                    text: cut(raw),
+                });
+                continue;
+            }
+        };
+        if !matches!(kind.as_str(), "Normal" | "Warning") {
+            ev.unread.push(Unread {
+                line,
+                file: 0,
+                why: format!("TYPE {kind:?} is not Normal or Warning"),
+                text: cut(raw),
+            });
+            continue;
+        }
+        // `pod/web-0` (OBJECT), or KIND and NAME (older kubectl: `web-0.17a…` is the event's
+        // name, the object's name before its first dot).
+        let (okind, oname) = match get("OBJECT") {
+            Some(o) => match o.split_once('/') {
+                Some((k, n)) => (k.to_lowercase(), n.to_string()),
+                None => (String::new(), o),
+            },
+            None => (
+                get("KIND").unwrap_or_default().to_lowercase(),
+                get("NAME")
+                    .unwrap_or_default()
+                    .split('.')
+                    .next()
+                    .unwrap_or("")
+                    .to_string(),
+            ),
+        };
+        let msg = get("MESSAGE").unwrap_or_default();
+        let from = get("SOURCE").unwrap_or_default();
+        let is_pod = okind == "pod";
+        let is_node = okind == "node";
+        let probe = |k: &str| msg.starts_with(&format!("{k} probe"));
+        let (what, by) = match reason.as_str() {
+            "Unhealthy" if probe("Readiness") => (What::ProbeFailed("Readiness".into()), "kubelet"),
+            "Unhealthy" if probe("Liveness") => (What::ProbeFailed("Liveness".into()), "kubelet"),
+            "Unhealthy" if probe("Startup") => (What::ProbeFailed("Startup".into()), "kubelet"),
+            "Killing" if msg.contains("definition changed") => (
+                What::SpecChanged(
+                    msg.strip_prefix("Container ")
+                        .and_then(|m| m.split(' ').next())
+                        .unwrap_or("?")
+                        .to_string(),
+                ),
+                "kubelet",
+            ),
+            "Killing" if is_pod => (What::ContainerDied, "kubelet"),
+            "Started" if is_pod => (What::ContainerStarted, "kubelet"),
+            "Starting" if is_node && msg.starts_with("Starting kubelet") => {
+                (What::KubeletStarted, "kubelet")
+            }
+            "NodeNotReady" if is_pod => (What::ControllerNotReady, "node-controller"),
+            "NodeNotReady" if is_node => (What::NodeReady(false), "kubelet"),
+            "NodeReady" if is_node => (What::NodeReady(true), "kubelet"),
+            "OOMKilling" | "Evicted" | "Preempting" | "TaintManagerEviction" => (
+                What::PodMessage {
+                    reason: reason.clone(),
+                    message: msg.clone(),
+                },
+                "kubelet",
+            ),
+            _ if msg.starts_with("Pod was rejected") => (
+                What::PodMessage {
+                    reason: reason.clone(),
+                    message: msg.clone(),
+                },
+                "kubelet",
+            ),
+            _ => {
+                ev.skipped += 1;
+                continue;
+            }
+        };
+        let by = if from.is_empty() {
+            by.to_string()
+        } else {
+            from.split(',').next().unwrap_or(&from).to_string()
+        };
+        ev.obs.push(Obs {
+            t_ms: -age_ms,
+            pod: is_pod.then(|| oname.clone()),
+            node: is_node.then(|| oname.clone()),
+            what,
+            by: Some(by),
+            line,
+            file: 0,
+        });
+    }
+    if !ev.obs.is_empty() {
+        ev.notes.push(
+            "LAST SEEN counts back from when kubectl printed the row: times are relative (with -w, each row's from its own printing), a repeated event at its last time only"
+                .into(),
+        );
+    }
+    ev.obs.sort_by_key(|o| (o.t_ms, o.line));
+    ev
+}
