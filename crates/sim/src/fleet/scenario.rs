@@ -98,7 +98,11 @@ impl Fleet {
                 let mut p = self.template.clone();
                 p.name = format!("{}-{i}", self.template.name);
                 p.workload = Workload::Deployment;
-                p.service = (self.services > 0).then(|| format!("svc-{}", i % self.services));
+                p.services = if self.services > 0 {
+                    vec![format!("svc-{}", i % self.services)]
+                } else {
+                    Vec::new()
+                };
                 p
             })
             .collect();
@@ -106,7 +110,7 @@ impl Fleet {
             let mut p = self.template.clone();
             p.name = "ds".into();
             p.workload = Workload::DaemonSet;
-            p.service = None;
+            p.services = Vec::new();
             pods.push(p);
         }
         pods

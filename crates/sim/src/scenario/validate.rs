@@ -53,6 +53,12 @@ impl Scenario {
                 );
             }
         }
+        v.secs(
+            "cluster.not_ready_toleration_s",
+            "--default-not-ready-toleration-seconds",
+            c.not_ready_toleration_s,
+            NOT_READY_TOLERATION_S,
+        );
         let k = &self.kubelet;
         v.secs(
             "kubelet.first_sync_delay_s",
@@ -122,7 +128,7 @@ impl Scenario {
                 "pods",
                 "pods",
                 format!(
-                    "pods: too much to simulate, about {work:.0} probe executions over horizon_s (the model's limit is {PROBE_EXECUTIONS:.0}); use fewer pods, longer periodSeconds or a shorter horizon_s"
+                    "pods: about {work:.0} probe executions over horizon_s; RestartScope simulates at most {PROBE_EXECUTIONS:.0} (its own limit, not Kubernetes'): use fewer pods (an import: --replicas-on-node N), longer periodSeconds or a shorter horizon_s"
                 ),
             );
         }
