@@ -99,4 +99,12 @@ fn capacity_limits_say_they_are_restartscopes() {
         e[0].message.contains("its own limit, not Kubernetes'"),
         "{e:?}"
     );
+    let mut sc = canonical(20.0, 1);
+    sc.horizon_s = 7.0 * 3600.0;
+    let e = sc.validate().unwrap_err();
+    assert!(
+        e[0].message
+            .contains("RestartScope's own limit, not Kubernetes'"),
+        "{e:?}"
+    );
 }

@@ -259,7 +259,7 @@ impl Fleet {
                 field: "nodes".into(),
                 k8s: "nodes".into(),
                 message: format!(
-                    "too much to simulate: about {work:.0} probe executions over {:.0} s (the model's limit is {PROBE_EXECUTIONS:.0} and 24 h); use fewer nodes, larger batches or longer periodSeconds",
+                    "nodes: about {work:.0} probe executions over {:.0} s; RestartScope simulates at most {PROBE_EXECUTIONS:.0} and 24 h (its own limit, not Kubernetes'): use fewer nodes, larger batches or longer periodSeconds",
                     self.horizon_s()
                 ),
             }]);

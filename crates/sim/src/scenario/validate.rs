@@ -17,7 +17,15 @@ impl Scenario {
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
         use limits::*;
         let mut v = V(Vec::new());
-        v.secs("horizon_s", "horizon_s", self.horizon_s, HORIZON_S);
+        if !v.secs("horizon_s", "horizon_s", self.horizon_s, HORIZON_S)
+            && self.horizon_s > HORIZON_S.1
+        {
+            if let Some(e) = v.0.last_mut() {
+                e.message.push_str(
+                    " (RestartScope's own limit, not Kubernetes': it simulates at most 6 h; show less of the run)",
+                );
+            }
+        }
         let horizon = self.horizon_s.max(0.0);
         let c = &self.cluster;
         if let Some(g) = c.node_monitor_grace_s {
