@@ -134,7 +134,7 @@ fn pods_and_probes_are_knobs_with_messages_at_their_cells() {
             .into()
     )));
     assert!(errs.iter().any(|(f, m)| *f == cell(ProbeKind::Readiness, ProbeField::Period)
-        && m.starts_with("containers[app].readinessProbe.periodSeconds must be between 1 and 3600 seconds, got 0")));
+        && m.starts_with("containers[app].readinessProbe.periodSeconds must be at least 1 (seconds, an int32: at most 2147483647), got 0")));
     // Removing a probe.
     let mut s = Settings::default();
     s.probes[0].probes[ProbeKind::Readiness.index()] = None;

@@ -98,7 +98,7 @@ fn pods_and_probes_round_trip_in_kubernetes_names() {
     assert_eq!(notes.len(), 4, "{notes:?}");
     assert!(notes[0].contains("pods=\"111\" ignored: a whole number from 1 to 110 (110 is the kubelet's default maxPods)"), "{notes:?}");
     assert!(
-        notes[1].contains("periodSeconds=\"0\" ignored: a whole number from 1 to 3600"),
+        notes[1].contains("periodSeconds=\"0\" ignored: a whole number from 1 to 2147483647"),
         "{notes:?}"
     );
     assert!(notes[2].contains("has no container \"db\""), "{notes:?}");
@@ -237,4 +237,27 @@ fn long_workload_labels_end_on_a_whole_workload() {
         "{}",
         im.label
     );
+}
+
+#[test]
+fn a_link_from_before_services_were_a_list_still_reads() {
+    // A `scenario=` link's JSON as the app wrote it with one Service per pod and the budget over
+    // a Service (`"service": "web"`): read as a one-element list, written back the same.
+    let mut sc = (presets::find("long-restart").unwrap().build)();
+    sc.pdb = Some(restartscope_sim::Pdb {
+        pods: vec![],
+        service: Some("web".into()),
+        min_available: Some(restartscope_sim::IntOrPercent::Int(1)),
+        max_unavailable: None,
+    });
+    let json = sc.to_json(false);
+    assert!(json.contains(r#""service":"web""#), "{json}");
+    let im = crate::imported::from_json(json.as_bytes(), None).unwrap();
+    assert!(im.scenario.pods.iter().all(|p| p.services == ["web"]));
+    assert_eq!(im.scenario, sc);
+    // Two Services travel as a list.
+    sc.pods[0].services.push("web-headless".into());
+    let json = sc.to_json(false);
+    let im = crate::imported::from_json(json.as_bytes(), None).unwrap();
+    assert_eq!(im.scenario.pods[0].services, ["web", "web-headless"]);
 }

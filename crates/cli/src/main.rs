@@ -124,7 +124,7 @@ fn main() -> ExitCode {
             // one diagram for mermaid-cli and mermaid.live), each named on standard error.
             Ok((a, sc, traces)) if a.format == Format::Mermaid && traces.len() > 1 => {
                 if let Some(out) = a.out.as_deref() {
-                    return write_mermaid_files(&mermaid::diagrams(&sc, &traces), out);
+                    return mermaid::write_files(&mermaid::diagrams(&sc, &traces), out);
                 }
                 return write_out(mermaid::render(&sc, &traces).as_bytes(), None);
             }
@@ -197,25 +197,6 @@ fn write_out(text: &[u8], out: Option<&str>) -> ExitCode {
                 }
             }
         }
-    }
-    ExitCode::SUCCESS
-}
-
-/// `--format mermaid --out x.mmd` with several runs: `x-legacy.mmd`, `x-kep.mmd`, … (the
-/// extension given, `.mmd` when none), each named on standard error.
-fn write_mermaid_files(diagrams: &[(String, String)], out: &str) -> ExitCode {
-    let path = std::path::Path::new(out);
-    let ext = path
-        .extension()
-        .map_or("mmd".to_string(), |e| e.to_string_lossy().into_owned());
-    let stem = path.with_extension("");
-    for (name, d) in diagrams {
-        let file = format!("{}-{name}.{ext}", stem.display());
-        if let Err(e) = std::fs::write(&file, d) {
-            eprintln!("restartscope: error: cannot write {file}: {e}");
-            return ExitCode::from(1);
-        }
-        eprintln!("wrote {file}");
     }
     ExitCode::SUCCESS
 }

@@ -4,7 +4,7 @@
 //! does not use). The import itself is `restartscope-manifest`'s, as in the web app.
 
 use super::UserError;
-use restartscope_manifest::settings::{self, ClusterSettings};
+use restartscope_manifest::settings::ClusterSettings;
 use restartscope_manifest::{import_any, inputs, Import, ImportOptions, Imported, Source};
 
 /// The preset `simulate -f` runs when the files hold cluster settings and no workload.
@@ -107,14 +107,14 @@ pub(crate) fn cluster_settings(
     if let Some(p) = &o.kubelet_config {
         let text = read("--kubelet-config", p)?;
         out.extend(
-            settings::read_kubelet_config(p, &text)
+            restartscope_manifest::settings_files::read_kubelet_config(p, &text)
                 .map_err(|e| format!("--kubelet-config: {e}"))?,
         );
     }
     if let Some(p) = &o.controller_manager {
         let text = read("--controller-manager", p)?;
         out.extend(
-            settings::read_controller_manager(p, &text)
+            restartscope_manifest::settings_files::read_controller_manager(p, &text)
                 .map_err(|e| format!("--controller-manager: {e}"))?,
         );
     }

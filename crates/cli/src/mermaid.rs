@@ -285,6 +285,25 @@ pub fn render_markdown(sc: &Scenario, traces: &[Trace]) -> String {
     out
 }
 
+/// `--format mermaid --out x.mmd` with several runs: `x-legacy.mmd`, `x-kep.mmd`, … (the
+/// extension given, `.mmd` when none), each named on standard error.
+pub fn write_files(diagrams: &[(String, String)], out: &str) -> std::process::ExitCode {
+    let path = std::path::Path::new(out);
+    let ext = path
+        .extension()
+        .map_or("mmd".to_string(), |e| e.to_string_lossy().into_owned());
+    let stem = path.with_extension("");
+    for (name, d) in diagrams {
+        let file = format!("{}-{name}.{ext}", stem.display());
+        if let Err(e) = std::fs::write(&file, d) {
+            eprintln!("restartscope: error: cannot write {file}: {e}");
+            return std::process::ExitCode::from(1);
+        }
+        eprintln!("wrote {file}");
+    }
+    std::process::ExitCode::SUCCESS
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -487,7 +487,7 @@ fn scenario_file_errors() {
             "horizon_s must be between 10 and 21600 seconds, got 5",
             "metadata.name must be a lowercase RFC 1123 subdomain",
             "got \"Web_0\" (scenario field pods[0].name)",
-            "readinessProbe.failureThreshold must be between 1 and 100, got 0; Kubernetes reads 0 as unset and uses the default, 3 (scenario field pods[1].containers[0].readiness_probe.failure_threshold)",
+            "readinessProbe.failureThreshold must be at least 1 (an int32: at most 2147483647), got 0; Kubernetes reads 0 as unset and uses the default, 3 (scenario field pods[1].containers[0].readiness_probe.failure_threshold)",
         ],
     );
     let invalid_toml = tmp.file("invalid.toml", &toml::to_string(&sc).unwrap());

@@ -98,6 +98,7 @@ fn cli_doc_examples_run() {
     copy("daemonset.yaml", "ds.yaml");
     copy("multi.yaml", "manifests/apps/api.yaml");
     copy("daemonset.yaml", "manifests/ds.yml");
+    copy("real/kubeadm-config-v1beta2.yaml", "kubeadm-config.yaml");
     // `replay`'s examples: two of the evidence crate's fixtures.
     for f in ["113646-watch.txt", "136910-pod-node.yaml"] {
         std::fs::copy(

@@ -164,7 +164,7 @@ fn pods_and_probe_flags_are_checked_in_kubernetes_words() {
         &["--probe", "app.readinessProbe.periodSeconds=0"],
     );
     assert!(
-        e.contains("containers[app].readinessProbe.periodSeconds must be between 1 and 3600 seconds, got 0"),
+        e.contains("containers[app].readinessProbe.periodSeconds must be at least 1 (seconds, an int32: at most 2147483647), got 0"),
         "{e}"
     );
     let e = cli_err("short-restart", &["--probe", "db.readinessProbe=on"]);

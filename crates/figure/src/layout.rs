@@ -91,7 +91,7 @@ pub fn layout_read(traces: &[Trace], timelines: &[Timeline], opts: &LayoutOpts) 
         .map(|p| PodLanes {
             endpoint: order
                 .iter()
-                .any(|(t, _)| t.pods.get(p).is_some_and(|i| i.service.is_some())),
+                .any(|(t, _)| t.pods.get(p).is_some_and(|i| !i.services.is_empty())),
             eviction: order
                 .iter()
                 .any(|(_, tl)| tl.pods.get(p).is_some_and(|pt| !pt.countdowns.is_empty())),

@@ -33,7 +33,9 @@ pub mod inputs;
 mod objects;
 mod podspec;
 mod read;
+mod refusals;
 pub mod settings;
+pub mod settings_files;
 pub mod yaml;
 
 /// The kubelet restart of an imported scenario, as in the `short-restart` preset (change it

@@ -6,6 +6,7 @@
 
 use crate::podspec::{self, Template};
 use crate::read::{labels, Ctx, Obj};
+use crate::refusals::{check_api, not_a_manifest};
 use crate::settings::{self, ClusterSettings};
 use crate::yaml::{Node, Value};
 
@@ -90,6 +91,8 @@ pub(crate) struct WorkloadObj {
 pub(crate) struct ServiceObj {
     pub name: String,
     pub selector: Vec<(String, String)>,
+    /// `spec.clusterIP: None`: a headless Service (its EndpointSlices are kept all the same).
+    pub headless: bool,
 }
 
 pub(crate) struct PdbObj {
@@ -209,18 +212,32 @@ impl Objects {
                 m.done(cx);
             }
             let mut spec = o.obj(cx, "spec")?;
-            let selector = match &mut spec {
+            let (selector, headless) = match &mut spec {
                 Some(s) => {
                     let p = s.at("selector");
-                    labels(cx, s.get("selector"), &p)?
+                    let sel = labels(cx, s.get("selector"), &p)?;
+                    let headless = s.str(cx, "clusterIP")? == Some("None");
+                    // podToEndpoint (staging/src/k8s.io/endpointslice/utils.go): with it, every
+                    // endpoint is listed ready whatever the pod's Ready; the model lists the
+                    // pod's Ready.
+                    s.skip(
+                        cx,
+                        "publishNotReadyAddresses",
+                        "not modelled: it lists every endpoint of this Service ready whatever the pod's Ready (podToEndpoint); the model's endpoints follow the pod's Ready",
+                    );
+                    (sel, headless)
                 }
-                None => Vec::new(),
+                None => (Vec::new(), false),
             };
             if let Some(s) = spec {
                 s.done(cx);
             }
             o.done(cx);
-            self.services.push(ServiceObj { name, selector });
+            self.services.push(ServiceObj {
+                name,
+                selector,
+                headless,
+            });
         } else if kind == PDB.0 {
             check_api(cx, &o, api, kind, PDB.1)?;
             if let Some(m) = meta {
@@ -567,84 +584,4 @@ impl Objects {
             max_unavailable,
         })
     }
-}
-
-/// Top-level keys of a kustomization (kustomize's `types.Kustomization`), of which a
-/// `kustomization.yaml` without `kind` has at least one.
-const KUSTOMIZE_KEYS: &[&str] = &[
-    "resources",
-    "bases",
-    "components",
-    "patches",
-    "patchesStrategicMerge",
-    "patchesJson6902",
-    "namePrefix",
-    "nameSuffix",
-    "commonLabels",
-    "configMapGenerator",
-    "secretGenerator",
-    "helmCharts",
-];
-
-/// A document that is not a Kubernetes object but something kept beside manifests — a
-/// kustomization, a Helm chart's `Chart.yaml`, a kubeconfig, a `kubeadm join` command — named,
-/// with what to give instead.
-fn not_a_manifest(cx: &Ctx, root: &Node) -> Option<ImportError> {
-    let refuse = |m: String| Some(cx.error(ErrorKind::NotManifest, m, Some(root)));
-    match &root.value {
-        Value::Str(t) => {
-            let t = t.trim();
-            let short: String = t.chars().take(60).collect();
-            let what = if t.starts_with("kubeadm join") {
-                "a `kubeadm join` command (as `kubeadm token create --print-join-command` prints it)"
-                    .to_string()
-            } else {
-                format!("a line of text (`{short}`)")
-            };
-            refuse(format!(
-                "the document is {what}, not a Kubernetes object: give the workloads' manifests (as `kubectl get deployment NAME -o yaml` prints them)"
-            ))
-        }
-        Value::Map(_) => {
-            let kind = root.get("kind").and_then(Node::as_str);
-            let api = root.get("apiVersion").and_then(Node::as_str).unwrap_or("");
-            let kustomize = match kind {
-                Some("Kustomization") => true,
-                Some("Component") => api.starts_with("kustomize.config.k8s.io/"),
-                None => KUSTOMIZE_KEYS.iter().any(|k| root.get(k).is_some()),
-                _ => false,
-            };
-            if kustomize {
-                return refuse("this is a kustomize Kustomization (kustomization.yaml), not a manifest: it lists manifests and the changes kustomize makes to them; render it first: `kustomize build DIR | restartscope simulate -f -` (or `kubectl kustomize DIR | restartscope simulate -f -`)".into());
-            }
-            if kind.is_none()
-                && matches!(api, "v1" | "v2")
-                && root.get("name").is_some()
-                && root.get("version").is_some()
-            {
-                return refuse("this is a Helm chart's Chart.yaml, not a manifest: render the chart first: `helm template RELEASE CHART | restartscope simulate -f -`".into());
-            }
-            if kind == Some("Config") && root.get("clusters").is_some() {
-                return refuse("this is a kubeconfig (kind Config: how to reach clusters), not a manifest: give the workloads' manifests (as `kubectl get deployment NAME -o yaml` prints them)".into());
-            }
-            None
-        }
-        _ => None,
-    }
-}
-
-/// `apiVersion` must be one Kubernetes serves `kind` under.
-fn check_api(cx: &Ctx, o: &Obj, api: &str, kind: &str, served: &[&str]) -> Result<(), ImportError> {
-    if served.contains(&api) {
-        return Ok(());
-    }
-    Err(cx.error(
-        ErrorKind::ApiVersion,
-        format!(
-            "{} {api:?} does not serve kind {kind}: Kubernetes serves it as {}",
-            o.at("apiVersion"),
-            served.join(", ")
-        ),
-        o.node.get("apiVersion"),
-    ))
 }

@@ -82,7 +82,7 @@ pub(crate) fn read(
         pod: Pod {
             name: String::new(),
             workload,
-            service: None,
+            services: Vec::new(),
             termination_grace_s,
             init_containers,
             containers,

@@ -12,7 +12,7 @@
 //! importer (these kinds are settings, not workloads) and by the CLI's `--kubelet-config` and
 //! `--controller-manager`.
 
-use crate::yaml::{self, Node, Value};
+use crate::yaml::{Node, Value};
 use restartscope_sim::{parse_duration, Cluster};
 
 /// One setting read and applied.
@@ -32,7 +32,7 @@ pub struct Setting {
     pub explicit: bool,
 }
 
-/// The not-ready toleration's pseudo-field: read and listed, not yet a scenario field (see
+/// The not-ready toleration's field (`cluster.not_ready_toleration_s`; see
 /// [`ClusterSettings::not_ready_toleration_s`]).
 pub const NOT_READY_TOLERATION: &str = "the not-ready toleration of pods without one";
 
@@ -140,7 +140,12 @@ impl ClusterSettings {
                 "cluster.toleration_s" if c.toleration_s == Cluster::default().toleration_s => {
                     c.toleration_s = s.seconds
                 }
-                // NOT_READY_TOLERATION: no scenario field yet (`not_ready_toleration_s`).
+                // The DefaultTolerationSeconds plugin's not-ready toleration, as for unreachable.
+                NOT_READY_TOLERATION
+                    if c.not_ready_toleration_s == Cluster::default().not_ready_toleration_s =>
+                {
+                    c.not_ready_toleration_s = s.seconds
+                }
                 _ => {}
             }
         }
@@ -162,9 +167,7 @@ impl ClusterSettings {
     /// `node.kubernetes.io/not-ready` toleration DefaultTolerationSeconds adds to pods without
     /// one.
     ///
-    /// TO WIRE UP: the scenario has no field for it yet; [`ClusterSettings::apply`] sets
-    /// nothing with it and [`ClusterSettings::lines`] says so. Once the cluster has a not-ready
-    /// toleration, set it in `apply` (the `NOT_READY_TOLERATION` arm) and change its line.
+    /// [`ClusterSettings::apply`] sets `cluster.not_ready_toleration_s` with it.
     pub fn not_ready_toleration_s(&self) -> Option<f64> {
         self.seconds(NOT_READY_TOLERATION)
     }
@@ -240,7 +243,7 @@ impl ClusterSettings {
             .map(|s| {
                 if s.field == NOT_READY_TOLERATION {
                     format!(
-                        "{} {} from {} is read: the toleration of node.kubernetes.io/not-ready given to pods without one; the model's node never reports NotReady, so it sets nothing",
+                        "{} {} from {} sets cluster.not_ready_toleration_s (the toleration of node.kubernetes.io/not-ready given to pods without one; it acts only once the kubelet posts its node NotReady, which this model's kubelet does not yet)",
                         s.name, s.value, s.source
                     )
                 } else {
@@ -544,80 +547,5 @@ pub fn extra_args(node: &Node) -> Result<Vec<Word>, String> {
             node.line,
             node.kind()
         )),
-    }
-}
-
-/// `--kubelet-config FILE`: a KubeletConfiguration, YAML or JSON (or OpenShift's KubeletConfig,
-/// whose `spec.kubeletConfig` holds its fields).
-pub fn read_kubelet_config(source: &str, text: &str) -> Result<ClusterSettings, String> {
-    let docs = yaml::parse(text).map_err(|e| format!("{source}: {}", syntax(&e)))?;
-    // OpenShift's KubeletConfig (machineconfiguration.openshift.io/v1): spec.kubeletConfig.
-    let openshift = docs.iter().find_map(|d| {
-        (d.root.get("kind").and_then(Node::as_str) == Some("KubeletConfig"))
-            .then(|| d.root.get("spec")?.get("kubeletConfig"))
-            .flatten()
-    });
-    if let Some(kc) = openshift {
-        return from_kubelet_config(&format!("{source}, KubeletConfig spec.kubeletConfig"), kc);
-    }
-    let doc = docs
-        .iter()
-        .find(|d| d.root.get("kind").and_then(Node::as_str) == Some("KubeletConfiguration"))
-        .ok_or_else(|| {
-            format!("{source} holds no KubeletConfiguration (kind: KubeletConfiguration, apiVersion: kubelet.config.k8s.io/v1beta1)")
-        })?;
-    from_kubelet_config(source, &doc.root)
-}
-
-/// `--controller-manager FILE`: kube-controller-manager's static-pod manifest, or its flags, one
-/// or more a line (`#` comments).
-pub fn read_controller_manager(source: &str, text: &str) -> Result<ClusterSettings, String> {
-    if let Ok(docs) = yaml::parse(text) {
-        let pod = docs.iter().find_map(|d| match component_pod(&d.root) {
-            Some((Component::ControllerManager, w)) => Some(w),
-            _ => None,
-        });
-        if let Some(words) = pod {
-            return flags(source, &words, Component::ControllerManager);
-        }
-        // kubeadm's ClusterConfiguration: controllerManager.extraArgs.
-        let kubeadm = docs.iter().find_map(|d| {
-            (d.root.get("kind").and_then(Node::as_str) == Some("ClusterConfiguration"))
-                .then(|| d.root.get("controllerManager")?.get("extraArgs"))
-                .flatten()
-        });
-        if let Some(args) = kubeadm {
-            let words = extra_args(args).map_err(|e| format!("{source}: {e}"))?;
-            return flags(
-                &format!("{source}, ClusterConfiguration controllerManager.extraArgs"),
-                &words,
-                Component::ControllerManager,
-            );
-        }
-        if docs.iter().any(|d| matches!(d.root.value, Value::Map(_))) {
-            return Err(format!(
-                "{source} is YAML but not kube-controller-manager's static pod (a Pod in kube-system whose container runs kube-controller-manager, as /etc/kubernetes/manifests/kube-controller-manager.yaml) nor a kubeadm ClusterConfiguration with controllerManager.extraArgs; give one of those or a file of its flags"
-            ));
-        }
-    }
-    let words: Vec<Word> = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.trim()))
-        .filter(|(_, l)| !l.starts_with('#'))
-        .flat_map(|(i, l)| l.split_whitespace().map(move |w| (w.to_string(), Some(i))))
-        .collect();
-    if !words.iter().any(|w| w.0.starts_with("--")) {
-        return Err(format!(
-            "{source} holds no kube-controller-manager flag (like --node-monitor-grace-period=50s)"
-        ));
-    }
-    flags(source, &words, Component::ControllerManager)
-}
-
-fn syntax(e: &yaml::SyntaxError) -> String {
-    match (e.line, e.column) {
-        (Some(l), Some(c)) => format!("{} at line {l} column {c}", e.message),
-        _ => e.message.clone(),
     }
 }

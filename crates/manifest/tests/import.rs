@@ -67,7 +67,7 @@ fn deployment_with_sidecar_every_probe_kind_and_tolerations() {
     let expected = Pod {
         name: "web-0".into(),
         workload: Workload::Deployment,
-        service: None,
+        services: vec![],
         termination_grace_s: 45.0,
         init_containers: vec![container("migrate"), envoy],
         containers: vec![app, shipper],
@@ -129,7 +129,7 @@ fn statefulset_with_its_headless_service() {
     let names: Vec<&str> = sc.pods.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["db-0", "db-1"]);
     let p = &sc.pods[0];
-    assert_eq!(p.service.as_deref(), Some("db"));
+    assert_eq!(p.services, ["db"]);
     assert_eq!(p.termination_grace_s, 120.0);
     assert_eq!(p.workload, Workload::Deployment);
     let c = &p.containers[0];
@@ -188,11 +188,12 @@ fn multi_document_file_with_service_and_budget() {
     let im = load(&["multi.yaml"], &ImportOptions::default());
     let sc = &im.scenario;
     assert_eq!(sc.pods.len(), 4);
-    assert!(sc.pods.iter().all(|p| p.service.as_deref() == Some("api")));
+    assert!(sc.pods.iter().all(|p| p.services == ["api"]));
     assert_eq!(
         sc.pdb,
         Some(Pdb {
-            service: Some("api".into()),
+            pods: (0..4).map(|i| format!("api-{i}")).collect(),
+            service: None,
             min_available: Some(IntOrPercent::Str("75%".into())),
             max_unavailable: None,
         })

@@ -112,7 +112,7 @@ fn a_kubeadm_configuration_alone_is_cluster_settings() {
         "--node-monitor-grace-period 16s from kubeadm-config-v1beta2.yaml (document 2) line 17, ClusterConfiguration controllerManager.extraArgs sets cluster.node_monitor_grace_s",
         "--node-monitor-period 2s from kubeadm-config-v1beta2.yaml (document 2) line 18",
         "--default-unreachable-toleration-seconds 30 from kubeadm-config-v1beta2.yaml (document 2) line 22, ClusterConfiguration apiServer.extraArgs sets cluster.toleration_s",
-        "--default-not-ready-toleration-seconds 30 from kubeadm-config-v1beta2.yaml (document 2) line 21, ClusterConfiguration apiServer.extraArgs is read",
+        "--default-not-ready-toleration-seconds 30 from kubeadm-config-v1beta2.yaml (document 2) line 21, ClusterConfiguration apiServer.extraArgs sets cluster.not_ready_toleration_s",
     ] {
         assert!(lines.contains(want), "{want:?} not in\n{lines}");
     }
@@ -353,7 +353,7 @@ fn a_named_probe_port_no_container_port_has_is_a_note() {
 
 #[test]
 fn settings_that_disagree_are_noted_and_an_explicit_flag_wins() {
-    use restartscope_manifest::settings::read_controller_manager;
+    use restartscope_manifest::settings_files::read_controller_manager;
     let a = read_controller_manager("a.flags", "--node-monitor-grace-period=20s\n").unwrap();
     let b = read_controller_manager("b.flags", "--node-monitor-grace-period=30s\n").unwrap();
     let mut both = a.clone();
@@ -393,5 +393,15 @@ fn istio_test_data_with_a_name_kubernetes_refuses() {
             .contains("metadata.name must be a lowercase RFC 1123 subdomain"),
         "{e}"
     );
-    assert!(e.message.contains("(Deployment statusPort, line"), "{e}");
+    assert!(
+        e.message
+            .contains("got \"statusPort\" (Deployment statusPort)"),
+        "{e}"
+    );
+    assert_eq!(
+        e.message.matches("metadata.name").count(),
+        1,
+        "said once: {e}"
+    );
+    assert!(e.line.is_some(), "placed: {e}");
 }

@@ -53,6 +53,7 @@ pub fn reason(rule: Rule, ready: bool) -> &'static str {
         (Rule::P4, _) => "The container was not running, so its probes fail.",
         (Rule::P6, _) => "A liveness or startup probe failed: the kubelet killed the container.",
         (Rule::K4, _) => "The pod was deleted: the kubelet stopped its containers.",
+        (Rule::K4g, _) => "The pod was deleted: the kubelet stopped its containers after 2 s, its minimum grace (terminationGracePeriodSeconds was under 2 s).",
         (Rule::K5 | Rule::Truth, _) => "The container exited; the kubelet reported it not running.",
         (Rule::K3r, _) => "The exited container was restarted.",
         (Rule::S5r, _) => "The node could reach the API server again: the status manager wrote the status it had kept while its writes failed.",

@@ -1,5 +1,5 @@
-//! The disruption controller's arithmetic for a PodDisruptionBudget over one Service's pods:
-//! which pods the budget covers, `expectedPods`, `desiredHealthy` and `disruptionsAllowed`.
+//! The disruption controller's arithmetic for a PodDisruptionBudget: which pods the budget covers
+//! (the pods its selector matches, `getPodsForPdb`: named by the scenario, or a Service's pods), `expectedPods`, `desiredHealthy` and `disruptionsAllowed`.
 //! A leaf (reads the scenario only): the cluster integrates the "eviction allowed on a wrongful
 //! Ready" metric with it, the report crate draws the `disruptionsAllowed` series from a trace
 //! with it (`Trace::pdb`), so both compute the same numbers.
@@ -17,8 +17,10 @@ use serde::{Deserialize, Serialize};
 /// A PodDisruptionBudget as the model runs it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Budget {
-    /// The Service whose pods the budget's selector matches.
-    pub service: String,
+    /// The Service whose pods the budget covers, when the scenario names a Service rather than
+    /// the pods.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service: Option<String>,
     /// The pods it covers (indices into the scenario's pods).
     pub pods: Vec<u16>,
     pub min_available: Option<IntOrPercent>,
@@ -38,17 +40,9 @@ impl Budget {
     /// The scenario's budget, if it has one (the scenario must be valid).
     pub fn of(sc: &Scenario) -> Option<Budget> {
         let pdb = sc.pdb.as_ref()?;
-        let service = sc.pdb_service()?.to_string();
-        let pods = sc
-            .pods
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.service.as_deref() == Some(service.as_str()))
-            .map(|(i, _)| i as u16)
-            .collect();
         Some(Budget {
-            service,
-            pods,
+            service: sc.pdb_service().map(str::to_string),
+            pods: sc.pdb_pods(),
             min_available: pdb.min_available.clone(),
             max_unavailable: pdb.max_unavailable.clone(),
         })
@@ -95,7 +89,7 @@ mod tests {
 
     fn budget(min: Option<IntOrPercent>, max: Option<IntOrPercent>) -> Budget {
         Budget {
-            service: "web".into(),
+            service: Some("web".into()),
             pods: vec![0, 1, 2],
             min_available: min,
             max_unavailable: max,

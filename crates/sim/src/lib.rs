@@ -146,7 +146,7 @@ pub(crate) fn pod_info(p: &Pod) -> PodInfo {
     PodInfo {
         name: p.name.clone(),
         workload: p.workload,
-        service: p.service.clone(),
+        services: p.services.clone(),
         containers: p
             .all_containers()
             .enumerate()

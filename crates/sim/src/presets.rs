@@ -136,7 +136,7 @@ fn pod(name: &str, service: Option<&str>, containers: Vec<Container>) -> Pod {
     Pod {
         name: name.into(),
         workload: Workload::Deployment,
-        service: service.map(str::to_string),
+        services: service.into_iter().map(str::to_string).collect(),
         termination_grace_s: 30.0,
         init_containers: vec![],
         containers,
@@ -293,6 +293,7 @@ pub fn report_135795_notready_flip() -> Scenario {
     }];
     let mut sc = base("report-135795-notready-flip", 60.0, 10.0, 150.0, pods);
     sc.pdb = Some(Pdb {
+        pods: Vec::new(),
         service: None,
         min_available: Some(IntOrPercent::Int(2)),
         max_unavailable: None,

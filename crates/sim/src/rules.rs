@@ -22,6 +22,8 @@ pub enum Rule {
     K3i,
     /// Kubelet terminates a pod that has a deletion timestamp.
     K4,
+    /// `killContainer` raises a termination grace under 2 s to 2 s.
+    K4g,
     /// PLEG reports a container exit; SyncPod regenerates the status.
     K5,
     P1,
@@ -70,6 +72,7 @@ impl Rule {
             Rule::K3r => "K3r",
             Rule::K3i => "K3i",
             Rule::K4 => "K4",
+            Rule::K4g => "K4g",
             Rule::K5 => "K5",
             Rule::P1 => "P1",
             Rule::P1k => "P1k",
@@ -108,6 +111,7 @@ impl Rule {
             Rule::K3r => "SyncPod restarts an exited container (new container, new StartedAt)",
             Rule::K3i => "SyncPod starts regular containers only once the pod has initialized (last init container done, last sidecar running and started)",
             Rule::K4 => "Kubelet kills the containers of a deleted pod (termination grace)",
+            Rule::K4g => "Kubelet kills with at least 2 s: a terminationGracePeriodSeconds under 2 s is raised to 2 s",
             Rule::K5 => "PLEG reports a container exit; SyncPod reports it not running",
             Rule::P1 => "A new probe worker writes its initial result (readiness Failure)",
             Rule::P1k => "KEP-4781: initial result not written for a container older than this kubelet",
@@ -146,6 +150,7 @@ impl Rule {
             Rule::K3r => "pkg/kubelet/kuberuntime computePodActions (restartPolicy, CrashLoopBackOff)",
             Rule::K3i => "pkg/kubelet/kuberuntime/kuberuntime_container.go computeInitContainerActions; kuberuntime_manager.go computePodActions (!hasInitialized)",
             Rule::K4 => "pkg/kubelet/kubelet.go SyncTerminatingPod",
+            Rule::K4g => "pkg/kubelet/kuberuntime/kuberuntime_container.go killContainer (minimumGracePeriodInSeconds = 2)",
             Rule::K5 => "pkg/kubelet/pleg/generic.go relist, kubelet.go syncLoopIteration",
             Rule::P1 => "pkg/kubelet/prober/worker.go newWorker, doProbe",
             Rule::P1k => "pkg/kubelet/prober/worker.go doProbe (isRestart), kubeletRestartGracePeriod",
@@ -172,7 +177,7 @@ impl Rule {
         }
     }
 
-    pub const ALL: [Rule; 32] = [
+    pub const ALL: [Rule; 33] = [
         Rule::Truth,
         Rule::K1,
         Rule::K2,
@@ -182,6 +187,7 @@ impl Rule {
         Rule::K3r,
         Rule::K3i,
         Rule::K4,
+        Rule::K4g,
         Rule::K5,
         Rule::P1,
         Rule::P1k,

@@ -121,7 +121,7 @@ fn overrides_are_validated_in_kubernetes_words() {
     let msgs: Vec<&str> = errs.iter().map(|e| e.message.as_str()).collect();
     assert!(msgs.contains(&"--node-monitor-grace-period must be between 5s and 600s, got 1s"));
     assert!(msgs.contains(
-        &"containers[app].readinessProbe.failureThreshold must be between 1 and 100, got 0; Kubernetes reads 0 as unset and uses the default, 3"
+        &"containers[app].readinessProbe.failureThreshold must be at least 1 (an int32: at most 2147483647), got 0; Kubernetes reads 0 as unset and uses the default, 3"
     ));
     // A downtime needs a restart to change.
     let mut sc = preset("long-restart");

@@ -34,7 +34,7 @@ fn with_template(preset: &str) -> Fleet {
     let pod = sc.pods.iter().max_by_key(|p| weight(p)).expect("a pod");
     let mut t = pod.clone();
     t.name = "web".into();
-    t.service = None;
+    t.services = vec![];
     f.template = t;
     f
 }
@@ -101,13 +101,31 @@ fn cases() -> Vec<(String, Fleet, Option<Policy>)> {
 }
 
 /// The run as the digests were recorded: every field but `restarted_nodes`, added later (its
-/// own tests are in `fleet.rs`), which `Debug` prints last.
+/// own tests are in `fleet.rs`), which `Debug` prints last; each pod's Services as the single
+/// `service` the digests were recorded with (`services: ["svc-0"]` → `service: Some("svc-0")`,
+/// `services: []` → `service: None`; a fleet pod is behind at most one Service).
 fn recorded_fields(r: &fleet::FleetRun) -> String {
     let s = format!("{r:?}");
     let cut = s
         .rfind(", restarted_nodes: ")
         .expect("the field is printed");
-    format!("{} }}", &s[..cut])
+    let mut out = String::with_capacity(cut + 2);
+    let mut rest = &s[..cut];
+    while let Some(i) = rest.find("services: [") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + "services: [".len()..];
+        let end = after.find(']').expect("a closed list");
+        let list = &after[..end];
+        assert!(!list.contains(','), "one Service per fleet pod");
+        if list.is_empty() {
+            out.push_str("service: None");
+        } else {
+            out.push_str(&format!("service: Some({list})"));
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    format!("{out} }}")
 }
 
 #[test]

@@ -21,6 +21,7 @@ fn scenarios() -> Vec<Scenario> {
             duration_s: 3e1,
         });
         sc.pdb = Some(Pdb {
+            pods: vec![],
             service: Some("web".into()),
             min_available: Some(if i % 2 == 0 {
                 IntOrPercent::Int(-2)
@@ -29,8 +30,19 @@ fn scenarios() -> Vec<Scenario> {
             }),
             max_unavailable: Some(IntOrPercent::Int(1)),
         });
-        for pod in &mut sc.pods {
-            pod.service = None;
+        if i % 3 == 0 {
+            sc.cluster.not_ready_toleration_s = 12.5;
+        }
+        if i % 2 == 1 {
+            let first = sc.pods[0].name.clone();
+            sc.pdb.as_mut().unwrap().pods = vec![first];
+        }
+        for (j, pod) in sc.pods.iter_mut().enumerate() {
+            // No Service, one (written as a string), two (a list).
+            pod.services = ["web", "web-headless"][..(i + j) % 3]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
             pod.termination_grace_s = 0.5;
             let mut init = pod.containers[0].clone();
             init.name = "init".into();

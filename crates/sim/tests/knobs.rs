@@ -30,7 +30,7 @@ fn fewer_pods_keep_the_first_more_copy_the_first_as_healthy_replicas() {
     // web-1 keeps its own story; the copies are web-0's spec.
     assert!(!sc.pods[1].containers[0].truth.is_empty());
     assert_eq!(sc.pods[3].containers, sc.pods[0].containers);
-    assert_eq!(sc.pods[3].service.as_deref(), Some("web"));
+    assert_eq!(sc.pods[3].services, ["web"]);
     // A template with a truth schedule is copied without it.
     let sc = preset("report-136910-sidecar-startup").with_pods(3);
     let names: Vec<&str> = sc.pods.iter().map(|p| p.name.as_str()).collect();
@@ -168,7 +168,7 @@ fn probe_knobs_are_validated_in_kubernetes_words() {
     assert_eq!(
         m,
         [
-            "containers[app].livenessProbe.periodSeconds must be between 1 and 3600 seconds, got 0; Kubernetes reads 0 as unset and uses the default, 10",
+            "containers[app].livenessProbe.periodSeconds must be at least 1 (seconds, an int32: at most 2147483647), got 0; Kubernetes reads 0 as unset and uses the default, 10",
             "containers[app].livenessProbe.successThreshold must be 1 for a liveness probe, got 2",
             "containers[app].readinessProbe.execSeconds (the model's own: how long one probe runs) must be between 0 and 3600 seconds, got -1",
         ]

@@ -96,6 +96,7 @@ fn the_metric_counts_evictions_beyond_what_the_truth_allows() {
     let mut sc = preset("report-135795-notready-flip");
     let min2 = run(&sc, KubeVersion::V1_35, Policy::Legacy, 1);
     sc.pdb = Some(Pdb {
+        pods: vec![],
         service: Some("web".into()),
         min_available: None,
         max_unavailable: Some(IntOrPercent::Str("34%".into())),
@@ -110,6 +111,7 @@ fn the_metric_counts_evictions_beyond_what_the_truth_allows() {
     assert!(a >= b && a < b + 2.0, "{a} vs {b}");
     let mut healthy = preset("short-restart");
     healthy.pdb = Some(Pdb {
+        pods: vec![],
         service: None,
         min_available: Some(IntOrPercent::Str("50%".into())),
         max_unavailable: None,

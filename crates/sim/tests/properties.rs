@@ -141,7 +141,7 @@ fn scenario(healthy: bool, max_downtime: u32) -> impl Strategy<Value = Scenario>
                             } else {
                                 Workload::Deployment
                             },
-                            service: svc.then(|| "svc".to_string()),
+                            services: if svc { vec!["svc".to_string()] } else { vec![] },
                             termination_grace_s: 30.0,
                             init_containers: vec![],
                             containers,

@@ -92,6 +92,35 @@ fn k4_e1d_deleted_pod_removed_after_termination_grace() {
     }
 }
 
+/// `killContainer` (kuberuntime_container.go) raises a grace under `minimumGracePeriodInSeconds`
+/// to 2 s: a pod with `terminationGracePeriodSeconds` 0 or 1 is gone 2 s after its first SyncPod
+/// as a deleted pod, its containers' exit under K4g; 2 s and above are the pod's own (K4).
+#[test]
+fn k4g_a_grace_under_two_seconds_is_raised_to_two() {
+    for (grace, rule) in [
+        (0.0, Rule::K4g),
+        (1.0, Rule::K4g),
+        (2.0, Rule::K4),
+        (5.0, Rule::K4),
+    ] {
+        let mut sc = canonical(360.0, 3);
+        sc.pods[0].termination_grace_s = grace;
+        sc.validate().unwrap();
+        for tr in run(&sc) {
+            // Kubelet back at 460, first SyncPod at 462.
+            let exit = first(&tr, Kind::ContainerExit).unwrap();
+            let removed = first(&tr, Kind::PodRemoved).unwrap();
+            let kill = f64::max(grace, 2.0);
+            assert_eq!(
+                (secs(exit), exit.rule),
+                (462.0 + kill, rule),
+                "grace {grace}"
+            );
+            assert_eq!(secs(removed), 462.0 + kill, "grace {grace}");
+        }
+    }
+}
+
 #[test]
 fn p1_legacy_seeds_readiness_failure_and_startup_unknown() {
     let sc = presets::startup_probe();

@@ -25,7 +25,7 @@ fn validation_names_field_and_range() {
     );
     // Kubernetes' name first, then where it is in the scenario.
     assert!(
-        text.contains(&"containers[app].readinessProbe.periodSeconds must be between 1 and 3600 seconds, got 0; Kubernetes reads 0 as unset and uses the default, 10 (scenario field pods[0].containers[0].readiness_probe.period_s)".to_string()),
+        text.contains(&"containers[app].readinessProbe.periodSeconds must be at least 1 (seconds, an int32: at most 2147483647), got 0; Kubernetes reads 0 as unset and uses the default, 10 (scenario field pods[0].containers[0].readiness_probe.period_s)".to_string()),
         "{text:?}"
     );
     let period = errs
@@ -49,8 +49,9 @@ fn validation_words_every_probe_field_as_kubernetes_does() {
     c.readiness_probe = Some(Probe {
         timeout_s: 0,
         success_threshold: 0,
-        failure_threshold: 101,
-        initial_delay_s: 4000,
+        // Above int32: what the API server cannot hold (the fields are int32).
+        failure_threshold: 2_147_483_648,
+        initial_delay_s: 3_000_000_000,
         ..Probe::default()
     });
     c.liveness_probe = Some(Probe {
@@ -63,12 +64,12 @@ fn validation_words_every_probe_field_as_kubernetes_does() {
     let errs = sc.validate().unwrap_err();
     let msgs: Vec<&str> = errs.iter().map(|e| e.message.as_str()).collect();
     for want in [
-        "containers[app].readinessProbe.timeoutSeconds must be between 1 and 3600 seconds, got 0; Kubernetes reads 0 as unset and uses the default, 1",
-        "containers[app].readinessProbe.successThreshold must be between 1 and 100, got 0; Kubernetes reads 0 as unset and uses the default, 1",
-        "containers[app].readinessProbe.failureThreshold must be between 1 and 100, got 101",
-        "containers[app].readinessProbe.initialDelaySeconds must be between 0 and 3600 seconds, got 4000",
+        "containers[app].readinessProbe.timeoutSeconds must be at least 1 (seconds, an int32: at most 2147483647), got 0; Kubernetes reads 0 as unset and uses the default, 1",
+        "containers[app].readinessProbe.successThreshold must be at least 1 (an int32: at most 2147483647), got 0; Kubernetes reads 0 as unset and uses the default, 1",
+        "containers[app].readinessProbe.failureThreshold must be at least 1 (an int32: at most 2147483647), got 2147483648",
+        "containers[app].readinessProbe.initialDelaySeconds must be at least 0 (seconds, an int32: at most 2147483647), got 3000000000",
         "containers[app].livenessProbe.successThreshold must be 1 for a liveness probe, got 2",
-        "terminationGracePeriodSeconds must be between 0 and 3600 seconds, got -1",
+        "terminationGracePeriodSeconds must be at least 0 seconds, got -1",
         "--node-monitor-grace-period must be between 5s and 600s, got 1s",
     ] {
         assert!(msgs.contains(&want), "{want:?} not in {msgs:#?}");
@@ -205,6 +206,7 @@ fn pdb_validated_like_the_api_server() {
     let pdb = |min: Option<IntOrPercent>, max: Option<IntOrPercent>, svc: Option<&str>| {
         canonical(20.0, 1)
             .with_pdb(Some(Pdb {
+                pods: vec![],
                 service: svc.map(str::to_string),
                 min_available: min,
                 max_unavailable: max,

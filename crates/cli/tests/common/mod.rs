@@ -46,3 +46,24 @@ pub fn fails(args: &[&str], wants: &[&str]) -> String {
     }
     err
 }
+
+/// `replay`'s tests: an evidence fixture's path.
+pub fn data(name: &str) -> String {
+    format!(
+        "{}/../evidence/tests/data/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// The ranking's first line (`1. 103.0 report-…`).
+pub fn first_verdict(out: &str) -> &str {
+    out.lines()
+        .find(|l| l.trim_start().starts_with("1. "))
+        .expect("a ranked candidate")
+}
+
+pub fn tmp(name: &str, text: &str) -> String {
+    let p = std::env::temp_dir().join(format!("restartscope-replay-{}-{name}", std::process::id()));
+    std::fs::write(&p, text).unwrap();
+    p.to_string_lossy().into_owned()
+}

@@ -18,8 +18,8 @@
 //! Kubernetes file; the signatures cite the kubelet code they come from.
 
 use super::candidates::{observed_downtime_s, Bug, BUGS};
+use super::verdict::Verdict;
 use super::versions::{evidence_version, seen_version, SeenVersion};
-use super::Verdict;
 use crate::time::clock_text;
 use crate::types::{ContainerSnap, Obs, What};
 use restartscope_sim::Policy;

@@ -40,6 +40,7 @@ mod answer;
 mod candidates;
 mod scoring;
 mod sequence;
+mod verdict;
 mod versions;
 
 pub use answer::{answer, Answer};
@@ -47,28 +48,13 @@ pub use candidates::{
     candidates, observed_downtime_s, observed_pods, scenario_from, Bug, Candidate, BUGS,
 };
 pub use scoring::{matched_pods, tolerance_ms};
+pub use verdict::Verdict;
 pub use versions::{evidence_version, seen_version, SeenVersion};
 
 use crate::types::{Obs, What};
 use restartscope_sim::{simulate_profile, KubeVersion, Policy};
 use scoring::{score_pod, ModelPods, PodScore};
 use sequence::observed_all;
-use serde::Serialize;
-
-/// A candidate's score and why.
-#[derive(Clone, Debug, Serialize)]
-pub struct Verdict {
-    /// `report-113646-flap · 1.35 · ChangeContainerStatusOnKubeletRestart=true (legacy)` or a
-    /// release's kubelet label.
-    pub candidate: String,
-    pub kubelet: String,
-    pub preset: Option<String>,
-    pub known_bug: Option<String>,
-    pub fixed_in: Option<String>,
-    /// 0–100.
-    pub score: f64,
-    pub why: Vec<String>,
-}
 
 /// Whether the candidate can be the kubelet that ran: a release profile of the same line (a
 /// kubelet older than 1.31: the 1.31 legacy profile, the model's oldest); a bug whose kubelet the

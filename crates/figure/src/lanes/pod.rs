@@ -130,16 +130,21 @@ pub fn probes(b: &mut Builder, g: &Group, p: usize, y: f64) {
     }
 }
 
-/// The pod's endpoint in its Service (ready, not ready, serving while terminating, …); the
-/// lane stays empty for a pod without a Service. `strip`: a thin unlabelled strip (`h` high)
+/// The pod's endpoint in its Services (ready, not ready, serving while terminating, …: the same
+/// conditions in each Service's slices); the lane stays empty for a pod without a Service. `strip`: a thin unlabelled strip (`h` high)
 /// under the Ready band, states told by the legend and the tooltips.
 pub fn endpoint(b: &mut Builder, g: &Group, p: usize, y: f64, h: f64, strip: bool) {
     if !strip {
         b.lane_label(y + h / 2.0, "endpoint", "rs-label");
     }
     let (info, pt) = (&g.tr.pods[p], &g.tl.pods[p]);
-    let (Some(svc), Some(ep)) = (&info.service, &pt.endpoint) else {
+    let Some(ep) = &pt.endpoint else {
         return;
+    };
+    let svc = match info.services.as_slice() {
+        [] => return,
+        [one] => format!("Service {one}"),
+        many => format!("Services {}", many.join(", ")),
     };
     let name = &info.name;
     let segs = ep.spans(b.t0, g.end);
@@ -152,7 +157,7 @@ pub fn endpoint(b: &mut Builder, g: &Group, p: usize, y: f64, h: f64, strip: boo
                 v.label().to_string()
             },
             format!(
-                "endpoint of {name} in Service {svc}: {} {}–{}",
+                "endpoint of {name} in {svc}: {} {}–{}",
                 v.label(),
                 ts(a),
                 ts(z)

@@ -186,7 +186,7 @@ impl PodTimeline {
             name: p.name.clone(),
             ready: Track::new(ApiReady::True),
             writes: Vec::new(),
-            endpoint: p.service.as_ref().map(|_| Track::new(EndpointState::Ready)),
+            endpoint: (!p.services.is_empty()).then(|| Track::new(EndpointState::Ready)),
             containers: p
                 .containers
                 .iter()

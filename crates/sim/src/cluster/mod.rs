@@ -226,8 +226,8 @@ impl<'a> Cluster<'a> {
                         status: Status::steady(p),
                         deleted_at: None,
                         removed: false,
-                        has_service: p.service.is_some(),
-                        endpoint: p.service.as_ref().map(|_| crate::trace::EndpointValue {
+                        has_service: !p.services.is_empty(),
+                        endpoint: (!p.services.is_empty()).then_some(crate::trace::EndpointValue {
                             ready: true,
                             serving: true,
                             terminating: false,

@@ -1,7 +1,14 @@
-//! The EndpointSlice controller: the endpoint conditions of each pod behind a Service, its
-//! EndpointSlices of at most 100 endpoints, and one update per changed slice per instant. Owns
+//! The EndpointSlice controller: the endpoint conditions of each pod behind a Service, each
+//! Service's EndpointSlices of at most 100 endpoints, and one update per changed slice per
+//! instant. A pod behind several Services (every Service whose selector matches it) has an
+//! endpoint in each one's slices: the controller reconciles each Service on its own
+//! (`Controller.syncService`), so a change of the pod updates a slice of every one of them. Owns
 //! which slice each endpoint is in and how many endpoints of each Service are ready. Called by
 //! the cluster at the end of each instant, with the pods the API server marked dirty.
+//!
+//! The conditions are the same in every Service's slice (`podToEndpoint` reads only the pod;
+//! `publishNotReadyAddresses`, which makes `ready` true whatever the pod says, is not modelled),
+//! so the trace keeps one endpoint state per pod.
 //!
 //! Mirrors `pkg/controller/endpointslice` (`--max-endpoints-per-slice` 100; the reconciler
 //! updates only the slices whose endpoints changed; `--endpointslice-updates-batch-period` 0, so
@@ -21,8 +28,10 @@ pub const MAX_ENDPOINTS_PER_SLICE: u32 = 100;
 pub struct EndpointSliceController {
     /// Service names, sorted.
     pub names: Vec<String>,
-    /// Per node, per pod: its Service and the slice its endpoint is in.
-    place: Vec<Vec<Option<(u16, u32)>>>,
+    /// Per node, per pod: where its entries start in `slots` (one more than the pods: the end).
+    place: Vec<Vec<u32>>,
+    /// Per pod and Service it is behind: the Service and the slice its endpoint is in.
+    slots: Vec<(u16, u32)>,
     /// Ready endpoints per Service.
     pub ready: Vec<u32>,
     /// Listed endpoints per Service.
@@ -41,21 +50,37 @@ impl EndpointSliceController {
     pub fn new(spec: &[&[Pod]]) -> Self {
         let mut names: Vec<&str> = spec
             .iter()
-            .flat_map(|pods| pods.iter().filter_map(|p| p.service.as_deref()))
+            .flat_map(|pods| {
+                pods.iter()
+                    .flat_map(|p| p.services.iter().map(String::as_str))
+            })
             .collect();
         crate::core::sort::sort_dedup(&mut names);
         let mut listed = vec![0u32; names.len()];
+        let mut slots = Vec::new();
         let place = spec
             .iter()
             .map(|pods| {
-                pods.iter()
-                    .map(|p| {
-                        let s = names.binary_search(&p.service.as_deref()?).ok()?;
+                let mut starts = Vec::with_capacity(pods.len() + 1);
+                for p in pods.iter() {
+                    starts.push(slots.len() as u32);
+                    for svc in &p.services {
+                        let Ok(s) = names.binary_search(&svc.as_str()) else {
+                            continue;
+                        };
+                        if slots[*starts.last().unwrap() as usize..]
+                            .iter()
+                            .any(|&(x, _)| x as usize == s)
+                        {
+                            continue; // named twice: one endpoint
+                        }
                         let slice = listed[s] / MAX_ENDPOINTS_PER_SLICE;
                         listed[s] += 1;
-                        Some((s as u16, slice))
-                    })
-                    .collect()
+                        slots.push((s as u16, slice));
+                    }
+                }
+                starts.push(slots.len() as u32);
+                starts
             })
             .collect();
         EndpointSliceController {
@@ -64,9 +89,16 @@ impl EndpointSliceController {
             listed,
             names: names.into_iter().map(str::to_owned).collect(),
             place,
+            slots,
             changed: Vec::new(),
             changed_len: 0,
         }
+    }
+
+    /// The (Service, slice) of each endpoint of pod `p` on `node`.
+    fn endpoints_of(&self, node: usize, p: usize) -> std::ops::Range<usize> {
+        let starts = &self.place[node];
+        starts[p] as usize..starts[p + 1] as usize
     }
 
     /// Ready endpoints ÷ endpoints listed at the start, per Service.
@@ -88,9 +120,10 @@ impl EndpointSliceController {
         self.changed_len = 0;
         for &(node, p) in &dirty {
             let p = p as usize;
-            let Some((svc, slice)) = self.place[node as usize][p] else {
+            let range = self.endpoints_of(node as usize, p);
+            if range.is_empty() {
                 continue;
-            };
+            }
             let a = &mut api.pods[node as usize][p];
             let new = if a.removed {
                 None
@@ -108,11 +141,7 @@ impl EndpointSliceController {
             }
             let was_ready = a.endpoint.is_some_and(|e| e.ready);
             let is_ready = new.is_some_and(|e| e.ready);
-            let s = svc as usize;
-            self.ready[s] = self.ready[s] + is_ready as u32 - was_ready as u32;
-            if a.endpoint.is_some() && new.is_none() {
-                self.listed[s] -= 1;
-            }
+            let gone = a.endpoint.is_some() && new.is_none();
             a.endpoint = new;
             rec.emit(
                 now,
@@ -124,27 +153,36 @@ impl EndpointSliceController {
                 Rule::ES1,
                 Actor::EndpointsliceController,
             );
-            let used = &mut self.changed[..self.changed_len];
-            match used.iter_mut().find(|(s, _, _)| *s == svc) {
-                Some((_, nodes, slices)) => {
-                    if !nodes.contains(&node) {
-                        nodes.push(node);
-                    }
-                    if !slices.contains(&slice) {
-                        slices.push(slice);
-                    }
+            // The same endpoint in each of the pod's Services' slices.
+            for k in range {
+                let (svc, slice) = self.slots[k];
+                let s = svc as usize;
+                self.ready[s] = self.ready[s] + is_ready as u32 - was_ready as u32;
+                if gone {
+                    self.listed[s] -= 1;
                 }
-                None => {
-                    if self.changed_len == self.changed.len() {
-                        self.changed.push((svc, Vec::new(), Vec::new()));
+                let used = &mut self.changed[..self.changed_len];
+                match used.iter_mut().find(|(s, _, _)| *s == svc) {
+                    Some((_, nodes, slices)) => {
+                        if !nodes.contains(&node) {
+                            nodes.push(node);
+                        }
+                        if !slices.contains(&slice) {
+                            slices.push(slice);
+                        }
                     }
-                    let (s, nodes, slices) = &mut self.changed[self.changed_len];
-                    *s = svc;
-                    nodes.clear();
-                    nodes.push(node);
-                    slices.clear();
-                    slices.push(slice);
-                    self.changed_len += 1;
+                    None => {
+                        if self.changed_len == self.changed.len() {
+                            self.changed.push((svc, Vec::new(), Vec::new()));
+                        }
+                        let (s, nodes, slices) = &mut self.changed[self.changed_len];
+                        *s = svc;
+                        nodes.clear();
+                        nodes.push(node);
+                        slices.clear();
+                        slices.push(slice);
+                        self.changed_len += 1;
+                    }
                 }
             }
         }
@@ -186,10 +224,10 @@ mod tests {
 
     #[test]
     fn endpoints_fill_slices_of_one_hundred() {
-        let pod = |svc: &str| Pod {
+        let pod = |svc: &[&str]| Pod {
             name: "p".into(),
             workload: Workload::Deployment,
-            service: Some(svc.into()),
+            services: svc.iter().map(|s| s.to_string()).collect(),
             termination_grace_s: 30.0,
             init_containers: vec![],
             containers: vec![Container {
@@ -203,17 +241,33 @@ mod tests {
             }],
         };
         let node: Vec<Pod> = (0..30)
-            .map(|i| pod(if i % 2 == 0 { "a" } else { "b" }))
+            .map(|i| pod(if i % 2 == 0 { &["a"] } else { &["b"] }))
             .collect();
         let spec: Vec<&[Pod]> = (0..10).map(|_| node.as_slice()).collect();
         let c = EndpointSliceController::new(&spec);
         assert_eq!(c.names, vec!["a", "b"]);
         assert_eq!(c.listed, vec![150, 150]);
-        assert_eq!(c.place[0][0], Some((0, 0)));
-        assert_eq!(
-            c.place[9][28],
-            Some((0, 1)),
-            "the 150th endpoint of a is in slice 1"
-        );
+        let at = |n: usize, p: usize| -> Vec<(u16, u32)> { c.slots[c.endpoints_of(n, p)].to_vec() };
+        assert_eq!(at(0, 0), [(0, 0)]);
+        assert_eq!(at(9, 28), [(0, 1)], "the 150th endpoint of a is in slice 1");
+    }
+
+    #[test]
+    fn a_pod_behind_two_services_has_an_endpoint_in_each() {
+        let pod = |svc: &[&str]| Pod {
+            name: "p".into(),
+            workload: Workload::Deployment,
+            services: svc.iter().map(|s| s.to_string()).collect(),
+            termination_grace_s: 30.0,
+            init_containers: vec![],
+            containers: vec![],
+        };
+        let node = vec![pod(&["web", "web-headless"]), pod(&[]), pod(&["web"])];
+        let c = EndpointSliceController::new(&[node.as_slice()]);
+        assert_eq!(c.names, vec!["web", "web-headless"]);
+        assert_eq!(c.listed, vec![2, 1]);
+        assert_eq!(c.slots[c.endpoints_of(0, 0)], [(0, 0), (1, 0)]);
+        assert!(c.endpoints_of(0, 1).is_empty());
+        assert_eq!(c.slots[c.endpoints_of(0, 2)], [(0, 0)]);
     }
 }

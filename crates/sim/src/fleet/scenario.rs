@@ -98,7 +98,11 @@ impl Fleet {
                 let mut p = self.template.clone();
                 p.name = format!("{}-{i}", self.template.name);
                 p.workload = Workload::Deployment;
-                p.service = (self.services > 0).then(|| format!("svc-{}", i % self.services));
+                p.services = if self.services > 0 {
+                    vec![format!("svc-{}", i % self.services)]
+                } else {
+                    Vec::new()
+                };
                 p
             })
             .collect();
@@ -106,7 +110,7 @@ impl Fleet {
             let mut p = self.template.clone();
             p.name = "ds".into();
             p.workload = Workload::DaemonSet;
-            p.service = None;
+            p.services = Vec::new();
             pods.push(p);
         }
         pods
@@ -255,7 +259,7 @@ impl Fleet {
                 field: "nodes".into(),
                 k8s: "nodes".into(),
                 message: format!(
-                    "too much to simulate: about {work:.0} probe executions over {:.0} s (the model's limit is {PROBE_EXECUTIONS:.0} and 24 h); use fewer nodes, larger batches or longer periodSeconds",
+                    "nodes: about {work:.0} probe executions over {:.0} s; RestartScope simulates at most {PROBE_EXECUTIONS:.0} and 24 h (its own limit, not Kubernetes'): use fewer nodes, larger batches or longer periodSeconds",
                     self.horizon_s()
                 ),
             }]);

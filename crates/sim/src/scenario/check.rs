@@ -13,8 +13,8 @@ pub struct FieldError {
     /// What Kubernetes calls it: `readinessProbe.periodSeconds`, `--node-monitor-grace-period`,
     /// `tolerationSeconds`; the scenario path when only the model has the setting (`horizon_s`).
     pub k8s: String,
-    /// A sentence that starts with `k8s`: `readinessProbe.periodSeconds must be between 1 and
-    /// 3600 seconds, got 0`.
+    /// A sentence that starts with `k8s`: `terminationGracePeriodSeconds must be at least 0
+    /// seconds, got -1`.
     pub message: String,
 }
 
@@ -31,10 +31,17 @@ impl std::fmt::Display for FieldError {
 
 /// Accepted ranges. Shared by validation, the CLI and the web form.
 ///
-/// Lower bounds are Kubernetes' own (probe fields at least 1, `initialDelaySeconds` and
-/// `terminationGracePeriodSeconds` at least 0); upper bounds, and the ranges of the model's own
-/// settings, are what the model can show within its horizon and memory.
+/// Probe and pod fields take what the API server takes (`pkg/apis/core/validation/validation.go`
+/// `validateProbe`: `ValidateNonnegativeField` on each int32 field; `ValidatePodSpec`:
+/// `terminationGracePeriodSeconds` non-negative), with the defaulting's 0 → default
+/// (`SetDefaults_Probe`) making periods, timeouts and thresholds at least 1 in effect. The upper
+/// bounds there are the fields' types (int32, int64), not ours. The other ranges are the model's
+/// own settings (`horizon_s`, `execSeconds`, warm-up), the kube-controller-manager flags it
+/// accepts, and RestartScope's capacity (pods, containers, probe executions): the messages of
+/// those say they are RestartScope's limits and how to get under them.
 pub mod limits {
+    /// Kubernetes' int32 fields (`periodSeconds`, `failureThreshold`, …): at most 2³¹ − 1.
+    pub const INT32_MAX: u32 = i32::MAX as u32;
     pub const HORIZON_S: (f64, f64) = (10.0, 6.0 * 3600.0);
     pub const DOWNTIME_S: (f64, f64) = (0.0, 3600.0);
     pub const GRACE_S: (f64, f64) = (5.0, 600.0);
@@ -42,13 +49,16 @@ pub mod limits {
     pub const LEASE_S: (f64, f64) = (10.0, 600.0);
     pub const TOLERATION_S: (f64, f64) = (0.0, 86_400.0);
     pub const FIRST_SYNC_S: (f64, f64) = (0.0, 600.0);
-    pub const TERM_GRACE_S: (f64, f64) = (0.0, 3600.0);
+    /// `terminationGracePeriodSeconds` (int64, at least 0). The kubelet kills with at least
+    /// 2 s (`minimumGracePeriodInSeconds`, rule K4g).
+    pub const TERM_GRACE_S: (f64, f64) = (0.0, i64::MAX as f64);
     pub const WARMUP_S: (f64, f64) = (0.0, 3600.0);
-    pub const PERIOD_S: (u32, u32) = (1, 3600);
-    pub const TIMEOUT_S: (u32, u32) = (1, 3600);
-    pub const THRESHOLD: (u32, u32) = (1, 100);
-    pub const INITIAL_DELAY_S: (u32, u32) = (0, 3600);
+    pub const PERIOD_S: (u32, u32) = (1, INT32_MAX);
+    pub const TIMEOUT_S: (u32, u32) = (1, INT32_MAX);
+    pub const THRESHOLD: (u32, u32) = (1, INT32_MAX);
+    pub const INITIAL_DELAY_S: (u32, u32) = (0, INT32_MAX);
     pub const EXEC_S: (f64, f64) = (0.0, 3600.0);
+    /// RestartScope's capacity: pods on the node, containers per pod.
     pub const PODS: (usize, usize) = (1, 1000);
     pub const CONTAINERS: (usize, usize) = (1, 16);
     pub const INIT_CONTAINERS: usize = 16;
@@ -57,8 +67,11 @@ pub mod limits {
     pub const API_UNREACHABLE: (usize, usize) = (0, 20);
     pub const API_UNREACHABLE_S: (f64, f64) = (1.0, 3600.0);
     pub const TRUTH_ENTRIES: usize = 1000;
-    /// Probe executions a scenario may ask for (pods × probes × horizon ÷ period).
+    /// Probe executions a scenario may ask for (pods × probes × horizon ÷ period): RestartScope's
+    /// budget, not Kubernetes'.
     pub const PROBE_EXECUTIONS: f64 = 5_000_000.0;
+    /// The not-ready toleration (`--default-not-ready-toleration-seconds`), as the unreachable one.
+    pub const NOT_READY_TOLERATION_S: (f64, f64) = TOLERATION_S;
 }
 
 /// A duration as a flag takes it (`90s`), or the raw value when it is not a number.
@@ -125,10 +138,45 @@ impl V {
                 }
                 _ => String::new(),
             };
+            let range = if hi == limits::INT32_MAX {
+                let what = if unit.is_empty() { "" } else { "seconds, " };
+                format!("at least {lo} ({what}an int32: at most {hi})")
+            } else {
+                format!("between {lo} and {hi}{unit}")
+            };
+            self.push(field, k8s, format!("{k8s} must be {range}, got {v}{hint}"));
+        }
+    }
+    /// A number of seconds that Kubernetes only requires to be at least `lo`
+    /// (`ValidateNonnegativeField`).
+    pub(super) fn at_least(&mut self, field: &str, k8s: &str, v: f64, lo: f64) {
+        if !(v.is_finite() && v >= lo) {
             self.push(
                 field,
                 k8s,
-                format!("{k8s} must be between {lo} and {hi}{unit}, got {v}{hint}"),
+                format!("{k8s} must be at least {lo} seconds, got {v}"),
+            );
+        }
+    }
+    /// A count RestartScope caps (pods, containers): under `lo` is Kubernetes' rule (at least
+    /// one), over `hi` is RestartScope's own limit, said so, with `how` to get under it.
+    pub(super) fn capacity(
+        &mut self,
+        field: &str,
+        what: &str,
+        n: usize,
+        (lo, hi): (usize, usize),
+        how: &str,
+    ) {
+        if n < lo {
+            self.count(field, what, n, (lo, hi));
+        } else if n > hi {
+            self.push(
+                field,
+                field,
+                format!(
+                    "{field} lists {n} {what}; RestartScope simulates at most {hi} (its own limit, not Kubernetes'): {how}"
+                ),
             );
         }
     }
@@ -157,12 +205,12 @@ pub(super) fn dns_label_ok(s: &str, rfc1035: bool) -> bool {
 }
 
 /// RFC 1123 subdomain (pod names, `ValidatePodName`): at most 253 characters, dot-separated labels.
-pub(super) fn dns_subdomain_ok(s: &str) -> bool {
+pub fn dns_subdomain_ok(s: &str) -> bool {
     s.len() <= 253 && s.split('.').all(|l| dns_label_ok(l, false))
 }
 
 pub(super) const LABEL: &str = "a lowercase RFC 1123 label (letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)";
-pub(super) const SUBDOMAIN: &str = "a lowercase RFC 1123 subdomain (letters, digits, '-' and '.', each part starting and ending with a letter or digit, at most 253 characters)";
+pub const SUBDOMAIN: &str = "a lowercase RFC 1123 subdomain (letters, digits, '-' and '.', each part starting and ending with a letter or digit, at most 253 characters)";
 pub(super) const LABEL_1035: &str = "a lowercase RFC 1035 label (letters, digits and '-', starting with a letter, ending with a letter or digit, at most 63 characters)";
 
 /// `validateProbe` (each field at least 0; the defaulting turns a 0 into the default, so at

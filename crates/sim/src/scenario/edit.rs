@@ -287,7 +287,7 @@ impl Scenario {
         let term = self
             .pods
             .iter()
-            .map(|p| p.termination_grace_s)
+            .map(|p| p.kill_grace_s())
             .fold(0.0, f64::max);
         self.kubelet.first_sync_delay_s + probes.max(term) + 10.0
     }

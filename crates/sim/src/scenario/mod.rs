@@ -22,7 +22,7 @@ mod pods;
 mod types;
 mod validate;
 
-pub use check::{limits, FieldError};
+pub use check::{dns_subdomain_ok, limits, FieldError, SUBDOMAIN};
 pub use edit::{Overrides, MIN_TAIL_S};
 pub use knobs::{parse_probe_key, ProbeChange, ProbeEdit, ProbeField, ProbeOverrides, MAX_PODS};
 pub use types::*;

@@ -12,7 +12,13 @@ use std::collections::BTreeSet;
 
 pub(super) fn pods(v: &mut V, sc: &Scenario, horizon: f64) {
     use limits::*;
-    v.count("pods", "pods", sc.pods.len(), PODS);
+    v.capacity(
+        "pods",
+        "pods",
+        sc.pods.len(),
+        PODS,
+        "use fewer pods (an import: fewer replicas on this node, --replicas-on-node N)",
+    );
     let mut names = BTreeSet::new();
     for (i, p) in sc.pods.iter().enumerate() {
         let pf = format!("pods[{i}]");
@@ -30,38 +36,38 @@ pub(super) fn pods(v: &mut V, sc: &Scenario, horizon: f64) {
                 format!("metadata.name {:?} is used by two pods", p.name),
             );
         }
-        if let Some(s) = &p.service {
+        for (k, s) in p.services.iter().enumerate() {
             if !dns_label_ok(s, true) {
+                let f = format!("{pf}.service[{k}]");
                 v.push(
-                    &format!("{pf}.service"),
+                    &f,
                     "service",
                     format!("service (a Service's metadata.name) must be {LABEL_1035}, got {s:?}"),
                 );
             }
         }
-        v.secs(
+        // `ValidatePodSpec`: `ValidateNonnegativeField(*spec.TerminationGracePeriodSeconds)`;
+        // an int64, so no upper bound of ours.
+        v.at_least(
             &format!("{pf}.termination_grace_s"),
             "terminationGracePeriodSeconds",
             p.termination_grace_s,
-            TERM_GRACE_S,
+            TERM_GRACE_S.0,
         );
-        v.count(
+        v.capacity(
             &format!("{pf}.containers"),
             "containers",
             p.containers.len(),
             CONTAINERS,
+            "leave out the containers whose probes the story does not need",
         );
-        if p.init_containers.len() > INIT_CONTAINERS {
-            let f = format!("{pf}.init_containers");
-            v.push(
-                &f,
-                &f,
-                format!(
-                    "{f} must list at most {INIT_CONTAINERS} init containers, got {}",
-                    p.init_containers.len()
-                ),
-            );
-        }
+        v.capacity(
+            &format!("{pf}.init_containers"),
+            "init containers",
+            p.init_containers.len(),
+            (0, INIT_CONTAINERS),
+            "leave out the ordinary init containers (they completed before the story starts)",
+        );
         // Names are unique across init containers and containers (`validateInitContainers`
         // checks each init container's name against `allNames`, the containers' names).
         let mut cnames = BTreeSet::new();
@@ -223,8 +229,8 @@ fn container<'a>(
 
 /// `ValidatePodDisruptionBudgetSpec`: not both of minAvailable and maxUnavailable; each a
 /// non-negative int or a percent of at most 100 % (`ValidatePositiveIntOrPercent`,
-/// `IsNotMoreThan100Percent`). The Service must be one of the scenario's (the model's check: the
-/// selector has to match pods the model runs).
+/// `IsNotMoreThan100Percent`). The pods it names must be the scenario's, or its Service one of
+/// theirs (the model's check: the selector has to match pods the model runs).
 fn budget(v: &mut V, sc: &Scenario, pdb: &super::types::Pdb) {
     if pdb.min_available.is_some() && pdb.max_unavailable.is_some() {
         v.push(
@@ -266,13 +272,33 @@ fn budget(v: &mut V, sc: &Scenario, pdb: &super::types::Pdb) {
             },
         }
     }
+    if !pdb.pods.is_empty() {
+        if pdb.service.is_some() {
+            v.push(
+                "pdb.service",
+                "pdb.service",
+                "pdb.service: the budget names its pods (pdb.pods); leave out pdb.service".into(),
+            );
+        }
+        for (k, name) in pdb.pods.iter().enumerate() {
+            if !sc.pods.iter().any(|p| &p.name == name) {
+                let f = format!("pdb.pods[{k}]");
+                v.push(
+                    &f,
+                    &f,
+                    format!("{f} must name one of the pods, got {name:?}"),
+                );
+            }
+        }
+        return;
+    }
     match &pdb.service {
-        Some(s) if !sc.pods.iter().any(|p| p.service.as_deref() == Some(s)) => v.push(
+        Some(s) if !sc.pods.iter().any(|p| p.services.contains(s)) => v.push(
             "pdb.service",
             "pdb.service",
             format!("pdb.service must name the Service of one of the pods, got {s:?}"),
         ),
-        None if sc.pods.iter().all(|p| p.service.is_none()) => v.push(
+        None if sc.pods.iter().all(|p| p.services.is_empty()) => v.push(
             "pdb.service",
             "pdb.service",
             "pdb.service: no pod has a Service for the budget's selector to match".into(),

@@ -47,6 +47,14 @@ pub struct Cluster {
     /// Toleration of `node.kubernetes.io/unreachable:NoExecute` given by DefaultTolerationSeconds.
     #[serde(default = "d_toleration")]
     pub toleration_s: f64,
+    /// Toleration of `node.kubernetes.io/not-ready:NoExecute` that the DefaultTolerationSeconds
+    /// admission plugin gives every pod without one (`--default-not-ready-toleration-seconds`,
+    /// 300; `plugin/pkg/admission/defaulttolerationseconds`). It applies once the kubelet posts
+    /// node Ready=False (the node lifecycle controller then taints `not-ready`); the model's
+    /// kubelet never posts Ready=False (a stopped or cut-off kubelet makes the node Unknown,
+    /// `unreachable`), so no run reaches it yet.
+    #[serde(default = "d_toleration", skip_serializing_if = "is_d_toleration")]
+    pub not_ready_toleration_s: f64,
 }
 
 impl Default for Cluster {
@@ -57,6 +65,7 @@ impl Default for Cluster {
             node_monitor_period_s: d_monitor_period(),
             lease_duration_s: d_lease(),
             toleration_s: d_toleration(),
+            not_ready_toleration_s: d_toleration(),
         }
     }
 }
@@ -128,9 +137,19 @@ pub struct Pod {
     pub name: String,
     #[serde(default = "d_workload")]
     pub workload: Workload,
-    /// The Service whose EndpointSlices list this pod, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub service: Option<String>,
+    /// Every Service whose selector matches this pod (none, one or several): the EndpointSlice
+    /// controller lists the pod in each one's slices. Read as `service = "web"` (one Service, the
+    /// scenario files before Services were a list), `service = ["web", "web-headless"]` or
+    /// `services = [...]`; written as `service`, a string for one Service and a list for more.
+    #[serde(
+        rename = "service",
+        alias = "services",
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "one_or_many::serialize",
+        deserialize_with = "one_or_many::deserialize"
+    )]
+    pub services: Vec<String>,
     #[serde(default = "d_term_grace")]
     pub termination_grace_s: f64,
     /// `spec.initContainers`, in order: ordinary init containers (no `restart_policy`; they ran to
@@ -162,6 +181,19 @@ impl ContainerRole {
             ContainerRole::Init => "init",
             ContainerRole::Sidecar => "sidecar",
         }
+    }
+}
+
+/// The kubelet's `minimumGracePeriodInSeconds` (`pkg/kubelet/kuberuntime/kuberuntime_container.go`
+/// `killContainer`): a container is given at least 2 s to stop, whatever
+/// `terminationGracePeriodSeconds` says (0 and 1 are raised to 2; rule K4g).
+pub const MINIMUM_GRACE_PERIOD_S: f64 = 2.0;
+
+impl Pod {
+    /// How long the kubelet's kill of this pod's containers takes: `terminationGracePeriodSeconds`,
+    /// at least [`MINIMUM_GRACE_PERIOD_S`] (`killContainer`).
+    pub fn kill_grace_s(&self) -> f64 {
+        self.termination_grace_s.max(MINIMUM_GRACE_PERIOD_S)
     }
 }
 
@@ -326,7 +358,7 @@ pub struct Scenario {
     pub cluster: Cluster,
     pub kubelet: Kubelet,
     pub pods: Vec<Pod>,
-    /// A PodDisruptionBudget over one Service's pods (`policy/v1`).
+    /// A PodDisruptionBudget over some of the pods (`policy/v1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pdb: Option<Pdb>,
     #[serde(default = "d_seed")]
@@ -361,12 +393,21 @@ impl IntOrPercent {
     }
 }
 
-/// A PodDisruptionBudget (`policy/v1` `PodDisruptionBudgetSpec`) selecting one Service's pods.
-/// Set `min_available` or `max_unavailable` (not both, as the API server requires).
+/// A PodDisruptionBudget (`policy/v1` `PodDisruptionBudgetSpec`). Its selector picks pods by
+/// their labels, as the disruption controller does (`pkg/controller/disruption` `getPodsForPdb`:
+/// `spec.selector` against the pods' labels); the model's pods carry no labels, so the budget
+/// names the pods its selector matches (`pods`, as the importer finds them from `matchLabels`
+/// and each workload's template labels) or, as scenario files did before, a Service whose pods
+/// it covers (`service`). Set `min_available` or `max_unavailable` (not both, as the API server
+/// requires).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Pdb {
-    /// The Service whose pods the budget's selector matches; absent: the first pod's Service.
+    /// The pods the budget's selector matches, by `metadata.name`; empty: those of `service`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pods: Vec<String>,
+    /// The Service whose pods the budget covers when `pods` is empty; absent too: the first
+    /// pod's first Service.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -376,12 +417,81 @@ pub struct Pdb {
 }
 
 impl Scenario {
-    /// The Service the PDB covers: its `service`, else the first pod's Service.
+    /// The Service the PDB covers when it names no pods: its `service`, else the first pod's
+    /// first Service. `None` without a budget or when it names its pods.
     pub fn pdb_service(&self) -> Option<&str> {
         let pdb = self.pdb.as_ref()?;
-        pdb.service
-            .as_deref()
-            .or_else(|| self.pods.iter().find_map(|p| p.service.as_deref()))
+        if !pdb.pods.is_empty() {
+            return None;
+        }
+        pdb.service.as_deref().or_else(|| {
+            self.pods
+                .iter()
+                .find_map(|p| p.services.first().map(String::as_str))
+        })
+    }
+
+    /// The pods the PDB covers (indices into `pods`): those it names, else those behind
+    /// [`Scenario::pdb_service`]. Empty without a budget.
+    pub fn pdb_pods(&self) -> Vec<u16> {
+        let Some(pdb) = &self.pdb else {
+            return Vec::new();
+        };
+        let covered = |p: &Pod| {
+            if pdb.pods.is_empty() {
+                self.pdb_service()
+                    .is_some_and(|s| p.services.iter().any(|x| x == s))
+            } else {
+                pdb.pods.contains(&p.name)
+            }
+        };
+        self.pods
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| covered(p))
+            .map(|(i, _)| i as u16)
+            .collect()
+    }
+}
+
+/// A list of Service names read from one name or a list, written as one name when it holds one
+/// (so scenario files and links from before Services were a list read, and read back, the same).
+pub(crate) mod one_or_many {
+    use serde::de::{SeqAccess, Visitor};
+    use serde::{Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[String], s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            [one] => one.serialize(s),
+            _ => v.serialize(s),
+        }
+    }
+
+    struct OneOrMany;
+
+    impl<'de> Visitor<'de> for OneOrMany {
+        type Value = Vec<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a Service name or a list of Service names")
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(vec![v.to_string()])
+        }
+        /// `null` (a trace's pod info without a Service, as written before): no Service.
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+            Ok(Vec::new())
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(s) = seq.next_element::<String>()? {
+                out.push(s);
+            }
+            Ok(out)
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+        d.deserialize_any(OneOrMany)
     }
 }
 
@@ -393,6 +503,9 @@ pub(super) fn d_lease() -> f64 {
 }
 pub(super) fn d_toleration() -> f64 {
     300.0
+}
+fn is_d_toleration(v: &f64) -> bool {
+    *v == d_toleration()
 }
 pub(super) fn d_policy() -> Policy {
     Policy::Kep

@@ -17,7 +17,15 @@ impl Scenario {
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
         use limits::*;
         let mut v = V(Vec::new());
-        v.secs("horizon_s", "horizon_s", self.horizon_s, HORIZON_S);
+        if !v.secs("horizon_s", "horizon_s", self.horizon_s, HORIZON_S)
+            && self.horizon_s > HORIZON_S.1
+        {
+            if let Some(e) = v.0.last_mut() {
+                e.message.push_str(
+                    " (RestartScope's own limit, not Kubernetes': it simulates at most 6 h; show less of the run)",
+                );
+            }
+        }
         let horizon = self.horizon_s.max(0.0);
         let c = &self.cluster;
         if let Some(g) = c.node_monitor_grace_s {
@@ -53,6 +61,12 @@ impl Scenario {
                 );
             }
         }
+        v.secs(
+            "cluster.not_ready_toleration_s",
+            "--default-not-ready-toleration-seconds",
+            c.not_ready_toleration_s,
+            NOT_READY_TOLERATION_S,
+        );
         let k = &self.kubelet;
         v.secs(
             "kubelet.first_sync_delay_s",
@@ -122,7 +136,7 @@ impl Scenario {
                 "pods",
                 "pods",
                 format!(
-                    "pods: too much to simulate, about {work:.0} probe executions over horizon_s (the model's limit is {PROBE_EXECUTIONS:.0}); use fewer pods, longer periodSeconds or a shorter horizon_s"
+                    "pods: about {work:.0} probe executions over horizon_s; RestartScope simulates at most {PROBE_EXECUTIONS:.0} (its own limit, not Kubernetes'): use fewer pods (an import: --replicas-on-node N), longer periodSeconds or a shorter horizon_s"
                 ),
             );
         }

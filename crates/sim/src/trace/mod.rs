@@ -307,7 +307,15 @@ pub struct ProbeInfo {
 pub struct PodInfo {
     pub name: String,
     pub workload: Workload,
-    pub service: Option<String>,
+    /// The Services whose EndpointSlices list the pod (`Pod::services`).
+    #[serde(
+        rename = "service",
+        alias = "services",
+        default,
+        serialize_with = "crate::scenario::one_or_many::serialize",
+        deserialize_with = "crate::scenario::one_or_many::deserialize"
+    )]
+    pub services: Vec<String>,
     pub containers: Vec<ContainerInfo>,
 }
 

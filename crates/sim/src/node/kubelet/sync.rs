@@ -251,8 +251,12 @@ impl Kubelet<'_> {
             self.stop_liveness_and_startup(p);
         }
         let gen = self.gen;
-        let grace = ms(self.spec[p].termination_grace_s);
-        cx.at(cx.now + grace, What::TerminationDone { gen, pod: p as u16 });
+        // K4g: `killContainer` gives each container at least `minimumGracePeriodInSeconds`.
+        let grace = ms(self.spec[p].kill_grace_s());
+        cx.at(
+            cx.now.saturating_add(grace),
+            What::TerminationDone { gen, pod: p as u16 },
+        );
     }
 
     /// K4 ends: the containers are stopped; the pod object is removed (E1d).
@@ -266,6 +270,12 @@ impl Kubelet<'_> {
         if api.pod(cx.node, p).removed {
             return;
         }
+        // K4g when the pod's grace was raised to the kubelet's minimum.
+        let rule = if self.spec[p].termination_grace_s < self.spec[p].kill_grace_s() {
+            Rule::K4g
+        } else {
+            Rule::K4
+        };
         for c in 0..rt.pods[p].len() {
             if rt.pods[p][c].running {
                 rt.stop(cx, p, c);
@@ -277,7 +287,7 @@ impl Kubelet<'_> {
                     Some(p),
                     Some(c),
                     Value::None,
-                    Rule::K4,
+                    rule,
                     Actor::Kubelet,
                 );
             }

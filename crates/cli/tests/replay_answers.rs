@@ -1,0 +1,208 @@
+//! `restartscope replay`'s answer: "no known bug" when the evidence shows none, a bug named only
+//! on its signature and only when the stated release can have it, every readable file kept.
+
+mod common;
+use common::*;
+
+/// kubernetes#101044's pasted `status:` block (a real paste): Ready True since a time, restart
+/// count 4, no kubelet restart in it. Every release reaches that state: the answer is "no known
+/// bug", said with its reason, and no bug leads the ranking (before: a bug scored 100 on it).
+#[test]
+fn a_snapshot_with_no_ready_change_names_no_bug() {
+    let out = ok(&["replay", "--evidence", &data("101044-status.yaml")]);
+    assert!(out.contains("Answer: No known bug explains this."), "{out}");
+    assert!(out.contains("no Ready change was observed"), "{out}");
+    assert!(out.contains("evidence: ") && out.contains("weak"), "{out}");
+    assert!(out.contains("collect next:"), "{out}");
+    assert!(out.contains("journalctl -u kubelet -o short-iso"), "{out}");
+    let j = json(&[
+        "replay",
+        "--evidence",
+        &data("101044-status.yaml"),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(j["answer"]["bug"], serde_json::Value::Null, "{j:#}");
+    assert_eq!(j["verdicts"][0]["preset"], serde_json::Value::Null, "{j:#}");
+    for v in j["verdicts"].as_array().unwrap() {
+        if v["preset"].is_string() {
+            assert!(v["score"].as_f64().unwrap() <= 50.0, "{v:#}");
+        }
+    }
+}
+
+/// A file that cannot be read is skipped and said; the others are read and answered.
+#[test]
+fn an_unreadable_file_never_loses_the_others() {
+    let junk = tmp("junk-beside.txt", "# a comment\nhello\n");
+    let out = ok(&[
+        "replay",
+        "--evidence",
+        &junk,
+        "--evidence",
+        &data("113646-watch.txt"),
+        "--evidence",
+        "/nonexistent/evidence.txt",
+    ]);
+    assert!(out.contains("skipped: invalid evidence"), "{out}");
+    assert!(out.contains("junk-beside.txt: line 2"), "{out}");
+    assert!(
+        out.contains("skipped: cannot read evidence /nonexistent"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Answer: kubernetes#113646 explains this"),
+        "{out}"
+    );
+    let j = json(&[
+        "replay",
+        "--evidence",
+        &junk,
+        "--evidence",
+        &data("113646-watch.txt"),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(j["skipped_files"].as_array().unwrap().len(), 1, "{j:#}");
+    assert_eq!(j["files"].as_array().unwrap().len(), 1, "{j:#}");
+}
+
+/// A bug the stated release cannot have is out of the ranking, listed as not possible.
+#[test]
+fn a_bug_the_stated_release_cannot_have_is_out_of_the_list() {
+    let out = ok(&[
+        "replay",
+        "--evidence",
+        &data("136910-pod-node.yaml"),
+        "--kubernetes-version",
+        "1.21.2",
+    ]);
+    assert!(out.contains("not possible on v1.21.2: "), "{out}");
+    assert!(!first_verdict(&out).contains("report-136910"), "{out}");
+    assert!(out.contains("Answer: No known bug explains this."), "{out}");
+    let j = json(&[
+        "replay",
+        "--evidence",
+        &data("136910-pod-node.yaml"),
+        "--kubernetes-version",
+        "1.21.2",
+        "-o",
+        "json",
+    ]);
+    assert!(j["verdicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|v| v["preset"] != "report-136910-sidecar-startup"));
+}
+
+/// kubernetes#136910 pasted as `kubectl describe pod` with `--kubernetes-version 1.35.0`: named
+/// first, alone, and said to be one snapshot.
+#[test]
+fn report_136910_describe_on_1_35_0_names_the_bug_first_alone() {
+    let out = ok(&[
+        "replay",
+        "--evidence",
+        &data("136910-describe.txt"),
+        "--kubernetes-version",
+        "1.35.0",
+    ]);
+    assert!(
+        out.contains("Answer: kubernetes#136910 explains this") && out.contains("on one snapshot"),
+        "{out}"
+    );
+    assert!(
+        first_verdict(&out).contains("report-136910-sidecar-startup"),
+        "{out}"
+    );
+    assert!(out.contains("evidence: one snapshot"), "{out}");
+    let j = json(&[
+        "replay",
+        "--evidence",
+        &data("136910-describe.txt"),
+        "--kubernetes-version",
+        "1.35.0",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(j["answer"]["bug"], "kubernetes#136910", "{j:#}");
+    assert_eq!(j["verdicts"][0]["preset"], "report-136910-sidecar-startup");
+    // On 1.35.4 (fixed) the same paste names no bug.
+    let fixed = ok(&[
+        "replay",
+        "--evidence",
+        &data("136910-describe.txt"),
+        "--kubernetes-version",
+        "1.35.4",
+    ]);
+    assert!(
+        fixed.contains("Answer: No known bug explains this."),
+        "{fixed}"
+    );
+    assert!(fixed.contains("not possible on v1.35.4"), "{fixed}");
+    // The SVG's title says the answer too.
+    let svg = ok(&[
+        "replay",
+        "--evidence",
+        &data("136910-describe.txt"),
+        "--kubernetes-version",
+        "1.35.0",
+        "-o",
+        "svg",
+    ]);
+    assert!(svg.contains("kubernetes#136910 explains this"), "{svg}");
+}
+
+/// Real pastes of incidents with no kubelet bug: each answers "no known bug" with the pod's or
+/// the node's own reason, and no bug leads the ranking.
+#[test]
+fn real_incidents_without_a_kubelet_bug_name_no_bug() {
+    for (file, reason) in [
+        ("131530-describe.txt", "OOMKilled"),
+        ("84443-journal.txt", "definition changed"),
+        ("45419-journal.txt", "PLEG"),
+        ("106682-describe-events.txt", "no Ready change was observed"),
+        ("jupyter-et-13-describe-node.txt", "PLEG"),
+        (
+            "event-tailer-nodenotready.json",
+            "the node controller marked it NotReady",
+        ),
+    ] {
+        let out = ok(&["replay", "--evidence", &data(file)]);
+        assert!(
+            out.contains("Answer: No known bug explains this."),
+            "{file}: {out}"
+        );
+        let answer: String = out
+            .lines()
+            .skip_while(|l| !l.starts_with("Answer:"))
+            .take_while(|l| !l.starts_with("How each"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(answer.contains(reason), "{file}: {answer}");
+        let j = json(&["replay", "--evidence", &data(file), "-o", "json"]);
+        assert_eq!(
+            j["verdicts"][0]["preset"],
+            serde_json::Value::Null,
+            "{file}"
+        );
+    }
+}
+
+/// One `1/1` row (no change, no restart) and one status write of unknown content (an audit log at
+/// level Metadata): nothing to compare, so no candidate scores (one row scored 80 for three
+/// bugs before), and the answer is "no known bug".
+#[test]
+fn one_row_or_one_unknown_status_write_scores_no_bug() {
+    let one = tmp(
+        "one-row.txt",
+        "NAME    READY   STATUS    RESTARTS   AGE\nweb-0   1/1     Running   0          4m1s\n",
+    );
+    for f in [one, data("audit-gce-scale.jsonl")] {
+        let j = json(&["replay", "--evidence", &f, "-o", "json"]);
+        assert_eq!(j["answer"]["bug"], serde_json::Value::Null, "{f}");
+        for v in j["verdicts"].as_array().unwrap() {
+            assert_eq!(v["score"].as_f64().unwrap(), 0.0, "{f}: {v:#}");
+        }
+    }
+}

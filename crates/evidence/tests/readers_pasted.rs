@@ -1,0 +1,239 @@
+//! The formats reporters paste most, on samples quoted from public reports (sources in each
+//! file's first line): `kubectl describe`, the `kubectl get events` table, pre-1.21 and
+//! structured kubelet lines, forwarded prefixes, controller logs, journals without a year.
+
+use restartscope_evidence::{read, Format, What};
+
+fn data(name: &str) -> String {
+    std::fs::read_to_string(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+/// kubernetes#136910 as `kubectl describe pod` (composed: see the fixture's first line): the
+/// prompt is listed, the sidecar and the stuck app container are read with the kubelet as their
+/// writer.
+#[test]
+fn describe_pod_gives_each_containers_state() {
+    use restartscope_evidence::ContainerSnap;
+    let ev = read(&data("136910-describe.txt"), 0).unwrap();
+    assert_eq!(ev.format, Format::Describe);
+    assert!(ev.notes[0].starts_with("line 2: a command line, skipped: $ kubectl describe"));
+    let states: Vec<&ContainerSnap> = ev
+        .obs
+        .iter()
+        .filter_map(|o| match &o.what {
+            What::ContainerState(c) => Some(c),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(states.len(), 2, "{:?}", ev.obs);
+    let side = states.iter().find(|c| c.init).unwrap();
+    assert_eq!(
+        (side.name.as_str(), side.state.as_str()),
+        ("sidecar", "running")
+    );
+    let app = states.iter().find(|c| !c.init).unwrap();
+    assert_eq!(app.state, "terminated");
+    assert_eq!(app.reason.as_deref(), Some("Error"));
+    assert_eq!(app.exit_code, Some(2));
+    assert_eq!(app.restart_count, Some(0));
+    assert!(ev
+        .obs
+        .iter()
+        .all(|o| o.pod.as_deref() == Some("api-7c9d5-x2k4q")));
+    assert!(ev
+        .notes
+        .iter()
+        .any(|n| n.contains("Ready=False, ContainersReady=False")));
+}
+
+/// kubernetes#131530's State block pasted alone (real): OOMKilled, its zone (+0800) kept.
+#[test]
+fn describe_fragment_oomkilled() {
+    let ev = read(&data("131530-describe.txt"), 0).unwrap();
+    assert_eq!(ev.format, Format::Describe);
+    let c = ev
+        .obs
+        .iter()
+        .find_map(|o| match &o.what {
+            What::ContainerState(c) => Some(c.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(c.reason.as_deref(), Some("OOMKilled"));
+    assert_eq!(c.restart_count, Some(0));
+    let died = ev
+        .obs
+        .iter()
+        .find(|o| o.what == What::ContainerDied)
+        .unwrap();
+    assert_eq!(
+        Some(died.t_ms),
+        restartscope_evidence::time::rfc3339("2025-04-29T06:10:51Z")
+    );
+}
+
+/// kubernetes#106682's Events table (real): Age `96s`, the `From` column, an errored liveness
+/// probe.
+#[test]
+fn describe_events_table() {
+    let ev = read(&data("106682-describe-events.txt"), 0).unwrap();
+    assert_eq!(ev.format, Format::Describe);
+    let w: Vec<(&What, Option<&str>, usize)> = ev
+        .obs
+        .iter()
+        .map(|o| (&o.what, o.by.as_deref(), o.line))
+        .collect();
+    assert_eq!(
+        w,
+        vec![
+            (&What::ContainerStarted, Some("kubelet"), 9),
+            (&What::ProbeFailed("Liveness".into()), Some("kubelet"), 10),
+        ]
+    );
+    assert_eq!(ev.obs[1].t_ms - ev.obs[0].t_ms, 7_000);
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+}
+
+/// kubernetes#84443's line (real, v1.14): a container-spec-hash restart, read as that.
+#[test]
+fn klog_definition_changed_is_a_spec_hash_restart() {
+    let ev = read(&data("84443-journal.txt"), 0).unwrap();
+    assert_eq!(ev.obs.len(), 1);
+    assert_eq!(ev.obs[0].what, What::SpecChanged("kube-proxy".into()));
+    assert_eq!(ev.obs[0].pod.as_deref(), Some("proxy-rb2tm"));
+}
+
+/// kubernetes#45419's journal (real, v1.6): the kubelet's NodeNotReady and the node status
+/// setter's message (PLEG). Then the same line as collectors forward it: with a syslog priority,
+/// behind a host prefix, under a German locale's month — each prefix added to the real line.
+#[test]
+fn klog_node_not_ready_pleg_and_forwarded_prefixes() {
+    let text = data("45419-journal.txt");
+    let ev = read(&text, 0).unwrap();
+    assert_eq!(ev.obs[0].what, What::NodeReady(false));
+    assert_eq!(
+        ev.obs[0].node.as_deref(),
+        Some("ip-10-50-20-208.ec2.internal")
+    );
+    match &ev.obs[1].what {
+        What::NodeNotReadyBecause(m) => assert!(m.starts_with("PLEG is not healthy"), "{m}"),
+        w => panic!("{w:?}"),
+    }
+    let line = text.lines().nth(2).unwrap();
+    for forwarded in [
+        format!("<30>{line}"),
+        format!("10.0.0.3: {line}"),
+        line.replacen("May 05", "Mai 05", 1),
+    ] {
+        let ev = read(&forwarded, 0).unwrap();
+        assert!(
+            matches!(ev.obs[0].what, What::NodeNotReadyBecause(_)),
+            "{forwarded}: {:?}",
+            ev.obs
+        );
+    }
+}
+
+/// Pre-1.21 unstructured lines, quoted from public reports: PLEG's Go struct
+/// (prabhatsharma/kubernetes-the-hard-way-aws#12, v1.15-era kubelet) and the prober's
+/// `Readiness probe for "pod_ns:container" failed` (kubernetes#7891).
+#[test]
+fn klog_pre_1_21_lines() {
+    let pleg = r#"Jan 31 15:43:35 ip-10-240-0-20 kubelet[3072]: I0131 15:43:35.414429    3072 kubelet.go:1953] SyncLoop (PLEG): "untrusted3_default(70a6b852-4440-11ea-9a3e-0624b25d9900)", event: &pleg.PodLifecycleEvent{ID:"70a6b852-4440-11ea-9a3e-0624b25d9900", Type:"ContainerStarted", Data:"8dcbaa8a513e8cd85b2c26e14b09f8204383b77cb4b603308fcd98af5dc0a76d"}"#;
+    let ev = read(pleg, 0).unwrap();
+    assert_eq!(ev.obs[0].what, What::ContainerStarted);
+    assert_eq!(ev.obs[0].pod.as_deref(), Some("untrusted3"));
+    let probe = r#"Jun 12 09:49:11 k8s-master kubelet[22333]: I0612 09:49:11.818095   22333 prober.go:142] Readiness probe for "liveness-exec_default:liveness" failed (failure):"#;
+    let ev = read(probe, 0).unwrap();
+    assert_eq!(ev.obs[0].what, What::ProbeFailed("Readiness".into()));
+    assert_eq!(ev.obs[0].pod.as_deref(), Some("liveness-exec"));
+}
+
+/// kube-controller-manager's MarkPodsNotReady line, as `controller_utils.go` logs it (InfoS
+/// "Updating ready status of pod to false" pod=…; no real line found in public reports): the
+/// controller's, and the file is called a controller log, not a kubelet log.
+#[test]
+fn controller_lines_are_the_controllers() {
+    let l = r#"I0115 10:00:40.000000       1 controller_utils.go:151] "Updating ready status of pod to false" pod="default/web-0""#;
+    let ev = read(l, 0).unwrap();
+    assert_eq!(ev.format, Format::ControllerLog);
+    assert_eq!(ev.obs[0].what, What::ControllerNotReady);
+    assert_eq!(ev.obs[0].by.as_deref(), Some("node-controller"));
+    assert_eq!(ev.obs[0].pod.as_deref(), Some("web-0"));
+}
+
+/// `kubectl get events` as a table, with `-A`'s NAMESPACE and without. NOT a quoted paste: no
+/// such table of a kubelet-restart incident was found in the stored upstream reports; the rows
+/// are laid out as kubectl prints them (columns from its printer), the messages are the kubelet's
+/// own wording ("Readiness probe failed: …", "Container app definition changed, will be
+/// restarted", the node controller's "Node is not ready").
+#[test]
+fn events_table_rows() {
+    let t = "LAST SEEN   TYPE      REASON         OBJECT      MESSAGE\n\
+             2m          Warning   NodeNotReady   pod/web-0   Node is not ready\n\
+             90s         Warning   Unhealthy      pod/web-0   Readiness probe failed: HTTP probe failed with statuscode: 503\n\
+             30s         Normal    Killing        pod/web-0   Container app definition changed, will be restarted\n";
+    let ev = read(t, 0).unwrap();
+    assert_eq!(ev.format, Format::EventsTable);
+    assert!(!ev.absolute);
+    let w: Vec<(i64, &What)> = ev.obs.iter().map(|o| (o.t_ms, &o.what)).collect();
+    assert_eq!(
+        w,
+        vec![
+            (-120_000, &What::ControllerNotReady),
+            (-90_000, &What::ProbeFailed("Readiness".into())),
+            (-30_000, &What::SpecChanged("app".into())),
+        ]
+    );
+    let a = "NAMESPACE   LAST SEEN   TYPE      REASON      OBJECT      MESSAGE\n\
+             default     5s          Warning   Unhealthy   pod/web-0   Liveness probe failed: connection refused\n";
+    let ev = read(a, 0).unwrap();
+    assert_eq!(ev.obs[0].what, What::ProbeFailed("Liveness".into()));
+    assert_eq!(ev.obs[0].pod.as_deref(), Some("web-0"));
+}
+
+/// kubernetes#122338's line (real, a CRI-O node's `kubenswrapper`): "Node became not ready"
+/// structured, its message a list (runtime status not yet checked, PLEG not yet successful) —
+/// the kubelet's own start, not a bug.
+#[test]
+fn klog_node_became_not_ready_structured() {
+    let l = r#"Dec 15 17:25:41 single1 kubenswrapper[1832249]: I1215 17:25:41.121883 1832249 setters.go:549] "Node became not ready" node="single1" condition={Type:Ready Status:False LastHeartbeatTime:2023-12-15 17:25:41.121753163 +0800 CST m=+0.403692528 LastTransitionTime:2023-12-15 17:25:41.121753163 +0800 CST m=+0.403692528 Reason:KubeletNotReady Message:[container runtime status check may not have completed yet, PLEG is not healthy: pleg has yet to be successful]}"#;
+    let ev = read(l, 0).unwrap();
+    match &ev.obs[0].what {
+        What::NodeNotReadyBecause(m) => assert!(m.contains("PLEG is not healthy"), "{m}"),
+        w => panic!("{w:?}"),
+    }
+    assert_eq!(ev.obs[0].node.as_deref(), Some("single1"));
+}
+
+/// A journal's times carry no year: beside a file with dated times they take that file's year
+/// (said in the notes), never a shift by a guessed one; alone, they are said to be relative.
+#[test]
+fn a_yearless_journal_takes_another_files_year() {
+    use restartscope_evidence::{align_years, time::rfc3339};
+    let audit = read(&data("audit-pod-status-patch.jsonl"), 0).unwrap();
+    let journal = read(&data("kubelet-version-journal.txt"), 1).unwrap();
+    assert!(journal.yearless);
+    let year = {
+        let t = audit.obs[0].t_ms;
+        (1970..2100)
+            .rev()
+            .find(|y| rfc3339(&format!("{y}-01-01T00:00:00Z")).unwrap() <= t)
+            .unwrap()
+    };
+    let mut files = vec![audit, journal];
+    align_years(&mut files);
+    let t = files[1].obs[0].t_ms;
+    let start = rfc3339(&format!("{year}-01-01T00:00:00Z")).unwrap();
+    let end = rfc3339(&format!("{}-01-01T00:00:00Z", year + 1)).unwrap();
+    assert!(start <= t && t < end, "{t} not in {year}");
+    // Dec 15 01:35:15 of that year.
+    assert_eq!(t, rfc3339(&format!("{year}-12-15T01:35:15.905Z")).unwrap());
+    assert!(files[1]
+        .notes
+        .iter()
+        .any(|n| n.contains(&format!("read as {year}"))));
+    let mut alone = vec![read(&data("kubelet-version-journal.txt"), 0).unwrap()];
+    align_years(&mut alone);
+    assert!(alone[0].notes.iter().any(|n| n.contains("kept relative")));
+}
