@@ -135,7 +135,7 @@ fn show_report(r: &Report, shareable: bool) {
     set_hidden("import-too-large", shareable);
     fill_list(
         "import-ranking",
-        "What explains it best (score 0–100)",
+        "The answer, then the candidates (score 0–100)",
         &r.ranking,
     );
     set_hidden("import-ranking", r.ranking.is_empty());

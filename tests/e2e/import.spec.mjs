@@ -214,10 +214,13 @@ test('evidence replayed beside the model: observed lanes, the ranking and the di
   if (!(await page.locator('#import-panel').isVisible())) await page.locator('#import-open').click();
   await page.locator('#import-text').fill(WATCH_113646);
   await page.locator('#import-replay').click();
-  await expect(page.locator('#preset option:checked')).toContainText('Evidence · best match');
+  await expect(page.locator('#preset option:checked')).toContainText('Evidence · kubernetes#113646 · best match');
   const ranking = page.locator('#import-ranking');
   await expect(ranking).toBeVisible();
-  await expect(ranking.locator('li').first()).toContainText(/^1\. \d/);
+  // The answer first, as `restartscope replay` prints it; then the candidates it rests on.
+  await expect(ranking.locator('li').first()).toContainText('Answer: kubernetes#113646 explains this');
+  await expect(ranking).toContainText('Evidence: ');
+  await expect(ranking.locator('li', { hasText: /^1\. \d/ })).toHaveCount(1);
   const beside = page.locator('#import-beside');
   await expect(beside).toBeVisible();
   await expect(beside).toContainText('busybox-test-1');
@@ -235,7 +238,7 @@ test('evidence replayed beside the model: observed lanes, the ranking and the di
   await page.locator('#import-text').fill('hello\n');
   await page.locator('#import-replay').click();
   await expect(page.locator('#import-error')).toContainText(/not evidence|no Ready change/);
-  await expect(page.locator('#preset option:checked')).toContainText('Evidence · best match');
+  await expect(page.locator('#preset option:checked')).toContainText('Evidence · ');
   // Back to a preset: no observed lanes.
   await page.locator('#preset').selectOption('short-restart');
   await expect(figure).not.toContainText('observed');
@@ -260,7 +263,7 @@ test('several evidence files opened together are read together, each named; Clea
   await expect(list).toContainText('113646-watch.txt, events.json');
   await expect(page.locator('#import-text')).toHaveValue('');
   await page.locator('#import-replay').click();
-  await expect(page.locator('#preset option:checked')).toContainText('Evidence · best match');
+  await expect(page.locator('#preset option:checked')).toContainText('Evidence · ');
   const notes = page.locator('#import-notes');
   await expect(notes).toContainText('113646-watch.txt: read as kubectl get pods -w');
   await expect(notes).toContainText('events.json: read as kubectl get events');
@@ -271,8 +274,9 @@ test('several evidence files opened together are read together, each named; Clea
     { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello\n') },
   ]);
   await page.locator('#import-replay').click();
-  await expect(page.locator('#import-error')).toContainText('notes.txt is not evidence');
-  await expect(page.locator('#preset option:checked')).toContainText('Evidence · best match');
+  // One file that is not evidence never loses the others: skipped, named in the notes.
+  await expect(page.locator('#import-notes')).toContainText('notes.txt skipped: not evidence');
+  await expect(page.locator('#preset option:checked')).toContainText('Evidence · kubernetes#113646');
   await page.locator('#import-files-clear').click();
   await expect(list).toBeHidden();
   await page.locator('#import-replay').click();

@@ -160,40 +160,71 @@ const SHOW_VERDICTS: usize = 5;
 /// reads it: the best-ranked candidate's scenario (the page runs it), the observed lanes on its
 /// axis, the differences per pod and the ranking. Nothing leaves the browser.
 fn evidence(texts: &[(String, String)]) -> Value {
-    use restartscope_evidence::{beside::beside, explain, merge, read};
+    use restartscope_evidence::{align_years, beside::beside, explain, merge, read};
     let several = texts.len() > 1;
     let mut files = Vec::new();
-    for (i, (name, text)) in texts.iter().enumerate() {
-        match read(text, i) {
-            Ok(ev) => files.push(ev),
-            Err(e) if several => {
-                return failure(format!("{name} is not evidence RestartScope reads: {e}"))
+    let mut names = Vec::new();
+    // Each file read or refused on its own, as `restartscope replay` does: the run goes on with
+    // the readable ones and says which were skipped and why.
+    let mut refused = Vec::new();
+    for (name, text) in texts {
+        match read(text, files.len()) {
+            Ok(ev) => {
+                files.push(ev);
+                names.push(name.clone());
             }
+            Err(e) if several => refused.push(format!(
+                "{name} skipped: not evidence RestartScope reads: {e}"
+            )),
             Err(e) => return failure(format!("not evidence RestartScope reads: {e}")),
         }
     }
+    if files.is_empty() {
+        return failure(refused.join("; "));
+    }
+    align_years(&mut files);
     let obs = merge(&files);
     let cands = explain::candidates(&obs, None, None);
-    let verdicts = explain::explain_for(&obs, &cands, None);
+    let (ans, verdicts) = explain::answer(&obs, explain::explain_for(&obs, &cands, None), None);
+    if verdicts.is_empty() {
+        return failure(format!(
+            "{} (no candidate to draw beside the evidence)",
+            ans.headline
+        ));
+    }
     let Some(b) = beside(&files, &obs, &cands, &verdicts) else {
         return failure(
             "no Ready change of a pod in this evidence to put beside the model (paste a kubectl get pods -w transcript, events, an audit log or kubelet logs)".into(),
         );
     };
-    let top = &verdicts[0];
-    let ranking: Vec<String> = verdicts
-        .iter()
-        .take(SHOW_VERDICTS)
-        .enumerate()
-        .map(|(i, v)| {
-            let bug = match (&v.known_bug, &v.fixed_in) {
-                (Some(b), Some(f)) => format!(" · known bug {b}; fix: {f}"),
-                (Some(b), None) => format!(" · known bug {b}"),
-                _ => String::new(),
-            };
-            format!("{}. {:.1} {}{bug}", i + 1, v.score, v.candidate)
-        })
-        .collect();
+    // The answer first (what `replay` prints first), then the candidates it rests on.
+    let mut ranking: Vec<String> = vec![format!("Answer: {}", ans.headline)];
+    ranking.extend(ans.reasons.iter().map(|r| format!("· {r}")));
+    ranking.push(format!("Evidence: {}", ans.strength));
+    if !ans.collect_next.is_empty() {
+        ranking.push(format!("Collect next: {}", ans.collect_next.join("; ")));
+    }
+    if !ans.not_possible.is_empty() {
+        ranking.push(format!(
+            "Not possible on {}: {}",
+            ans.release.as_deref().unwrap_or("this release"),
+            ans.not_possible.join(", ")
+        ));
+    }
+    ranking.extend(
+        verdicts
+            .iter()
+            .take(SHOW_VERDICTS)
+            .enumerate()
+            .map(|(i, v)| {
+                let bug = match (&v.known_bug, &v.fixed_in) {
+                    (Some(b), Some(f)) => format!(" · known bug {b}; fix: {f}"),
+                    (Some(b), None) => format!(" · known bug {b}"),
+                    _ => String::new(),
+                };
+                format!("{}. {:.1} {}{bug}", i + 1, v.score, v.candidate)
+            }),
+    );
     let observed: Vec<Value> = b
         .lanes
         .iter()
@@ -206,7 +237,8 @@ fn evidence(texts: &[(String, String)]) -> Value {
         .collect();
     let mut notes = Vec::new();
     let mut unused = Vec::new();
-    for ((name, _), ev) in texts.iter().zip(&files) {
+    notes.extend(refused);
+    for (name, ev) in names.iter().zip(&files) {
         let of = if several {
             format!("{name}: ")
         } else {
@@ -237,7 +269,10 @@ fn evidence(texts: &[(String, String)]) -> Value {
     json!({
         "ok": true,
         "scenario": b.scenario,
-        "label": format!("Evidence · best match {}", top.candidate),
+        "label": match &ans.bug {
+            Some(b) => format!("Evidence · {b} · best match {}", verdicts[0].candidate),
+            None => format!("Evidence · no known bug · drawn beside {}", verdicts[0].candidate),
+        },
         "workloads": [],
         "unused": unused,
         "notes": notes,
@@ -293,7 +328,7 @@ mod tests {
             a["label"]
                 .as_str()
                 .unwrap()
-                .starts_with("Evidence · best match "),
+                .starts_with("Evidence · kubernetes#113646 · best match "),
             "{a}"
         );
         let sc: Scenario = serde_json::from_value(a["scenario"].clone()).unwrap();
@@ -303,7 +338,22 @@ mod tests {
         assert!(lanes.iter().all(|l| l["steps"].is_array()));
         let beside = a["beside"].to_string();
         assert!(beside.contains("observed Ready="), "{beside}");
-        assert!(a["ranking"][0].as_str().unwrap().starts_with("1. "));
+        // The answer first, as `restartscope replay` prints it, then the candidates.
+        let ranking: Vec<&str> = a["ranking"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_str().unwrap())
+            .collect();
+        assert!(
+            ranking[0].starts_with("Answer: kubernetes#113646 explains this"),
+            "{ranking:?}"
+        );
+        assert!(
+            ranking.iter().any(|r| r.starts_with("Evidence: ")),
+            "{ranking:?}"
+        );
+        assert!(ranking.iter().any(|r| r.starts_with("1. ")), "{ranking:?}");
         let bad = answer(&json!({ "text": "nothing here\n", "evidence": true }).to_string());
         assert_eq!(bad["ok"], false);
         assert!(!bad["text"].as_str().unwrap().is_empty());
@@ -311,7 +361,7 @@ mod tests {
 
     /// Several evidence files opened together (issue 28: the app read one text at a time):
     /// each is read in its own format and named in the notes and in what was not understood;
-    /// one that cannot be read is named in the message.
+    /// one that cannot be read is skipped and named in the notes.
     #[test]
     fn several_evidence_files_at_once() {
         let watch = include_str!("../../evidence/tests/data/113646-watch.txt");
@@ -340,12 +390,12 @@ mod tests {
             &json!({ "text": watch, "evidence": true, "files": [{ "name": "x.log", "text": "nothing here\n" }] })
                 .to_string(),
         );
-        assert_eq!(b["ok"], false);
+        // One unreadable file never loses the others: it is skipped, and the notes say why.
+        assert_eq!(b["ok"], true, "{b}");
         assert!(
-            b["message"]
-                .as_str()
-                .unwrap()
-                .starts_with("x.log is not evidence"),
+            b["notes"]
+                .to_string()
+                .contains("x.log skipped: not evidence RestartScope reads"),
             "{b}"
         );
     }
