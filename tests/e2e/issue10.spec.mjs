@@ -66,7 +66,7 @@ test('a rejected edit is never simulated, written to the address or copied; the 
   await page.locator('#grace').blur();
   await page.locator('#probe-app-readinessProbe-periodSeconds').fill('0');
   await page.locator('#probe-app-readinessProbe-periodSeconds').blur();
-  await expect(page.locator('#rejected')).toContainText('containers[app].readinessProbe.periodSeconds must be between 1 and 3600 seconds, got 0');
+  await expect(page.locator('#rejected')).toContainText('containers[app].readinessProbe.periodSeconds must be at least 1 (seconds, an int32: at most 2147483647), got 0');
   await expect.poll(() => page.evaluate(() => location.search)).toContain('grace=50');
   expect(await page.evaluate(() => location.search)).not.toContain('periodSeconds');
   expect(problems).toEqual([]);

@@ -81,7 +81,7 @@ test('invalid knobs: the Kubernetes message by the input, nothing simulated, not
   await openParams(page);
   const svg = await svgOf(page);
   const cases = [
-    ['probe-app-livenessProbe-periodSeconds', '0', 'containers[app].livenessProbe.periodSeconds must be between 1 and 3600 seconds, got 0', '10', 'app.livenessProbe.periodSeconds'],
+    ['probe-app-livenessProbe-periodSeconds', '0', 'containers[app].livenessProbe.periodSeconds must be at least 1 (seconds, an int32: at most 2147483647), got 0', '10', 'app.livenessProbe.periodSeconds'],
     ['pods', '111', "pods must be between 1 and 110, got 111: 110 is the kubelet's default maxPods", '2', 'pods=111'],
     ['probe-app-livenessProbe-successThreshold', '2', 'containers[app].livenessProbe.successThreshold must be 1 for a liveness probe, got 2', '1', 'app.livenessProbe.successThreshold'],
     ['probe-app-startupProbe-failureThreshold', 'x', 'containers[app].startupProbe.failureThreshold must be a whole number; got "x"', '30', 'app.startupProbe.failureThreshold'],

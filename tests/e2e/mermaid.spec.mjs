@@ -165,7 +165,7 @@ test.describe('the CLI\'s --format mermaid renders', () => {
   // (theme dark). The legacy run on white, the KEP-4781 run on dark.
   for (const [scheme, bg, theme, run] of [['light', '#ffffff', 'default', 0], ['dark', '#0d1117', 'dark', 1]]) {
     test(`screenshot: long-restart on ${bg} (theme ${theme})`, async ({ page }) => {
-      const { code } = blocks(cli(['simulate', '--preset', 'long-restart', '--format', 'mermaid']))[run];
+      const { code } = blocks(cli(['simulate', '--preset', 'long-restart', '--format', 'mermaid-md']))[run];
       const problems = await mermaidPage(page, bg);
       const got = await render(page, code, theme, 'shot');
       expect(got.error).toBe('');
