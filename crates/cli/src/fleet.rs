@@ -124,7 +124,14 @@ fn resolve(a: &FleetArgs) -> Result<Fleet, UserError> {
         UserError(format!("invalid fleet: {}", list.join("; ")))
     })?;
     let v = f.cluster.version;
-    if !v.has_kep_4781() && a.set.policy != Some(Policy::Legacy) {
+    if !v.has_kep_4781() && a.set.policy.is_none() {
+        // The release's one kubelet runs alone (`fleet::profiles` with no policy).
+        eprintln!(
+            "note: Kubernetes {} has only the legacy kubelet (KEP-4781 arrived in 1.35): running it alone",
+            v.as_str()
+        );
+    }
+    if !v.has_kep_4781() && a.set.policy == Some(Policy::Kep) {
         return Err(format!(
             "Kubernetes {} has only the legacy kubelet (KEP-4781 arrived in 1.35): use --policy legacy, or --kubernetes-version 1.35 or later",
             v.as_str()

@@ -518,11 +518,19 @@ fn run(a: &SimArgs) -> Result<(Scenario, Vec<Trace>), UserError> {
             restartscope_sim::simulate_profiles(&sc, profiles).map_err(|e| invalid("", &e))?;
         return Ok((sc, traces));
     }
+    let v = sc.cluster.version;
     let policies: Vec<Policy> = match a.policy {
         Some(p) => vec![p],
+        // A release before KEP-4781 (PR #134746, 1.35) has one kubelet: it runs alone.
+        None if !v.has_kep_4781() => {
+            eprintln!(
+                "note: Kubernetes {} has only the legacy kubelet (KEP-4781 arrived in 1.35): running it alone",
+                v.as_str()
+            );
+            vec![Policy::Legacy]
+        }
         None => Policy::BOTH.to_vec(),
     };
-    let v = sc.cluster.version;
     if !v.has_kep_4781() && policies.contains(&Policy::Kep) {
         return Err(format!(
             "Kubernetes {} has only the legacy kubelet (KEP-4781 arrived in 1.35): use --policy legacy, or --kubernetes-version 1.35 or later",

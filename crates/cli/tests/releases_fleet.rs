@@ -7,26 +7,41 @@ use common::*;
 /// Issue 11: releases before 1.35 run the legacy kubelet only; `versions` lists every profile.
 #[test]
 fn versions_and_releases_without_kep() {
-    for policy in ["kep", "both"] {
-        let mut args = vec![
+    // --policy kep on a release before 1.35 is refused; without --policy the release's one
+    // kubelet runs alone, with a note (it was refused before).
+    fails(
+        &[
             "simulate",
             "--preset",
             "short-restart",
             "--kubernetes-version",
             "1.34",
-        ];
-        if policy != "both" {
-            args.extend(["--policy", policy]);
-        }
-        fails(
-            &args,
-            &[
-                "1.34 has only the legacy kubelet",
-                "1.35",
-                "--policy legacy",
-            ],
-        );
-    }
+            "--policy",
+            "kep",
+        ],
+        &[
+            "1.34 has only the legacy kubelet",
+            "1.35",
+            "--policy legacy",
+        ],
+    );
+    let alone = run(&[
+        "simulate",
+        "--preset",
+        "short-restart",
+        "--kubernetes-version",
+        "1.34",
+        "--format",
+        "json",
+    ]);
+    assert!(alone.status.success());
+    let err = String::from_utf8_lossy(&alone.stderr);
+    assert!(
+        err.contains("note: Kubernetes 1.34 has only the legacy kubelet (KEP-4781 arrived in 1.35): running it alone"),
+        "{err}"
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&alone.stdout).unwrap();
+    assert_eq!(doc["runs"].as_array().map(Vec::len), Some(1), "{doc}");
     let doc = json(&[
         "simulate",
         "--preset",
@@ -103,9 +118,22 @@ fn fleet_command() {
             "rolling-upgrade",
             "--kubernetes-version",
             "1.34",
+            "--policy",
+            "kep",
         ],
         &["1.34 has only the legacy kubelet"],
     );
+    let alone = run(&[
+        "fleet",
+        "--preset",
+        "rolling-upgrade",
+        "--nodes",
+        "10",
+        "--kubernetes-version",
+        "1.34",
+    ]);
+    assert!(alone.status.success(), "{alone:?}");
+    assert!(String::from_utf8_lossy(&alone.stderr).contains("running it alone"));
     let legacy = ok(&[
         "fleet",
         "--preset",
