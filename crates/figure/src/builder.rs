@@ -3,7 +3,7 @@
 //! left column. Used by the glyphs, lanes, axis and legend.
 
 use crate::figure::Shape;
-use crate::geom::{text_w, x_of, PAD};
+use crate::geom::{bold_w, text_w, x_of, PAD};
 use restartscope_sim::Ms;
 
 pub struct Builder {
@@ -81,14 +81,44 @@ impl Builder {
         self.over.push(Shape::Path { d, class, title });
     }
 
-    /// A lane label in the left column, vertically centred on `yc`.
+    /// A lane label in the left column, vertically centred on `yc`. A name too long for the
+    /// column is cut in the middle (`recomm…ice-0`: a pod's ordinal and its workload's start both
+    /// stay), measured as drawn (a pod's name is bold), with the full name as the tooltip.
     pub fn lane_label(&mut self, yc: f64, text: &str, class: &'static str) {
         let font = if class == "rs-label-pod" { 11.0 } else { 10.5 };
+        let width = |s: &str| {
+            if class == "rs-label-pod" {
+                bold_w(s, font).max(text_w(s, font))
+            } else {
+                text_w(s, font)
+            }
+        };
         let max_w = self.x0 - PAD - 6.0;
         let mut s: String = text.to_string();
-        if text_w(&s, font) > max_w {
-            let keep = ((max_w / (font * 0.6)) as usize).saturating_sub(1).max(1);
-            s = text.chars().take(keep).collect::<String>() + "…";
+        if width(&s) > max_w {
+            let chars: Vec<char> = text.chars().collect();
+            let mut keep = chars.len().saturating_sub(1);
+            loop {
+                let head = keep.div_ceil(2);
+                let cut: String = chars[..head]
+                    .iter()
+                    .chain(std::iter::once(&'…'))
+                    .chain(&chars[chars.len() - (keep - head)..])
+                    .collect();
+                if width(&cut) <= max_w || keep <= 1 {
+                    s = cut;
+                    break;
+                }
+                keep -= 1;
+            }
+            self.rect(
+                PAD,
+                yc - 7.0,
+                max_w + 6.0,
+                14.0,
+                "rs-hit",
+                Some(text.to_string()),
+            );
         }
         self.text(self.x0 - 6.0, yc + 3.5, s, class, "end");
     }

@@ -19,6 +19,7 @@ pub(crate) const CSS: &str = r#".rs-figure { background: var(--rs-bg); }
 .rs-meta { font-size: 10.5px; fill: var(--rs-muted); }
 .rs-label { font-size: 10.5px; fill: var(--rs-muted); }
 .rs-label-pod { font-size: 11px; font-weight: 700; }
+.rs-hit { fill: none; }
 .rs-in { font-size: 9.5px; fill: var(--rs-in); paint-order: stroke; stroke: var(--rs-bg); stroke-width: 3px; stroke-linejoin: round; }
 .rs-in-sm { font-size: 8.5px; fill: var(--rs-in); paint-order: stroke; stroke: var(--rs-bg); stroke-width: 2.5px; stroke-linejoin: round; }
 .rs-small { font-size: 9px; fill: var(--rs-small); }

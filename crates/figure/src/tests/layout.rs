@@ -533,3 +533,32 @@ fn the_legend_lists_only_what_is_drawn() {
         );
     }
 }
+
+/// A pod name too long for the label column is cut in the middle, as drawn (bold), never past
+/// the figure's left edge, with the full name as its tooltip.
+#[test]
+fn long_pod_names_are_cut_in_the_middle_with_the_full_name_on_hover() {
+    let mut sc = (presets::find("short-restart").unwrap().build)();
+    sc.pods[0].name = "recommendationservice-7f9c8d6b5-x2k4q".into();
+    let tr = compare(&sc).unwrap();
+    let fig = layout(&tr, &LayoutOpts::default());
+    let label = fig
+        .shapes
+        .iter()
+        .find_map(|s| match s {
+            Shape::Text {
+                text,
+                class: "rs-label-pod",
+                x,
+                ..
+            } if text.contains('…') => Some((text.clone(), *x)),
+            _ => None,
+        })
+        .expect("a cut pod label");
+    assert!(label.0.starts_with("recomm"), "{}", label.0);
+    assert!(label.0.ends_with("x2k4q"), "{}", label.0);
+    let w = crate::geom::bold_w(&label.0, 11.0);
+    assert!(label.1 - w >= 0.0, "past the left edge: {label:?} ({w} px)");
+    assert!(fig.shapes.iter().any(|s| matches!(s,
+        Shape::Rect { class: "rs-hit", title: Some(t), .. } if t == "recommendationservice-7f9c8d6b5-x2k4q")));
+}
