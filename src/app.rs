@@ -52,6 +52,10 @@ const URL_WRITE_DELAY_MS: u32 = 150;
 /// new one has come for this long, or when the pointer is let go (`Ui::panels`).
 pub const PANEL_REST_MS: u32 = 120;
 
+/// Presentation view in a tour below 1680 px wide: the height (CSS px) left under the figure for
+/// the tour's box (its `max-height` in style/main.css).
+const TOUR_BELOW_H: f64 = 260.0;
+
 #[component]
 pub fn App() -> impl IntoView {
     let search = web_sys::window()
@@ -237,11 +241,26 @@ pub fn App() -> impl IntoView {
         let s = ui.settings.get();
         let tour = ui.tour.get();
         let t0 = now_ms();
+        // Presentation view in a tour, on a screen narrower than 1680 px, puts the step's caption
+        // under the figure (style/main.css): the figure leaves it TOUR_BELOW_H px, so the step's
+        // title, its caption and Back / Next are on the screen with it (1280×720 too).
+        let shown_w = ui.shown_w.get();
+        let tour_below = ui.present.get()
+            && tour.is_some()
+            && web_sys::window()
+                .and_then(|w| w.inner_width().ok())
+                .and_then(|w| w.as_f64())
+                .is_some_and(|w| w < 1680.0);
+        let view_h = if tour_below {
+            (ui.view_h.get() - TOUR_BELOW_H).max(360.0)
+        } else {
+            ui.view_h.get()
+        };
         let spec = figure_spec(
             ui.present.get(),
             ui.embed,
-            ui.shown_w.get(),
-            ui.view_h.get(),
+            shown_w,
+            view_h,
             ui.fig_top.get(),
         );
         let spec = if ui.every_pod.get() && !ui.present.get() && !ui.embed {

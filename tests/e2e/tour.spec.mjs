@@ -194,3 +194,22 @@ test('predict, then reveal: the question first, the figure veiled after the retu
   await expect(page.locator('#veil')).toBeVisible();
   expect(problems).toEqual([]);
 });
+
+test('presentation view at 1280×720: every step\'s figure, title and Back / Next on one screen', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const problems = await open(page, '?tour=kep-4781&step=1&present=1');
+  for (let n = 1; n <= STEPS; n++) {
+    if (n > 1) await page.goto(`?tour=kep-4781&step=${n}&present=1`);
+    await expect(page.locator('#tour-step')).toHaveText(`Step ${n} of ${STEPS}`);
+    await expect(page.locator('#figure canvas').first()).toHaveAttribute('data-settled', '1');
+    const next = await page.locator('#tour-next').boundingBox();
+    const title = await page.locator('#tour-title').boundingBox();
+    const fig = await page.locator('#figure canvas').first().boundingBox();
+    expect(next.y + next.height, `step ${n}: Next`).toBeLessThanOrEqual(720);
+    expect(title.y, `step ${n}: title`).toBeLessThan(720);
+    expect(fig.y + fig.height, `step ${n}: figure above the caption`).toBeLessThanOrEqual(title.y);
+    expect(fig.height, `step ${n}: figure`).toBeGreaterThan(250);
+    if (n === 3) await page.screenshot({ path: `${shots}/tour-present-1280x720-3.png` });
+  }
+  expect(problems).toEqual([]);
+});
