@@ -41,7 +41,7 @@ if ('serviceWorker' in navigator && location.protocol !== 'file:') {
         n.id = 'offline-ready';
         n.setAttribute('role', 'status');
         n.textContent = 'Ready offline: this page, the fleet view and the importer now open without a network.';
-        n.style.cssText = 'position:fixed;left:12px;bottom:12px;z-index:30;padding:8px 12px;border-radius:8px;font:14px system-ui,sans-serif;background:#1a1a1a;color:#fff;box-shadow:0 2px 8px rgba(0,0,0,.3)';
+        n.style.cssText = 'position:fixed;left:50%;transform:translateX(-50%);top:12px;z-index:30;padding:8px 12px;border-radius:8px;font:14px system-ui,sans-serif;background:#1a1a1a;color:#fff;box-shadow:0 2px 8px rgba(0,0,0,.3)';
         document.body.appendChild(n);
         setTimeout(() => n.remove(), 8000);
       })

@@ -406,7 +406,10 @@ pub fn App() -> impl IntoView {
                 })}
             </div>
         </header>
-        <main data-rejected=move || if ui.rejected() { "1" } else { "0" }>
+        // The figure's aspect for the whole main area too: presentation view in a tour sizes the
+        // caption's box under the figure from it (style/main.css).
+        <main data-rejected=move || if ui.rejected() { "1" } else { "0" }
+            style:--fig-aspect=move || ui.runs.with(|r| r.as_ref().map(|r| format!("{:.4}", r.figure.width / r.figure.height.max(1.0))).unwrap_or_default())>
             // Wide (issue 26): the settings and the metrics in a column beside the figure, which
             // stays on screen (sticky) with the downtime slider in it; narrow: one column, the
             // figure first. Presentation view and the embed lay these out as before (the two
