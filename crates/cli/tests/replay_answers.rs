@@ -167,6 +167,14 @@ fn real_incidents_without_a_kubelet_bug_name_no_bug() {
             "event-tailer-nodenotready.json",
             "the node controller marked it NotReady",
         ),
+        (
+            "events-table-node-down.txt",
+            "fog-fast: the node controller marked it NotReady",
+        ),
+        (
+            "kcm-endpoint-disappear.txt",
+            "the node controller marked it NotReady",
+        ),
     ] {
         let out = ok(&["replay", "--evidence", &data(file)]);
         assert!(

@@ -226,6 +226,7 @@ fn controller_file(src: &str) -> bool {
     matches!(
         src,
         "node_lifecycle_controller.go"
+            | "nodecontroller.go"
             | "controller_utils.go"
             | "taint_manager.go"
             | "taint_eviction.go"
@@ -325,6 +326,11 @@ fn interpret(
                 .map(pod_name)
         });
         return vec![(pod, What::ControllerNotReady, Some("node-controller"))];
+    }
+    // MarkAllPodsNotReady (the same file): the node's pods, not named ("Update ready status of
+    // pods on node [X]", kubernetes#85221).
+    if text.starts_with("Update ready status of pods on node") {
+        return vec![(None, What::ControllerNotReady, Some("node-controller"))];
     }
     // The taint eviction (taint_manager.go / taint_eviction.go).
     if text.contains("is deleting pod")

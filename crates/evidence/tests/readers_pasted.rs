@@ -237,3 +237,78 @@ fn a_yearless_journal_takes_another_files_year() {
     align_years(&mut alone);
     assert!(alone[0].notes.iter().any(|n| n.contains("kept relative")));
 }
+
+/// A real `kubectl get events` table (a kind workshop's node-down lab, see the fixture's first
+/// line): the node controller's NodeNotReady on two pods (MarkPodsNotReady) and on the Node, all
+/// `42s` ago; the command line is listed, not read.
+#[test]
+fn events_table_real_node_down() {
+    let ev = read(&data("events-table-node-down.txt"), 0).unwrap();
+    assert_eq!(ev.format, Format::EventsTable);
+    let w: Vec<(Option<&str>, &What, Option<&str>, usize)> = ev
+        .obs
+        .iter()
+        .map(|o| (o.pod.as_deref(), &o.what, o.by.as_deref(), o.line))
+        .collect();
+    assert_eq!(
+        w,
+        vec![
+            (
+                Some("fog-default"),
+                &What::ControllerNotReady,
+                Some("node-controller"),
+                4
+            ),
+            (
+                Some("fog-fast"),
+                &What::ControllerNotReady,
+                Some("node-controller"),
+                5
+            ),
+            (
+                None,
+                &What::NodeReady(false),
+                Some("kubelet or node-controller"),
+                6
+            ),
+        ]
+    );
+    assert!(ev.obs.iter().all(|o| o.t_ms == -42_000));
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    assert!(
+        ev.notes.iter().any(|n| n.contains("kubectl get events")),
+        "{:?}",
+        ev.notes
+    );
+}
+
+/// A real kube-controller-manager log (xuxinkun's 2017 post, v1.7-era): the node controller's
+/// heartbeat timeout, NodeNotReady and `MarkAllPodsNotReady`'s "Update ready status of pods on
+/// node [X]" (pkg/controller/util/node/controller_utils.go) — the controller's, a controller log.
+#[test]
+fn controller_log_real_node_not_ready() {
+    let ev = read(&data("kcm-endpoint-disappear.txt"), 0).unwrap();
+    assert_eq!(ev.format, Format::ControllerLog);
+    let w: Vec<(&What, Option<&str>, usize)> = ev
+        .obs
+        .iter()
+        .map(|o| (&o.what, o.by.as_deref(), o.line))
+        .collect();
+    assert_eq!(
+        w,
+        vec![
+            (&What::NodeReady(false), Some("node-controller"), 4),
+            (&What::ControllerNotReady, Some("node-controller"), 5),
+        ]
+    );
+    assert_eq!(ev.obs[1].t_ms - ev.obs[0].t_ms, 0);
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    // kubernetes#85221's lines (v1.17, a 5000-node scale test), quoted from the report: the same
+    // message at `controller_utils.go:121`.
+    let l = "I1111 18:39:29.839487       1 controller_utils.go:121] Update ready status of pods on node [gce-scale-cluster-minion-group-1-573w]\n\
+             I1111 18:39:30.030796       1 controller_utils.go:121] Update ready status of pods on node [gce-scale-cluster-minion-group-4-hfwn]";
+    let ev = read(l, 0).unwrap();
+    assert_eq!(ev.format, Format::ControllerLog);
+    assert_eq!(ev.obs.len(), 2);
+    assert!(ev.obs.iter().all(|o| o.what == What::ControllerNotReady));
+}
