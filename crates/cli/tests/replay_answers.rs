@@ -172,6 +172,10 @@ fn real_incidents_without_a_kubelet_bug_name_no_bug() {
             "fog-fast: the node controller marked it NotReady",
         ),
         (
+            "describe-nodeaffinity-rejected.txt",
+            "the kubelet rejected the pod at admission",
+        ),
+        (
             "kcm-endpoint-disappear.txt",
             "the node controller marked it NotReady",
         ),

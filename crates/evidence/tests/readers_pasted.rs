@@ -312,3 +312,42 @@ fn controller_log_real_node_not_ready() {
     assert_eq!(ev.obs.len(), 2);
     assert!(ev.obs.iter().all(|o| o.what == What::ControllerNotReady));
 }
+
+/// A real `oc describe pods` of a pod the kubelet rejected at admission (obochan-rh/midu-l1-cp):
+/// `Status: Failed`, "Pod was rejected: Predicate NodeAffinity failed", and a container the
+/// kubelet marked ContainerStatusUnknown whose Started/Finished are Go's zero time (year 0001),
+/// read as no time (they had been read as times, and the pod's clock set to year 1).
+#[test]
+fn describe_real_rejected_pod_has_no_zero_times() {
+    let ev = read(&data("describe-nodeaffinity-rejected.txt"), 0).unwrap();
+    assert_eq!(ev.format, Format::Describe);
+    assert!(ev.obs.iter().all(|o| o.pod.as_deref() == Some("test")));
+    assert!(ev.obs.iter().any(|o| matches!(&o.what,
+        What::PodMessage { reason, message }
+            if reason == "NodeAffinity" && message.starts_with("Pod was rejected: Predicate NodeAffinity failed"))));
+    let c = ev
+        .obs
+        .iter()
+        .find_map(|o| match &o.what {
+            What::ContainerState(c) => Some(c.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(
+        (c.reason.as_deref(), c.exit_code, c.restart_count),
+        (Some("ContainerStatusUnknown"), Some(137), Some(0))
+    );
+    assert!(
+        !ev.obs.iter().any(|o| o.what == What::ContainerDied),
+        "{:?}",
+        ev.obs
+    );
+    assert!(
+        ev.notes
+            .iter()
+            .any(|n| n.starts_with("line 39: Started is Go's zero time")),
+        "{:?}",
+        ev.notes
+    );
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+}
