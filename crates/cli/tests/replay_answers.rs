@@ -175,6 +175,7 @@ fn real_incidents_without_a_kubelet_bug_name_no_bug() {
             "describe-nodeaffinity-rejected.txt",
             "the kubelet rejected the pod at admission",
         ),
+        ("zh-journal-cni.txt", "network plugin (CNI) is not ready"),
         (
             "kcm-endpoint-disappear.txt",
             "the node controller marked it NotReady",

@@ -307,6 +307,24 @@ fn interpret(
     if text == "Node became not ready" || text.starts_with("Node became not ready:") {
         return vec![(None, What::NodeNotReadyBecause(condition_message(m)), None)];
     }
+    // kubelet.go, updateRuntimeUp: `Container runtime network not ready: NetworkReady=false …`
+    // (structured since 1.21: networkReady="…"). The node status setter then writes Ready False
+    // with "container runtime network not ready: …" (nodestatus/setters.go, ReadyCondition): the
+    // CNI, not a restart. Said once until the message changes.
+    if text.starts_with("Container runtime network not ready") {
+        let why = value(m, "networkReady").unwrap_or_else(|| {
+            text.trim_start_matches("Container runtime network not ready")
+                .trim_start_matches(':')
+                .trim()
+                .to_string()
+        });
+        let msg = format!("container runtime network not ready: {why}");
+        let key = format!("\u{0}network {msg}");
+        if ready.insert(key, true).is_some() {
+            return Vec::new();
+        }
+        return vec![(None, What::NodeNotReadyBecause(msg), None)];
+    }
     // The kubelet's own event line (kubelet_node_status.go) and the node lifecycle
     // controller's ("Recording status change NodeNotReady event message for node …").
     if text.starts_with("Recording NodeNotReady event message for node") {

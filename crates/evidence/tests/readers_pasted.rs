@@ -351,3 +351,37 @@ fn describe_real_rejected_pod_has_no_zero_times() {
     );
     assert!(ev.unread.is_empty(), "{:?}", ev.unread);
 }
+
+/// A real journal under a zh_CN locale (`4月 01 …`, see the fixture's first line): every line's
+/// month read; the kubelet's "Container runtime network not ready … cni plugin not initialized"
+/// (kubelet.go, updateRuntimeUp) is the node's NotReady reason, said once though logged every
+/// 5 s — the CNI, not a restart.
+#[test]
+fn journal_zh_locale_cni_not_ready() {
+    let ev = read(&data("zh-journal-cni.txt"), 0).unwrap();
+    assert!(ev.yearless);
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    assert_eq!(ev.obs.len(), 1, "{:?}", ev.obs);
+    let o = &ev.obs[0];
+    assert_eq!((o.line, o.node.as_deref()), (6, Some("emon3")));
+    match &o.what {
+        What::NodeNotReadyBecause(m) => {
+            assert!(
+                m.ends_with("message:Network plugin returns error: cni plugin not initialized"),
+                "{m}"
+            )
+        }
+        w => panic!("{w:?}"),
+    }
+    // The structured form (kubelet 1.28-era, quoted from a public kubeadm setup note found with
+    // find_string "cni plugin not initialized", stored file id 51789454822).
+    let l = r#"Nov 11 19:19:23 a0.local kubelet[7321]: E1111 19:19:23.250596    7321 kubelet.go:2855] "Container runtime network not ready" networkReady="NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized""#;
+    let s = read(l, 0).unwrap();
+    assert_eq!(
+        s.obs[0].what,
+        What::NodeNotReadyBecause("container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized".into())
+    );
+    // April 1st, 17:28:00.488 (no year: counted from the epoch's).
+    let first = read(&data("45419-journal.txt"), 0).unwrap();
+    assert!(o.t_ms < first.obs[0].t_ms, "April before May");
+}

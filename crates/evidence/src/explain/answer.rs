@@ -182,6 +182,8 @@ fn pod_facts(obs: &[Obs]) -> Vec<String> {
                 crate::types::cut_to(m, 140),
                 if m.contains("PLEG") {
                     "the container runtime did not answer the kubelet in time (PLEG), not a restart bug"
+                } else if m.contains("network not ready") {
+                    "the node's network plugin (CNI) is not ready, not a restart bug"
                 } else {
                     "the node's own condition, not a restart bug"
                 }
