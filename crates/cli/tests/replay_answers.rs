@@ -177,6 +177,10 @@ fn real_incidents_without_a_kubelet_bug_name_no_bug() {
         ),
         ("zh-journal-cni.txt", "network plugin (CNI) is not ready"),
         (
+            "portainer-5314-describe.txt",
+            "container centos-new is in CrashLoopBackOff, last exit Completed (code 0), restarted 6 times",
+        ),
+        (
             "kcm-endpoint-disappear.txt",
             "the node controller marked it NotReady",
         ),

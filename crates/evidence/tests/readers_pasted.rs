@@ -385,3 +385,51 @@ fn journal_zh_locale_cni_not_ready() {
     let first = read(&data("45419-journal.txt"), 0).unwrap();
     assert!(o.t_ms < first.obs[0].t_ms, "April before May");
 }
+
+/// portainer/portainer#5314's describe (real): a container waiting in CrashLoopBackOff, last
+/// terminated Completed with exit code 0, restart count 6 — read as one container state with its
+/// last state, and the last exit at its Finished time.
+#[test]
+fn describe_real_crashloop() {
+    let ev = read(&data("portainer-5314-describe.txt"), 0).unwrap();
+    assert_eq!(ev.format, Format::Describe);
+    let c = ev
+        .obs
+        .iter()
+        .find_map(|o| match &o.what {
+            What::ContainerState(c) => Some(c.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(
+        (
+            c.name.as_str(),
+            c.state.as_str(),
+            c.reason.as_deref(),
+            c.last_reason.as_deref(),
+            c.last_exit_code,
+            c.restart_count
+        ),
+        (
+            "centos-new",
+            "waiting",
+            Some("CrashLoopBackOff"),
+            Some("Completed"),
+            Some(0),
+            Some(6)
+        )
+    );
+    let died = ev
+        .obs
+        .iter()
+        .find(|o| o.what == What::ContainerDied)
+        .unwrap();
+    assert_eq!(
+        Some(died.t_ms),
+        restartscope_evidence::time::rfc3339("2021-07-14T19:52:22Z")
+    );
+    assert!(ev
+        .obs
+        .iter()
+        .all(|o| o.pod.as_deref() == Some("centos-new-6846f658db-w4qhj")));
+}
