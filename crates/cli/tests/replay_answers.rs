@@ -176,6 +176,7 @@ fn real_incidents_without_a_kubelet_bug_name_no_bug() {
             "the kubelet rejected the pod at admission",
         ),
         ("zh-journal-cni.txt", "network plugin (CNI) is not ready"),
+        ("json-journal-kops.txt", "no Ready change was observed"),
         (
             "portainer-5314-describe.txt",
             "container centos-new is in CrashLoopBackOff, last exit Completed (code 0), restarted 6 times",

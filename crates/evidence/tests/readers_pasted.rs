@@ -433,3 +433,25 @@ fn describe_real_crashloop() {
         .iter()
         .all(|o| o.pod.as_deref() == Some("centos-new-6846f658db-w4qhj")));
 }
+
+/// Real `--logging-format=json` kubelet lines behind journald's prefix (a kops guide, see the
+/// fixture's first line): read as JSON (before: "about other things", the file refused), the
+/// time is `ts` (milliseconds since the epoch, a year included), the host journald's; "SyncLoop
+/// REMOVE" (kubelet.go, syncLoopIteration) is the pod's deletion as the kubelet saw it.
+#[test]
+fn json_lines_behind_journald() {
+    let ev = read(&data("json-journal-kops.txt"), 0).unwrap();
+    assert!(!ev.yearless);
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    let w: Vec<(Option<&str>, &What, usize, i64)> = ev
+        .obs
+        .iter()
+        .map(|o| (o.pod.as_deref(), &o.what, o.line, o.t_ms))
+        .collect();
+    assert_eq!(
+        w,
+        vec![(Some("nettools"), &What::PodDeleted, 4, 1_655_581_336_244)]
+    );
+    assert_eq!(ev.obs[0].node.as_deref(), Some("ip-172-20-59-66"));
+    assert_eq!(ev.skipped, 2);
+}
