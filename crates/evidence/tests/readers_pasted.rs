@@ -455,3 +455,24 @@ fn json_lines_behind_journald() {
     assert_eq!(ev.obs[0].node.as_deref(), Some("ip-172-20-59-66"));
     assert_eq!(ev.skipped, 2);
 }
+
+/// kubernetes#118497's journal (real, v1.27.2): "Patch status for pod" with the rejection's
+/// patch (message "Pod was rejected: Predicate NodeAffinity failed", phase Failed) — the
+/// kubelet's own write, on line 5; the client-go request lines beside it are about other things.
+#[test]
+fn klog_real_rejected_patch() {
+    let ev = read(&data("118497-journal.txt"), 0).unwrap();
+    assert_eq!(ev.skipped, 3);
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    assert_eq!(ev.obs.len(), 2, "{:?}", ev.obs);
+    assert!(ev.obs.iter().all(|o| o.line == 5
+        && o.pod.as_deref() == Some("ubuntu-sleep-2")
+        && o.by.as_deref() == Some("system:node:test1.27-bad-worker")));
+    assert!(ev.obs.iter().any(|o| matches!(&o.what,
+        What::PodMessage { reason, message }
+            if reason == "NodeAffinity" && message == "Pod was rejected: Predicate NodeAffinity failed")));
+    assert!(ev
+        .obs
+        .iter()
+        .any(|o| o.what == What::PodPhase("Failed".into())));
+}
