@@ -167,6 +167,28 @@ fn real_incidents_without_a_kubelet_bug_name_no_bug() {
             "event-tailer-nodenotready.json",
             "the node controller marked it NotReady",
         ),
+        (
+            "events-table-node-down.txt",
+            "fog-fast: the node controller marked it NotReady",
+        ),
+        (
+            "describe-nodeaffinity-rejected.txt",
+            "the kubelet rejected the pod at admission",
+        ),
+        ("zh-journal-cni.txt", "network plugin (CNI) is not ready"),
+        ("json-journal-kops.txt", "no Ready change was observed"),
+        (
+            "118497-journal.txt",
+            "ubuntu-sleep-2: the kubelet rejected the pod at admission",
+        ),
+        (
+            "portainer-5314-describe.txt",
+            "container centos-new is in CrashLoopBackOff, last exit Completed (code 0), restarted 6 times",
+        ),
+        (
+            "kcm-endpoint-disappear.txt",
+            "the node controller marked it NotReady",
+        ),
     ] {
         let out = ok(&["replay", "--evidence", &data(file)]);
         assert!(

@@ -187,6 +187,15 @@ pub(crate) fn read(text: &str) -> Evidence {
                     ("Restart Count", None) => c.restarts = v.parse().ok(),
                     (key, Some((_, last))) => {
                         let b = if last { &mut c.last } else { &mut c.now };
+                        // Go's zero time.Time (`Mon, 01 Jan 0001 00:00:00 +0000`): describe
+                        // prints StartedAt/FinishedAt unset, as for a ContainerStatusUnknown
+                        // the kubelet made up (kubelet_pods.go, convertToAPIContainerStatuses): no time.
+                        if matches!(key, "Started" | "Finished") && v.contains(" 0001 ") {
+                            ev.notes.push(format!(
+                                "line {line}: {key} is Go's zero time (unset): no time"
+                            ));
+                            continue;
+                        }
                         match key {
                             "Reason" => b.reason = Some(v.to_string()),
                             "Exit Code" => b.exit = v.parse().ok(),

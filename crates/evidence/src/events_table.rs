@@ -186,7 +186,11 @@ pub(crate) fn read(text: &str) -> Evidence {
                 (What::KubeletStarted, "kubelet")
             }
             "NodeNotReady" if is_pod => (What::ControllerNotReady, "node-controller"),
-            "NodeNotReady" if is_node => (What::NodeReady(false), "kubelet"),
+            // Both the kubelet (kubelet_node_status.go, recordNodeStatusEvent) and the node
+            // lifecycle controller (controller/util/node, RecordNodeStatusChange) write "Node X
+            // status is now: NodeNotReady": without `-o wide`'s SOURCE the writer is not known
+            // (a node whose kubelet is down gets the controller's).
+            "NodeNotReady" if is_node => (What::NodeReady(false), "kubelet or node-controller"),
             "NodeReady" if is_node => (What::NodeReady(true), "kubelet"),
             "OOMKilling" | "Evicted" | "Preempting" | "TaintManagerEviction" => (
                 What::PodMessage {

@@ -226,6 +226,7 @@ fn controller_file(src: &str) -> bool {
     matches!(
         src,
         "node_lifecycle_controller.go"
+            | "nodecontroller.go"
             | "controller_utils.go"
             | "taint_manager.go"
             | "taint_eviction.go"
@@ -306,6 +307,24 @@ fn interpret(
     if text == "Node became not ready" || text.starts_with("Node became not ready:") {
         return vec![(None, What::NodeNotReadyBecause(condition_message(m)), None)];
     }
+    // kubelet.go, updateRuntimeUp: `Container runtime network not ready: NetworkReady=false …`
+    // (structured since 1.21: networkReady="…"). The node status setter then writes Ready False
+    // with "container runtime network not ready: …" (nodestatus/setters.go, ReadyCondition): the
+    // CNI, not a restart. Said once until the message changes.
+    if text.starts_with("Container runtime network not ready") {
+        let why = value(m, "networkReady").unwrap_or_else(|| {
+            text.trim_start_matches("Container runtime network not ready")
+                .trim_start_matches(':')
+                .trim()
+                .to_string()
+        });
+        let msg = format!("container runtime network not ready: {why}");
+        let key = format!("\u{0}network {msg}");
+        if ready.insert(key, true).is_some() {
+            return Vec::new();
+        }
+        return vec![(None, What::NodeNotReadyBecause(msg), None)];
+    }
     // The kubelet's own event line (kubelet_node_status.go) and the node lifecycle
     // controller's ("Recording status change NodeNotReady event message for node …").
     if text.starts_with("Recording NodeNotReady event message for node") {
@@ -325,6 +344,29 @@ fn interpret(
                 .map(pod_name)
         });
         return vec![(pod, What::ControllerNotReady, Some("node-controller"))];
+    }
+    // kubelet.go, syncLoopIteration: the pod left the kubelet's API source (deleted), logged at
+    // V(2) with `pods` a list (klog.KObjSlice: `[ns/name]`, in JSON `[{"name":…}]`).
+    if text == "SyncLoop REMOVE" {
+        let pods = value(m, "pods").unwrap_or_default();
+        let first = pods
+            .split("\"name\":\"")
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .map(str::to_string)
+            .or_else(|| {
+                pods.trim_matches(|c| c == '[' || c == ']')
+                    .split([' ', ','])
+                    .next()
+                    .filter(|p| !p.is_empty())
+                    .map(pod_name)
+            });
+        return one(first, What::PodDeleted);
+    }
+    // MarkAllPodsNotReady (the same file): the node's pods, not named ("Update ready status of
+    // pods on node [X]", kubernetes#85221).
+    if text.starts_with("Update ready status of pods on node") {
+        return vec![(None, What::ControllerNotReady, Some("node-controller"))];
     }
     // The taint eviction (taint_manager.go / taint_eviction.go).
     if text.contains("is deleting pod")
@@ -404,19 +446,28 @@ pub(crate) fn read(text: &str) -> Evidence {
         } else {
             None
         };
-        let l = match &owned {
-            Some((t, msg, src)) => {
+        // The same JSON behind journald's prefix (`… kubelet[5656]: {"ts":…}`): its `ts` is the
+        // kubelet's own, with a year.
+        let behind = match owned {
+            None => parse(raw)
+                .filter(|l| !l.klog && is_json_line(l.msg))
+                .and_then(|l| Some((json_line(l.msg)?, l.host, l.proc_))),
+            Some(_) => None,
+        };
+        let l = match (&owned, &behind) {
+            (Some((t, msg, src)), _) | (None, Some(((t, msg, src), _, _))) => {
                 json_lines += 1;
+                let (host, proc_) = behind.as_ref().map_or((None, None), |b| (b.1, b.2));
                 Line {
                     t_ms: *t,
-                    host: None,
-                    proc_: None,
+                    host,
+                    proc_,
                     msg,
                     klog: true,
                     src,
                 }
             }
-            None => match parse(raw) {
+            (None, None) => match parse(raw) {
                 Some(l) => l,
                 None => {
                     ev.unread.push(Unread {

@@ -237,3 +237,242 @@ fn a_yearless_journal_takes_another_files_year() {
     align_years(&mut alone);
     assert!(alone[0].notes.iter().any(|n| n.contains("kept relative")));
 }
+
+/// A real `kubectl get events` table (a kind workshop's node-down lab, see the fixture's first
+/// line): the node controller's NodeNotReady on two pods (MarkPodsNotReady) and on the Node, all
+/// `42s` ago; the command line is listed, not read.
+#[test]
+fn events_table_real_node_down() {
+    let ev = read(&data("events-table-node-down.txt"), 0).unwrap();
+    assert_eq!(ev.format, Format::EventsTable);
+    let w: Vec<(Option<&str>, &What, Option<&str>, usize)> = ev
+        .obs
+        .iter()
+        .map(|o| (o.pod.as_deref(), &o.what, o.by.as_deref(), o.line))
+        .collect();
+    assert_eq!(
+        w,
+        vec![
+            (
+                Some("fog-default"),
+                &What::ControllerNotReady,
+                Some("node-controller"),
+                4
+            ),
+            (
+                Some("fog-fast"),
+                &What::ControllerNotReady,
+                Some("node-controller"),
+                5
+            ),
+            (
+                None,
+                &What::NodeReady(false),
+                Some("kubelet or node-controller"),
+                6
+            ),
+        ]
+    );
+    assert!(ev.obs.iter().all(|o| o.t_ms == -42_000));
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    assert!(
+        ev.notes.iter().any(|n| n.contains("kubectl get events")),
+        "{:?}",
+        ev.notes
+    );
+}
+
+/// A real kube-controller-manager log (xuxinkun's 2017 post, v1.7-era): the node controller's
+/// heartbeat timeout, NodeNotReady and `MarkAllPodsNotReady`'s "Update ready status of pods on
+/// node [X]" (pkg/controller/util/node/controller_utils.go) — the controller's, a controller log.
+#[test]
+fn controller_log_real_node_not_ready() {
+    let ev = read(&data("kcm-endpoint-disappear.txt"), 0).unwrap();
+    assert_eq!(ev.format, Format::ControllerLog);
+    let w: Vec<(&What, Option<&str>, usize)> = ev
+        .obs
+        .iter()
+        .map(|o| (&o.what, o.by.as_deref(), o.line))
+        .collect();
+    assert_eq!(
+        w,
+        vec![
+            (&What::NodeReady(false), Some("node-controller"), 4),
+            (&What::ControllerNotReady, Some("node-controller"), 5),
+        ]
+    );
+    assert_eq!(ev.obs[1].t_ms - ev.obs[0].t_ms, 0);
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    // kubernetes#85221's lines (v1.17, a 5000-node scale test), quoted from the report: the same
+    // message at `controller_utils.go:121`.
+    let l = "I1111 18:39:29.839487       1 controller_utils.go:121] Update ready status of pods on node [gce-scale-cluster-minion-group-1-573w]\n\
+             I1111 18:39:30.030796       1 controller_utils.go:121] Update ready status of pods on node [gce-scale-cluster-minion-group-4-hfwn]";
+    let ev = read(l, 0).unwrap();
+    assert_eq!(ev.format, Format::ControllerLog);
+    assert_eq!(ev.obs.len(), 2);
+    assert!(ev.obs.iter().all(|o| o.what == What::ControllerNotReady));
+}
+
+/// A real `oc describe pods` of a pod the kubelet rejected at admission (obochan-rh/midu-l1-cp):
+/// `Status: Failed`, "Pod was rejected: Predicate NodeAffinity failed", and a container the
+/// kubelet marked ContainerStatusUnknown whose Started/Finished are Go's zero time (year 0001),
+/// read as no time (they had been read as times, and the pod's clock set to year 1).
+#[test]
+fn describe_real_rejected_pod_has_no_zero_times() {
+    let ev = read(&data("describe-nodeaffinity-rejected.txt"), 0).unwrap();
+    assert_eq!(ev.format, Format::Describe);
+    assert!(ev.obs.iter().all(|o| o.pod.as_deref() == Some("test")));
+    assert!(ev.obs.iter().any(|o| matches!(&o.what,
+        What::PodMessage { reason, message }
+            if reason == "NodeAffinity" && message.starts_with("Pod was rejected: Predicate NodeAffinity failed"))));
+    let c = ev
+        .obs
+        .iter()
+        .find_map(|o| match &o.what {
+            What::ContainerState(c) => Some(c.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(
+        (c.reason.as_deref(), c.exit_code, c.restart_count),
+        (Some("ContainerStatusUnknown"), Some(137), Some(0))
+    );
+    assert!(
+        !ev.obs.iter().any(|o| o.what == What::ContainerDied),
+        "{:?}",
+        ev.obs
+    );
+    assert!(
+        ev.notes
+            .iter()
+            .any(|n| n.starts_with("line 39: Started is Go's zero time")),
+        "{:?}",
+        ev.notes
+    );
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+}
+
+/// A real journal under a zh_CN locale (`4月 01 …`, see the fixture's first line): every line's
+/// month read; the kubelet's "Container runtime network not ready … cni plugin not initialized"
+/// (kubelet.go, updateRuntimeUp) is the node's NotReady reason, said once though logged every
+/// 5 s — the CNI, not a restart.
+#[test]
+fn journal_zh_locale_cni_not_ready() {
+    let ev = read(&data("zh-journal-cni.txt"), 0).unwrap();
+    assert!(ev.yearless);
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    assert_eq!(ev.obs.len(), 1, "{:?}", ev.obs);
+    let o = &ev.obs[0];
+    assert_eq!((o.line, o.node.as_deref()), (6, Some("emon3")));
+    match &o.what {
+        What::NodeNotReadyBecause(m) => {
+            assert!(
+                m.ends_with("message:Network plugin returns error: cni plugin not initialized"),
+                "{m}"
+            )
+        }
+        w => panic!("{w:?}"),
+    }
+    // The structured form (kubelet 1.28-era, quoted from a public kubeadm setup note found with
+    // find_string "cni plugin not initialized", stored file id 51789454822).
+    let l = r#"Nov 11 19:19:23 a0.local kubelet[7321]: E1111 19:19:23.250596    7321 kubelet.go:2855] "Container runtime network not ready" networkReady="NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized""#;
+    let s = read(l, 0).unwrap();
+    assert_eq!(
+        s.obs[0].what,
+        What::NodeNotReadyBecause("container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized".into())
+    );
+    // April 1st, 17:28:00.488 (no year: counted from the epoch's).
+    let first = read(&data("45419-journal.txt"), 0).unwrap();
+    assert!(o.t_ms < first.obs[0].t_ms, "April before May");
+}
+
+/// portainer/portainer#5314's describe (real): a container waiting in CrashLoopBackOff, last
+/// terminated Completed with exit code 0, restart count 6 — read as one container state with its
+/// last state, and the last exit at its Finished time.
+#[test]
+fn describe_real_crashloop() {
+    let ev = read(&data("portainer-5314-describe.txt"), 0).unwrap();
+    assert_eq!(ev.format, Format::Describe);
+    let c = ev
+        .obs
+        .iter()
+        .find_map(|o| match &o.what {
+            What::ContainerState(c) => Some(c.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(
+        (
+            c.name.as_str(),
+            c.state.as_str(),
+            c.reason.as_deref(),
+            c.last_reason.as_deref(),
+            c.last_exit_code,
+            c.restart_count
+        ),
+        (
+            "centos-new",
+            "waiting",
+            Some("CrashLoopBackOff"),
+            Some("Completed"),
+            Some(0),
+            Some(6)
+        )
+    );
+    let died = ev
+        .obs
+        .iter()
+        .find(|o| o.what == What::ContainerDied)
+        .unwrap();
+    assert_eq!(
+        Some(died.t_ms),
+        restartscope_evidence::time::rfc3339("2021-07-14T19:52:22Z")
+    );
+    assert!(ev
+        .obs
+        .iter()
+        .all(|o| o.pod.as_deref() == Some("centos-new-6846f658db-w4qhj")));
+}
+
+/// Real `--logging-format=json` kubelet lines behind journald's prefix (a kops guide, see the
+/// fixture's first line): read as JSON (before: "about other things", the file refused), the
+/// time is `ts` (milliseconds since the epoch, a year included), the host journald's; "SyncLoop
+/// REMOVE" (kubelet.go, syncLoopIteration) is the pod's deletion as the kubelet saw it.
+#[test]
+fn json_lines_behind_journald() {
+    let ev = read(&data("json-journal-kops.txt"), 0).unwrap();
+    assert!(!ev.yearless);
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    let w: Vec<(Option<&str>, &What, usize, i64)> = ev
+        .obs
+        .iter()
+        .map(|o| (o.pod.as_deref(), &o.what, o.line, o.t_ms))
+        .collect();
+    assert_eq!(
+        w,
+        vec![(Some("nettools"), &What::PodDeleted, 4, 1_655_581_336_244)]
+    );
+    assert_eq!(ev.obs[0].node.as_deref(), Some("ip-172-20-59-66"));
+    assert_eq!(ev.skipped, 2);
+}
+
+/// kubernetes#118497's journal (real, v1.27.2): "Patch status for pod" with the rejection's
+/// patch (message "Pod was rejected: Predicate NodeAffinity failed", phase Failed) — the
+/// kubelet's own write, on line 5; the client-go request lines beside it are about other things.
+#[test]
+fn klog_real_rejected_patch() {
+    let ev = read(&data("118497-journal.txt"), 0).unwrap();
+    assert_eq!(ev.skipped, 3);
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    assert_eq!(ev.obs.len(), 2, "{:?}", ev.obs);
+    assert!(ev.obs.iter().all(|o| o.line == 5
+        && o.pod.as_deref() == Some("ubuntu-sleep-2")
+        && o.by.as_deref() == Some("system:node:test1.27-bad-worker")));
+    assert!(ev.obs.iter().any(|o| matches!(&o.what,
+        What::PodMessage { reason, message }
+            if reason == "NodeAffinity" && message == "Pod was rejected: Predicate NodeAffinity failed")));
+    assert!(ev
+        .obs
+        .iter()
+        .any(|o| o.what == What::PodPhase("Failed".into())));
+}

@@ -135,6 +135,37 @@ fn pod_facts(obs: &[Obs]) -> Vec<String> {
             }) if r == "OOMKilled" => format!(
                 "{pod}: container {name} was last OOMKilled — out of memory, not a restart effect"
             ),
+            // The kubelet's waiting reasons (kuberuntime_manager.go / images/puller.go): a
+            // container that keeps exiting, or whose image cannot be pulled.
+            What::ContainerState(c)
+                if c.state == "waiting" && c.reason.as_deref() == Some("CrashLoopBackOff") =>
+            {
+                let last = match (&c.last_reason, c.last_exit_code) {
+                    (Some(r), Some(x)) => format!(", last exit {r} (code {x})"),
+                    (Some(r), None) => format!(", last exit {r}"),
+                    _ => String::new(),
+                };
+                let n = c
+                    .restart_count
+                    .map_or(String::new(), |n| format!(", restarted {n} times"));
+                format!(
+                    "{pod}: container {} is in CrashLoopBackOff{last}{n} — the container keeps exiting and the kubelet restarts it with back-off, not a restart effect",
+                    c.name
+                )
+            }
+            What::ContainerState(c)
+                if c.state == "waiting"
+                    && matches!(
+                        c.reason.as_deref(),
+                        Some("ImagePullBackOff" | "ErrImagePull")
+                    ) =>
+            {
+                format!(
+                    "{pod}: container {} is waiting in {} — its image cannot be pulled, not a restart effect",
+                    c.name,
+                    c.reason.as_deref().unwrap_or("?")
+                )
+            }
             What::PodPhase(p) if p == "Failed" => format!(
                 "{pod}: phase Failed{} — the pod is finished; the kubelet does not restart it",
                 by(o)
@@ -182,6 +213,8 @@ fn pod_facts(obs: &[Obs]) -> Vec<String> {
                 crate::types::cut_to(m, 140),
                 if m.contains("PLEG") {
                     "the container runtime did not answer the kubelet in time (PLEG), not a restart bug"
+                } else if m.contains("network not ready") {
+                    "the node's network plugin (CNI) is not ready, not a restart bug"
                 } else {
                     "the node's own condition, not a restart bug"
                 }
