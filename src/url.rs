@@ -303,7 +303,10 @@ fn probe_param(s: &mut Settings, k: &str, v: &str) -> Option<Result<(), String>>
         s.base()
             .is_some_and(|b| key.workload.is_some_and(|w| b.workload_names() == [w]))
     };
-    let whole = key.workload.is_some() && only_workload(s);
+    // Rows per workload or none: the scenario is looked at only for a qualified key on a table
+    // without workloads.
+    let whole =
+        key.workload.is_some() && s.probes.iter().all(|c| c.workload.is_none()) && only_workload(s);
     let rows: Vec<usize> = (0..s.probes.len())
         .filter(|&i| {
             let c = &s.probes[i];
