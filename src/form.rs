@@ -178,7 +178,7 @@ impl Settings {
             first_sync_s: fmt_num(sc.kubelet.first_sync_delay_s),
             seed: sc.seed.to_string(),
             pods: sc.pods.len().to_string(),
-            probes: probes::table_of(sc),
+            probes: probes::table_of(sc, custom.is_some()),
             custom,
             csp: false,
         };
@@ -209,12 +209,17 @@ impl Settings {
     }
 
     /// The model's validation errors by form field, each message once (a probe setting is
-    /// checked on every pod): a probe message goes to its cell of the table.
+    /// checked on every pod): a probe message goes to its cell of the table, in the row of the
+    /// pod's workload when the table has rows per workload.
     pub fn by_field(&self, errs: Vec<FieldError>) -> Vec<(Field, String)> {
         let mut out: Vec<(Field, String)> = Vec::new();
         let several = !self.more_restarts.is_empty();
+        let workloads = self.pod_workloads();
         for e in errs {
-            let f = probes::cell_of(&self.probes, &e.k8s)
+            let workload = pod_index(&e.field)
+                .and_then(|i| workloads.get(i))
+                .map(String::as_str);
+            let f = probes::cell_of(&self.probes, &e.k8s, workload)
                 .map(Field::Probe)
                 .unwrap_or_else(|| match field_of_path(&e.field) {
                     Field::Downtime | Field::RestartAt if several => Field::Restarts,
@@ -226,6 +231,24 @@ impl Settings {
             }
         }
         out
+    }
+
+    /// The workload of each pod the settings run (`Pod::workload_name`), when the probe table
+    /// has rows per workload (else empty: a message's cell is found by the container alone).
+    fn pod_workloads(&self) -> Vec<String> {
+        if self.probes.iter().all(|c| c.workload.is_none()) {
+            return Vec::new();
+        }
+        let Some(mut sc) = self.base() else {
+            return Vec::new();
+        };
+        if let Ok(n) = self.pods.trim().parse::<usize>() {
+            sc = sc.with_pods(n);
+        }
+        sc.pods
+            .iter()
+            .map(|p| p.workload_name().to_string())
+            .collect()
     }
 
     /// The scenario these settings describe, or a message per invalid field.
@@ -345,11 +368,14 @@ impl Settings {
                 ),
             ));
         }
-        let probe_edits =
-            probes::edits(&self.probes, &probes::table_of(&base)).unwrap_or_else(|e| {
-                errs.extend(e.into_iter().map(|(c, m)| (Field::Probe(c), m)));
-                Vec::new()
-            });
+        let probe_edits = probes::edits(
+            &self.probes,
+            &probes::table_of(&base, self.custom.is_some()),
+        )
+        .unwrap_or_else(|e| {
+            errs.extend(e.into_iter().map(|(c, m)| (Field::Probe(c), m)));
+            Vec::new()
+        });
         if !errs.is_empty() {
             return Err(errs);
         }
@@ -386,6 +412,11 @@ pub fn by_field(errs: Vec<FieldError>) -> Vec<(Field, String)> {
         }
     }
     out
+}
+
+/// `pods[3].containers[0].readiness_probe.period_s` → 3.
+fn pod_index(path: &str) -> Option<usize> {
+    path.strip_prefix("pods[")?.split_once(']')?.0.parse().ok()
 }
 
 /// The form field a model validation path belongs to.

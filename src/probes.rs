@@ -1,6 +1,6 @@
 //! The probe table of the form: for each container of the scenario that can have probes (its
-//! regular containers and sidecars, by name), the text of every field of its startup, readiness
-//! and liveness probe. No Kubernetes logic: the field names, their parsing and the edits are the
+//! regular containers and sidecars, by name; in an import of several workloads, by workload and
+//! name), the text of every field of its startup, readiness and liveness probe. No Kubernetes logic: the field names, their parsing and the edits are the
 //! model's (`ProbeField`, `ProbeEdit`); this module turns the texts into edits against the
 //! preset's own table and finds the cell a model message belongs to. A leaf under `form.rs`.
 
@@ -20,6 +20,9 @@ pub struct Cell {
 /// A container's probes as the form shows them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ContainerProbes {
+    /// The workload whose pods the row is (`Pod::workload_name`), in an import of several
+    /// workloads; `None`: the container of that name in every pod.
+    pub workload: Option<String>,
     pub name: String,
     /// An init container with `restartPolicy: Always`.
     pub sidecar: bool,
@@ -34,6 +37,19 @@ impl ContainerProbes {
             format!("initContainers[{}]", self.name)
         } else {
             format!("containers[{}]", self.name)
+        }
+    }
+
+    /// The same row: the same workload (or none) and container.
+    pub fn same(&self, other: &ContainerProbes) -> bool {
+        self.workload == other.workload && self.name == other.name
+    }
+
+    /// `frontend/server` or `server`: the row's key in a link and its label.
+    pub fn label(&self) -> String {
+        match &self.workload {
+            Some(w) => format!("{w}/{}", self.name),
+            None => self.name.clone(),
         }
     }
 }
@@ -52,17 +68,27 @@ pub fn texts(p: &Probe) -> [String; 6] {
 }
 
 /// The scenario's probe table: sidecars, then regular containers, each name once, with the
-/// probes of the first pod that has it (an edit applies to the container in every pod).
-pub fn table_of(sc: &Scenario) -> Vec<ContainerProbes> {
+/// probes of the first pod that has it (an edit applies to the container in every pod). With
+/// `per_workload` and pods of several workloads (an import: `frontend-0`, `api-0`, …), each
+/// workload's containers once instead (an edit applies to that workload's pods only), so ten
+/// Deployments whose `server` containers probe differently show ten rows.
+pub fn table_of(sc: &Scenario, per_workload: bool) -> Vec<ContainerProbes> {
+    let by_workload = per_workload && sc.workload_names().len() > 1;
     let mut out: Vec<ContainerProbes> = Vec::new();
     for pass in [ContainerRole::Sidecar, ContainerRole::Regular] {
         for p in &sc.pods {
+            let workload = by_workload.then(|| p.workload_name().to_string());
             for i in 0..p.n_containers() {
                 let c = p.container(i);
-                if p.role(i) != pass || out.iter().any(|x| x.name == c.name) {
+                if p.role(i) != pass
+                    || out
+                        .iter()
+                        .any(|x| x.name == c.name && x.workload == workload)
+                {
                     continue;
                 }
                 out.push(ContainerProbes {
+                    workload: workload.clone(),
                     name: c.name.clone(),
                     sidecar: pass == ContainerRole::Sidecar,
                     probes: ProbeKind::ALL.map(|k| c.probe(k).map(texts)),
@@ -83,10 +109,11 @@ pub fn edits(
     let mut out = Vec::new();
     let mut errs = Vec::new();
     for (ci, c) in table.iter().enumerate() {
-        let b = base.iter().find(|b| b.name == c.name);
+        let b = base.iter().find(|b| b.same(c));
         for kind in ProbeKind::ALL {
             let was = b.and_then(|b| b.probes[kind.index()].as_ref());
             let edit = |change| ProbeEdit {
+                workload: c.workload.clone(),
                 container: c.name.clone(),
                 kind,
                 change,
@@ -139,13 +166,17 @@ pub fn edits(
     }
 }
 
-/// The cell a validation message names (`containers[app].livenessProbe.periodSeconds`).
-pub fn cell_of(table: &[ContainerProbes], k8s: &str) -> Option<Cell> {
+/// The cell a validation message names (`containers[app].livenessProbe.periodSeconds`), in the
+/// row of `workload` (the workload of the pod the message is about, `Pod::workload_name`) when
+/// the table has rows per workload.
+pub fn cell_of(table: &[ContainerProbes], k8s: &str, workload: Option<&str>) -> Option<Cell> {
     let rest = k8s
         .strip_prefix("containers[")
         .or_else(|| k8s.strip_prefix("initContainers["))?;
     let (name, rest) = rest.split_once("].")?;
-    let container = table.iter().position(|c| c.name == name)? as u16;
+    let container = table.iter().position(|c| {
+        c.name == name && (c.workload.is_none() || c.workload.as_deref() == workload)
+    })? as u16;
     let mut it = rest.split('.');
     let kind = ProbeKind::from_k8s(it.next()?)?;
     let field = it.next().and_then(ProbeField::from_k8s);
@@ -154,4 +185,95 @@ pub fn cell_of(table: &[ContainerProbes], k8s: &str) -> Option<Cell> {
         kind,
         field,
     })
+}
+
+/// An import of two workloads whose `app` containers probe differently: Deployment `frontend`
+/// (`frontend-0`, `frontend-1`, readiness every 10 s) and Deployment `api` (`api-0`, every
+/// 3 s), as the importer names their pods.
+#[cfg(test)]
+pub(crate) fn two_workloads() -> std::sync::Arc<crate::custom::Imported> {
+    let mut sc = (restartscope_sim::presets::find("short-restart")
+        .unwrap()
+        .build)()
+    .with_pods(3);
+    for (p, name) in sc
+        .pods
+        .iter_mut()
+        .zip(["frontend-0", "frontend-1", "api-0"])
+    {
+        p.name = name.into();
+    }
+    sc.pods[2].containers[0]
+        .readiness_probe
+        .as_mut()
+        .unwrap()
+        .period_s = 3;
+    let mut im = crate::imported::checked(
+        sc,
+        Some("Deployment frontend (2 pods), Deployment api (1 pod)"),
+    )
+    .unwrap();
+    im.packed = Some("abc".into());
+    std::sync::Arc::new(im)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::form::{Field, Settings};
+
+    #[test]
+    fn an_import_of_two_workloads_has_a_row_per_workload_and_edits_one_workload() {
+        let im = two_workloads();
+        let s = Settings::for_custom(im.clone());
+        let rows: Vec<String> = s.probes.iter().map(ContainerProbes::label).collect();
+        assert_eq!(rows, ["frontend/app", "api/app"]);
+        let period = |s: &Settings, row: usize| {
+            s.probes[row].probes[ProbeKind::Readiness.index()]
+                .as_ref()
+                .unwrap()[1]
+                .clone()
+        };
+        assert_eq!((period(&s, 0), period(&s, 1)), ("10".into(), "3".into()));
+        // An edit of api's row changes api's pod only.
+        let mut s2 = s.clone();
+        s2.probes[1].probes[ProbeKind::Readiness.index()]
+            .as_mut()
+            .unwrap()[1] = "7".into();
+        let sc = s2.scenario().unwrap();
+        let got: Vec<u32> = sc
+            .pods
+            .iter()
+            .map(|p| p.containers[0].readiness_probe.as_ref().unwrap().period_s)
+            .collect();
+        assert_eq!(got, [10, 10, 7]);
+        // A message of the model lands in the row of the pod's workload: api's cell, not
+        // frontend's (both rows are container `app`).
+        let mut s3 = s.clone();
+        s3.probes[1].probes[ProbeKind::Liveness.index()] = Some(texts(&Probe {
+            success_threshold: 2,
+            ..Probe::default()
+        }));
+        let errs = s3.scenario().unwrap_err();
+        let cells: Vec<Cell> = errs
+            .iter()
+            .filter_map(|(f, _)| match f {
+                Field::Probe(c) => Some(*c),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            cells,
+            [Cell {
+                container: 1,
+                kind: ProbeKind::Liveness,
+                field: Some(ProbeField::Success),
+            }],
+            "{errs:?}"
+        );
+        // A preset keeps one row per container name, as does an import of one workload.
+        assert_eq!(Settings::for_preset("short-restart").probes.len(), 1);
+        assert_eq!(table_of(&im.scenario, false).len(), 1);
+        assert!(table_of(&im.scenario, false)[0].workload.is_none());
+    }
 }

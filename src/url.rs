@@ -4,9 +4,10 @@
 
 use crate::custom::Imported;
 use crate::form::{fmt_num, Field, Settings};
-use crate::probes::{table_of, texts};
+use crate::probes::{table_of, texts, ContainerProbes};
 use restartscope_sim::{
-    fmt_secs, parse_duration, parse_probe_key, presets, KubeVersion, Probe, ProbeField, ProbeKind,
+    fmt_secs, parse_duration, parse_probe_key, presets, probe_key, KubeVersion, Probe, ProbeField,
+    ProbeKind,
 };
 use std::sync::Arc;
 
@@ -291,19 +292,63 @@ fn probe_value(f: ProbeField, v: &str) -> Option<String> {
 }
 
 /// `app.livenessProbe.periodSeconds=5`, `app.livenessProbe=on|off`: `None` when the key is not
-/// a probe key, else whether it was taken (why not, in words).
+/// a probe key, else whether it was taken (why not, in words). Unqualified, the key sets the
+/// container of that name in every row (every workload's, as links made before the table had
+/// rows per workload meant); `frontend/server.livenessProbe.periodSeconds=5` sets workload
+/// `frontend`'s row, or the one row of `server` when the scenario is that one workload.
 fn probe_param(s: &mut Settings, k: &str, v: &str) -> Option<Result<(), String>> {
-    let (name, kind, field) = parse_probe_key(k)?;
-    let names: Vec<String> = s.probes.iter().map(|c| c.name.clone()).collect();
-    let Some(c) = s.probes.iter_mut().find(|c| c.name == name) else {
+    let key = parse_probe_key(k)?;
+    let (name, kind, field) = (key.container, key.kind, key.field);
+    let only_workload = |s: &Settings| {
+        s.base()
+            .is_some_and(|b| key.workload.is_some_and(|w| b.workload_names() == [w]))
+    };
+    // Rows per workload or none: the scenario is looked at only for a qualified key on a table
+    // without workloads.
+    let whole =
+        key.workload.is_some() && s.probes.iter().all(|c| c.workload.is_none()) && only_workload(s);
+    let rows: Vec<usize> = (0..s.probes.len())
+        .filter(|&i| {
+            let c = &s.probes[i];
+            c.name == name
+                && match (key.workload, c.workload.as_deref()) {
+                    (None, _) => true,
+                    (Some(w), Some(cw)) => w == cw,
+                    (Some(_), None) => whole,
+                }
+        })
+        .collect();
+    if rows.is_empty() {
+        let names: Vec<String> = s.probes.iter().map(|c| c.label()).collect();
+        let what = match key.workload {
+            Some(w) => format!("{w}/{name}"),
+            None => name.to_string(),
+        };
         return Some(Err(format!(
-            "scenario {} has no container {name:?} with probes (its containers: {})",
+            "scenario {} has no container {what:?} with probes (its containers: {})",
             s.preset,
             names.join(", ")
         )));
-    };
+    }
+    let mut out = Ok(());
+    for i in rows {
+        out = set_probe(&mut s.probes[i], kind, field, v);
+        if out.is_err() {
+            break;
+        }
+    }
+    Some(out)
+}
+
+/// Sets one probe (`field: None`: `on|off`) or one of its fields of a row of the table.
+fn set_probe(
+    c: &mut ContainerProbes,
+    kind: ProbeKind,
+    field: Option<ProbeField>,
+    v: &str,
+) -> Result<(), String> {
     let slot = &mut c.probes[kind.index()];
-    Some(match (field, v.trim()) {
+    match (field, v.trim()) {
         (None, "off") => {
             *slot = None;
             Ok(())
@@ -332,18 +377,21 @@ fn probe_param(s: &mut Settings, k: &str, v: &str) -> Option<Result<(), String>>
                 ))
             }
         },
-    })
+    }
 }
 
 /// The probe parameters of `s`: what differs from its preset's table (`off`, `on` and the
 /// fields that differ, from the Kubernetes defaults for an added probe).
 fn probe_params(s: &Settings) -> Vec<(String, String)> {
-    let base = s.base().map(|b| table_of(&b)).unwrap_or_default();
+    let base = s
+        .base()
+        .map(|b| table_of(&b, s.custom.is_some()))
+        .unwrap_or_default();
     let mut out = Vec::new();
     for c in &s.probes {
-        let b = base.iter().find(|b| b.name == c.name);
+        let b = base.iter().find(|b| b.same(c));
         for kind in ProbeKind::ALL {
-            let key = format!("{}.{}", c.name, kind.k8s());
+            let key = probe_key(c.workload.as_deref(), &c.name, kind);
             let was = b.and_then(|b| b.probes[kind.index()].clone());
             let now = &c.probes[kind.index()];
             let from = match (&was, now) {

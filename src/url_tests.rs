@@ -261,3 +261,52 @@ fn a_link_from_before_services_were_a_list_still_reads() {
     let im = crate::imported::from_json(json.as_bytes(), None).unwrap();
     assert_eq!(im.scenario.pods[0].services, ["web", "web-headless"]);
 }
+
+#[test]
+fn probe_keys_of_one_workload_round_trip_and_old_keys_set_every_workload() {
+    let im = crate::probes::two_workloads();
+    let (st, notes) = parse_with("api/app.readinessProbe.periodSeconds=5", Some(im.clone()));
+    assert!(notes.is_empty(), "{notes:?}");
+    let periods = |st: &UrlState| -> Vec<u32> {
+        st.settings
+            .scenario()
+            .unwrap()
+            .pods
+            .iter()
+            .map(|p| p.containers[0].readiness_probe.as_ref().unwrap().period_s)
+            .collect()
+    };
+    assert_eq!(periods(&st), [10, 10, 5]);
+    // Written with its workload (the `/` as is), and read back to the same settings.
+    let q = to_query(&st);
+    assert!(q.contains("&api/app.readinessProbe.periodSeconds=5"), "{q}");
+    assert!(!q.contains("frontend/app"), "{q}");
+    assert_eq!(parse_with(&q, Some(im.clone())).0, st);
+    // A workload name with dots needs no escaping: the container's name, after the `/`, has none.
+    let (st, notes) = parse_with("frontend/app.livenessProbe=on", Some(im.clone()));
+    assert!(notes.is_empty(), "{notes:?}");
+    assert!(to_query(&st).contains("&frontend/app.livenessProbe=on"));
+    // A link made before the rows per workload: the container in every workload's pods.
+    let (st, notes) = parse_with("app.readinessProbe.periodSeconds=5", Some(im.clone()));
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(periods(&st), [5, 5, 5]);
+    let q = to_query(&st);
+    assert!(
+        q.contains("&frontend/app.readinessProbe.periodSeconds=5")
+            && q.contains("&api/app.readinessProbe.periodSeconds=5"),
+        "{q}"
+    );
+    assert_eq!(parse_with(&q, Some(im.clone())).0, st);
+    // A workload the import does not have is named; on a preset (one workload, web), its
+    // workload's name reaches its one row.
+    let (_, notes) = parse_with("db/app.readinessProbe.periodSeconds=5", Some(im));
+    assert!(
+        notes[0].contains(
+            "has no container \"db/app\" with probes (its containers: frontend/app, api/app)"
+        ),
+        "{notes:?}"
+    );
+    let (st, notes) = parse("preset=short-restart&web/app.readinessProbe.periodSeconds=5");
+    assert!(notes.is_empty(), "{notes:?}");
+    assert!(to_query(&st).contains("&app.readinessProbe.periodSeconds=5"));
+}

@@ -180,13 +180,29 @@ pub fn Params(children: Children) -> impl IntoView {
     }
 }
 
-/// The DOM id of a probe cell's input: `probe-app-livenessProbe-periodSeconds`.
+/// The DOM id of a probe cell's input: `probe-app-livenessProbe-periodSeconds`; a row of one
+/// workload's pods `probe-frontend_server-livenessProbe-periodSeconds` (`name` is then
+/// `frontend_server`: a `_` is in neither a workload's nor a container's name).
 fn cell_id(name: &str, kind: ProbeKind, f: Option<ProbeField>) -> String {
     format!(
         "probe-{name}-{}-{}",
         kind.k8s(),
         f.map_or("add", |f| f.k8s())
     )
+}
+
+/// A long name cut in the middle (`recommendat…nservice`): its start and its end both tell
+/// workloads and containers apart; the caption's `title` holds the whole name.
+fn middle(name: &str) -> String {
+    const MAX: usize = 24;
+    let n = name.chars().count();
+    if n <= MAX {
+        return name.to_string();
+    }
+    let keep = (MAX - 1) / 2;
+    let head: String = name.chars().take(keep).collect();
+    let tail: String = name.chars().skip(n - keep).collect();
+    format!("{head}…{tail}")
 }
 
 /// `initialDelaySeconds` with a break opportunity before `Seconds`/`Threshold`.
@@ -212,7 +228,7 @@ fn ProbeTables() -> impl IntoView {
                 .iter()
                 .map(|c| {
                     (
-                        c.name.clone(),
+                        (c.label(), c.workload.is_some(), c.name.clone()),
                         c.sidecar,
                         c.probes.each_ref().map(Option::is_some),
                     )
@@ -222,14 +238,23 @@ fn ProbeTables() -> impl IntoView {
     });
     view! {
         <div class="probes">
-            <p class="range">"Probes, by Kubernetes field; each applies to that container in every pod. execSeconds is the model's own: how long one probe runs."</p>
-            {move || shape.get().into_iter().enumerate().map(|(ci, (name, sidecar, present))| {
+            <p class="range">{move || if shape.with(|s| s.iter().any(|((_, by_workload, _), ..)| *by_workload)) {
+                "Probes, by Kubernetes field; each applies to that container in the pods of that workload (workload/container). execSeconds is the model's own: how long one probe runs."
+            } else {
+                "Probes, by Kubernetes field; each applies to that container in every pod. execSeconds is the model's own: how long one probe runs."
+            }}</p>
+            {move || shape.get().into_iter().enumerate().map(|(ci, ((label, by_workload, container), sidecar, present))| {
                 let what = if sidecar { "sidecar" } else { "container" };
                 let own = Own::new(ci);
+                let shown = match label.split_once('/') {
+                    Some((w, c)) if by_workload => format!("{what} {} / {}", middle(w), middle(c)),
+                    _ => format!("{what} {}", middle(&container)),
+                };
+                let name = if by_workload { label.replacen('/', "_", 1) } else { container };
                 view! {
-                    <div class="probe-scroll" role="region" tabindex="0" aria-label=format!("Probes of {what} {name}")>
+                    <div class="probe-scroll" role="region" tabindex="0" aria-label=format!("Probes of {what} {label}")>
                         <table class="probe-table">
-                            <caption>{format!("{what} {name}")}</caption>
+                            <caption title=format!("{what} {label}")>{shown}</caption>
                             <thead><tr>
                                 <th scope="col">"probe"</th>
                                 {ProbeField::ALL.map(header).into_iter().collect_view()}
@@ -299,13 +324,15 @@ fn probe_rows(ci: usize, own: Own, name: &str, kind: ProbeKind, present: bool) -
             }
         })
     };
+    // `frontend_server` (the ids' form) reads `frontend/server`.
+    let spoken = name.replacen('_', "/", 1);
     let inputs = ProbeField::ALL.into_iter().enumerate().map(|(fi, f)| {
         let field = cell(Some(f));
         let id = cell_id(name, kind, Some(f));
         let invalid = move || !own.err_for(field).is_empty();
         view! {
             <td><input id=id.clone() type="text" inputmode="decimal" class="probe-input"
-                aria-label=format!("{name} {} {}", kind.k8s(), f.k8s())
+                aria-label=format!("{spoken} {} {}", kind.k8s(), f.k8s())
                 aria-describedby=format!("{id}-error")
                 aria-invalid=move || invalid().to_string()
                 prop:value=move || own.texts.with(|t| t.as_ref().and_then(|t| t[kind.index()].as_ref()).map(|t| t[fi].clone()).unwrap_or_default())
@@ -326,7 +353,7 @@ fn probe_rows(ci: usize, own: Own, name: &str, kind: ProbeKind, present: bool) -
             view! { <p class="field-error" id=id role="alert">{move || own.err_for(cell(f))}</p> }
         })
         .collect_view();
-    let label = format!("{name} {}", kind.k8s());
+    let label = format!("{spoken} {}", kind.k8s());
     view! {
         <tr>
             <th scope="row">{kind.k8s()}</th>

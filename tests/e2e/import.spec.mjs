@@ -285,3 +285,70 @@ test('several evidence files opened together are read together, each named; Clea
   expect(axe.violations.filter((v) => ['serious', 'critical'].includes(v.impact))).toEqual([]);
   expect(problems).toEqual([]);
 });
+
+// Two Deployments whose containers share a name but not their probes: a probe table per
+// workload and container, an edit changes that workload's pods only, the link names the
+// workload (`frontend/server.…`), a key without it (older links) sets every workload's table,
+// and a long workload name is cut in the middle with the whole name as the caption's title.
+const TWO = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: frontend}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: frontend}}
+  template:
+    metadata: {labels: {app: frontend}}
+    spec:
+      containers:
+      - name: server
+        image: frontend
+        readinessProbe: {httpGet: {path: /, port: 80}, periodSeconds: 10}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: recommendationservice-canary}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: reco}}
+  template:
+    metadata: {labels: {app: reco}}
+    spec:
+      containers:
+      - name: server
+        image: reco
+        readinessProbe: {httpGet: {path: /, port: 80}, periodSeconds: 3}
+`;
+
+test('two Deployments with a container of the same name: a probe table each, an edit to one workload', async ({ page, context }) => {
+  const problems = await open(page, '?preset=short-restart');
+  await importText(page, TWO);
+  await expect(page.locator('#preset option:checked')).toContainText('Imported: Deployment frontend (2 pods)');
+  if (!(await page.locator('#pods').isVisible())) await page.locator('details.params summary').click();
+  await expect(page.locator('#pods')).toBeVisible();
+  const front = page.locator('#probe-frontend_server-readinessProbe-periodSeconds');
+  const reco = page.locator('#probe-recommendationservice-canary_server-readinessProbe-periodSeconds');
+  await expect(front).toHaveValue('10');
+  await expect(reco).toHaveValue('3');
+  const captions = page.locator('.probe-table caption');
+  await expect(captions).toHaveCount(2);
+  await expect(captions.nth(0)).toHaveText('container frontend / server');
+  await expect(captions.nth(1)).toHaveText('container recommendat…vice-canary / server');
+  await expect(captions.nth(1)).toHaveAttribute('title', 'container recommendationservice-canary/server');
+
+  await front.fill('7');
+  await front.blur();
+  await expect(reco).toHaveValue('3');
+  await expect.poll(() => page.evaluate(() => location.search)).toContain('frontend/server.readinessProbe.periodSeconds=7');
+  const search = await page.evaluate(() => location.search);
+  expect(search).not.toContain('recommendationservice-canary/server');
+  expect(search).not.toMatch(/[&?]server\.readinessProbe/);
+
+  // The link reproduces it; a key without the workload (as links made before) sets both tables.
+  const page2 = await context.newPage();
+  const problems2 = await open(page2, search.replace('frontend/server.readinessProbe.periodSeconds=7', 'server.readinessProbe.periodSeconds=5'));
+  if (!(await page2.locator('#pods').isVisible())) await page2.locator('details.params summary').click();
+  await expect(page2.locator('#probe-frontend_server-readinessProbe-periodSeconds')).toHaveValue('5');
+  await expect(page2.locator('#probe-recommendationservice-canary_server-readinessProbe-periodSeconds')).toHaveValue('5');
+  expect(problems).toEqual([]);
+  expect(problems2).toEqual([]);
+});

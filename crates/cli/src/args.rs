@@ -154,13 +154,13 @@ pub struct SimOpts {
         help_heading = "Scenario"
     )]
     pub pods: Option<String>,
-    /// A probe field of container C in every pod: C.KIND.FIELD=V (KIND startupProbe |
-    /// readinessProbe | livenessProbe; FIELD initialDelaySeconds | periodSeconds |
-    /// timeoutSeconds | successThreshold | failureThreshold | execSeconds) or C.KIND=on|off;
-    /// repeatable
+    /// A probe field of container C in every pod, or with W/ in workload W's pods only:
+    /// [W/]C.KIND.FIELD=V (KIND startupProbe | readinessProbe | livenessProbe; FIELD
+    /// initialDelaySeconds | periodSeconds | timeoutSeconds | successThreshold |
+    /// failureThreshold | execSeconds) or [W/]C.KIND=on|off; repeatable
     #[arg(
         long = "probe",
-        value_name = "C.KIND.FIELD=V",
+        value_name = "[W/]C.KIND.FIELD=V",
         allow_hyphen_values = true,
         help_heading = "Scenario"
     )]

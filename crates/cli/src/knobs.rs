@@ -1,5 +1,5 @@
-//! The operator's knobs of `simulate`: `--pods N`, `--probe CONTAINER.KIND.FIELD=VALUE`
-//! (`CONTAINER.KIND=on|off`) and `--restart AT:DOWNTIME` (repeatable). Only the syntax is checked here; ranges and Kubernetes' rules
+//! The operator's knobs of `simulate`: `--pods N`, `--probe [WORKLOAD/]CONTAINER.KIND.FIELD=VALUE`
+//! (`[WORKLOAD/]CONTAINER.KIND=on|off`) and `--restart AT:DOWNTIME` (repeatable). Only the syntax is checked here; ranges and Kubernetes' rules
 //! between fields are the model's validation (`Overrides::apply`), as in the web form.
 
 use super::UserError;
@@ -30,18 +30,20 @@ pub fn pods(value: &str) -> Result<usize, UserError> {
     }
 }
 
-/// `--probe app.livenessProbe.periodSeconds=5`, `--probe app.livenessProbe=off`.
+/// `--probe app.livenessProbe.periodSeconds=5`, `--probe app.livenessProbe=off`: the container
+/// in every pod; `--probe frontend/server.readinessProbe.periodSeconds=5`: in workload
+/// `frontend`'s pods only (`frontend-0`, `frontend-1`, …).
 pub fn probe(value: &str) -> Result<ProbeEdit, UserError> {
     let fields: Vec<&str> = ProbeField::ALL.iter().map(|f| f.k8s()).collect();
     let usage = || {
         format!(
-            "invalid --probe {value:?}; use CONTAINER.KIND.FIELD=VALUE or CONTAINER.KIND=on|off, KIND one of startupProbe, readinessProbe, livenessProbe, FIELD one of {}",
+            "invalid --probe {value:?}; use [WORKLOAD/]CONTAINER.KIND.FIELD=VALUE or [WORKLOAD/]CONTAINER.KIND=on|off (WORKLOAD/ for that workload's pods only), KIND one of startupProbe, readinessProbe, livenessProbe, FIELD one of {}",
             fields.join(", ")
         )
     };
     let (key, v) = value.split_once('=').ok_or_else(usage)?;
-    let (container, kind, field) = parse_probe_key(key.trim()).ok_or_else(usage)?;
-    let change = match (field, v.trim()) {
+    let k = parse_probe_key(key.trim()).ok_or_else(usage)?;
+    let change = match (k.field, v.trim()) {
         (None, "off") => ProbeChange::Remove,
         (None, "on") => ProbeChange::Set(ProbeOverrides::default()),
         (None, _) => return Err(usage().into()),
@@ -60,8 +62,9 @@ pub fn probe(value: &str) -> Result<ProbeEdit, UserError> {
         }
     };
     Ok(ProbeEdit {
-        container: container.to_string(),
-        kind,
+        workload: k.workload.map(str::to_string),
+        container: k.container.to_string(),
+        kind: k.kind,
         change,
     })
 }

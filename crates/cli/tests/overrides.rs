@@ -176,7 +176,10 @@ fn pods_and_probe_flags_are_checked_in_kubernetes_words() {
         "short-restart",
         &["--probe", "app.readiness.periodSeconds=5"],
     );
-    assert!(e.contains("use CONTAINER.KIND.FIELD=VALUE"), "{e}");
+    assert!(
+        e.contains("use [WORKLOAD/]CONTAINER.KIND.FIELD=VALUE"),
+        "{e}"
+    );
     let e = cli_err(
         "short-restart",
         &["--probe", "app.readinessProbe.periodSeconds=-1"],
@@ -185,4 +188,96 @@ fn pods_and_probe_flags_are_checked_in_kubernetes_words() {
     // A downtime of up to an hour.
     let a = cli("short-restart", &["--downtime", "45m"]);
     assert_eq!(a.kubelet.restarts[0].downtime_s, 2700.0);
+}
+
+/// Two Deployments whose `server` containers probe differently: `frontend` (2 pods, readiness
+/// every 10 s) and `api.v2` (1 pod, every 3 s; a workload name with a dot).
+const TWO_DEPLOYMENTS: &str = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: frontend}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: frontend}}
+  template:
+    metadata: {labels: {app: frontend}}
+    spec:
+      containers:
+      - name: server
+        image: frontend
+        readinessProbe: {httpGet: {path: /, port: 80}, periodSeconds: 10}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api.v2}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}}
+    spec:
+      containers:
+      - name: server
+        image: api
+        readinessProbe: {httpGet: {path: /, port: 80}, periodSeconds: 3}
+";
+
+/// `simulate -f` of [`TWO_DEPLOYMENTS`] with these flags: the exit code, the readiness period
+/// of each pod's `server` (from the JSON's scenario) and standard error.
+fn two_deployments(flags: &[&str]) -> (Option<i32>, Vec<u64>, String) {
+    let dir = std::env::temp_dir().join(format!("restartscope-probe-wl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("two.yaml");
+    std::fs::write(&f, TWO_DEPLOYMENTS).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_restartscope"))
+        .args(["simulate", "-f", f.to_str().unwrap(), "--format", "json"])
+        .args(flags)
+        .output()
+        .expect("binary runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let periods = serde_json::from_slice::<serde_json::Value>(&out.stdout)
+        .ok()
+        .map(|doc| {
+            let sc: Scenario = serde_json::from_value(doc["scenario"].clone()).unwrap();
+            sc.pods
+                .iter()
+                .map(|p| u64::from(p.containers[0].readiness_probe.as_ref().unwrap().period_s))
+                .collect()
+        })
+        .unwrap_or_default();
+    (
+        out.status.code(),
+        periods,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_probe_flag_with_a_workload_changes_that_workloads_pods_only() {
+    let (code, periods, err) = two_deployments(&[]);
+    assert_eq!((code, periods), (Some(0), vec![10, 10, 3]), "{err}");
+    // `api.v2/server`: the dots of the workload's name need no escaping.
+    let (code, periods, err) =
+        two_deployments(&["--probe", "api.v2/server.readinessProbe.periodSeconds=5"]);
+    assert_eq!((code, periods), (Some(0), vec![10, 10, 5]), "{err}");
+    let (code, periods, err) =
+        two_deployments(&["--probe=frontend/server.readinessProbe.periodSeconds=7"]);
+    assert_eq!((code, periods), (Some(0), vec![7, 7, 3]), "{err}");
+    // Without a workload, as before: the container of that name in every pod.
+    let (code, periods, err) =
+        two_deployments(&["--probe", "server.readinessProbe.periodSeconds=5"]);
+    assert_eq!((code, periods), (Some(0), vec![5, 5, 5]), "{err}");
+    // A workload the manifest does not have, or a malformed qualifier, exits 2 and says why.
+    let (code, _, err) = two_deployments(&["--probe", "web/server.readinessProbe.periodSeconds=5"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("the scenario has no workload named \"web\" (its workloads, by their pods' names: frontend, api.v2)"),
+        "{err}"
+    );
+    let (code, _, err) = two_deployments(&["--probe", "/server.readinessProbe.periodSeconds=5"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("use [WORKLOAD/]CONTAINER.KIND.FIELD=VALUE"),
+        "{err}"
+    );
 }

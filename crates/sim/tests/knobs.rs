@@ -9,6 +9,7 @@ fn preset(name: &str) -> Scenario {
 
 fn set(container: &str, kind: ProbeKind, o: ProbeOverrides) -> ProbeEdit {
     ProbeEdit {
+        workload: None,
         container: container.into(),
         kind,
         change: ProbeChange::Set(o),
@@ -102,6 +103,7 @@ fn every_probe_field_of_every_container_is_a_knob() {
                 },
             ),
             ProbeEdit {
+                workload: None,
                 container: "app".into(),
                 kind: ProbeKind::Readiness,
                 change: ProbeChange::Remove,
@@ -200,5 +202,107 @@ fn probe_knobs_are_validated_in_kubernetes_words() {
     assert_eq!(
         messages(o.apply(preset("short-restart"))),
         ["containers[db].readinessProbe: the scenario has no container named \"db\" (its containers: app)"]
+    );
+}
+
+/// Two workloads with a container of the same name: `frontend-0`, `frontend-1` and `api-0`,
+/// each with an `app` container (as the import names the pods of two Deployments).
+fn two_workloads() -> Scenario {
+    let mut sc = preset("short-restart").with_pods(3);
+    for (p, name) in sc
+        .pods
+        .iter_mut()
+        .zip(["frontend-0", "frontend-1", "api-0"])
+    {
+        p.name = name.into();
+    }
+    sc
+}
+
+#[test]
+fn a_probe_edit_of_one_workload_leaves_the_other_workloads_pods_alone() {
+    let sc = two_workloads();
+    assert_eq!(sc.workload_names(), ["frontend", "api"]);
+    let before = sc.pods[2].containers[0].readiness_probe.clone();
+    let edit = ProbeEdit {
+        workload: Some("frontend".into()),
+        ..set(
+            "app",
+            ProbeKind::Readiness,
+            ProbeOverrides {
+                period_s: Some(7),
+                ..ProbeOverrides::default()
+            },
+        )
+    };
+    let out = sc.clone().with_probe(&edit).unwrap();
+    for p in &out.pods[..2] {
+        assert_eq!(
+            p.containers[0].readiness_probe.as_ref().unwrap().period_s,
+            7
+        );
+    }
+    assert_eq!(out.pods[2].containers[0].readiness_probe, before);
+    // Without a workload, every pod's `app`.
+    let all = sc
+        .clone()
+        .with_probe(&ProbeEdit {
+            workload: None,
+            ..edit.clone()
+        })
+        .unwrap();
+    assert!(all
+        .pods
+        .iter()
+        .all(|p| p.containers[0].readiness_probe.as_ref().unwrap().period_s == 7));
+    // A workload the scenario does not have, or a container it does not have, is named.
+    let e = sc
+        .clone()
+        .with_probe(&ProbeEdit {
+            workload: Some("web".into()),
+            ..edit.clone()
+        })
+        .unwrap_err();
+    assert!(
+        e.message.contains(
+            "no workload named \"web\" (its workloads, by their pods' names: frontend, api)"
+        ),
+        "{}",
+        e.message
+    );
+    let e = sc
+        .with_probe(&ProbeEdit {
+            container: "db".into(),
+            ..edit
+        })
+        .unwrap_err();
+    assert!(
+        e.message
+            .contains("workload \"frontend\" has no container named \"db\""),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn probe_keys_take_an_optional_workload() {
+    let k = parse_probe_key("frontend.v2/server.readinessProbe.periodSeconds").unwrap();
+    assert_eq!(k.workload, Some("frontend.v2"));
+    assert_eq!(k.container, "server");
+    assert_eq!(k.kind, ProbeKind::Readiness);
+    assert_eq!(k.field, Some(ProbeField::Period));
+    let k = parse_probe_key("app.livenessProbe").unwrap();
+    assert_eq!((k.workload, k.container, k.field), (None, "app", None));
+    for bad in [
+        "/app.livenessProbe",
+        "a/b/app.livenessProbe",
+        "w/app.b.livenessProbe",
+        "w/.livenessProbe",
+    ] {
+        assert_eq!(parse_probe_key(bad), None, "{bad}");
+    }
+    assert_eq!(
+        probe_key(Some("a.b"), "c", ProbeKind::Startup),
+        "a.b/c.startupProbe"
     );
 }

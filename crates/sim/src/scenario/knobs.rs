@@ -123,24 +123,66 @@ impl ProbeField {
     }
 }
 
-/// `app.readinessProbe.periodSeconds` → (`app`, readiness, Some(period));
-/// `app.livenessProbe` → (`app`, liveness, None). The key the CLI's `--probe` and the link take.
-pub fn parse_probe_key(key: &str) -> Option<(&str, ProbeKind, Option<ProbeField>)> {
-    let mut it = key.split('.');
+/// A probe key, parsed: `[WORKLOAD/]CONTAINER.KIND[.FIELD]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProbeKey<'a> {
+    /// The workload (`frontend` in `frontend/server.readinessProbe`); `None` for every pod.
+    pub workload: Option<&'a str>,
+    pub container: &'a str,
+    pub kind: ProbeKind,
+    /// `None` for the probe itself (`=on|off`).
+    pub field: Option<ProbeField>,
+}
+
+/// `app.readinessProbe.periodSeconds` → (every pod, `app`, readiness, Some(period));
+/// `app.livenessProbe` → (every pod, `app`, liveness, None);
+/// `frontend/server.readinessProbe.periodSeconds` → the `server` container of workload
+/// `frontend`'s pods only. The key the CLI's `--probe` and the link take. A `/` is in neither a
+/// workload's name (a DNS-1123 subdomain: `a-z0-9-.`) nor a container's (a DNS-1123 label), so
+/// it separates them, and the dots of a workload's name need no escaping: the container's name,
+/// after the `/`, has none.
+pub fn parse_probe_key(key: &str) -> Option<ProbeKey<'_>> {
+    let (workload, rest) = match key.split_once('/') {
+        Some((w, rest)) => {
+            if w.is_empty() || rest.contains('/') {
+                return None;
+            }
+            (Some(w), rest)
+        }
+        None => (None, key),
+    };
+    let mut it = rest.split('.');
     let (c, k, f) = (it.next()?, it.next()?, it.next());
     if c.is_empty() || it.next().is_some() {
         return None;
     }
     let kind = ProbeKind::from_k8s(k)?;
-    match f {
-        None => Some((c, kind, None)),
-        Some(f) => Some((c, kind, Some(ProbeField::from_k8s(f)?))),
+    let field = match f {
+        None => None,
+        Some(f) => Some(ProbeField::from_k8s(f)?),
+    };
+    Some(ProbeKey {
+        workload,
+        container: c,
+        kind,
+        field,
+    })
+}
+
+/// The key of a probe (`[WORKLOAD/]CONTAINER.KIND`), as [`parse_probe_key`] reads it.
+pub fn probe_key(workload: Option<&str>, container: &str, kind: ProbeKind) -> String {
+    match workload {
+        Some(w) => format!("{w}/{container}.{}", kind.k8s()),
+        None => format!("{container}.{}", kind.k8s()),
     }
 }
 
-/// What to do to one probe of one container (by name), in every pod that has the container.
+/// What to do to one probe of one container (by name), in every pod that has the container, or
+/// (`workload`) in one workload's pods only.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProbeEdit {
+    /// The workload whose pods it changes ([`Pod::workload_name`]); `None` for every pod.
+    pub workload: Option<String>,
     /// The container's name (a regular container or a sidecar).
     pub container: String,
     pub kind: ProbeKind,
@@ -186,7 +228,30 @@ fn split_index(name: &str) -> (&str, Option<u64>) {
     }
 }
 
+impl Pod {
+    /// The workload the pod belongs to, by its name: a controller's pods are named
+    /// `<workload>-<index>` (a StatefulSet's ordinals; the import names the pods of every
+    /// controller so, and `with_pods` names its copies so), a bare Pod is its own workload. The
+    /// name without a trailing `-<digits>`: `frontend-3` → `frontend`, `probe-repro` →
+    /// `probe-repro` (a bare Pod named `api-2` is counted with `api`'s pods).
+    pub fn workload_name(&self) -> &str {
+        split_index(&self.name).0
+    }
+}
+
 impl Scenario {
+    /// The workloads of the pods ([`Pod::workload_name`]), each once, in the pods' order.
+    pub fn workload_names(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for p in &self.pods {
+            let w = p.workload_name();
+            if !out.contains(&w) {
+                out.push(w);
+            }
+        }
+        out
+    }
+
     /// `n` pods: fewer keeps the first `n`; more adds copies of the first pod named after it
     /// (`web-0` … `web-2` → `web-3`, `web-4`, …; `probe-repro` → `probe-repro-1`, …), skipping
     /// names in use. A copy has the template's spec (containers, init containers, probes,
@@ -231,14 +296,17 @@ impl Scenario {
         self
     }
 
-    /// Applies one probe edit to the container of that name in every pod (a regular container
-    /// or an init container; a probe on an ordinary init container is then rejected by
-    /// validation, as Kubernetes does). An error when no pod has such a container.
+    /// Applies one probe edit to the container of that name in every pod, or in the pods of
+    /// the edit's workload (a regular container or an init container; a probe on an ordinary
+    /// init container is then rejected by validation, as Kubernetes does). An error when no
+    /// such pod has such a container.
     pub fn with_probe(mut self, edit: &ProbeEdit) -> Result<Scenario, FieldError> {
         let mut found = false;
+        let workload = edit.workload.as_deref();
         for c in self
             .pods
             .iter_mut()
+            .filter(|p| workload.is_none_or(|w| p.workload_name() == w))
             .flat_map(|p| p.init_containers.iter_mut().chain(p.containers.iter_mut()))
             .filter(|c| c.name == edit.container)
         {
@@ -252,13 +320,31 @@ impl Scenario {
         if found {
             return Ok(self);
         }
-        let mut names: Vec<&str> = Vec::new();
-        for c in self.pods.iter().flat_map(Pod::all_containers) {
-            if !names.contains(&c.name.as_str()) {
-                names.push(&c.name);
-            }
-        }
         let f = format!("containers[{}]", edit.container);
+        if let Some(w) = workload {
+            let workloads = self.workload_names();
+            let message = if workloads.contains(&w) {
+                let names = container_names(self.pods.iter().filter(|p| p.workload_name() == w));
+                format!(
+                    "{f}.{}: workload {w:?} has no container named {:?} (its containers: {})",
+                    edit.kind.k8s(),
+                    edit.container,
+                    names.join(", ")
+                )
+            } else {
+                format!(
+                    "{f}.{}: the scenario has no workload named {w:?} (its workloads, by their pods' names: {})",
+                    edit.kind.k8s(),
+                    workloads.join(", ")
+                )
+            };
+            return Err(FieldError {
+                field: f.clone(),
+                k8s: f,
+                message,
+            });
+        }
+        let names = container_names(self.pods.iter());
         Err(FieldError {
             field: f.clone(),
             k8s: f.clone(),
@@ -270,6 +356,17 @@ impl Scenario {
             ),
         })
     }
+}
+
+/// The names of the pods' containers, each once.
+fn container_names<'a>(pods: impl Iterator<Item = &'a Pod>) -> Vec<&'a str> {
+    let mut names: Vec<&str> = Vec::new();
+    for c in pods.flat_map(Pod::all_containers) {
+        if !names.contains(&c.name.as_str()) {
+            names.push(&c.name);
+        }
+    }
+    names
 }
 
 /// The `pods` knob's own check: 1 to [`MAX_PODS`].

@@ -24,5 +24,8 @@ mod validate;
 
 pub use check::{dns_subdomain_ok, limits, FieldError, SUBDOMAIN};
 pub use edit::{Overrides, MIN_TAIL_S};
-pub use knobs::{parse_probe_key, ProbeChange, ProbeEdit, ProbeField, ProbeOverrides, MAX_PODS};
+pub use knobs::{
+    parse_probe_key, probe_key, ProbeChange, ProbeEdit, ProbeField, ProbeKey, ProbeOverrides,
+    MAX_PODS,
+};
 pub use types::*;
