@@ -27,7 +27,7 @@ fn invalid_field_reports_its_name_and_range() {
     assert!(matches!(errs[0].0, form::Field::Probe(_)), "{errs:?}");
     assert!(errs[0]
         .1
-        .starts_with("containers[app].readinessProbe.failureThreshold must be between 1 and 100"));
+        .starts_with("containers[app].readinessProbe.failureThreshold must be at least 1"));
 }
 
 #[wasm_bindgen_test]
