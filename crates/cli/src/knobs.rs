@@ -68,3 +68,30 @@ pub fn probe(value: &str) -> Result<ProbeEdit, UserError> {
         change,
     })
 }
+
+/// The model's validation errors as one line: `invalid scenario (preset x): …`.
+pub(crate) fn invalid(origin: &str, errs: &[restartscope_sim::FieldError]) -> UserError {
+    // One setting repeated in every pod (a --probe edit applies to each pod with the container)
+    // is said once, with the scenario fields it was found in.
+    let mut list: Vec<(&restartscope_sim::FieldError, usize)> = Vec::new();
+    for e in errs {
+        match list.iter_mut().find(|(f, _)| f.message == e.message) {
+            Some((_, n)) => *n += 1,
+            None => list.push((e, 1)),
+        }
+    }
+    let list: Vec<String> = list
+        .into_iter()
+        .map(|(e, n)| match n {
+            1 => e.to_string(),
+            _ if e.field == e.k8s => e.message.clone(),
+            n => format!(
+                "{} (scenario fields {} and {} more)",
+                e.message,
+                e.field,
+                n - 1
+            ),
+        })
+        .collect();
+    UserError(format!("invalid scenario {origin}: {}", list.join("; ")))
+}

@@ -20,8 +20,8 @@ mod tour;
 use args::Cmd;
 use clap::{CommandFactory, FromArgMatches};
 use restartscope_sim::{
-    fmt_secs, limits, parse_duration, presets, simulate_policy, FieldError, KubeVersion,
-    KubeletProfile, Overrides, Policy, Scenario, Trace,
+    fmt_secs, limits, parse_duration, presets, simulate_policy, KubeVersion, KubeletProfile,
+    Overrides, Policy, Scenario, Trace,
 };
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -418,32 +418,6 @@ fn load<T: serde::de::DeserializeOwned>(path: &str) -> Result<T, UserError> {
     files::load(path)
 }
 
-fn invalid(origin: &str, errs: &[FieldError]) -> UserError {
-    // One setting repeated in every pod (a --probe edit applies to each pod with the container)
-    // is said once, with the scenario fields it was found in.
-    let mut list: Vec<(&FieldError, usize)> = Vec::new();
-    for e in errs {
-        match list.iter_mut().find(|(f, _)| f.message == e.message) {
-            Some((_, n)) => *n += 1,
-            None => list.push((e, 1)),
-        }
-    }
-    let list: Vec<String> = list
-        .into_iter()
-        .map(|(e, n)| match n {
-            1 => e.to_string(),
-            _ if e.field == e.k8s => e.message.clone(),
-            n => format!(
-                "{} (scenario fields {} and {} more)",
-                e.message,
-                e.field,
-                n - 1
-            ),
-        })
-        .collect();
-    UserError(format!("invalid scenario {origin}: {}", list.join("; ")))
-}
-
 /// The scenario after the flags are applied (through `Overrides`, as the web form does).
 fn resolve(a: &SimArgs) -> Result<(Scenario, String), UserError> {
     let preset = |name: &str| -> Result<(Scenario, String), UserError> {
@@ -521,7 +495,9 @@ fn resolve(a: &SimArgs) -> Result<(Scenario, String), UserError> {
         restarts: (!a.restarts.is_empty()).then(|| a.restarts.clone()),
         ..Overrides::default()
     };
-    let sc = overrides.apply(sc).map_err(|e| invalid(&origin, &e))?;
+    let sc = overrides
+        .apply(sc)
+        .map_err(|e| knobs::invalid(&origin, &e))?;
     // What the settings files set, once the scenario is valid (an error stays one line).
     eprint!("{}", manifest::settings_summary(&from_files));
     eprint!("{}", manifest::settings_summary(&files));
@@ -535,8 +511,8 @@ fn run(a: &SimArgs) -> Result<(Scenario, Vec<Trace>), UserError> {
         if a.policy.is_some() {
             return Err("give either --kubelets or --policy, not both".into());
         }
-        let traces =
-            restartscope_sim::simulate_profiles(&sc, profiles).map_err(|e| invalid("", &e))?;
+        let traces = restartscope_sim::simulate_profiles(&sc, profiles)
+            .map_err(|e| knobs::invalid("", &e))?;
         return Ok((sc, traces));
     }
     let v = sc.cluster.version;
@@ -561,7 +537,7 @@ fn run(a: &SimArgs) -> Result<(Scenario, Vec<Trace>), UserError> {
     }
     let traces: Vec<Trace> = policies
         .iter()
-        .map(|p| simulate_policy(&sc, *p).map_err(|e| invalid("", &e)))
+        .map(|p| simulate_policy(&sc, *p).map_err(|e| knobs::invalid("", &e)))
         .collect::<Result<_, _>>()?;
     Ok((sc, traces))
 }

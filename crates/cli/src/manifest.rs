@@ -187,7 +187,7 @@ pub(crate) fn run_import(a: &ImportArgs) -> Result<String, UserError> {
         files.apply(&mut im.scenario.cluster);
         im.scenario
             .validate()
-            .map_err(|e| crate::invalid(&a.manifests.join(", "), &e))?;
+            .map_err(|e| crate::knobs::invalid(&a.manifests.join(", "), &e))?;
         im.settings.extend(files);
     }
     Ok(restartscope_manifest::scenario_toml(&im))
