@@ -37,12 +37,10 @@ pub fn reach(host: &str) -> Reach {
     if h == "localhost" || h.ends_with(".localhost") || h == "::1" || h.starts_with("127.") {
         return Reach::Loopback;
     }
-    if h.ends_with(".local") || h.starts_with("fe80:") || h.starts_with("fc") || h.starts_with("fd")
-    {
-        // fc/fd: only as IPv6 literals (a name such as fd.example.org is public).
-        if h.contains(':') || h.ends_with(".local") {
-            return Reach::Private;
-        }
+    // fe80::/10 and fc00::/7 only as IPv6 literals (a name such as fd.example.org is public).
+    let v6_private = h.contains(':') && ["fe80:", "fc", "fd"].iter().any(|p| h.starts_with(p));
+    if h.ends_with(".local") || v6_private {
+        return Reach::Private;
     }
     let o: Vec<u8> = h.split('.').filter_map(|p| p.parse().ok()).collect();
     if o.len() == 4 && h.split('.').count() == 4 {
