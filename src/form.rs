@@ -188,10 +188,7 @@ impl Settings {
 
     /// Every kubelet restart, in order.
     pub fn restarts(&self) -> Vec<Restart> {
-        let mut v = vec![Restart {
-            at_s: self.restart_at_s,
-            downtime_s: self.downtime_s,
-        }];
+        let mut v = vec![Restart::new(self.restart_at_s, self.downtime_s)];
         v.extend(self.more_restarts.iter().cloned());
         v
     }

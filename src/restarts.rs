@@ -44,20 +44,14 @@ pub fn toggle_at(list: &[Restart], t_s: f64, horizon_s: f64) -> Result<Vec<Resta
     let stop = match next {
         Some(n) => {
             let r = out.remove(n);
-            Restart {
-                at_s: t,
-                downtime_s: r.end_s() - t,
-            }
+            Restart::new(t, r.end_s() - t)
         }
         None => {
             if out.len() >= MAX {
                 return Err(too_many());
             }
             let until = horizon_s.max(t + OPEN_MIN_S);
-            Restart {
-                at_s: t,
-                downtime_s: (until - t).round().min(limits::DOWNTIME_S.1),
-            }
+            Restart::new(t, (until - t).round().min(limits::DOWNTIME_S.1))
         }
     };
     out.push(stop);
@@ -76,10 +70,7 @@ pub fn add(list: &[Restart]) -> Result<Vec<Restart>, String> {
     }
     let at = list.iter().map(Restart::end_s).fold(0.0, f64::max) + 60.0;
     let mut out = list.to_vec();
-    out.push(Restart {
-        at_s: whole(at),
-        downtime_s: 20.0,
-    });
+    out.push(Restart::new(whole(at), 20.0));
     Ok(out)
 }
 
@@ -129,10 +120,7 @@ pub fn move_edge(list: &[Restart], i: usize, edge: Edge, t_s: f64) -> Vec<Restar
             let end = r.end_s();
             let lo = prev_end.max(end - limits::DOWNTIME_S.1);
             let at = t.clamp(lo, end);
-            out[i] = Restart {
-                at_s: at,
-                downtime_s: end - at,
-            };
+            out[i] = Restart::new(at, end - at);
         }
         Edge::Start => {
             let hi = next_at.min(r.at_s + limits::DOWNTIME_S.1);
@@ -162,7 +150,7 @@ pub fn from_param(v: &str) -> Option<Vec<Restart>> {
     let list: Option<Vec<Restart>> = v
         .split(',')
         .filter(|s| !s.trim().is_empty())
-        .map(|s| parse_span(s).map(|(at_s, downtime_s)| Restart { at_s, downtime_s }))
+        .map(|s| parse_span(s).map(|(at_s, downtime_s)| Restart::new(at_s, downtime_s)))
         .collect();
     list.filter(|l| !l.is_empty() && l.len() <= MAX)
 }
@@ -182,7 +170,7 @@ mod tests {
     use super::*;
 
     fn r(at_s: f64, downtime_s: f64) -> Restart {
-        Restart { at_s, downtime_s }
+        Restart::new(at_s, downtime_s)
     }
 
     #[test]

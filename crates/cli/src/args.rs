@@ -114,11 +114,12 @@ pub struct SimOpts {
         help_heading = "Scenario"
     )]
     pub downtime: Option<String>,
-    /// One kubelet restart, stop at AT, down for DUR (30s:20s); repeatable: replaces the
+    /// One restart, stop at AT, down for DUR, of the kubelet (default), the container runtime
+    /// or the whole node (30s:20s, 30s:90s:runtime, 1m:2m:node); repeatable: replaces the
     /// scenario's restarts (not with --downtime)
     #[arg(
         long = "restart",
-        value_name = "AT:DUR",
+        value_name = "AT:DUR[:WHAT]",
         allow_hyphen_values = true,
         help_heading = "Scenario"
     )]
@@ -131,6 +132,10 @@ pub struct SimOpts {
         help_heading = "Scenario"
     )]
     pub grace: Option<String>,
+    /// The kubelet release the first kubelet or node restart starts: an in-place upgrade
+    /// (1.31 from 1.30 restarts every container; later hops keep them)
+    #[arg(long, value_name = "V", help_heading = "Scenario")]
+    pub upgrade_to: Option<String>,
     /// Kubelet release: any release from 1.31 to 1.38 with its patch (1.36.4, v1.35.9) or main
     /// (cluster.version; see `restartscope versions`; before 1.35 only --policy legacy)
     #[arg(long, value_name = "V", help_heading = "Scenario")]

@@ -5,18 +5,23 @@
 use super::UserError;
 use restartscope_sim::{
     parse_probe_key, parse_span, ProbeChange, ProbeEdit, ProbeField, ProbeOverrides, Restart,
-    MAX_PODS,
+    RestartKind, MAX_PODS,
 };
 
 /// `--restart 30s:20s`, `--restart 5m:1m30s`: one kubelet restart, when it stops and how long it
-/// stays down (`kubelet.restarts[i].at_s` / `downtime_s`; ranges and overlaps are the model's
-/// validation).
+/// stays down (`kubelet.restarts[i].at_s` / `downtime_s`); `--restart 30s:90s:runtime` and
+/// `--restart 30s:2m:node` name what restarts (`what`: kubelet, runtime or node). Ranges and
+/// overlaps are the model's validation.
 pub fn restart(value: &str) -> Result<Restart, UserError> {
     let usage = || {
-        format!("invalid --restart {value:?}; use AT:DOWNTIME, e.g. 30s:20s or 5m:1m30s (when the kubelet stops : how long it stays down)")
+        format!("invalid --restart {value:?}; use AT:DOWNTIME[:WHAT], e.g. 30s:20s, 5m:1m30s or 30s:90s:runtime (when it stops : how long it stays down : kubelet, runtime or node; kubelet by default)")
     };
-    let (at_s, downtime_s) = parse_span(value).ok_or_else(usage)?;
-    Ok(Restart { at_s, downtime_s })
+    let (span, what) = match value.rsplit_once(':') {
+        Some((span, w)) if RestartKind::parse(w).is_some() => (span, RestartKind::parse(w)),
+        _ => (value, None),
+    };
+    let (at_s, downtime_s) = parse_span(span).ok_or_else(usage)?;
+    Ok(Restart::of(what.unwrap_or_default(), at_s, downtime_s))
 }
 
 /// `--pods N`: 1 to the kubelet's default maxPods.

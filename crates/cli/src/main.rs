@@ -65,6 +65,8 @@ struct SimArgs {
     probes: Vec<restartscope_sim::ProbeEdit>,
     /// `--restart AT:DOWNTIME`, repeatable: every kubelet restart.
     restarts: Vec<restartscope_sim::Restart>,
+    /// `--upgrade-to`: the release the first kubelet or node restart starts.
+    upgrade_to: Option<KubeVersion>,
     /// `--kubelets`: any kubelet profiles side by side.
     kubelets: Option<Vec<KubeletProfile>>,
     format: Format,
@@ -226,6 +228,7 @@ fn sim_args(o: args::SimOpts) -> Result<SimArgs, UserError> {
         pods: None,
         probes: Vec::new(),
         restarts: Vec::new(),
+        upgrade_to: None,
         format: Format::Table,
         animate: None,
         raster: None,
@@ -289,6 +292,9 @@ fn sim_args(o: args::SimOpts) -> Result<SimArgs, UserError> {
     }
     if let Some(v) = o.kubernetes_version {
         a.version = Some(parse_version(&v)?);
+    }
+    if let Some(v) = o.upgrade_to {
+        a.upgrade_to = Some(parse_version(&v)?);
     }
     if let Some(value) = o.seed {
         a.seed = Some(value.parse::<u64>().map_err(|_| {
@@ -493,6 +499,7 @@ fn resolve(a: &SimArgs) -> Result<(Scenario, String), UserError> {
         pods: a.pods,
         probes: a.probes.clone(),
         restarts: (!a.restarts.is_empty()).then(|| a.restarts.clone()),
+        upgrade_to: a.upgrade_to,
         ..Overrides::default()
     };
     let sc = overrides

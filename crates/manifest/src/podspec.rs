@@ -191,8 +191,9 @@ fn probe(
             node,
         ));
     }
-    // The handler is read, not used: the model decides each probe's result from the
-    // container's modelled state, not by running it.
+    // The handler's type is used (an exec probe runs through the container runtime: rule R2);
+    // its target is not: the model decides each probe's result from the container's modelled
+    // state, not by running it.
     let h = handlers[0];
     if let Some(n) = node.get(h) {
         let contents = handler_summary(n);
@@ -200,7 +201,7 @@ fn probe(
             format!("{path}.{h}"),
             n,
             Some(&format!(
-                "{h} ({contents}): the model times probes by periodSeconds, initialDelaySeconds, timeoutSeconds and the thresholds, and takes each result from the container's modelled state; the handler's target decides a real probe's result, which the model does not run"
+                "{h} ({contents}): the model uses the handler's type (an exec probe fails with the container runtime, the others do not) and times probes by periodSeconds, initialDelaySeconds, timeoutSeconds and the thresholds, taking each result from the container's modelled state; the handler's target decides a real probe's result, which the model does not run"
             )),
         );
         // A named port must name one of the container's ports; Kubernetes' validation allows
@@ -236,6 +237,7 @@ fn probe(
         failure_threshold: field("failureThreshold", d.failure_threshold)?,
         initial_delay_s: p.uint(cx, "initialDelaySeconds")?.unwrap_or(0),
         exec_s: d.exec_s,
+        handler: restartscope_sim::Handler::parse(h).unwrap_or_default(),
     };
     p.skip(
         cx,

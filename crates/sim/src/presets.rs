@@ -152,10 +152,7 @@ fn base(name: &str, at: f64, downtime: f64, horizon: f64, pods: Vec<Pod>) -> Sce
         cluster: Cluster::default(),
         kubelet: Kubelet {
             policy: Policy::Kep,
-            restarts: vec![Restart {
-                at_s: at,
-                downtime_s: downtime,
-            }],
+            restarts: vec![Restart::new(at, downtime)],
             api_unreachable: Vec::new(),
             first_sync_delay_s: 2.0,
         },

@@ -41,7 +41,7 @@ fn within(tr: &Trace, kind: Kind, from_s: f64, to_s: f64) -> Vec<&Event> {
 fn restarts(sc: Scenario, list: &[(f64, f64)]) -> Scenario {
     let list: Vec<Restart> = list
         .iter()
-        .map(|&(at_s, downtime_s)| Restart { at_s, downtime_s })
+        .map(|&(at_s, downtime_s)| Restart::new(at_s, downtime_s))
         .collect();
     sc.with_restarts(&list)
 }
@@ -94,10 +94,7 @@ fn a_stop_before_the_first_sync_pod_cuts_the_start_short() {
 #[test]
 fn not_ready_from_the_controller_stays_through_a_cut_short_start() {
     let sc = restarts(canonical(70.0, 1), &[(100.0, 70.0), (171.0, 20.0)]);
-    let one = canonical(70.0, 1).with_restarts(&[Restart {
-        at_s: 100.0,
-        downtime_s: 70.0,
-    }]);
+    let one = canonical(70.0, 1).with_restarts(&[Restart::new(100.0, 70.0)]);
     for (v, p) in profiles() {
         let tr = run_as(&sc, v, p);
         let who = format!("{v:?} {p:?}");

@@ -107,10 +107,7 @@ fn e2e(containers: Vec<Container>, restart_at: f64, horizon: f64) -> Scenario {
     sc.pods.truncate(1);
     sc.pods[0].name = "probe-test".into();
     sc.pods[0].containers = containers;
-    sc.kubelet.restarts[0] = Restart {
-        at_s: restart_at,
-        downtime_s: 5.0,
-    };
+    sc.kubelet.restarts[0] = Restart::new(restart_at, 5.0);
     sc.horizon_s = horizon;
     sc
 }

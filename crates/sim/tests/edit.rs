@@ -11,13 +11,7 @@ fn preset(name: &str) -> Scenario {
 fn a_longer_downtime_extends_the_horizon_past_the_return() {
     // short-restart: restart at 30 s for 20 s, horizon 120 s (70 s after the return).
     let sc = preset("short-restart").with_downtime(360.0);
-    assert_eq!(
-        sc.kubelet.restarts[0],
-        Restart {
-            at_s: 30.0,
-            downtime_s: 360.0
-        }
-    );
+    assert_eq!(sc.kubelet.restarts[0], Restart::new(30.0, 360.0));
     assert_eq!(sc.horizon_s, 30.0 + 360.0 + MIN_TAIL_S);
     // The whole story is in the run: the kubelet returns, the pods were evicted and go away.
     let [legacy, kep] = compare(&sc).unwrap();

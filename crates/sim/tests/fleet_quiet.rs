@@ -155,10 +155,7 @@ fn a_stop_on_a_renewal_millisecond() {
     let (renewals, _) = renewals_and_stop(&f, f.restarts(), 4);
     let r = *renewals.iter().find(|&&t| t > 60_000).unwrap();
     let mut restarts = f.restarts();
-    restarts[4] = vec![Restart {
-        at_s: r as f64 / 1000.0,
-        downtime_s: 45.0,
-    }];
+    restarts[4] = vec![Restart::new(r as f64 / 1000.0, 45.0)];
     assert_eq!(renewals_and_stop(&f, restarts.clone(), 4).1, r);
     same_with(&f, restarts, "a scheduled stop on a renewal");
 

@@ -125,6 +125,7 @@ fn every_probe_field_of_every_container_is_a_knob() {
                 success_threshold: 1,
                 failure_threshold: 4,
                 exec_s: 0.5,
+                handler: Default::default(),
             })
         );
         let side = p.init_containers[0].startup_probe.as_ref().unwrap();

@@ -22,6 +22,7 @@ fn probe() -> impl Strategy<Value = Option<Probe>> {
                 failure_threshold: fail,
                 initial_delay_s: delay,
                 exec_s: exec10 as f64 / 10.0,
+                handler: Default::default(),
             }),
     )
 }
@@ -103,10 +104,7 @@ fn scenario(healthy: bool, max_downtime: u32) -> impl Strategy<Value = Scenario>
                 .into_iter()
                 .map(|(gap, d)| {
                     at += gap as f64;
-                    let r = Restart {
-                        at_s: at,
-                        downtime_s: d as f64,
-                    };
+                    let r = Restart::new(at, d as f64);
                     at += d as f64;
                     r
                 })

@@ -26,7 +26,7 @@ pub fn scenario(pods: usize) -> Scenario {
     sc.name = format!("bench-{pods}");
     sc.horizon_s = 3600.0;
     sc.kubelet.restarts = [(600.0, 20.0), (1800.0, 90.0), (2700.0, 400.0)]
-        .map(|(at_s, downtime_s)| Restart { at_s, downtime_s })
+        .map(|(at_s, downtime_s)| Restart::new(at_s, downtime_s))
         .to_vec();
     let template = sc.pods[0].clone();
     sc.pods = (0..pods)

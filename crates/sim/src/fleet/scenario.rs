@@ -130,10 +130,10 @@ impl Fleet {
     pub fn restarts(&self) -> Vec<Vec<Restart>> {
         (0..self.nodes)
             .map(|n| {
-                vec![Restart {
-                    at_s: self.batch_at(n / self.rolling.batch.max(1)),
-                    downtime_s: self.rolling.downtime_s,
-                }]
+                vec![Restart::new(
+                    self.batch_at(n / self.rolling.batch.max(1)),
+                    self.rolling.downtime_s,
+                )]
             })
             .collect()
     }

@@ -43,6 +43,9 @@ pub struct Overrides {
     /// Replaces every kubelet restart (`kubelet.restarts`, [`Scenario::with_restarts`]); with
     /// `restart_at_s`/`downtime_s` it is an error (one or the other).
     pub restarts: Option<Vec<Restart>>,
+    /// The kubelet release the first kubelet or node restart starts (`upgrade_to`: an in-place
+    /// upgrade), applied after `restarts`.
+    pub upgrade_to: Option<KubeVersion>,
 }
 
 impl Overrides {
@@ -120,6 +123,18 @@ impl Overrides {
                 message: "kubelet.restarts is empty: there is no kubelet restart to change; give both its start and its downtime".into(),
             }),
         }
+        if let Some(to) = self.upgrade_to {
+            match (sc.kubelet.restarts.iter_mut()).find(|r| r.what.stops_kubelet()) {
+                Some(r) => r.upgrade_to = Some(to),
+                None => errs.push(FieldError {
+                    field: "kubelet.restarts".into(),
+                    k8s: "kubelet.restarts".into(),
+                    message:
+                        "kubelet.restarts has no kubelet or node restart to upgrade at (upgrade_to)"
+                            .into(),
+                }),
+            }
+        }
         if !errs.is_empty() {
             return Err(errs);
         }
@@ -136,9 +151,14 @@ impl Scenario {
     /// [`Scenario::settle_s`] — capped at the longest horizon accepted.
     pub fn with_restart(mut self, at_s: f64, downtime_s: f64) -> Scenario {
         let end = at_s + downtime_s;
-        let new = Restart { at_s, downtime_s };
         let old_tail = match self.kubelet.restarts.first() {
             Some(old) => {
+                // What restarts and any upgrade stay as they were.
+                let new = Restart {
+                    at_s,
+                    downtime_s,
+                    ..old.clone()
+                };
                 let shift = at_s - old.at_s;
                 for t in self
                     .pods
@@ -155,7 +175,7 @@ impl Scenario {
                 tail
             }
             None => {
-                self.kubelet.restarts.push(new);
+                self.kubelet.restarts.push(Restart::new(at_s, downtime_s));
                 self.horizon_s - end
             }
         };

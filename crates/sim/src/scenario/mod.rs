@@ -4,7 +4,8 @@
 //!
 //! Durations are seconds (`*_s`, decimals allowed); the engine works in integer milliseconds.
 //!
-//! - `types.rs`: [`Scenario`] and its parts, [`Policy`], [`KubeVersion`], the defaults.
+//! - `types.rs`: [`Scenario`] and its parts, [`Policy`], [`KubeVersion`], the defaults;
+//!   `kinds.rs`: what a restart stops ([`RestartKind`]) and a probe's [`Handler`].
 //! - `validate.rs`: what is accepted ([`Scenario::validate`], [`limits`], [`FieldError`]).
 //! - `knobs.rs`: the number of pods and any probe of any container (`with_pods`, `with_probe`).
 //! - `json.rs`: a Scenario to and from JSON with serde_json, errors naming the field's path
@@ -17,6 +18,7 @@
 mod check;
 mod edit;
 pub mod json;
+mod kinds;
 mod knobs;
 mod pods;
 mod types;

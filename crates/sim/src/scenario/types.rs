@@ -2,6 +2,7 @@
 //! monitor grace period by version). A leaf: `validate.rs` and `edit.rs` build on it, `mod.rs`
 //! re-exports it.
 
+pub use super::kinds::{Handler, RestartKind};
 use serde::{Deserialize, Serialize};
 
 /// Which kubelet we model.
@@ -87,10 +88,17 @@ impl Cluster {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Restart {
-    /// When the kubelet process stops.
+    /// When the kubelet process stops (or the runtime, or the node: `what`).
     pub at_s: f64,
     /// How long it stays down.
     pub downtime_s: f64,
+    /// What restarts: the kubelet (the default), the container runtime, or the whole node.
+    #[serde(default, skip_serializing_if = "RestartKind::is_kubelet")]
+    pub what: RestartKind,
+    /// The kubelet that starts again is this release (an in-place upgrade; a kubelet or node
+    /// restart only). From then on the node runs that release's kubelet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upgrade_to: Option<KubeVersion>,
 }
 
 /// A window in which the node cannot reach the API server (a network partition between the node
@@ -312,6 +320,12 @@ pub struct Probe {
     /// Ours: how long one probe takes to run (an exec probe `sleep 1`).
     #[serde(default = "d_exec")]
     pub exec_s: f64,
+    /// The probe's handler (`exec`, `httpGet`, `tcpSocket`, `grpc`): exec by default, as
+    /// `exec_s` describes. It matters while the container runtime is down: an exec probe runs
+    /// through the runtime (CRI `ExecSync`) and its error is thrown away, the others reach the
+    /// container's network directly (rule R2).
+    #[serde(default, skip_serializing_if = "Handler::is_exec")]
+    pub handler: Handler,
 }
 
 impl Default for Probe {
@@ -323,6 +337,7 @@ impl Default for Probe {
             failure_threshold: 3,
             initial_delay_s: 0,
             exec_s: d_exec(),
+            handler: Handler::Exec,
         }
     }
 }
@@ -539,6 +554,24 @@ pub(super) fn d_seed() -> u64 {
 }
 
 impl Restart {
+    /// A kubelet restart at `at_s`, down `downtime_s`.
+    pub fn new(at_s: f64, downtime_s: f64) -> Restart {
+        Restart {
+            at_s,
+            downtime_s,
+            what: RestartKind::Kubelet,
+            upgrade_to: None,
+        }
+    }
+
+    /// A restart of this kind.
+    pub fn of(what: RestartKind, at_s: f64, downtime_s: f64) -> Restart {
+        Restart {
+            what,
+            ..Restart::new(at_s, downtime_s)
+        }
+    }
+
     /// When the kubelet is back (s).
     pub fn end_s(&self) -> f64 {
         self.at_s + self.downtime_s

@@ -9,7 +9,7 @@
 //! and the web form). [`limits`] also gives the CLI its flag ranges and the form its field ranges.
 
 use super::check::{dur, limits, FieldError, V};
-use super::types::Scenario;
+use super::types::{RestartKind, Scenario};
 
 impl Scenario {
     /// Rejects what Kubernetes rejects and what the model cannot show, naming each setting by
@@ -75,7 +75,8 @@ impl Scenario {
             FIRST_SYNC_S,
         );
         v.count("kubelet.restarts", "restarts", k.restarts.len(), RESTARTS);
-        let mut prev_end = f64::NEG_INFINITY;
+        let mut prev_at = f64::NEG_INFINITY;
+        let mut from = c.version;
         for (i, r) in k.restarts.iter().enumerate() {
             let at = format!("kubelet.restarts[{i}].at_s");
             if !(r.at_s.is_finite() && r.at_s >= 0.0 && r.at_s <= horizon) {
@@ -90,17 +91,60 @@ impl Scenario {
             }
             let down = format!("kubelet.restarts[{i}].downtime_s");
             v.secs(&down, &down, r.downtime_s, DOWNTIME_S);
-            if r.at_s < prev_end {
+            // Restarts are in time order. Two of one kind cannot overlap (one process, one
+            // runtime, one node); a container-runtime restart and a kubelet restart may (the
+            // runtime goes down, then the kubelet is stopped); a node reboot stops both, so
+            // nothing overlaps it.
+            let clash = k.restarts[..i].iter().rev().find(|o| {
+                r.at_s < o.end_s()
+                    && (o.what == r.what
+                        || o.what == RestartKind::Node
+                        || r.what == RestartKind::Node)
+            });
+            if r.at_s < prev_at {
                 v.push(
                     &at,
                     &at,
                     format!(
-                        "{at} must not be before the previous restart ends ({prev_end} s), got {}",
+                        "{at} must not be before the previous restart's at_s ({prev_at} s): restarts are listed in time order, got {}",
+                        r.at_s
+                    ),
+                );
+            } else if let Some(o) = clash {
+                let why = if o.what == r.what {
+                    format!("two {}s cannot overlap", r.what.label())
+                } else {
+                    "a node reboot stops the kubelet and the runtime: nothing can overlap it".into()
+                };
+                v.push(
+                    &at,
+                    &at,
+                    format!(
+                        "{at} must not be before the previous {} ends ({} s): {why}, got {}",
+                        o.what.label(),
+                        o.end_s(),
                         r.at_s
                     ),
                 );
             }
-            prev_end = r.at_s + r.downtime_s;
+            if let Some(to) = r.upgrade_to {
+                let f = format!("kubelet.restarts[{i}].upgrade_to");
+                if r.what == RestartKind::Runtime {
+                    v.push(
+                        &f,
+                        &f,
+                        format!("{f} needs what = \"kubelet\" or \"node\": a container runtime restart does not change the kubelet (got upgrade_to = {})", to.as_str()),
+                    );
+                } else if to < from {
+                    v.push(
+                        &f,
+                        &f,
+                        format!("{f} must not be older than the kubelet it replaces ({}): the version skew policy has no downgrades, got {}", from.as_str(), to.as_str()),
+                    );
+                }
+                from = to;
+            }
+            prev_at = r.at_s;
         }
         api_unreachable(&mut v, &k.api_unreachable, horizon);
         // A model limit, not Kubernetes': the model posts node status only when the kubelet

@@ -9,10 +9,7 @@ pub fn canonical(downtime_s: f64, seed: u64) -> Scenario {
         cluster: Cluster::default(),
         kubelet: Kubelet {
             policy: Policy::Kep,
-            restarts: vec![Restart {
-                at_s: 100.0,
-                downtime_s,
-            }],
+            restarts: vec![Restart::new(100.0, downtime_s)],
             api_unreachable: Vec::new(),
             first_sync_delay_s: 2.0,
         },
