@@ -1,7 +1,7 @@
 //! Real-world-style manifests (tests/data) imported into the expected scenario.
 
 use restartscope_manifest::{import, ImportOptions, Source};
-use restartscope_sim::{Container, IntOrPercent, Pdb, Pod, Probe, Scenario, Workload};
+use restartscope_sim::{Container, Handler, IntOrPercent, Pdb, Pod, Probe, Scenario, Workload};
 
 fn data(name: &str) -> String {
     std::fs::read_to_string(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -27,6 +27,11 @@ fn probe(period: u32, timeout: u32, success: u32, failure: u32, delay: u32) -> P
     }
 }
 
+/// The probe with its handler.
+fn via(p: Probe, handler: Handler) -> Probe {
+    Probe { handler, ..p }
+}
+
 fn container(name: &str) -> Container {
     Container {
         name: name.into(),
@@ -49,14 +54,14 @@ fn deployment_with_sidecar_every_probe_kind_and_tolerations() {
     let envoy = Container {
         restart_policy: Some("Always".into()),
         // tcpSocket startup probe, httpGet readiness probe with every default.
-        startup_probe: Some(probe(2, 1, 1, 30, 0)),
-        readiness_probe: Some(Probe::default()),
+        startup_probe: Some(via(probe(2, 1, 1, 30, 0), Handler::TcpSocket)),
+        readiness_probe: Some(via(Probe::default(), Handler::HttpGet)),
         ..container("envoy")
     };
     let app = Container {
         // httpGet readiness, grpc liveness (its terminationGracePeriodSeconds is listed as unused).
-        readiness_probe: Some(probe(5, 2, 2, 2, 0)),
-        liveness_probe: Some(probe(20, 1, 1, 3, 15)),
+        readiness_probe: Some(via(probe(5, 2, 2, 2, 0), Handler::HttpGet)),
+        liveness_probe: Some(via(probe(20, 1, 1, 3, 15), Handler::Grpc)),
         ..container("app")
     };
     let shipper = Container {
@@ -134,7 +139,10 @@ fn statefulset_with_its_headless_service() {
     assert_eq!(p.workload, Workload::Deployment);
     let c = &p.containers[0];
     assert_eq!(c.readiness_probe, Some(probe(10, 5, 1, 3, 5)));
-    assert_eq!(c.liveness_probe, Some(probe(10, 1, 1, 6, 0)));
+    assert_eq!(
+        c.liveness_probe,
+        Some(via(probe(10, 1, 1, 6, 0), Handler::TcpSocket))
+    );
     assert_eq!(sc.cluster.toleration_s, 300.0, "DefaultTolerationSeconds");
     assert!(im
         .unused
@@ -151,7 +159,7 @@ fn daemonset_has_one_pod_on_this_node_and_is_never_evicted() {
     assert_eq!(sc.pods[0].workload, Workload::DaemonSet);
     assert_eq!(
         sc.pods[0].containers[0].liveness_probe,
-        Some(probe(30, 1, 1, 3, 0))
+        Some(via(probe(30, 1, 1, 3, 0), Handler::HttpGet))
     );
     assert!(im
         .unused
@@ -215,7 +223,10 @@ fn pod_json() {
     assert_eq!(p.termination_grace_s, 5.0);
     let c = &p.containers[0];
     assert_eq!(c.startup_probe, Some(probe(1, 1, 1, 10, 0)));
-    assert_eq!(c.readiness_probe, Some(probe(10, 3, 1, 3, 0)));
+    assert_eq!(
+        c.readiness_probe,
+        Some(via(probe(10, 3, 1, 3, 0), Handler::TcpSocket))
+    );
     assert!(im
         .unused
         .iter()
