@@ -54,14 +54,33 @@ pub fn outcome(o: Outcome) -> &'static str {
     }
 }
 
+/// The taint's key: `not-ready` when the kubelet posted Ready=False (R3, R4, K2n), else
+/// `unreachable` (the node lifecycle controller set Unknown).
+pub fn taint_key(rule: Rule) -> &'static str {
+    match rule {
+        Rule::R3 | Rule::R4 | Rule::K2n => "not-ready",
+        _ => "unreachable",
+    }
+}
+
 /// The event in plain words.
 pub fn describe(tr: &Trace, e: &Event) -> String {
     let pod = pod_name(tr, e.pod);
     let ctr = container_name(tr, e.pod, e.container);
     let b = |v: &Value| matches!(v, Value::Bool(true));
     match e.kind {
+        Kind::KubeletStop if e.rule == Rule::B1 => "Kubelet stops with the node".into(),
         Kind::KubeletStop => "Kubelet stops; containers keep running".into(),
-        Kind::KubeletStart => "Kubelet starts with empty memory".into(),
+        Kind::KubeletStart => match &e.value {
+            Value::Release(r) => format!("Kubelet {r} starts (in-place upgrade) with empty memory"),
+            _ => "Kubelet starts with empty memory".into(),
+        },
+        Kind::RuntimeStop => {
+            "Container runtime stops: containers keep running under their shims, the kubelet keeps running".into()
+        }
+        Kind::RuntimeStart => "Container runtime is back".into(),
+        Kind::NodeShutdown => "Node shuts down: every container stops".into(),
+        Kind::NodeBoot => "Node has booted: no container runs until the kubelet starts them".into(),
         Kind::ApiReachable if b(&e.value) => {
             "The node reaches the API server again: lease renewed, kept pod statuses written"
                 .into()
@@ -76,11 +95,13 @@ pub fn describe(tr: &Trace, e: &Event) -> String {
             _ => "Node Ready condition changes".into(),
         },
         Kind::TaintAdded => format!(
-            "Taint node.kubernetes.io/unreachable:{} added",
+            "Taint node.kubernetes.io/{}:{} added",
+            taint_key(e.rule),
             e.value.text()
         ),
         Kind::TaintRemoved => format!(
-            "Taint node.kubernetes.io/unreachable:{} removed",
+            "Taint node.kubernetes.io/{}:{} removed",
+            taint_key(e.rule),
             e.value.text()
         ),
         Kind::Probe => match &e.value {

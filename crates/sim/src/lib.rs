@@ -128,11 +128,11 @@ fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
         nlc_phase,
         nlc_period,
         toleration: ms(sc.cluster.toleration_s),
-        restarts: sc
-            .kubelet
-            .restarts
-            .iter()
-            .map(|r| (ms(r.at_s), ms(r.at_s + r.downtime_s)))
+        restarts: windows(sc, |r| r.what.stops_kubelet()),
+        reboots: windows(sc, |r| r.what == RestartKind::Node),
+        runtime_down: windows(sc, |r| r.what == RestartKind::Runtime),
+        upgrades: (sc.kubelet.restarts.iter())
+            .filter_map(|r| Some((ms(r.end_s()), r.upgrade_to?.as_str().to_string())))
             .collect(),
         pods: sc.pods.iter().map(pod_info).collect(),
         pdb: setup.pdb.clone(),
@@ -140,6 +140,14 @@ fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
         metrics: out.metrics.into_iter().next().unwrap_or_default(),
         checkpoints: out.checkpoints,
     }
+}
+
+/// (stop, start) of the scenario's restarts that `pick` chooses.
+fn windows(sc: &Scenario, pick: impl Fn(&Restart) -> bool) -> Vec<(Ms, Ms)> {
+    (sc.kubelet.restarts.iter())
+        .filter(|r| pick(r))
+        .map(|r| (ms(r.at_s), ms(r.end_s())))
+        .collect()
 }
 
 pub(crate) fn pod_info(p: &Pod) -> PodInfo {

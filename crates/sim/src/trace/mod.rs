@@ -30,7 +30,14 @@ pub type Ms = i64;
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     KubeletStop,
+    /// The kubelet starts (value: the release, when this start is an in-place upgrade).
     KubeletStart,
+    /// The container runtime stops (R1) or is back (`RuntimeStart`); the kubelet keeps running.
+    RuntimeStop,
+    RuntimeStart,
+    /// The node shuts down (B1: every container stops with it) or has booted (`NodeBoot`).
+    NodeShutdown,
+    NodeBoot,
     /// The node loses the API server (value false) or reaches it again (true).
     ApiReachable,
     LeaseRenew,
@@ -71,6 +78,10 @@ impl Kind {
         match self {
             Kind::KubeletStop => "kubelet_stop",
             Kind::KubeletStart => "kubelet_start",
+            Kind::RuntimeStop => "runtime_stop",
+            Kind::RuntimeStart => "runtime_start",
+            Kind::NodeShutdown => "node_shutdown",
+            Kind::NodeBoot => "node_boot",
             Kind::ApiReachable => "api_reachable",
             Kind::LeaseRenew => "lease_renew",
             Kind::NodeReady => "node_ready",
@@ -229,6 +240,8 @@ pub enum Value {
     Service(String),
     /// A time or a duration in seconds (eviction due time, back-off).
     Seconds(f64),
+    /// A Kubernetes release (the kubelet an in-place upgrade starts).
+    Release(String),
 }
 
 impl Value {
@@ -244,6 +257,7 @@ impl Value {
             Value::Exit(r) => r.text(),
             Value::Service(s) => s.clone(),
             Value::Seconds(s) => format!("{s}"),
+            Value::Release(r) => r.clone(),
             Value::Probe(_) | Value::Endpoint(_) => String::new(),
         }
     }
@@ -347,8 +361,18 @@ pub struct Trace {
     #[serde(default)]
     pub nlc_period: Ms,
     pub toleration: Ms,
-    /// (stop, start) of each kubelet restart.
+    /// (stop, start) of each restart that stops the kubelet (a kubelet restart or a node
+    /// reboot).
     pub restarts: Vec<(Ms, Ms)>,
+    /// (stop, start) of each node reboot (also in `restarts`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reboots: Vec<(Ms, Ms)>,
+    /// (stop, start) of each container-runtime restart.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runtime_down: Vec<(Ms, Ms)>,
+    /// (start, release) of each in-place kubelet upgrade.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub upgrades: Vec<(Ms, String)>,
     pub pods: Vec<PodInfo>,
     /// The PodDisruptionBudget over node 0's pods, if the scenario has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
