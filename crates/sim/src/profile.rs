@@ -47,6 +47,10 @@ pub struct Rules {
     /// `startedAt + initialDelaySeconds` (`container_bound_worker.go` `firstProbeDelay`). With it
     /// on, the KEP-4781 switches above are not read.
     pub container_scoped_probes: bool,
+    /// K2n, 1.30 and older (#124397; fixed by #124430 in v1.31.0): the kubelet's first node
+    /// status says Ready=False ("container runtime status check may not have completed yet")
+    /// because `syncNodeStatus` runs before the first `updateRuntimeUp` has succeeded.
+    pub not_ready_at_start: bool,
 }
 
 impl Rules {
@@ -58,6 +62,7 @@ impl Rules {
         restart_inherit_requires_same_container: false,
         seed_sidecar_startup_from_api: false,
         container_scoped_probes: false,
+        not_ready_at_start: false,
     };
     /// KEP-4781 as released in v1.35.0.
     pub const KEP_4781: Rules = Rules {
@@ -68,6 +73,7 @@ impl Rules {
         restart_inherit_requires_same_container: false,
         seed_sidecar_startup_from_api: false,
         container_scoped_probes: false,
+        not_ready_at_start: false,
     };
     /// The ContainerScopedProbes proposal (PR #140704 at 1b5df269): the container-bound prober
     /// alone; none of the legacy manager's KEP-4781 branches (its e2e pins
@@ -80,6 +86,7 @@ impl Rules {
         restart_inherit_requires_same_container: false,
         seed_sidecar_startup_from_api: false,
         container_scoped_probes: true,
+        not_ready_at_start: false,
     };
 }
 
@@ -107,10 +114,15 @@ pub struct VersionInfo {
     pub source: &'static str,
 }
 
-pub const VERSIONS: [VersionInfo; 8] = [
+pub const VERSIONS: [VersionInfo; 9] = [
+    VersionInfo {
+        version: KubeVersion::V1_30,
+        differs: "legacy kubelet only; grace 40 s; node Ready=False for a moment at every kubelet start (K2n, #124397); containers hashed by their whole spec, so an in-place upgrade to 1.31 restarts every container (U1, PR #124220)",
+        source: "v1.30; #124397 fixed by PR #124430 in v1.31.0",
+    },
     VersionInfo {
         version: KubeVersion::V1_31,
-        differs: "legacy kubelet only (no KEP-4781 code); node monitor grace period 40 s",
+        differs: "legacy kubelet only (no KEP-4781 code); node monitor grace period 40 s; node Ready=True at start (runtime checked first, #124430); containers hashed by name and image (PR #124220)",
         source: "v1.31; grace default before PR #126287",
     },
     VersionInfo {
@@ -199,7 +211,10 @@ impl KubeletProfile {
     pub fn for_policy(version: KubeVersion, policy: Policy) -> Self {
         let gate = policy == Policy::Legacy || !version.has_kep_4781();
         let rules = if gate {
-            Rules::LEGACY
+            Rules {
+                not_ready_at_start: version.line() <= Line::L1_30,
+                ..Rules::LEGACY
+            }
         } else {
             let mut r = Rules::KEP_4781;
             let line = version.line();
@@ -338,8 +353,15 @@ mod tests {
         assert!(kep(KubeVersion::Main).restart_inherit_requires_same_container);
         // The gate restores the legacy kubelet on every release.
         for v in KubeVersion::ALL {
+            let rules = KubeletProfile::new(v, Policy::Legacy).unwrap().rules;
+            // 1.30 also posts node Ready=False at start (#124397, fixed in 1.31 by #124430).
+            let start = v == KubeVersion::V1_30;
+            assert_eq!(rules.not_ready_at_start, start, "{v:?}");
             assert_eq!(
-                KubeletProfile::new(v, Policy::Legacy).unwrap().rules,
+                Rules {
+                    not_ready_at_start: false,
+                    ..rules
+                },
                 Rules::LEGACY
             );
         }

@@ -193,7 +193,8 @@ impl Kubelet<'_> {
                 .probes
                 .worker(c, kind)
                 .and_then(|w| w.container_id);
-            if !r.running || bound != Some(r.instance) {
+            if !r.running || bound != Some(r.instance) || self.probe_thrown_away(cx, rt, p, c, kind)
+            {
                 return false;
             }
             self.start_probe(cx, rt, p, c, kind, exec, timeout);
@@ -315,7 +316,7 @@ impl Kubelet<'_> {
         }
         // P4: readiness/liveness wait for Started; startup stops once Started.
         let started = cs.started == Some(true);
-        if (kind == ProbeKind::Startup) == started {
+        if (kind == ProbeKind::Startup) == started || self.probe_thrown_away(cx, rt, p, c, kind) {
             return false;
         }
         self.start_probe(cx, rt, p, c, kind, exec, timeout);
