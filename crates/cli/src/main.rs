@@ -522,7 +522,8 @@ fn run(a: &SimArgs) -> Result<(Scenario, Vec<Trace>), UserError> {
             .map_err(|e| knobs::invalid("", &e))?;
         return Ok((sc, traces));
     }
-    let v = sc.cluster.version;
+    // An in-place upgrade to 1.35 or later has a KEP lane.
+    let v = sc.newest_kubelet();
     let policies: Vec<Policy> = match a.policy {
         Some(p) => vec![p],
         // A release before KEP-4781 (PR #134746, 1.35) has one kubelet: it runs alone.
@@ -567,10 +568,9 @@ fn render(a: &SimArgs, sc: &Scenario, traces: &[Trace]) -> Result<Vec<u8>, Strin
                         n => format!(" (+{} more restarts)", n - 1),
                     };
                     format!(
-                        "{}: kubelet down {} at {}{more} · grace {} · v{}",
+                        "{}: {}{more} · grace {} · v{}",
                         sc.name,
-                        fmt_secs(r.downtime_s),
-                        fmt_secs(r.at_s),
+                        restartscope_report::describe::restart_words(r),
                         fmt_secs(sc.cluster.grace_s()),
                         sc.cluster.version.as_str()
                     )

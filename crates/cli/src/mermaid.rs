@@ -194,11 +194,7 @@ fn ordered<'a>(sc: &Scenario, traces: &'a [Trace]) -> Vec<(&'a Trace, String)> {
     let mut order: Vec<&Trace> = traces.iter().collect();
     order.sort_by_key(|t| t.policy);
     let restart = sc.first_restart().map_or(String::new(), |r| {
-        format!(
-            ": kubelet down {} at {}",
-            fmt_secs(r.downtime_s),
-            fmt_secs(r.at_s)
-        )
+        format!(": {}", restartscope_report::describe::restart_words(r))
     });
     order
         .into_iter()

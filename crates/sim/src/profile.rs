@@ -104,6 +104,10 @@ pub struct KubeletProfile {
     /// A proposal, not a release: what it is, with its PR and commit
     /// (`Some(CSP_PROPOSAL)` for `csp`); `None` for every release profile.
     pub proposal: Option<&'static str>,
+    /// The lane this kubelet is drawn in: the gate's setting asked for. It differs from the
+    /// gate only before 1.35, where the KEP lane of an in-place upgrade to 1.35 or later runs the
+    /// legacy kubelet until the upgrade (`Kubelet::upgrade` keeps the lane).
+    pub lane: Policy,
 }
 
 /// What `restartscope versions` lists for each release.
@@ -228,6 +232,7 @@ impl KubeletProfile {
             change_container_status_on_kubelet_restart: gate,
             rules,
             proposal: None,
+            lane: policy,
         }
     }
 
@@ -252,6 +257,7 @@ impl KubeletProfile {
             change_container_status_on_kubelet_restart: false,
             rules: Rules::CSP,
             proposal: Some(CSP_PROPOSAL),
+            lane: Policy::Kep,
         }
     }
 
@@ -266,11 +272,7 @@ impl KubeletProfile {
 
     /// The policy this profile shows (legacy when the gate restores the old behaviour).
     pub fn policy(&self) -> Policy {
-        if self.change_container_status_on_kubelet_restart {
-            Policy::Legacy
-        } else {
-            Policy::Kep
-        }
+        self.lane
     }
 
     /// This profile is what the release runs by default: the gate's default (false from 1.35,
@@ -299,8 +301,12 @@ impl KubeletProfile {
         if self.proposal.is_some() {
             return format!("{v} · proposal CSP (#140704)");
         }
-        if !self.version.has_kep_4781() {
+        if !self.version.has_kep_4781() && self.lane == Policy::Legacy {
             return format!("{v} · default (legacy)");
+        }
+        if !self.version.has_kep_4781() {
+            // The KEP lane before its upgrade to 1.35 or later.
+            return format!("{v} · default (legacy, KEP lane)");
         }
         match self.policy() {
             Policy::Kep => format!("{v} · default (KEP-4781)"),

@@ -312,3 +312,12 @@ impl Scenario {
         self.kubelet.first_sync_delay_s + probes.max(term) + 10.0
     }
 }
+
+impl Scenario {
+    /// The newest kubelet the node runs: `cluster.version`, or the last in-place upgrade's.
+    pub fn newest_kubelet(&self) -> crate::releases::KubeVersion {
+        (self.kubelet.restarts.iter())
+            .filter_map(|r| r.upgrade_to)
+            .fold(self.cluster.version, |a, b| a.max(b))
+    }
+}
