@@ -198,7 +198,9 @@ fn several_restarts_travel_as_one_list_and_the_model_judges_them() {
     let errs = bad.settings.scenario().unwrap_err();
     assert!(
         errs.iter().any(|(f, m)| *f == Field::Restarts
-            && m.contains("kubelet.restarts[1].at_s must not be before the previous restart ends")),
+            && m.contains(
+                "kubelet.restarts[1].at_s must not be before the previous kubelet restart ends"
+            )),
         "{errs:?}"
     );
     // Not AT:DOWNTIME: one notice, the preset's restart.

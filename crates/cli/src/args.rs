@@ -136,7 +136,7 @@ pub struct SimOpts {
     /// (1.31 from 1.30 restarts every container; later hops keep them)
     #[arg(long, value_name = "V", help_heading = "Scenario")]
     pub upgrade_to: Option<String>,
-    /// Kubelet release: any release from 1.31 to 1.38 with its patch (1.36.4, v1.35.9) or main
+    /// Kubelet release: any release from 1.30 to 1.38 with its patch (1.36.4, v1.35.9) or main
     /// (cluster.version; see `restartscope versions`; before 1.35 only --policy legacy)
     #[arg(long, value_name = "V", help_heading = "Scenario")]
     pub kubernetes_version: Option<String>,

@@ -528,10 +528,13 @@ fn run(a: &SimArgs) -> Result<(Scenario, Vec<Trace>), UserError> {
         Some(p) => vec![p],
         // A release before KEP-4781 (PR #134746, 1.35) has one kubelet: it runs alone.
         None if !v.has_kep_4781() => {
-            eprintln!(
-                "note: Kubernetes {} has only the legacy kubelet (KEP-4781 arrived in 1.35): running it alone",
-                v.as_str()
-            );
+            // Said when the user chose the release (a preset of an old release says so itself).
+            if a.version.is_some() {
+                eprintln!(
+                    "note: Kubernetes {} has only the legacy kubelet (KEP-4781 arrived in 1.35): running it alone",
+                    v.as_str()
+                );
+            }
             vec![Policy::Legacy]
         }
         None => Policy::BOTH.to_vec(),

@@ -363,7 +363,7 @@ mod tests {
     fn every_preset_diagram_is_safe_for_githubs_mermaid() {
         for name in presets::names() {
             let sc = (presets::find(name).unwrap().build)();
-            for tr in compare(&sc).unwrap() {
+            for tr in restartscope_sim::compare_default(&sc).unwrap() {
                 let d = diagram(&tr);
                 let mut lines = d.lines();
                 assert_eq!(lines.next(), Some("sequenceDiagram"));

@@ -201,7 +201,7 @@ mod tests {
     #[test]
     fn every_event_of_every_preset_has_words() {
         for p in presets::PRESETS {
-            for tr in compare(&(p.build)()).unwrap() {
+            for tr in restartscope_sim::compare_default(&(p.build)()).unwrap() {
                 for e in &tr.events {
                     let s = describe(&tr, e);
                     assert!(!s.is_empty() && !s.contains("?/"), "{}: {s}", p.name);

@@ -224,6 +224,10 @@ impl Scenario {
     /// The Kubernetes version (it picks the default grace period).
     pub fn with_version(mut self, v: KubeVersion) -> Scenario {
         self.cluster.version = v;
+        // An in-place upgrade to this release or an older one is no upgrade any more.
+        for r in self.kubelet.restarts.iter_mut() {
+            r.upgrade_to = r.upgrade_to.filter(|to| *to > v);
+        }
         self
     }
 
