@@ -297,3 +297,38 @@ fn overlaps_and_upgrades_are_validated() {
     let e = sc.validate().unwrap_err();
     assert!(e[0].message.contains("no downgrades"), "{e:?}");
 }
+
+/// A fleet's rolling upgrade from 1.30 to 1.31 restarts every container of every batch (U1);
+/// from 1.34 to 1.35 none, and the KEP-4781 lane (1.34, then 1.35's default) keeps every pod
+/// Ready while the legacy lane flaps them.
+#[test]
+fn a_rolling_in_place_upgrade_restarts_containers_only_across_the_hash_change() {
+    use restartscope_sim::fleet::{self, scenario::rolling_upgrade};
+    let mut f = rolling_upgrade();
+    f.nodes = 20;
+    f.cluster.version = KubeVersion::V1_30;
+    f.rolling.upgrade_to = Some(KubeVersion::V1_31);
+    let runs = fleet::compare(&f, None).unwrap();
+    assert_eq!(runs.len(), 1);
+    for tr in &runs[0].samples {
+        let pods = tr.pods.len();
+        let restarted = of(tr, Kind::ContainerRestart);
+        assert_eq!(restarted.len(), pods, "{}", tr.kubelet);
+        assert!(restarted.iter().all(|e| e.rule == Rule::U1));
+    }
+    assert!(
+        runs[0].kubelet.starts_with("1.30 → 1.31"),
+        "{}",
+        runs[0].kubelet
+    );
+    f.cluster.version = KubeVersion::V1_34;
+    f.rolling.upgrade_to = Some(KubeVersion::V1_35);
+    let runs = fleet::compare(&f, None).unwrap();
+    assert_eq!(runs.len(), 2);
+    assert!(runs.iter().all(|r| r
+        .samples
+        .iter()
+        .all(|t| of(t, Kind::ContainerRestart).is_empty())));
+    assert!(runs[0].totals.ready_transitions > 0);
+    assert_eq!(runs[1].totals.ready_transitions, 0);
+}

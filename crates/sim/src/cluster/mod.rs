@@ -68,6 +68,8 @@ pub struct Rollout {
     pub batches: Vec<Vec<NodeId>>,
     pub downtime: Ms,
     pub pause: Ms,
+    /// Each kubelet comes back as this release (an in-place upgrade).
+    pub upgrade_to: Option<crate::releases::KubeVersion>,
 }
 
 struct RolloutState {
