@@ -51,6 +51,9 @@ pub struct Rules {
     /// status says Ready=False ("container runtime status check may not have completed yet")
     /// because `syncNodeStatus` runs before the first `updateRuntimeUp` has succeeded.
     pub not_ready_at_start: bool,
+    /// #142457 (v1.38.0-alpha.2): a gRPC probe whose connection is refused fails at once, not at
+    /// `timeoutSeconds` (`grpc_refused` in the prober).
+    pub grpc_refused_fails_at_once: bool,
 }
 
 impl Rules {
@@ -63,6 +66,7 @@ impl Rules {
         seed_sidecar_startup_from_api: false,
         container_scoped_probes: false,
         not_ready_at_start: false,
+        grpc_refused_fails_at_once: false,
     };
     /// KEP-4781 as released in v1.35.0.
     pub const KEP_4781: Rules = Rules {
@@ -74,6 +78,7 @@ impl Rules {
         seed_sidecar_startup_from_api: false,
         container_scoped_probes: false,
         not_ready_at_start: false,
+        grpc_refused_fails_at_once: false,
     };
     /// The ContainerScopedProbes proposal (PR #140704 at 1b5df269): the container-bound prober
     /// alone; none of the legacy manager's KEP-4781 branches (its e2e pins
@@ -87,6 +92,8 @@ impl Rules {
         seed_sidecar_startup_from_api: false,
         container_scoped_probes: true,
         not_ready_at_start: false,
+        // The proposal targets 1.38, which has #142457.
+        grpc_refused_fails_at_once: true,
     };
 }
 
@@ -214,7 +221,7 @@ impl KubeletProfile {
     /// Like `new`, without the check (callers validate first).
     pub fn for_policy(version: KubeVersion, policy: Policy) -> Self {
         let gate = policy == Policy::Legacy || !version.has_kep_4781();
-        let rules = if gate {
+        let mut rules = if gate {
             Rules {
                 not_ready_at_start: version.line() <= Line::L1_30,
                 ..Rules::LEGACY
@@ -227,6 +234,8 @@ impl KubeletProfile {
             r.restart_inherit_requires_same_container = line >= Line::L1_38;
             r
         };
+        // Not behind the gate: both lanes of 1.38 and main.
+        rules.grpc_refused_fails_at_once = version.line() >= Line::L1_38;
         KubeletProfile {
             version,
             change_container_status_on_kubelet_restart: gate,
@@ -363,9 +372,12 @@ mod tests {
             // 1.30 also posts node Ready=False at start (#124397, fixed in 1.31 by #124430).
             let start = v == KubeVersion::V1_30;
             assert_eq!(rules.not_ready_at_start, start, "{v:?}");
+            // 1.38 and main fail a refused gRPC probe at once (#142457), on both lanes.
+            assert_eq!(rules.grpc_refused_fails_at_once, v >= KubeVersion::V1_38);
             assert_eq!(
                 Rules {
                     not_ready_at_start: false,
+                    grpc_refused_fails_at_once: false,
                     ..rules
                 },
                 Rules::LEGACY

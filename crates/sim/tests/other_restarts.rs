@@ -332,3 +332,39 @@ fn a_rolling_in_place_upgrade_restarts_containers_only_across_the_hash_change() 
     assert!(runs[0].totals.ready_transitions > 0);
     assert_eq!(runs[1].totals.ready_transitions, 0);
 }
+
+/// #142457 (v1.38.0-alpha.2): a gRPC probe of a container that is not listening yet (warming
+/// up after a start) fails at once on 1.38 and main; on 1.37 it fails at `timeoutSeconds`.
+#[test]
+fn a_refused_grpc_probe_fails_at_once_from_1_38() {
+    let mut sc = presets::node_reboot();
+    for p in sc.pods.iter_mut() {
+        let c = &mut p.containers[0];
+        c.warmup_s = 20.0;
+        c.readiness_probe = Some(Probe {
+            handler: Handler::Grpc,
+            timeout_s: 5,
+            period_s: 10,
+            ..Probe::default()
+        });
+    }
+    let durations = |v: KubeVersion| -> Vec<i64> {
+        let tr = simulate_policy(&sc.clone().with_version(v), Policy::Legacy).unwrap();
+        // A failed readiness probe while the new containers warm up, and when it ran.
+        let started: Vec<i64> = of(&tr, Kind::ContainerRestart)
+            .iter()
+            .filter(|e| tr.pods[0].containers[e.container.unwrap() as usize].name == "app")
+            .map(|e| e.t)
+            .collect();
+        of(&tr, Kind::Probe)
+            .iter()
+            .filter(|e| e.pod == Some(0) && e.t >= started[0] && e.t < started[0] + 20_000)
+            .filter(|e| matches!(&e.value, Value::Probe(v) if v.result == Outcome::Failure))
+            .map(|e| e.t)
+            .collect()
+    };
+    // The probe's tick phase is the same draw on both: a failure lands 5 s later on 1.37.
+    let (old, new) = (durations(KubeVersion::V1_37), durations(KubeVersion::V1_38));
+    assert!(!old.is_empty() && !new.is_empty(), "{old:?} {new:?}");
+    assert_eq!(old[0] - new[0], 5_000, "{old:?} {new:?}");
+}

@@ -192,6 +192,31 @@ impl Kubelet<'_> {
         true
     }
 
+    /// A gRPC probe of a container still warming up meets a closed port (connection refused):
+    /// before #142457 (v1.38.0-alpha.2) the kubelet's gRPC prober dialled with
+    /// `grpc.WithBlock()` and failed only at `timeoutSeconds`; from it, a refused connection fails
+    /// the probe at once. `Some(how long it takes)` for such a probe, `None` for every other.
+    pub fn grpc_refused(
+        &self,
+        rt: &Runtime,
+        p: usize,
+        c: usize,
+        kind: crate::trace::ProbeKind,
+        now: Ms,
+    ) -> Option<Ms> {
+        let pr = self.probe(p, c, kind)?;
+        let r = &rt.pods[p][c];
+        let closed = r.running && now < r.warm_at;
+        if pr.handler != crate::scenario::Handler::Grpc || !closed {
+            return None;
+        }
+        Some(if self.profile.rules.grpc_refused_fails_at_once {
+            0
+        } else {
+            pr.timeout_s as Ms * 1000
+        })
+    }
+
     /// B1: the node shuts down. The kubelet stops (K1) and every container with it.
     pub fn node_shutdown(&mut self, cx: &mut Ctx, rt: &mut Runtime) {
         cx.emit(

@@ -336,10 +336,11 @@ impl Kubelet<'_> {
         timeout: Ms,
     ) {
         let answer = rt.probe_answer(p, c, kind, cx.now);
-        let (dur, success) = if exec > timeout {
-            (timeout, false)
-        } else {
-            (exec, answer)
+        let refused = self.grpc_refused(rt, p, c, kind, cx.now);
+        let (dur, success) = match refused {
+            Some(d) => (d.min(timeout), false),
+            None if exec > timeout => (timeout, false),
+            None => (exec, answer),
         };
         let gen = self.gen;
         let seq = self.pods[p].probes.worker(c, kind).map_or(0, |w| w.seq);
