@@ -233,7 +233,7 @@ impl Settings {
     /// The workload of each pod the settings run (`Pod::workload_name`), when the probe table
     /// has rows per workload (else empty: a message's cell is found by the container alone).
     fn pod_workloads(&self) -> Vec<String> {
-        if self.probes.iter().all(|c| c.workload.is_none()) {
+        if self.probes.iter().all(|c| c.workloads.is_empty()) {
             return Vec::new();
         }
         let Some(mut sc) = self.base() else {

@@ -87,9 +87,13 @@ fn a_probe_as_long_as_its_period_is_accepted() {
 }
 
 fn set_probe(s: &mut Settings, kind: ProbeKind, f: ProbeField, v: &str) {
+    set_probe_in(s, 0, kind, f, v);
+}
+
+fn set_probe_in(s: &mut Settings, row: usize, kind: ProbeKind, f: ProbeField, v: &str) {
     let i = ProbeField::ALL.iter().position(|x| *x == f).unwrap();
-    s.probes[0].probes[kind.index()].get_or_insert_with(|| probes::texts(&Default::default()))[i] =
-        v.into();
+    s.probes[row].probes[kind.index()].get_or_insert_with(|| probes::texts(&Default::default()))
+        [i] = v.into();
 }
 
 #[test]
@@ -181,4 +185,86 @@ fn slider_steps_are_fine_at_short_durations() {
     assert!(st.windows(2).all(|w| w[1] > w[0]));
     assert_eq!(st[downtime_pos(90.0)], 90.0);
     assert_eq!(st[downtime_pos(93.0)], 95.0);
+}
+
+/// Four single-pod workloads whose `app` containers probe in two ways: `frontend` and `api`
+/// every 10 s, `cart` and `checkout` every 3 s.
+fn shop() -> std::sync::Arc<crate::custom::Imported> {
+    let mut sc = (presets::find("short-restart").unwrap().build)().with_pods(4);
+    for (p, name) in sc
+        .pods
+        .iter_mut()
+        .zip(["frontend-0", "cart-0", "checkout-0", "api-0"])
+    {
+        p.name = name.into();
+    }
+    for p in &mut sc.pods[1..3] {
+        p.containers[0].readiness_probe.as_mut().unwrap().period_s = 3;
+    }
+    let mut im = crate::imported::checked(sc, Some("four Deployments")).unwrap();
+    im.packed = Some("abc".into());
+    std::sync::Arc::new(im)
+}
+
+#[test]
+fn workloads_with_identical_probes_share_a_row_and_an_edit_there_changes_each() {
+    use crate::url::{parse_with, to_query};
+    let im = shop();
+    let s = Settings::for_custom(im.clone());
+    let rows: Vec<String> = s.probes.iter().map(|c| c.label()).collect();
+    assert_eq!(rows, ["frontend, api/app", "cart, checkout/app"]);
+    let periods = |s: &Settings| -> Vec<u32> {
+        s.scenario()
+            .unwrap()
+            .pods
+            .iter()
+            .map(|p| p.containers[0].readiness_probe.as_ref().unwrap().period_s)
+            .collect()
+    };
+    assert_eq!(periods(&s), [10, 3, 3, 10]);
+    // An edit of the shared row changes cart's and checkout's pods, not the others.
+    let mut edited = s.clone();
+    set_probe_in(
+        &mut edited,
+        1,
+        ProbeKind::Readiness,
+        ProbeField::Period,
+        "7",
+    );
+    assert_eq!(periods(&edited), [10, 7, 7, 10]);
+    // The link names each workload and reads back to the same rows and runs.
+    let st = crate::url::UrlState {
+        settings: edited.clone(),
+        ..Default::default()
+    };
+    let q = to_query(&st);
+    assert!(
+        q.contains("&cart/app.readinessProbe.periodSeconds=7")
+            && q.contains("&checkout/app.readinessProbe.periodSeconds=7"),
+        "{q}"
+    );
+    assert!(!q.contains("frontend/") && !q.contains("api/"), "{q}");
+    let (back, notes) = parse_with(&q, Some(im.clone()));
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(back.settings.probes, edited.probes);
+    assert_eq!(back.settings.scenario(), edited.scenario());
+    // A key for one of them alone gives it its own row; the rest keep theirs.
+    let (one, _) = parse_with(
+        "checkout/app.readinessProbe.periodSeconds=9",
+        Some(im.clone()),
+    );
+    let rows: Vec<String> = one.settings.probes.iter().map(|c| c.label()).collect();
+    assert_eq!(rows, ["frontend, api/app", "checkout/app", "cart/app"]);
+    assert_eq!(periods(&one.settings), [10, 3, 9, 10]);
+    // An unparsable text is one message, in the shared row's cell.
+    set_probe_in(
+        &mut edited,
+        1,
+        ProbeKind::Readiness,
+        ProbeField::Period,
+        "x",
+    );
+    let errs = edited.scenario().unwrap_err();
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(matches!(errs[0].0, Field::Probe(c) if c.container == 1));
 }

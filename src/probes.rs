@@ -1,6 +1,7 @@
 //! The probe table of the form: for each container of the scenario that can have probes (its
 //! regular containers and sidecars, by name; in an import of several workloads, by workload and
-//! name), the text of every field of its startup, readiness and liveness probe. No Kubernetes logic: the field names, their parsing and the edits are the
+//! name, workloads whose container of that name probes identically sharing one row), the text of
+//! every field of its startup, readiness and liveness probe. No Kubernetes logic: the field names, their parsing and the edits are the
 //! model's (`ProbeField`, `ProbeEdit`); this module turns the texts into edits against the
 //! preset's own table and finds the cell a model message belongs to. A leaf under `form.rs`.
 
@@ -20,9 +21,10 @@ pub struct Cell {
 /// A container's probes as the form shows them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ContainerProbes {
-    /// The workload whose pods the row is (`Pod::workload_name`), in an import of several
-    /// workloads; `None`: the container of that name in every pod.
-    pub workload: Option<String>,
+    /// The workloads whose pods the row is (`Pod::workload_name`), in an import of several
+    /// workloads: one, or several whose container of this name has the same probes (an edit
+    /// applies to each); empty: the container of that name in every pod.
+    pub workloads: Vec<String>,
     pub name: String,
     /// An init container with `restartPolicy: Always`.
     pub sidecar: bool,
@@ -40,16 +42,24 @@ impl ContainerProbes {
         }
     }
 
-    /// The same row: the same workload (or none) and container.
-    pub fn same(&self, other: &ContainerProbes) -> bool {
-        self.workload == other.workload && self.name == other.name
+    /// Whether the row holds the container of workload `w` (`None`: a row of every pod).
+    pub fn covers(&self, w: Option<&str>) -> bool {
+        self.workloads.is_empty() || w.is_some_and(|w| self.workloads.iter().any(|x| x == w))
     }
 
-    /// `frontend/server` or `server`: the row's key in a link and its label.
+    /// The workloads an edit of the row is written for, one link key each (`None`: every pod).
+    pub fn each(&self) -> Vec<Option<String>> {
+        if self.workloads.is_empty() {
+            return vec![None];
+        }
+        self.workloads.iter().cloned().map(Some).collect()
+    }
+
+    /// `frontend/server`, `cart, checkout/server` or `server`: the row's label.
     pub fn label(&self) -> String {
-        match &self.workload {
-            Some(w) => format!("{w}/{}", self.name),
-            None => self.name.clone(),
+        match self.workloads.is_empty() {
+            false => format!("{}/{}", self.workloads.join(", "), self.name),
+            true => self.name.clone(),
         }
     }
 }
@@ -71,24 +81,21 @@ pub fn texts(p: &Probe) -> [String; 6] {
 /// probes of the first pod that has it (an edit applies to the container in every pod). With
 /// `per_workload` and pods of several workloads (an import: `frontend-0`, `api-0`, …), each
 /// workload's containers once instead (an edit applies to that workload's pods only), so ten
-/// Deployments whose `server` containers probe differently show ten rows.
+/// Deployments whose `server` containers probe differently show ten rows; those whose `server`
+/// probes the same share one ([`merge`]).
 pub fn table_of(sc: &Scenario, per_workload: bool) -> Vec<ContainerProbes> {
     let by_workload = per_workload && sc.workload_names().len() > 1;
     let mut out: Vec<ContainerProbes> = Vec::new();
     for pass in [ContainerRole::Sidecar, ContainerRole::Regular] {
         for p in &sc.pods {
-            let workload = by_workload.then(|| p.workload_name().to_string());
+            let workload = by_workload.then(|| p.workload_name());
             for i in 0..p.n_containers() {
                 let c = p.container(i);
-                if p.role(i) != pass
-                    || out
-                        .iter()
-                        .any(|x| x.name == c.name && x.workload == workload)
-                {
+                if p.role(i) != pass || out.iter().any(|x| x.name == c.name && x.covers(workload)) {
                     continue;
                 }
                 out.push(ContainerProbes {
-                    workload: workload.clone(),
+                    workloads: workload.into_iter().map(str::to_string).collect(),
                     name: c.name.clone(),
                     sidecar: pass == ContainerRole::Sidecar,
                     probes: ProbeKind::ALL.map(|k| c.probe(k).map(texts)),
@@ -96,12 +103,30 @@ pub fn table_of(sc: &Scenario, per_workload: bool) -> Vec<ContainerProbes> {
             }
         }
     }
+    merge(out)
+}
+
+/// Rows of workloads whose container of one name has the same probes, as one row (at the first
+/// one's place, its workloads in order); rows of every pod are left as they are.
+pub fn merge(rows: Vec<ContainerProbes>) -> Vec<ContainerProbes> {
+    let mut out: Vec<ContainerProbes> = Vec::new();
+    for r in rows {
+        match out.iter_mut().find(|o| {
+            !o.workloads.is_empty()
+                && !r.workloads.is_empty()
+                && (&o.name, o.sidecar, &o.probes) == (&r.name, r.sidecar, &r.probes)
+        }) {
+            Some(o) => o.workloads.extend(r.workloads),
+            None => out.push(r),
+        }
+    }
     out
 }
 
-/// The edits that turn `base` (the preset's table) into `table`: a field whose value differs
-/// is set, a probe added is set whole, a probe removed is removed. A text that is not a number
-/// is named with its cell; ranges are validation's.
+/// The edits that turn `base` (the preset's table) into `table`, per workload of each row (a
+/// row and the base's may group workloads differently): a field whose value differs is set, a
+/// probe added is set whole, a probe removed is removed. A text that is not a number is named
+/// with its cell; ranges are validation's.
 pub fn edits(
     table: &[ContainerProbes],
     base: &[ContainerProbes],
@@ -109,53 +134,60 @@ pub fn edits(
     let mut out = Vec::new();
     let mut errs = Vec::new();
     for (ci, c) in table.iter().enumerate() {
-        let b = base.iter().find(|b| b.same(c));
-        for kind in ProbeKind::ALL {
-            let was = b.and_then(|b| b.probes[kind.index()].as_ref());
-            let edit = |change| ProbeEdit {
-                workload: c.workload.clone(),
-                container: c.name.clone(),
-                kind,
-                change,
-            };
-            let Some(now) = &c.probes[kind.index()] else {
-                if was.is_some() {
-                    out.push(edit(ProbeChange::Remove));
-                }
-                continue;
-            };
-            let mut o = ProbeOverrides::default();
-            let mut changed = was.is_none();
-            for (fi, f) in ProbeField::ALL.into_iter().enumerate() {
-                let Some(v) = f.parse(&now[fi]) else {
-                    let what = if f.is_int() {
-                        "a whole number"
-                    } else {
-                        "a number of seconds"
-                    };
-                    errs.push((
-                        Cell {
-                            container: ci as u16,
-                            kind,
-                            field: Some(f),
-                        },
-                        format!(
-                            "{}.{}.{} must be {what}; got {:?}",
-                            c.k8s(),
-                            kind.k8s(),
-                            f.k8s(),
-                            now[fi].trim()
-                        ),
-                    ));
+        for (wi, w) in c.each().into_iter().enumerate() {
+            let b = base
+                .iter()
+                .find(|b| b.name == c.name && b.covers(w.as_deref()));
+            for kind in ProbeKind::ALL {
+                let was = b.and_then(|b| b.probes[kind.index()].as_ref());
+                let edit = |change| ProbeEdit {
+                    workload: w.clone(),
+                    container: c.name.clone(),
+                    kind,
+                    change,
+                };
+                let Some(now) = &c.probes[kind.index()] else {
+                    if was.is_some() {
+                        out.push(edit(ProbeChange::Remove));
+                    }
                     continue;
                 };
-                if was.is_none_or(|w| f.parse(&w[fi]) != Some(v)) {
-                    f.set(&mut o, v);
-                    changed = true;
+                let mut o = ProbeOverrides::default();
+                let mut changed = was.is_none();
+                for (fi, f) in ProbeField::ALL.into_iter().enumerate() {
+                    let Some(v) = f.parse(&now[fi]) else {
+                        if wi > 0 {
+                            continue;
+                        }
+                        let what = if f.is_int() {
+                            "a whole number"
+                        } else {
+                            "a number of seconds"
+                        };
+                        errs.push((
+                            Cell {
+                                container: ci as u16,
+                                kind,
+                                field: Some(f),
+                            },
+                            format!(
+                                "{}.{}.{} must be {what}; got {:?}",
+                                c.k8s(),
+                                kind.k8s(),
+                                f.k8s(),
+                                now[fi].trim()
+                            ),
+                        ));
+                        continue;
+                    };
+                    if was.is_none_or(|w| f.parse(&w[fi]) != Some(v)) {
+                        f.set(&mut o, v);
+                        changed = true;
+                    }
                 }
-            }
-            if changed {
-                out.push(edit(ProbeChange::Set(o)));
+                if changed {
+                    out.push(edit(ProbeChange::Set(o)));
+                }
             }
         }
     }
@@ -174,9 +206,9 @@ pub fn cell_of(table: &[ContainerProbes], k8s: &str, workload: Option<&str>) -> 
         .strip_prefix("containers[")
         .or_else(|| k8s.strip_prefix("initContainers["))?;
     let (name, rest) = rest.split_once("].")?;
-    let container = table.iter().position(|c| {
-        c.name == name && (c.workload.is_none() || c.workload.as_deref() == workload)
-    })? as u16;
+    let container = table
+        .iter()
+        .position(|c| c.name == name && c.covers(workload))? as u16;
     let mut it = rest.split('.');
     let kind = ProbeKind::from_k8s(it.next()?)?;
     let field = it.next().and_then(ProbeField::from_k8s);
@@ -274,6 +306,6 @@ mod tests {
         // A preset keeps one row per container name, as does an import of one workload.
         assert_eq!(Settings::for_preset("short-restart").probes.len(), 1);
         assert_eq!(table_of(&im.scenario, false).len(), 1);
-        assert!(table_of(&im.scenario, false)[0].workload.is_none());
+        assert!(table_of(&im.scenario, false)[0].workloads.is_empty());
     }
 }

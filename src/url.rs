@@ -278,6 +278,7 @@ pub fn parse_with(query: &str, custom: Option<Arc<Imported>>) -> (UrlState, Vec<
             notes.push(format!("{k}={} ignored: {}", show(v), accepted(k)));
         }
     }
+    st.settings.probes = crate::probes::merge(std::mem::take(&mut st.settings.probes));
     (st, notes)
 }
 
@@ -295,7 +296,9 @@ fn probe_value(f: ProbeField, v: &str) -> Option<String> {
 /// a probe key, else whether it was taken (why not, in words). Unqualified, the key sets the
 /// container of that name in every row (every workload's, as links made before the table had
 /// rows per workload meant); `frontend/server.livenessProbe.periodSeconds=5` sets workload
-/// `frontend`'s row, or the one row of `server` when the scenario is that one workload.
+/// `frontend`'s row (taken out of a row it shares, before it: [`parse_with`] merges the rows
+/// the link left equal again), or the one row of `server` when the scenario is that one
+/// workload.
 fn probe_param(s: &mut Settings, k: &str, v: &str) -> Option<Result<(), String>> {
     let key = parse_probe_key(k)?;
     let (name, kind, field) = (key.container, key.kind, key.field);
@@ -305,16 +308,27 @@ fn probe_param(s: &mut Settings, k: &str, v: &str) -> Option<Result<(), String>>
     };
     // Rows per workload or none: the scenario is looked at only for a qualified key on a table
     // without workloads.
-    let whole =
-        key.workload.is_some() && s.probes.iter().all(|c| c.workload.is_none()) && only_workload(s);
+    let whole = key.workload.is_some()
+        && s.probes.iter().all(|c| c.workloads.is_empty())
+        && only_workload(s);
+    if let Some(w) = key.workload {
+        if let Some(i) = s.probes.iter().position(|c| {
+            c.name == name && c.workloads.len() > 1 && c.workloads.iter().any(|x| x == w)
+        }) {
+            let mut own = s.probes[i].clone();
+            s.probes[i].workloads.retain(|x| x != w);
+            own.workloads = vec![w.to_string()];
+            s.probes.insert(i, own);
+        }
+    }
     let rows: Vec<usize> = (0..s.probes.len())
         .filter(|&i| {
             let c = &s.probes[i];
             c.name == name
-                && match (key.workload, c.workload.as_deref()) {
-                    (None, _) => true,
-                    (Some(w), Some(cw)) => w == cw,
-                    (Some(_), None) => whole,
+                && match key.workload {
+                    Some(w) if !c.workloads.is_empty() => c.workloads.iter().any(|x| x == w),
+                    Some(_) => whole,
+                    None => true,
                 }
         })
         .collect();
@@ -389,27 +403,31 @@ fn probe_params(s: &Settings) -> Vec<(String, String)> {
         .unwrap_or_default();
     let mut out = Vec::new();
     for c in &s.probes {
-        let b = base.iter().find(|b| b.same(c));
-        for kind in ProbeKind::ALL {
-            let key = probe_key(c.workload.as_deref(), &c.name, kind);
-            let was = b.and_then(|b| b.probes[kind.index()].clone());
-            let now = &c.probes[kind.index()];
-            let from = match (&was, now) {
-                (Some(_), None) => {
-                    out.push((key, "off".to_string()));
-                    continue;
-                }
-                (None, None) => continue,
-                (None, Some(_)) => {
-                    out.push((key.clone(), "on".to_string()));
-                    texts(&Probe::default())
-                }
-                (Some(w), Some(_)) => w.clone(),
-            };
-            let Some(now) = now else { continue };
-            for (fi, f) in ProbeField::ALL.into_iter().enumerate() {
-                if f.parse(&now[fi]) != f.parse(&from[fi]) {
-                    out.push((format!("{key}.{}", f.k8s()), now[fi].trim().to_string()));
+        for w in c.each() {
+            let b = base
+                .iter()
+                .find(|b| b.name == c.name && b.covers(w.as_deref()));
+            for kind in ProbeKind::ALL {
+                let key = probe_key(w.as_deref(), &c.name, kind);
+                let was = b.and_then(|b| b.probes[kind.index()].clone());
+                let now = &c.probes[kind.index()];
+                let from = match (&was, now) {
+                    (Some(_), None) => {
+                        out.push((key, "off".to_string()));
+                        continue;
+                    }
+                    (None, None) => continue,
+                    (None, Some(_)) => {
+                        out.push((key.clone(), "on".to_string()));
+                        texts(&Probe::default())
+                    }
+                    (Some(w), Some(_)) => w.clone(),
+                };
+                let Some(now) = now else { continue };
+                for (fi, f) in ProbeField::ALL.into_iter().enumerate() {
+                    if f.parse(&now[fi]) != f.parse(&from[fi]) {
+                        out.push((format!("{key}.{}", f.k8s()), now[fi].trim().to_string()));
+                    }
                 }
             }
         }

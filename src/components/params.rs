@@ -181,8 +181,8 @@ pub fn Params(children: Children) -> impl IntoView {
 }
 
 /// The DOM id of a probe cell's input: `probe-app-livenessProbe-periodSeconds`; a row of one
-/// workload's pods `probe-frontend_server-livenessProbe-periodSeconds` (`name` is then
-/// `frontend_server`: a `_` is in neither a workload's nor a container's name).
+/// workload's pods (or of several: the first's) `probe-frontend_server-livenessProbe-periodSeconds`
+/// (`name` is then `frontend_server`: a `_` is in neither a workload's nor a container's name).
 fn cell_id(name: &str, kind: ProbeKind, f: Option<ProbeField>) -> String {
     format!(
         "probe-{name}-{}-{}",
@@ -228,7 +228,7 @@ fn ProbeTables() -> impl IntoView {
                 .iter()
                 .map(|c| {
                     (
-                        (c.label(), c.workload.is_some(), c.name.clone()),
+                        (c.label(), c.workloads.clone(), c.name.clone()),
                         c.sidecar,
                         c.probes.each_ref().map(Option::is_some),
                     )
@@ -238,30 +238,41 @@ fn ProbeTables() -> impl IntoView {
     });
     view! {
         <div class="probes">
-            <p class="range">{move || if shape.with(|s| s.iter().any(|((_, by_workload, _), ..)| *by_workload)) {
+            <p class="range">{move || if shape.with(|s| s.iter().any(|((_, ws, _), ..)| !ws.is_empty())) {
                 "Probes, by Kubernetes field; each applies to that container in the pods of that workload (workload/container). execSeconds is the model's own: how long one probe runs."
             } else {
                 "Probes, by Kubernetes field; each applies to that container in every pod. execSeconds is the model's own: how long one probe runs."
             }}</p>
-            {move || shape.get().into_iter().enumerate().map(|(ci, ((label, by_workload, container), sidecar, present))| {
+            {move || shape.get().into_iter().enumerate().map(|(ci, ((label, ws, container), sidecar, present))| {
                 let what = if sidecar { "sidecar" } else { "container" };
                 let own = Own::new(ci);
-                let shown = match label.split_once('/') {
-                    Some((w, c)) if by_workload => format!("{what} {} / {}", middle(w), middle(c)),
-                    _ => format!("{what} {}", middle(&container)),
+                // `container server`, `container frontend / server`, or workloads sharing the
+                // row: `cart, checkout (2 workloads) · container server`.
+                let caption = |cut: fn(&str) -> String| {
+                    let names = ws.iter().map(|w| cut(w)).collect::<Vec<_>>().join(", ");
+                    match ws.len() {
+                        0 => format!("{what} {}", cut(&container)),
+                        1 => format!("{what} {names} / {}", cut(&container)),
+                        n => format!("{names} ({n} workloads) · {what} {}", cut(&container)),
+                    }
                 };
-                let name = if by_workload { label.replacen('/', "_", 1) } else { container };
+                let title = caption(str::to_string);
+                let region = format!("Probes of {title}");
+                let name = match ws.first() {
+                    Some(w) => format!("{w}_{container}"),
+                    None => container.clone(),
+                };
                 view! {
-                    <div class="probe-scroll" role="region" tabindex="0" aria-label=format!("Probes of {what} {label}")>
+                    <div class="probe-scroll" role="region" tabindex="0" aria-label=region>
                         <table class="probe-table">
-                            <caption title=format!("{what} {label}")>{shown}</caption>
+                            <caption title=title>{caption(middle)}</caption>
                             <thead><tr>
                                 <th scope="col">"probe"</th>
                                 {ProbeField::ALL.map(header).into_iter().collect_view()}
                                 <th scope="col"><span class="sr-only">"add or remove"</span></th>
                             </tr></thead>
                             <tbody>
-                                {ProbeKind::ALL.into_iter().map(|kind| probe_rows(ci, own, &name, kind, present[kind.index()])).collect_view()}
+                                {ProbeKind::ALL.into_iter().map(|kind| probe_rows(ci, own, &name, &label, kind, present[kind.index()])).collect_view()}
                             </tbody>
                         </table>
                     </div>
@@ -306,8 +317,16 @@ impl Own {
     }
 }
 
-/// One probe's row (inputs, or "not set") and the row of its messages.
-fn probe_rows(ci: usize, own: Own, name: &str, kind: ProbeKind, present: bool) -> impl IntoView {
+/// One probe's row (inputs, or "not set") and the row of its messages; `spoken`: the table's
+/// label (`frontend/server`).
+fn probe_rows(
+    ci: usize,
+    own: Own,
+    name: &str,
+    spoken: &str,
+    kind: ProbeKind,
+    present: bool,
+) -> impl IntoView {
     let ui = Ui::get();
     let settings = ui.settings;
     let cell = move |field| {
@@ -324,8 +343,6 @@ fn probe_rows(ci: usize, own: Own, name: &str, kind: ProbeKind, present: bool) -
             }
         })
     };
-    // `frontend_server` (the ids' form) reads `frontend/server`.
-    let spoken = name.replacen('_', "/", 1);
     let inputs = ProbeField::ALL.into_iter().enumerate().map(|(fi, f)| {
         let field = cell(Some(f));
         let id = cell_id(name, kind, Some(f));

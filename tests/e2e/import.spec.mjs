@@ -333,7 +333,7 @@ test('two Deployments with a container of the same name: a probe table each, an 
   await expect(captions).toHaveCount(2);
   await expect(captions.nth(0)).toHaveText('container frontend / server');
   await expect(captions.nth(1)).toHaveText('container recommendat…vice-canary / server');
-  await expect(captions.nth(1)).toHaveAttribute('title', 'container recommendationservice-canary/server');
+  await expect(captions.nth(1)).toHaveAttribute('title', 'container recommendationservice-canary / server');
 
   await front.fill('7');
   await front.blur();
@@ -343,12 +343,87 @@ test('two Deployments with a container of the same name: a probe table each, an 
   expect(search).not.toContain('recommendationservice-canary/server');
   expect(search).not.toMatch(/[&?]server\.readinessProbe/);
 
-  // The link reproduces it; a key without the workload (as links made before) sets both tables.
+  // The link reproduces it; a key without the workload (as links made before) sets both
+  // workloads, whose probes, now the same, share one table.
   const page2 = await context.newPage();
   const problems2 = await open(page2, search.replace('frontend/server.readinessProbe.periodSeconds=7', 'server.readinessProbe.periodSeconds=5'));
   if (!(await page2.locator('#pods').isVisible())) await page2.locator('details.params summary').click();
+  await expect(page2.locator('.probe-table caption')).toHaveText(['frontend, recommendat…vice-canary (2 workloads) · container server']);
   await expect(page2.locator('#probe-frontend_server-readinessProbe-periodSeconds')).toHaveValue('5');
-  await expect(page2.locator('#probe-recommendationservice-canary_server-readinessProbe-periodSeconds')).toHaveValue('5');
   expect(problems).toEqual([]);
   expect(problems2).toEqual([]);
+});
+
+// Several Deployments whose containers share a name, some with identical probes: the real
+// microservices-demo frontend (crates/manifest/tests/data/real/) beside four Deployments in the
+// same demo's shape. Workloads with the same container and the same probes share one table
+// headed by all their names; an edit there changes each of them (a link key per workload) and
+// the link reproduces the merged table; the others keep their own tables.
+const FRONTEND = readFileSync(new URL('../../crates/manifest/tests/data/real/microservices-demo-frontend.yaml', import.meta.url), 'utf8');
+const grpcService = (name, probe) => `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ${name}}
+spec:
+  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec:
+      containers:
+      - name: server
+        image: ${name}
+        readinessProbe: {grpc: {port: 8080}, ${probe}}
+        livenessProbe: {grpc: {port: 8080}, ${probe}}
+`;
+const SHOP = FRONTEND
+  + grpcService('emailservice', 'periodSeconds: 5')
+  + grpcService('checkoutservice', 'periodSeconds: 5')
+  + grpcService('paymentservice', 'periodSeconds: 5')
+  + grpcService('cartservice', 'initialDelaySeconds: 15, periodSeconds: 10');
+
+test('Deployments with identical probes share one probe table; an edit there changes each of them', async ({ page, context }) => {
+  const problems = await open(page, '?preset=short-restart');
+  await importText(page, SHOP);
+  await expect(page.locator('#preset option:checked')).toContainText('Imported: Deployment frontend (3 pods), Deployment emailservice (1 pod)');
+  if (!(await page.locator('#pods').isVisible())) await page.locator('details.params summary').click();
+  const captions = page.locator('.probe-table caption');
+  await expect(captions).toHaveCount(3);
+  await expect(captions.nth(0)).toHaveText('container frontend / server');
+  await expect(captions.nth(1)).toHaveText('emailservice, checkoutservice, paymentservice (3 workloads) · container server');
+  await expect(captions.nth(2)).toHaveText('container cartservice / server');
+  // The merged table's inputs carry its first workload's id.
+  const shared = page.locator('#probe-emailservice_server-readinessProbe-periodSeconds');
+  await expect(shared).toHaveValue('5');
+  await expect(page.locator('#probe-cartservice_server-readinessProbe-periodSeconds')).toHaveValue('10');
+  await expect(page.locator('#probe-frontend_server-readinessProbe-periodSeconds')).toHaveValue('10');
+
+  await shared.fill('7');
+  await shared.blur();
+  await expect.poll(() => page.evaluate(() => location.search)).toContain('paymentservice/server.readinessProbe.periodSeconds=7');
+  const search = await page.evaluate(() => location.search);
+  for (const w of ['emailservice', 'checkoutservice', 'paymentservice']) {
+    expect(search).toContain(`${w}/server.readinessProbe.periodSeconds=7`);
+  }
+  expect(search).not.toContain('cartservice/');
+  expect(search).not.toContain('frontend/');
+  await expect(page.locator('#probe-cartservice_server-readinessProbe-periodSeconds')).toHaveValue('10');
+
+  // The link reproduces the same tables (the three workloads still share one, now at 7).
+  const page2 = await context.newPage();
+  const problems2 = await open(page2, search);
+  if (!(await page2.locator('#pods').isVisible())) await page2.locator('details.params summary').click();
+  await expect(page2.locator('.probe-table caption')).toHaveCount(3);
+  await expect(page2.locator('.probe-table caption').nth(1)).toHaveText('emailservice, checkoutservice, paymentservice (3 workloads) · container server');
+  await expect(page2.locator('#probe-emailservice_server-readinessProbe-periodSeconds')).toHaveValue('7');
+  await expect(page2.locator('#probe-cartservice_server-readinessProbe-periodSeconds')).toHaveValue('10');
+  // A key for one of them alone (a hand-edited link) gives that workload its own table.
+  const page3 = await context.newPage();
+  const problems3 = await open(page3, search.replace('checkoutservice/server.readinessProbe.periodSeconds=7', 'checkoutservice/server.readinessProbe.periodSeconds=9'));
+  if (!(await page3.locator('#pods').isVisible())) await page3.locator('details.params summary').click();
+  await expect(page3.locator('.probe-table caption')).toHaveCount(4);
+  await expect(page3.locator('#probe-checkoutservice_server-readinessProbe-periodSeconds')).toHaveValue('9');
+  await expect(page3.locator('#probe-emailservice_server-readinessProbe-periodSeconds')).toHaveValue('7');
+  expect(problems).toEqual([]);
+  expect(problems2).toEqual([]);
+  expect(problems3).toEqual([]);
 });

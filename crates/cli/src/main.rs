@@ -5,7 +5,7 @@
 //! exits with status 1.
 
 use restartscope_figure::{layout, Animation, LayoutOpts};
-use restartscope_report::{json, table};
+use restartscope_report::{json, table, watch::watch_line};
 mod anim;
 mod args;
 mod files;
@@ -580,8 +580,11 @@ fn render(a: &SimArgs, sc: &Scenario, traces: &[Trace]) -> Result<Vec<u8>, Strin
                 }
                 None => sc.name.clone(),
             };
+            // Under the title, what to watch, from the runs: the same line in the still figure
+            // and its animation (SVG, PNG, GIF), so the animated SVG is the static one animated.
             let opts = LayoutOpts {
                 title: Some(title),
+                note: Some(watch_line(traces)),
                 ..LayoutOpts::default()
             };
             let fig = layout(traces, &opts);

@@ -197,8 +197,9 @@ fn svg_output_and_out_file() {
     let out = ok(&["simulate", "--preset", "eviction", "--format", "svg"]);
     assert!(out.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
     assert!(out.trim_end().ends_with("</svg>"));
-    let legacy = out.find("Legacy kubelet").unwrap();
-    let kep = out.find("KEP-4781 kubelet").unwrap();
+    // The groups' headings (the caption under the title names both runs too).
+    let legacy = out.find(">Legacy kubelet · ").unwrap();
+    let kep = out.find(">KEP-4781 kubelet · ").unwrap();
     assert!(legacy < kep);
     let tmp = Tmp::new("svg");
     let path = tmp.0.join("x.svg").to_string_lossy().into_owned();

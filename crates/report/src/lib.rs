@@ -12,6 +12,7 @@
 //! - [`describe`](mod@describe): an event in plain words.
 //! - [`json`], [`table`] and [`markdown`]: the CLI's `--format json`, `--format table` and
 //!   `--format markdown` (the app's JSON download is [`json::render`] too).
+//! - [`watch`]: what to watch in an animated figure, one sentence from the runs.
 
 pub mod describe;
 pub mod json;
@@ -23,6 +24,7 @@ pub mod pdb;
 pub mod table;
 pub mod timeline;
 pub mod versions;
+pub mod watch;
 pub mod why;
 
 pub use describe::describe;
