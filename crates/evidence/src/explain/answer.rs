@@ -14,7 +14,9 @@
 //!   (kubernetes#136910 on 1.35.0–1.35.3: an app container terminated with an error and restart
 //!   count 0 beside a running sidecar, in a pod that is not finished), said to be one snapshot.
 //!
-//! Each answer says in words how strong the evidence is and what to collect next. Mirrors no
+//! Another restart (a node reboot, a runtime restart, a 1.30→1.31 upgrade: `restarts`) whose
+//! signature scores at least as well as any bug is the answer instead. Each answer says in words
+//! how strong the evidence is and what to collect next. Mirrors no
 //! Kubernetes file; the signatures cite the kubelet code they come from.
 
 use super::candidates::{observed_downtime_s, Bug, BUGS};
@@ -53,17 +55,7 @@ impl Answer {
     /// The answer in a few words, as the SVG's title and the app's label say it: "kubernetes#136910
     /// explains this", "a node reboot explains this", "no known bug explains this".
     pub fn short(&self) -> String {
-        match (&self.bug, self.restart.as_deref()) {
-            (Some(b), _) => format!("{b} explains this"),
-            (None, Some(r)) => {
-                let what = OtherRestart::ALL
-                    .into_iter()
-                    .find(|k| k.preset() == r)
-                    .map_or(r, |k| k.what());
-                format!("{what} explains this")
-            }
-            (None, None) => "no known bug explains this".into(),
-        }
+        restarts::short(self.bug.as_deref(), self.restart.as_deref())
     }
 }
 

@@ -283,3 +283,18 @@ pub fn named(ranked: &[Verdict], bug: Option<f64>) -> Option<usize> {
         .max_by(|a, b| a.1.score.total_cmp(&b.1.score).then(b.0.cmp(&a.0)))?;
     (v.score >= NAMED_AT && bug.is_none_or(|b| v.score >= b)).then_some(i)
 }
+
+/// The answer in a few words (`Answer::short`): the bug, else the restart, else no known bug.
+pub fn short(bug: Option<&str>, restart: Option<&str>) -> String {
+    match (bug, restart) {
+        (Some(b), _) => format!("{b} explains this"),
+        (None, Some(r)) => {
+            let what = OtherRestart::ALL
+                .into_iter()
+                .find(|k| k.preset() == r)
+                .map_or(r, |k| k.what());
+            format!("{what} explains this")
+        }
+        (None, None) => "no known bug explains this".into(),
+    }
+}
