@@ -298,3 +298,35 @@ pub fn short(bug: Option<&str>, restart: Option<&str>) -> String {
         (None, None) => "no known bug explains this".into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(score: f64, restart: Option<&str>) -> Verdict {
+        Verdict {
+            candidate: restart.unwrap_or("a bug").into(),
+            kubelet: String::new(),
+            preset: Some(restart.unwrap_or("report-x").into()),
+            known_bug: restart.is_none().then(|| "kubernetes#1".into()),
+            fixed_in: None,
+            restart: restart.map(str::to_string),
+            score,
+            why: Vec::new(),
+        }
+    }
+
+    /// Ties never favour a bug; a weaker signature, or one under `NAMED_AT`, is not named.
+    #[test]
+    fn named_only_on_a_signature_at_least_the_bugs() {
+        let ranked = [v(80.0, None), v(80.0, Some("node-reboot"))];
+        assert_eq!(named(&ranked, Some(80.0)), Some(1));
+        assert_eq!(named(&ranked, Some(80.5)), None);
+        let weak = [v(40.0, Some("runtime-restart"))];
+        assert_eq!(named(&weak, None), None);
+        assert_eq!(
+            short(None, Some("upgrade-1.30-to-1.31")),
+            "an in-place kubelet upgrade across 1.30→1.31 explains this"
+        );
+    }
+}
