@@ -138,10 +138,7 @@ fn svg(b: &Beside, ans: &Answer) -> String {
     let opts = LayoutOpts {
         title: Some(format!(
             "Your incident beside the model · {} · drawn: {}",
-            match &ans.bug {
-                Some(bug) => format!("{bug} explains this"),
-                None => "no known bug explains this".to_string(),
-            },
+            ans.short(),
             b.names[0]
         )),
         width: 1000.0,

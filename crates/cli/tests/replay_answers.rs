@@ -159,10 +159,7 @@ fn report_136910_describe_on_1_35_0_names_the_bug_first_alone() {
 fn real_incidents_without_a_kubelet_bug_name_no_bug() {
     for (file, reason) in [
         ("131530-describe.txt", "OOMKilled"),
-        ("84443-journal.txt", "definition changed"),
-        ("45419-journal.txt", "PLEG"),
         ("106682-describe-events.txt", "no Ready change was observed"),
-        ("jupyter-et-13-describe-node.txt", "PLEG"),
         (
             "event-tailer-nodenotready.json",
             "the node controller marked it NotReady",

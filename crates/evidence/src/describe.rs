@@ -13,7 +13,7 @@
 //! - the `Events:` table (`Type Reason Age From Message`): `Unhealthy` (probe failed), `Killing`
 //!   ("definition changed, will be restarted": a spec-hash restart), `Started`, `OOMKilling`,
 //!   `Evicted`, `NodeNotReady` (the node controller), and on a node `Starting` ("Starting
-//!   kubelet."), `NodeNotReady`, `NodeReady`.
+//!   kubelet."), `NodeNotReady`, `NodeReady`, `Rebooted` ("… has been rebooted, boot id: …").
 //!
 //! Describe prints times as RFC 1123 with a zone (`Tue, 29 Apr 2025 13:43:32 +0800`); an event's
 //! Age counts back from when describe ran, which the output does not say: events are placed
@@ -407,6 +407,7 @@ pub(crate) fn read(text: &str) -> Evidence {
             "Starting" if is_node && msg.starts_with("Starting kubelet") => What::KubeletStarted,
             "NodeNotReady" if is_node => What::NodeReady(false),
             "NodeReady" if is_node => What::NodeReady(true),
+            "Rebooted" if is_node => What::NodeRebooted(boot_id(&msg)),
             "NodeNotReady" => What::ControllerNotReady,
             "OOMKilling" | "Evicted" | "Preempting" | "TaintManagerEviction" => What::PodMessage {
                 reason: reason.clone(),
@@ -426,4 +427,13 @@ pub(crate) fn read(text: &str) -> Evidence {
     }
     ev.obs.sort_by_key(|o| (o.t_ms, o.line));
     ev
+}
+
+/// The boot id in the kubelet's `Rebooted` event ("Node n1 has been rebooted, boot id: ID"),
+/// else the whole message.
+pub(crate) fn boot_id(msg: &str) -> String {
+    match msg.split_once("boot id:") {
+        Some((_, id)) => id.trim().to_string(),
+        None => msg.trim().to_string(),
+    }
 }

@@ -345,6 +345,8 @@ pub(crate) fn read(text: &str) -> Result<Evidence, ReadError> {
             ("NodeNotReady", "Pod") => Some(What::ReadyChanged(false)),
             ("NodeNotReady", "Node") => Some(What::NodeReady(false)),
             ("NodeReady", "Node") => Some(What::NodeReady(true)),
+            // kubelet_node_status.go: the boot id the kubelet records changed.
+            ("Rebooted", "Node") => Some(What::NodeRebooted(crate::describe::boot_id(message))),
             ("SuccessfulDelete", _) => deleted_pod(kind, message).map(|p| {
                 pod = Some(p);
                 What::PodDeleted

@@ -192,6 +192,10 @@ pub(crate) fn read(text: &str) -> Evidence {
             // (a node whose kubelet is down gets the controller's).
             "NodeNotReady" if is_node => (What::NodeReady(false), "kubelet or node-controller"),
             "NodeReady" if is_node => (What::NodeReady(true), "kubelet"),
+            "Rebooted" if is_node => (
+                What::NodeRebooted(crate::describe::boot_id(&msg)),
+                "kubelet",
+            ),
             "OOMKilling" | "Evicted" | "Preempting" | "TaintManagerEviction" => (
                 What::PodMessage {
                     reason: reason.clone(),

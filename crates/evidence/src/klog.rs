@@ -5,7 +5,8 @@
 //! its version (`"Kubelet version" kubeletVersion="v1.34.3"`, from `cmd/kubelet/app/server.go`),
 //! stopping (systemd "Stopping kubelet"/"Stopped kubelet"), `"Probe failed"`, `"SyncLoop
 //! (PLEG): event for pod"` (ContainerStarted / ContainerDied) and the status manager's
-//! `"Patch status for pod"` (its patch's Ready condition and container statuses). klog has no
+//! `"Patch status for pod"` (its patch's Ready condition and container statuses), `"Skipping pod
+//! synchronization"` (the runtime down or PLEG unhealthy). klog has no
 //! year: times are milliseconds since 1 January.
 
 use crate::time;
@@ -301,6 +302,25 @@ fn interpret(
             Some(old_pod(m[j..].split(':').next()?))
         });
         return one(pod, What::SpecChanged(c));
+    }
+    // kubelet.go, syncLoop: "Skipping pod synchronization" err="[container runtime is down, PLEG
+    // is not healthy: …]" (before 1.21 `skipping pod synchronization - [ … ]`): the runtime is
+    // not answering, so the sync loop waits for it.
+    if text == "Skipping pod synchronization" || text.starts_with("skipping pod synchronization") {
+        let why = value(m, "err").unwrap_or_else(|| {
+            text.trim_start_matches("skipping pod synchronization")
+                .trim_start_matches([' ', '-'])
+                .to_string()
+        });
+        let why = why
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_string();
+        // Said once until the reason changes (the loop says it every second).
+        if ready.insert(format!("\u{0}skip {why}"), true).is_some() {
+            return Vec::new();
+        }
+        return one(None, What::RuntimeDown(why));
     }
     // pkg/kubelet/nodestatus/setters.go: "Node became not ready" node=… condition={…}; before
     // 1.21 `Node became not ready: {Type:Ready Status:False … Message:…}`.

@@ -67,6 +67,13 @@ pub enum What {
     /// The node went NotReady with this message (the kubelet's node status setter: "Node became
     /// not ready", e.g. "PLEG is not healthy: …"; the controller's "NodeNotReady").
     NodeNotReadyBecause(String),
+    /// The node rebooted: the kubelet's `Rebooted` event ("Node n1 has been rebooted, boot id:
+    /// …", `kubelet_node_status.go` when the boot id it records changes); the boot id.
+    NodeRebooted(String),
+    /// The kubelet found the container runtime down or not answering: "skipping pod
+    /// synchronization" with its reason (`kubelet.go` `syncLoop`: "container runtime is down",
+    /// "PLEG is not healthy: …").
+    RuntimeDown(String),
 }
 
 /// One container in a snapshot.
@@ -158,6 +165,8 @@ impl What {
             }
             What::SpecChanged(c) => format!("container {c} definition changed, restarted"),
             What::NodeNotReadyBecause(m) => format!("node NotReady: {}", cut_to(m, 90)),
+            What::NodeRebooted(id) => format!("node rebooted (boot id {})", cut_to(id, 40)),
+            What::RuntimeDown(m) => format!("pod sync skipped: {}", cut_to(m, 90)),
         }
     }
 }

@@ -269,9 +269,10 @@ fn evidence(texts: &[(String, String)]) -> Value {
     json!({
         "ok": true,
         "scenario": b.scenario,
-        "label": match &ans.bug {
-            Some(b) => format!("Evidence · {b} · best match {}", verdicts[0].candidate),
-            None => format!("Evidence · no known bug · drawn beside {}", verdicts[0].candidate),
+        "label": match (&ans.bug, &ans.restart) {
+            (Some(b), _) => format!("Evidence · {b} · best match {}", verdicts[0].candidate),
+            (None, Some(_)) => format!("Evidence · {} · drawn beside {}", ans.short(), verdicts[0].candidate),
+            (None, None) => format!("Evidence · no known bug · drawn beside {}", verdicts[0].candidate),
         },
         "workloads": [],
         "unused": unused,

@@ -14,10 +14,13 @@
 //!   (kubernetes#136910 on 1.35.0–1.35.3: an app container terminated with an error and restart
 //!   count 0 beside a running sidecar, in a pod that is not finished), said to be one snapshot.
 //!
-//! Each answer says in words how strong the evidence is and what to collect next. Mirrors no
+//! Another restart (a node reboot, a runtime restart, a 1.30→1.31 upgrade: `restarts`) whose
+//! signature scores at least as well as any bug is the answer instead. Each answer says in words
+//! how strong the evidence is and what to collect next. Mirrors no
 //! Kubernetes file; the signatures cite the kubelet code they come from.
 
 use super::candidates::{observed_downtime_s, Bug, BUGS};
+use super::restarts::{self, OtherRestart};
 use super::verdict::Verdict;
 use super::versions::{evidence_version, seen_version, SeenVersion};
 use crate::time::clock_text;
@@ -32,6 +35,9 @@ pub struct Answer {
     pub headline: String,
     /// The bug named (`kubernetes#136910`), if any.
     pub bug: Option<String>,
+    /// The other restart named instead of a bug (its preset: `node-reboot`, `runtime-restart`,
+    /// `upgrade-1.30-to-1.31`), if any.
+    pub restart: Option<String>,
     pub preset: Option<String>,
     /// Why, in words: the pod's own facts first, then the comparison.
     pub reasons: Vec<String>,
@@ -43,6 +49,14 @@ pub struct Answer {
     pub release: Option<String>,
     /// Known bugs that release cannot have (taken out of the ranking).
     pub not_possible: Vec<String>,
+}
+
+impl Answer {
+    /// The answer in a few words, as the SVG's title and the app's label say it: "kubernetes#136910
+    /// explains this", "a node reboot explains this", "no known bug explains this".
+    pub fn short(&self) -> String {
+        restarts::short(self.bug.as_deref(), self.restart.as_deref())
+    }
 }
 
 /// Whether a release can have the bug: a legacy-kubelet bug every release (its legacy kubelet,
@@ -426,7 +440,7 @@ pub fn answer(
         }
     }
     if named.is_none() {
-        let best_bug = ranked.iter().position(|v| v.preset.is_some());
+        let best_bug = ranked.iter().position(|v| bug_of(v).is_some());
         let controller = obs
             .iter()
             .filter(|o| matches!(o.what, What::ReadyChanged(_)) && by_controller(o))
@@ -495,8 +509,37 @@ pub fn answer(
             reasons.push("no known bug's run matches the observed Ready sequence".into());
         }
     }
-    // The ranking: the named bug first; else a kubelet behaving as designed first.
-    if let Some(i) = named {
+    // Another restart whose signature scores at least as well as the bug (ties never favour a
+    // bug) is the answer: what the evidence shows.
+    let bug_score = match named {
+        Some(i) => Some(ranked[i].score),
+        None => ranked
+            .iter()
+            .filter(|v| bug_of(v).is_some())
+            .map(|v| v.score)
+            .max_by(|a, b| a.total_cmp(b)),
+    };
+    let restart = restarts::named(&ranked, bug_score).and_then(|i| {
+        let v = ranked.remove(i);
+        ranked.insert(0, v);
+        OtherRestart::of_verdict(&ranked[0])
+    });
+    if restart.is_some() {
+        let mut why = ranked[0].why.clone();
+        if named.is_some() {
+            why.push(format!(
+                "its signature scores {:.1}, at least the bug's: the bug is not named",
+                ranked[0].score
+            ));
+        }
+        named = None;
+        let at = facts.len().min(reasons.len());
+        reasons.splice(at..at, why);
+    }
+    // The ranking: the restart or the named bug first; else a kubelet behaving as designed first.
+    if restart.is_some() {
+        // Placed above.
+    } else if let Some(i) = named {
         let v = ranked.remove(i);
         ranked.insert(0, v);
     } else if let Some(i) = ranked.iter().position(|v| v.preset.is_none()) {
@@ -526,12 +569,20 @@ pub fn answer(
                 v.preset.clone(),
             )
         }
-        None => ("No known bug explains this.".to_string(), None, None),
+        None => match restart {
+            Some(k) => (
+                k.headline(restarts::hop_seen(obs)),
+                None,
+                Some(k.preset().to_string()),
+            ),
+            None => ("No known bug explains this.".to_string(), None, None),
+        },
     };
     (
         Answer {
             headline,
             bug,
+            restart: restart.map(|k| k.preset().to_string()),
             preset,
             reasons,
             strength: strength_words,

@@ -1,9 +1,11 @@
 //! The candidates `explain` ranks: the known bugs (`BUGS`, each a `report-*` preset with the
-//! kubelet it needs and where it is fixed) and every release profile's kubelet, run on the
-//! evidence's scenario (`scenario_from`, one pod per observed pod) with the evidence's downtime
-//! (`observed_downtime_s`). Called by `explain` (its re-exports: the CLI's `replay`, the
+//! kubelet it needs and where it is fixed), the other restarts (`restarts::OtherRestart`: a node
+//! reboot, a runtime restart, an in-place 1.30→1.31 upgrade, each its preset) and every release
+//! profile's kubelet, run on the evidence's scenario (`scenario_from`, one pod per observed pod)
+//! with the evidence's downtime (`observed_downtime_s`). Called by `explain` (its re-exports: the CLI's `replay`, the
 //! evidence tests) and by `observed` (`observed_pods`). Mirrors no Kubernetes file.
 
+use super::restarts::{reboot_downtime_s, OtherRestart};
 use super::versions::{evidence_version, SeenVersion};
 use crate::types::{Obs, What};
 use restartscope_sim::{
@@ -81,13 +83,16 @@ pub struct Candidate {
     pub scenario: Scenario,
     pub profile: KubeletProfile,
     pub bug: Option<Bug>,
+    /// A restart other than the kubelet's (scored on its own signature, not on Ready).
+    pub restart: Option<OtherRestart>,
 }
 
 impl Candidate {
     pub fn name(&self) -> String {
-        match self.bug {
-            Some(b) => format!("{} · {}", b.preset, self.profile.long_label()),
-            None => self.profile.long_label(),
+        match (self.bug, self.restart) {
+            (Some(b), _) => format!("{} · {}", b.preset, self.profile.long_label()),
+            (None, Some(r)) => format!("{} · {}", r.preset(), self.profile.long_label()),
+            (None, None) => self.profile.long_label(),
         }
     }
 }
@@ -239,6 +244,32 @@ pub fn candidates(
             scenario: sc,
             profile,
             bug: Some(b),
+            restart: None,
+        });
+    }
+    // The other restarts: each its preset, on its own release (the upgrade from 1.30), with the
+    // evidence's downtime (a reboot's: from the node's NotReady to the kubelet's start).
+    for r in OtherRestart::ALL {
+        let Some(p) = presets::find(r.preset()) else {
+            continue;
+        };
+        let mut sc = (p.build)();
+        let d = match r {
+            OtherRestart::Node => down.or_else(|| reboot_downtime_s(obs)),
+            _ => down,
+        };
+        if let (Some(d), Some(x)) = (d.filter(|d| *d > 0.0), sc.kubelet.restarts.first_mut()) {
+            x.downtime_s = d;
+            sc.horizon_s = sc.horizon_s.max(x.at_s + d + 170.0);
+        }
+        let Ok(profile) = KubeletProfile::new(sc.cluster.version, sc.kubelet.policy) else {
+            continue;
+        };
+        out.push(Candidate {
+            scenario: sc,
+            profile,
+            bug: None,
+            restart: Some(r),
         });
     }
     for v in versions {
@@ -249,6 +280,7 @@ pub fn candidates(
                 scenario: sc.clone(),
                 profile,
                 bug: None,
+                restart: None,
             });
         }
     }

@@ -30,14 +30,19 @@
 //! report) comes first, and every candidate that shares its score with others says it is
 //! indistinguishable from them on this evidence.
 //!
-//! Modules: `candidates` (the known bugs and the model runs to compare), `versions` (the
-//! kubelet's release as the evidence names it), `sequence` (one pod's Ready sequence, observed or
-//! modelled), `scoring` (one pod's score, the tolerance, which model pod an observed pod is
+//! The other restarts (a node reboot, a runtime restart, an in-place 1.30→1.31 upgrade:
+//! `restarts`) are candidates too, scored 0–100 on their own signature in the evidence alone;
+//! at equal scores they come before a bug.
+//!
+//! Modules: `candidates` (the known bugs and the model runs to compare), `restarts` (the other
+//! restarts' signatures), `versions` (the kubelet's release as the evidence names it),
+//! `sequence` (one pod's Ready sequence, observed or modelled), `scoring` (one pod's score, the tolerance, which model pod an observed pod is
 //! compared with); here, the ranking of the candidates. Called by the CLI's `replay` and by
 //! `observed` (the pairing and the tolerance). Mirrors no Kubernetes file.
 
 mod answer;
 mod candidates;
+mod restarts;
 mod scoring;
 mod sequence;
 mod verdict;
@@ -47,6 +52,7 @@ pub use answer::{answer, Answer};
 pub use candidates::{
     candidates, observed_downtime_s, observed_pods, scenario_from, Bug, Candidate, BUGS,
 };
+pub use restarts::{signature, OtherRestart, Signature, NAMED_AT};
 pub use scoring::{matched_pods, tolerance_ms};
 pub use verdict::Verdict;
 pub use versions::{evidence_version, seen_version, SeenVersion};
@@ -146,6 +152,32 @@ fn rank(
         .collect();
     let mut out: Vec<(Verdict, bool)> = Vec::new();
     for c in candidates {
+        // Another restart: its own signature alone (a run it cannot produce is said).
+        if let Some(r) = c.restart {
+            let sig = restarts::signature(r, obs);
+            let mut why = sig.why;
+            if why.is_empty() {
+                why.push(format!("no sign of {} in the evidence (0)", r.what()));
+            }
+            let ran = simulate_profile(&c.scenario, &c.profile).is_ok();
+            if !ran {
+                why.push("its model run could not be simulated".into());
+            }
+            out.push((
+                Verdict {
+                    candidate: c.name(),
+                    kubelet: c.profile.long_label(),
+                    preset: Some(r.preset().to_string()),
+                    known_bug: None,
+                    fixed_in: None,
+                    restart: Some(r.preset().to_string()),
+                    score: if ran { sig.score } else { 0.0 },
+                    why,
+                },
+                false,
+            ));
+            continue;
+        }
         let tr = match simulate_profile(&c.scenario, &c.profile) {
             Ok(t) => t,
             Err(e) => {
@@ -156,6 +188,7 @@ fn rank(
                         preset: c.bug.map(|b| b.preset.to_string()),
                         known_bug: c.bug.map(|b| b.issue.to_string()),
                         fixed_in: None,
+                        restart: None,
                         score: 0.0,
                         why: vec![format!(
                             "not simulated: {}",
@@ -252,6 +285,7 @@ fn rank(
                     )
                 }),
                 fixed_in: c.bug.map(|b| b.fixed_in.to_string()),
+                restart: None,
                 score: (score.max(0.0) * 10.0).round() / 10.0,
                 why,
             },

@@ -13,6 +13,9 @@ pub struct Verdict {
     pub preset: Option<String>,
     pub known_bug: Option<String>,
     pub fixed_in: Option<String>,
+    /// A restart other than the kubelet's (its preset: `node-reboot`, `runtime-restart`,
+    /// `upgrade-1.30-to-1.31`), scored on its signature alone.
+    pub restart: Option<String>,
     /// 0–100.
     pub score: f64,
     pub why: Vec<String>,

@@ -1,0 +1,332 @@
+//! The other restarts a node goes through, as `explain` candidates beside the known bugs: a node
+//! reboot (rules B1, B2), a container-runtime restart or outage (R1–R4) and an in-place kubelet
+//! upgrade across the container hash change of 1.31 (U1). Each scores only on its own signature
+//! in the evidence (`signature`, 0–100), never on a Ready sequence a kubelet bug could also
+//! write; its run is its preset (`node-reboot`, `runtime-restart`, `upgrade-1.30-to-1.31`) with
+//! the evidence's downtime (`candidates`). `named` picks the one the answer names: at least
+//! `NAMED_AT`, and at least the best bug's score (ties never favour a bug).
+//!
+//! Called by `candidates` (the runs), the ranking in `explain/mod.rs` (the scores) and `answer`
+//! (the headline). Mirrors the kubelet code the signatures come from: `kubelet_node_status.go`
+//! (the `Rebooted` event when the boot id changes), `kubelet.go` `syncLoop` and `runtime.go`
+//! `runtimeErrors` ("container runtime is down", "PLEG is not healthy"), `kuberuntime_manager.go`
+//! `computePodActions` ("Container … definition changed, will be restarted") and PR #124220 (the
+//! 1.31 hash).
+
+use super::verdict::Verdict;
+use crate::types::{Obs, What};
+use serde::Serialize;
+
+/// A restart other than the kubelet's own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OtherRestart {
+    Node,
+    Runtime,
+    Upgrade,
+}
+
+/// The least signature score the answer names a restart on.
+pub const NAMED_AT: f64 = 50.0;
+
+impl OtherRestart {
+    pub const ALL: [OtherRestart; 3] = [
+        OtherRestart::Node,
+        OtherRestart::Runtime,
+        OtherRestart::Upgrade,
+    ];
+
+    /// The model's preset drawn for it.
+    pub fn preset(self) -> &'static str {
+        match self {
+            OtherRestart::Node => "node-reboot",
+            OtherRestart::Runtime => "runtime-restart",
+            OtherRestart::Upgrade => "upgrade-1.30-to-1.31",
+        }
+    }
+
+    /// In words, as the answer names it.
+    pub fn what(self) -> &'static str {
+        match self {
+            OtherRestart::Node => "a node reboot",
+            OtherRestart::Runtime => "a container runtime restart",
+            OtherRestart::Upgrade => "an in-place kubelet upgrade across 1.30→1.31",
+        }
+    }
+
+    /// The answer's headline when this restart is named (`hop`: the evidence shows the kubelet's
+    /// versions across the hash change, else a spec-hash restart is all it shows).
+    pub fn headline(self, hop: bool) -> String {
+        match self {
+            OtherRestart::Node => "A node reboot explains this: every container restarts (expected on every release, not a bug).".into(),
+            OtherRestart::Runtime => "A container runtime restart (or outage) explains this: the kubelet posts node Ready=False while the runtime is down and the pods stay Ready (rule R3; kubernetes#125618) — expected behaviour, not a kubelet bug.".into(),
+            OtherRestart::Upgrade if hop => "An in-place kubelet upgrade across 1.30→1.31 explains this: the container hash changed (PR #124220), so the new kubelet restarts every container at its first SyncPod (rule U1; kubernetes#129385) — expected, not a bug; drain the node before a minor upgrade.".into(),
+            OtherRestart::Upgrade => "A container-spec-hash restart explains this — as after an in-place kubelet upgrade across 1.30→1.31 (rule U1; kubernetes#129385), or an edit of the pod's spec: expected, not a kubelet bug.".into(),
+        }
+    }
+
+    /// The kind a verdict's `restart` names.
+    pub fn of_verdict(v: &Verdict) -> Option<OtherRestart> {
+        let p = v.restart.as_deref()?;
+        OtherRestart::ALL.into_iter().find(|k| k.preset() == p)
+    }
+}
+
+/// A restart's score on this evidence and why.
+pub struct Signature {
+    pub score: f64,
+    pub why: Vec<String>,
+}
+
+fn line(o: &Obs) -> String {
+    format!("line {}", o.line)
+}
+
+/// The minor of a `v1.31.2`-like version.
+fn minor(v: &str) -> Option<u32> {
+    v.trim_start_matches('v').split('.').nth(1)?.parse().ok()
+}
+
+/// Whether a node-level NotReady shows before `t` (the node controller's, the kubelet's).
+fn node_not_ready(o: &Obs) -> bool {
+    match &o.what {
+        What::NodeReady(false) | What::ControllerNotReady | What::NodeNotReadyBecause(_) => true,
+        What::ReadyChanged(false) => {
+            o.by.as_deref()
+                .is_some_and(|b| b.contains("node-controller"))
+        }
+        _ => false,
+    }
+}
+
+/// The score and its reasons: only the restart's own signature counts.
+pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
+    let mut why = Vec::new();
+    let mut score: f64 = 0.0;
+    let start = obs.iter().find(|o| o.what == What::KubeletStarted);
+    match kind {
+        OtherRestart::Node => {
+            if let Some(o) = obs.iter().find(|o| matches!(o.what, What::NodeRebooted(_))) {
+                score += 70.0;
+                why.push(format!(
+                    "node {}: the kubelet's Rebooted event ({}): the node's boot id changed — it rebooted (+70)",
+                    o.node.as_deref().unwrap_or("?"),
+                    line(o)
+                ));
+            }
+            if let Some(s) = start {
+                score += 10.0;
+                why.push(format!("the kubelet started ({}) (+10)", line(s)));
+                if let Some(n) = obs
+                    .iter()
+                    .find(|o| node_not_ready(o) && o.file == s.file && o.t_ms <= s.t_ms)
+                {
+                    score += 10.0;
+                    why.push(format!(
+                        "the node was NotReady before it ({}): its lease stopped with the node (+10)",
+                        line(n)
+                    ));
+                }
+                let mut pods: Vec<&String> = obs.iter().filter_map(|o| o.pod.as_ref()).collect();
+                pods.sort();
+                pods.dedup();
+                let restarted = |p: &&String| {
+                    obs.iter().any(|o| {
+                        o.pod.as_ref() == Some(*p)
+                            && o.file == s.file
+                            && o.t_ms >= s.t_ms
+                            && matches!(o.what, What::ContainerStarted | What::Restarted(_))
+                    })
+                };
+                if !pods.is_empty() && pods.iter().all(restarted) {
+                    score += 10.0;
+                    why.push(format!(
+                        "every observed pod's containers started again after the kubelet's start ({} pod{}) (+10)",
+                        pods.len(),
+                        if pods.len() == 1 { "" } else { "s" }
+                    ));
+                }
+            }
+            if score > 0.0 && score < 70.0 {
+                why.push("no Rebooted event: the node's events (`kubectl get events --field-selector involvedObject.kind=Node`) would say whether it rebooted".into());
+            }
+        }
+        OtherRestart::Runtime => {
+            let mut best: Option<(f64, &Obs, &str)> = None;
+            for o in obs {
+                let m = match &o.what {
+                    What::NodeNotReadyBecause(m) | What::RuntimeDown(m) => m.as_str(),
+                    _ => continue,
+                };
+                let s = if m.contains("container runtime is down") {
+                    70.0
+                } else if m.contains("PLEG is not healthy")
+                    && !m.contains("pleg has yet to be successful")
+                {
+                    60.0
+                } else {
+                    continue;
+                };
+                if best.is_none_or(|b| s > b.0) {
+                    best = Some((s, o, m));
+                }
+            }
+            if let Some((s, o, m)) = best {
+                score += s;
+                why.push(format!(
+                    "the kubelet says the container runtime is not answering ({}: \"{}\"): `runtimeErrors` / the PLEG's relist (+{s})",
+                    line(o),
+                    crate::types::cut_to(m, 100)
+                ));
+                let kubelet_ready = obs.iter().any(|o| {
+                    matches!(o.what, What::ReadyChanged(_))
+                        && !o
+                            .by
+                            .as_deref()
+                            .is_some_and(|b| b.contains("node-controller"))
+                });
+                if obs.iter().any(|o| o.pod.is_some()) && !kubelet_ready {
+                    score += 10.0;
+                    why.push("no pod's Ready changed by the kubelet: the pods stay Ready while the node is NotReady (R3) (+10)".into());
+                }
+                if !obs
+                    .iter()
+                    .any(|o| matches!(o.what, What::KubeletStarted | What::KubeletStopped))
+                {
+                    score += 10.0;
+                    why.push(
+                        "the kubelet kept running (no stop or start in the evidence) (+10)".into(),
+                    );
+                }
+            }
+        }
+        OtherRestart::Upgrade => {
+            let changed: Vec<&Obs> = obs
+                .iter()
+                .filter(|o| matches!(o.what, What::SpecChanged(_)))
+                .collect();
+            if let Some(first) = changed.first() {
+                score += 50.0;
+                why.push(format!(
+                    "\"definition changed, will be restarted\" ({}): the kubelet restarted a container because its hash changed (`computePodActions`) (+50)",
+                    line(first)
+                ));
+                if changed.len() > 1 {
+                    score += 10.0;
+                    why.push(format!("{} containers restarted so (+10)", changed.len()));
+                }
+                if let Some(s) = start.filter(|s| s.file == first.file && s.t_ms <= first.t_ms) {
+                    score += 15.0;
+                    why.push(format!(
+                        "at the kubelet's first SyncPod after its start ({}) (+15)",
+                        line(s)
+                    ));
+                }
+            }
+            let minors: Vec<u32> = obs
+                .iter()
+                .filter_map(|o| match &o.what {
+                    What::KubeletVersion(v) => minor(v),
+                    _ => None,
+                })
+                .collect();
+            if score > 0.0 && !minors.is_empty() {
+                let (lo, hi) = (minors.iter().min(), minors.iter().max());
+                if let (Some(&lo), Some(&hi)) = (lo, hi) {
+                    if lo <= 30 && hi >= 31 {
+                        score += 25.0;
+                        why.push(format!("the kubelet went from 1.{lo} to 1.{hi}: the 1.31 hash (PR #124220) differs from 1.30's (+25)"));
+                    } else if lo >= 31 {
+                        score -= 20.0;
+                        why.push(format!("the kubelet is 1.{lo}–1.{hi}: every hop from 1.31 on keeps the hash, so the pod's spec was edited (−20)"));
+                    }
+                }
+            }
+        }
+    }
+    Signature {
+        score: score.clamp(0.0, 100.0),
+        why,
+    }
+}
+
+/// Whether the evidence shows the kubelet's versions across 1.30→1.31.
+pub fn hop_seen(obs: &[Obs]) -> bool {
+    let m: Vec<u32> = obs
+        .iter()
+        .filter_map(|o| match &o.what {
+            What::KubeletVersion(v) => minor(v),
+            _ => None,
+        })
+        .collect();
+    m.iter().any(|&x| x <= 30) && m.iter().any(|&x| x >= 31)
+}
+
+/// A node reboot's downtime the evidence dates: from the node's first NotReady to the kubelet's
+/// start (same file), a lower bound (the node controller waits its grace before NotReady).
+pub fn reboot_downtime_s(obs: &[Obs]) -> Option<f64> {
+    let s = obs.iter().find(|o| o.what == What::KubeletStarted)?;
+    let n = obs
+        .iter()
+        .filter(|o| node_not_ready(o) && o.file == s.file && o.t_ms < s.t_ms)
+        .min_by_key(|o| o.t_ms)?;
+    Some((s.t_ms - n.t_ms) as f64 / 1000.0)
+}
+
+/// The restart the answer names, its place in `ranked`: the best-scoring one, at least
+/// `NAMED_AT`, and at least `bug` (the named or best bug's score): ties never favour a bug.
+pub fn named(ranked: &[Verdict], bug: Option<f64>) -> Option<usize> {
+    let (i, v) = ranked
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.restart.is_some())
+        .max_by(|a, b| a.1.score.total_cmp(&b.1.score).then(b.0.cmp(&a.0)))?;
+    (v.score >= NAMED_AT && bug.is_none_or(|b| v.score >= b)).then_some(i)
+}
+
+/// The answer in a few words (`Answer::short`): the bug, else the restart, else no known bug.
+pub fn short(bug: Option<&str>, restart: Option<&str>) -> String {
+    match (bug, restart) {
+        (Some(b), _) => format!("{b} explains this"),
+        (None, Some(r)) => {
+            let what = OtherRestart::ALL
+                .into_iter()
+                .find(|k| k.preset() == r)
+                .map_or(r, |k| k.what());
+            format!("{what} explains this")
+        }
+        (None, None) => "no known bug explains this".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(score: f64, restart: Option<&str>) -> Verdict {
+        Verdict {
+            candidate: restart.unwrap_or("a bug").into(),
+            kubelet: String::new(),
+            preset: Some(restart.unwrap_or("report-x").into()),
+            known_bug: restart.is_none().then(|| "kubernetes#1".into()),
+            fixed_in: None,
+            restart: restart.map(str::to_string),
+            score,
+            why: Vec::new(),
+        }
+    }
+
+    /// Ties never favour a bug; a weaker signature, or one under `NAMED_AT`, is not named.
+    #[test]
+    fn named_only_on_a_signature_at_least_the_bugs() {
+        let ranked = [v(80.0, None), v(80.0, Some("node-reboot"))];
+        assert_eq!(named(&ranked, Some(80.0)), Some(1));
+        assert_eq!(named(&ranked, Some(80.5)), None);
+        let weak = [v(40.0, Some("runtime-restart"))];
+        assert_eq!(named(&weak, None), None);
+        assert_eq!(
+            short(None, Some("upgrade-1.30-to-1.31")),
+            "an in-place kubelet upgrade across 1.30→1.31 explains this"
+        );
+    }
+}
