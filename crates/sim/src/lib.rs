@@ -125,7 +125,7 @@ fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
     // After an in-place upgrade the lane runs the last release it upgraded to.
     let last = (sc.kubelet.restarts.iter())
         .filter_map(|r| r.upgrade_to)
-        .last()
+        .next_back()
         .filter(|to| *to != profile.version && profile.proposal.is_none())
         .map(|to| KubeletProfile::for_policy(to, profile.policy()));
     Trace {

@@ -8,9 +8,12 @@ fn secs(e: &Event) -> f64 {
     e.t as f64 / 1000.0
 }
 
-fn of<'a>(tr: &'a Trace, kind: Kind) -> Vec<&'a Event> {
+fn of(tr: &Trace, kind: Kind) -> Vec<&Event> {
     tr.events.iter().filter(|e| e.kind == kind).collect()
 }
+
+/// (time, pod, Ready) of a pod Ready change.
+type ReadyChange = (i64, Option<u16>, Value);
 
 fn with_restart(mut sc: Scenario, r: Restart) -> Scenario {
     sc.horizon_s = sc.horizon_s.max(r.end_s() + 60.0);
@@ -150,7 +153,7 @@ fn a_runtime_outage_past_the_not_ready_toleration_evicts_ready_pods() {
 #[test]
 fn a_node_reboot_reruns_init_containers_in_order_on_every_kubelet() {
     let sc = presets::node_reboot();
-    let mut ready_story: Option<(KubeVersion, Vec<(i64, Option<u16>, Value)>)> = None;
+    let mut ready_story: Option<(KubeVersion, Vec<ReadyChange>)> = None;
     for p in lanes() {
         let tr = run(&sc, &p);
         let who = p.label();
@@ -183,7 +186,7 @@ fn a_node_reboot_reruns_init_containers_in_order_on_every_kubelet() {
             assert!(starts[0].0 >= 70.0, "{who}: after the boot");
         }
         // Ready False at the first SyncPod, True once the readiness probe passed.
-        let ready: Vec<(i64, Option<u16>, Value)> = of(&tr, Kind::PodReady)
+        let ready: Vec<ReadyChange> = of(&tr, Kind::PodReady)
             .into_iter()
             .map(|e| (e.t, e.pod, e.value.clone()))
             .collect();
