@@ -266,7 +266,13 @@ pub fn App() -> impl IntoView {
                 .and_then(|w| w.as_f64())
                 .is_some_and(|w| w < 1680.0);
         let view_h = if tour_below {
-            (ui.view_h.get() - TOUR_BELOW_H).max(360.0)
+            // The audience's window shows only the step's title under the figure.
+            let below = if ui.role.get() == Some(url::Role::Audience) {
+                100.0
+            } else {
+                TOUR_BELOW_H
+            };
+            (ui.view_h.get() - below).max(360.0)
         } else {
             ui.view_h.get()
         };

@@ -69,18 +69,13 @@ fn markup(key: &str, notes: &Option<Result<Notes, String>>, next: &str) -> Strin
     let keys: String = COMMANDS
         .iter()
         .filter(|c| !c.keys.is_empty())
-        .map(|c| {
-            format!(
-                "<tr><th><kbd>{}</kbd></th><td>{}</td></tr>",
-                c.shown, c.what
-            )
-        })
+        .map(|c| format!("<li><kbd>{}</kbd> {}</li>", c.shown, c.what))
         .collect();
     format!(
         "<div class=\"notes-text\"><h2>Speaker notes<span class=\"notes-key\">{}</span></h2><dl>{body}</dl></div>\
          <div class=\"notes-side\"><p id=\"presenter-clock\" class=\"notes-clock\"></p>\
          <p id=\"presenter-next\"><b>Next: </b>{}</p>\
-         <table class=\"notes-keys\" aria-label=\"Keyboard shortcuts\">{keys}</table></div>",
+         <ul class=\"notes-keys\" aria-label=\"Keyboard shortcuts\">{keys}</ul></div>",
         e(key),
         e(next)
     )
