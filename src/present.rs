@@ -223,11 +223,20 @@ pub fn open(ui: Ui) -> bool {
     ui.present.set(false);
     ui.role.set(Some(Role::Notes));
     if let (Some(w), Some(q)) = (web_sys::window(), q) {
-        let _ = w.open_with_url_and_target_and_features(
-            &crate::ui::page_link(&q),
+        let link = crate::ui::page_link(&q);
+        let opened = w.open_with_url_and_target_and_features(
+            &link,
             "restartscope-audience",
             "popup,width=1280,height=720",
         );
+        // A blocked pop-up: the presenter's window works alone; the audience's opens by hand.
+        if !matches!(opened, Ok(Some(_))) {
+            ui.notices.update(|n| {
+                n.push(format!(
+                    "The browser did not open the audience's window: open {link} in another window or tab."
+                ))
+            });
+        }
     }
     true
 }

@@ -188,6 +188,18 @@ test('opened by hand in two tabs: the audience takes the presenter\'s state and 
   expect(audienceProblems).toEqual([]);
 });
 
+test('a blocked pop-up: the presenter view still starts here and says how to open the audience\'s window', async ({ page }) => {
+  const problems = await open(page, '?preset=short-restart');
+  await page.evaluate(() => { window.open = () => null; });
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('n');
+  await expect(page.locator('html')).toHaveAttribute('data-role', 'notes');
+  await expect(page.getByLabel('Speaker notes')).toBeVisible();
+  await expect(page.locator('#url-notice')).toContainText("did not open the audience's window: open http://127.0.0.1");
+  await expect(page.locator('#url-notice')).toContainText('present=audience');
+  expect(problems).toEqual([]);
+});
+
 test('a bad present= value is named and the page works', async ({ page }) => {
   const problems = await open(page, '?present=projector&preset=short-restart');
   await expect(page.locator('#url-notice')).toContainText('present="projector" ignored: 1 (presentation view), notes');
