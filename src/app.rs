@@ -16,6 +16,7 @@ use crate::components::{
     notices::Notices,
     params::Params,
     pdb::Pdb,
+    presenter::Presenter,
     qr::Qr,
     restarts::{BarHandles, RestartList},
     tour::{Tour, TourEntry},
@@ -74,6 +75,7 @@ pub fn App() -> impl IntoView {
         set_root_attr("data-theme", ui.effective_theme().as_str());
         set_root_attr("data-embed", if ui.embed { "1" } else { "0" });
         set_root_attr("data-present", if ui.present.get() { "1" } else { "0" });
+        set_root_attr("data-role", ui.role.get().map_or("", |r| r.as_str()));
         // A tour step's question is open: the panels that tell what follows wait for the reveal.
         set_root_attr(
             "data-veiled",
@@ -152,6 +154,21 @@ pub fn App() -> impl IntoView {
         )));
     });
     let last_settings = StoredValue::new(None::<Settings>);
+    // A link's settings, tour step and zoom on screen, as a followed link, not an edit: no
+    // history entry, and the tour stays (Back and Forward; the presenter view's other window).
+    let follow = move |st: &url::UrlState| {
+        pushed.set_value(Some(st.settings.clone()));
+        last_settings.set_value(Some(st.settings.clone()));
+        if ui.settings.with_untracked(|s| *s != st.settings) {
+            ui.settings.set(st.settings.clone());
+        }
+        if ui.tour.with_untracked(|t| *t != st.tour) {
+            ui.tour.set(st.tour.clone());
+        }
+        if ui.zoom.get_untracked() != st.zoom {
+            ui.zoom.set(st.zoom);
+        }
+    };
     // Back and Forward: the screen follows the address (without pushing it again).
     let handle = window_event_listener(leptos::ev::popstate, move |_| {
         let search = web_sys::window()
@@ -159,17 +176,14 @@ pub fn App() -> impl IntoView {
             .unwrap_or_default();
         let st =
             crate::imported::reparse(&search, ui.settings.with_untracked(|s| s.custom.clone()));
-        pushed.set_value(Some(st.settings.clone()));
-        last_settings.set_value(Some(st.settings.clone()));
-        ui.settings.set(st.settings);
-        ui.tour.set(st.tour);
-        ui.zoom.set(st.zoom);
+        follow(&st);
         ui.present.set(st.present);
         if let Some(t) = st.t_ms {
             ui.seek(t);
         }
     });
     std::mem::forget(handle);
+    crate::present::start(ui, move |st| follow(&st));
 
     // Leaving the tour: a setting edited while a tour step is on screen goes back to free play
     // (Back/Forward set the settings and the tour together: `last_settings` follows them).
@@ -252,7 +266,13 @@ pub fn App() -> impl IntoView {
                 .and_then(|w| w.as_f64())
                 .is_some_and(|w| w < 1680.0);
         let view_h = if tour_below {
-            (ui.view_h.get() - TOUR_BELOW_H).max(360.0)
+            // The audience's window shows only the step's title under the figure.
+            let below = if ui.role.get() == Some(url::Role::Audience) {
+                100.0
+            } else {
+                TOUR_BELOW_H
+            };
+            (ui.view_h.get() - below).max(360.0)
         } else {
             ui.view_h.get()
         };
@@ -398,6 +418,9 @@ pub fn App() -> impl IntoView {
                 </button>
                 <button id="present-toggle" type="button" aria-keyshortcuts="P" aria-pressed=move || present.get().to_string()
                     on:click=move |_| present.update(|p| *p = !*p)>"Presentation view"</button>
+                <button id="presenter-open" type="button" aria-keyshortcuts="N"
+                    title="Speaker notes and the controls here, the figure alone in a second window for the projector"
+                    on:click=move |_| { crate::present::open(ui); }>"Presenter view"</button>
                 <TourEntry />
                 <button id="help-open" type="button" aria-keyshortcuts="?" on:click=move |_| ui.help.set(true)>"Keys ?"</button>
                 <Qr />
@@ -421,6 +444,7 @@ pub fn App() -> impl IntoView {
                 <Metrics />
             </div>
             <div class="stage">
+                <Presenter />
                 <Tour />
                 <PlaybackBar />
                 <Lanes><BarHandles /></Lanes>

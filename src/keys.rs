@@ -25,7 +25,7 @@ fn done(f: impl FnOnce()) -> bool {
     true
 }
 
-pub const COMMANDS: [Command; 14] = [
+pub const COMMANDS: [Command; 15] = [
     Command {
         shown: "Space",
         what: "Play / pause",
@@ -106,6 +106,12 @@ pub const COMMANDS: [Command; 14] = [
         what: "Presentation view (large type)",
         keys: &["p", "P"],
         run: |ui, _| done(|| ui.present.update(|p| *p = !*p)),
+    },
+    Command {
+        shown: "N",
+        what: "Presenter view: the controls and speaker notes here, the figure alone in a second window (for the projector)",
+        keys: &["n", "N"],
+        run: |ui, _| crate::present::open(ui),
     },
     Command {
         shown: "Q",

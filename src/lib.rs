@@ -14,6 +14,7 @@ pub mod importer;
 pub mod keys;
 pub mod pack;
 pub mod playback;
+pub mod present;
 pub mod probes;
 pub mod restarts;
 pub mod state;

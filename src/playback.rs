@@ -1,7 +1,8 @@
 //! The playback clock: one requestAnimationFrame loop advancing the playhead while playing and
 //! visible, and stopped otherwise (an idle loop cost ~0.8 ms of every frame, issue 26's profile);
 //! an effect starts it again when Play is pressed or the tab shows. Under reduced motion the
-//! playhead jumps from event to event instead of gliding.
+//! playhead jumps from event to event instead of gliding. In the presenter view's audience window
+//! the presenter's messages move the playhead instead (`follow_until`, called by `present.rs`).
 
 use crate::state::{Runs, SPEEDS};
 use leptos::prelude::*;
@@ -13,6 +14,17 @@ use wasm_bindgen::prelude::*;
 const REDUCED_WAIT_MS: f64 = 1000.0;
 
 type FrameCallback = Closure<dyn FnMut(f64)>;
+
+thread_local! {
+    /// `performance.now()` until which another window drives the playhead (`present.rs`).
+    static FOLLOW_UNTIL: Cell<f64> = const { Cell::new(0.0) };
+}
+
+/// Another window (the presenter's) drives the playhead until `until` (`performance.now()`
+/// ms): this clock keeps running but does not advance it meanwhile.
+pub fn follow_until(until: f64) {
+    FOLLOW_UNTIL.with(|f| f.set(until));
+}
 
 pub fn start(
     playhead: RwSignal<i64>,
@@ -37,7 +49,7 @@ pub fn start(
     *cb.borrow_mut() = Some(Closure::new(move |ts: f64| {
         let prev = last.replace(Some(ts));
         if playing.get_untracked() && visible.get_untracked() {
-            if let Some(prev) = prev {
+            if let Some(prev) = prev.filter(|_| ts >= FOLLOW_UNTIL.with(Cell::get)) {
                 let dt = (ts - prev).clamp(0.0, 100.0);
                 let factor = SPEEDS[speed.get_untracked().min(SPEEDS.len() - 1)];
                 let step = (dt * factor).round() as i64;

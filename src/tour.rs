@@ -102,7 +102,7 @@ pub fn load(name: &str, done: impl FnOnce(Result<(), String>) + 'static) {
     });
 }
 
-async fn fetch_text(url: &str) -> Result<String, String> {
+pub async fn fetch_text(url: &str) -> Result<String, String> {
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
     let fail = |_| format!("{url} could not be loaded");

@@ -4,7 +4,7 @@
 
 use crate::form::{Field, Settings};
 use crate::state::{Lane, Runs};
-use crate::url::{self, Theme, UrlState};
+use crate::url::{self, Role, Theme, UrlState};
 use leptos::prelude::*;
 
 #[derive(Clone, Copy)]
@@ -36,6 +36,8 @@ pub struct Ui {
     pub theme: RwSignal<Option<Theme>>,
     pub system_dark: RwSignal<bool>,
     pub present: RwSignal<bool>,
+    /// This window's part in the presenter view (`present.rs`); `None` outside it.
+    pub role: RwSignal<Option<Role>>,
     pub zoom: RwSignal<bool>,
     pub help: RwSignal<bool>,
     /// The everyday view draws every pod, however tall the figure (the reader asked: "Draw
@@ -105,6 +107,7 @@ impl Ui {
             theme: RwSignal::new(initial.theme),
             system_dark: RwSignal::new(system_dark),
             present: RwSignal::new(initial.present),
+            role: RwSignal::new(initial.role),
             zoom: RwSignal::new(initial.zoom),
             help: RwSignal::new(false),
             qr_big: RwSignal::new(false),
@@ -332,6 +335,7 @@ impl Ui {
             theme: self.theme.get(),
             embed: self.embed,
             present: self.present.get(),
+            role: self.role.get(),
             zoom: self.zoom.get(),
             tour: self.tour.get(),
         })
@@ -356,6 +360,7 @@ impl Ui {
             theme: None,
             embed: false,
             present: false,
+            role: None,
             ..st
         });
         page_link(&q)
@@ -373,6 +378,7 @@ impl Ui {
                 url::to_query(&UrlState {
                     t_ms: Some(self.playhead.get_untracked()),
                     embed,
+                    role: None,
                     ..st
                 })
             })
@@ -382,7 +388,7 @@ impl Ui {
 }
 
 /// This page's address (without query or fragment) with query `q` (none when empty).
-fn page_link(q: &str) -> String {
+pub fn page_link(q: &str) -> String {
     let base = web_sys::window()
         .and_then(|w| w.location().href().ok())
         .map(|h| h.split(['?', '#']).next().unwrap_or("").to_string())

@@ -26,6 +26,26 @@ impl Theme {
     }
 }
 
+/// A window of the presenter view (`?present=notes`, `?present=audience`): the two windows share
+/// their state (`present.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The figure large, no controls: follows the presenter's playhead and settings.
+    Audience,
+    /// The controls, the speaker notes, the next step, a clock and the keys; owns the playback
+    /// clock.
+    Notes,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Audience => "audience",
+            Role::Notes => "notes",
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct UrlState {
     pub settings: Settings,
@@ -36,6 +56,8 @@ pub struct UrlState {
     pub theme: Option<Theme>,
     pub embed: bool,
     pub present: bool,
+    /// A window of the presenter view (`present=audience` also sets `present`).
+    pub role: Option<Role>,
     /// Lanes zoomed to the restart.
     pub zoom: bool,
     /// A guided tour and its step, counted from 1 (`?tour=kep-4781&step=2`).
@@ -250,6 +272,16 @@ pub fn parse_with(query: &str, custom: Option<Arc<Imported>>) -> (UrlState, Vec<
                     continue;
                 }
             },
+            "present" if matches!(v.as_str(), "audience" | "notes") => {
+                let audience = v == "audience";
+                st.present = audience;
+                st.role = Some(if audience {
+                    Role::Audience
+                } else {
+                    Role::Notes
+                });
+                true
+            }
             "embed" | "present" | "zoom" => match v.as_str() {
                 "1" | "true" | "" => {
                     match k.as_str() {
@@ -484,7 +516,8 @@ pub fn accepted(k: &str) -> String {
         "t" => "seconds from 0".into(),
         "speed" => format!("one of {}", crate::state::SPEEDS.map(fmt_num).join(", ")),
         "theme" => "light or dark".into(),
-        "embed" | "present" | "zoom" => "1 or 0".into(),
+        "present" => "1 (presentation view), notes (the presenter's window of the presenter view: controls and speaker notes), audience (its window for the projector: the figure alone) or 0".into(),
+        "embed" | "zoom" => "1 or 0".into(),
         _ => String::new(),
     }
 }
@@ -538,7 +571,9 @@ pub fn to_query(st: &UrlState) -> String {
     if st.embed {
         parts.push(("embed".into(), "1".into()));
     }
-    if st.present {
+    if let Some(r) = st.role {
+        parts.push(("present".into(), r.as_str().into()));
+    } else if st.present {
         parts.push(("present".into(), "1".into()));
     }
     if st.zoom {

@@ -152,6 +152,24 @@ fn durations_and_decoding() {
 }
 
 #[test]
+fn the_presenter_views_windows_round_trip_and_a_bad_value_is_named() {
+    let (st, notes) = parse("present=audience");
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!((st.present, st.role), (true, Some(Role::Audience)));
+    assert_eq!(
+        to_query(&st).split('&').next_back(),
+        Some("present=audience")
+    );
+    let (st, _) = parse("present=notes&t=3");
+    assert_eq!((st.present, st.role), (false, Some(Role::Notes)));
+    assert_eq!(parse(&to_query(&st)).0, st);
+    let (st, notes) = parse("present=projector");
+    assert_eq!((st.present, st.role), (false, None));
+    assert_eq!(notes.len(), 1);
+    assert!(notes[0].starts_with("present=\"projector\" ignored: 1 (presentation view), notes"));
+}
+
+#[test]
 fn grace_toleration_and_sync_take_durations() {
     let (st, notes) = parse("grace=1m&toleration=5m&sync=2s");
     assert!(notes.is_empty(), "{notes:?}");

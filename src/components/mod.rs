@@ -13,6 +13,7 @@ pub mod metrics;
 pub mod notices;
 pub mod params;
 pub mod pdb;
+pub mod presenter;
 pub mod qr;
 pub mod restarts;
 pub mod tour;
