@@ -90,15 +90,15 @@ pub fn kubelet(b: &mut Builder, g: &Group, y: f64, h: f64) {
         let w = b.x(z) - b.x(a);
         if let Some(s) = ["runtime down", "runtime"]
             .into_iter()
-            .find(|s| text_w(s, 8.5) + 6.0 <= w)
+            .find(|s| text_w(s, 9.5) + 6.0 <= w)
         {
-            b.text(b.x(a) + 3.0, y + 8.0, s, "rs-in-sm", "start");
+            b.text(b.x(a) + 3.0, y + h - 2.0, s, "rs-in", "start");
         }
     }
     for (t, release) in &g.tr.upgrades {
         if *t >= b.t0 && *t < b.t1.min(g.end) {
             let label = format!("kubelet → {release}");
-            b.text(b.x(*t) + 3.0, y + h - 2.0, label, "rs-in-sm", "start");
+            b.text(b.x(*t) + 3.0, y + h - 2.0, label, "rs-in", "start");
         }
     }
     for (a, z) in cut {
