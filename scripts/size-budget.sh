@@ -65,7 +65,12 @@ set -euo pipefail
 # the tour setting every control, the T key, the QR code's reach note, the NLC's grace marks in
 # the figure and its legend of only what is drawn: +13.5 KB, 468,174 bytes. 460 KB: about 11 ms
 # at the load-time goal's 10 Mbit/s (tests/e2e/load-time.spec.mjs keeps the 1.5 s).
-BUDGET=${SIZE_BUDGET_BYTES:-471040}
+# Then what restarts beside the slider (kubelet, container runtime, node) and an upgrade target,
+# the restart list's kinds, restarts= with kinds and releases, and the figure's runtime-down,
+# node-down and upgrade marks, node Ready=False and the taints' keys: +8,649 bytes measured
+# (476,992 → 485,641 against the model commit it starts from, which was itself 5,952 bytes over
+# the budget): raised by 9 KB, that growth rounded up.
+BUDGET=${SIZE_BUDGET_BYTES:-480256}
 FLEET_BUDGET=${FLEET_SIZE_BUDGET_BYTES:-204800}
 # The importer's Web Worker (dist/import/: YAML parser, model validation, TOML read and write),
 # loaded only when the reader imports a workload: 189 KB measured (issue 14).

@@ -91,18 +91,18 @@ fn RestartKindChoice() -> impl IntoView {
     };
     view! {
         <div class="restart-kind">
-            <label for="restart-what">"What"</label>
+            <span class="pair"><label for="restart-what">"What"</label>
             <select id="restart-what" prop:value=move || what().as_str()
                 on:change=move |ev| set_what(event_target_value(&ev))>
                 {RestartKind::ALL.map(|k| view! { <option value=k.as_str()>{k.label()}</option> })}
-            </select>
-            <label for="upgrade-to">"Upgrade"</label>
+            </select></span>
+            <span class="pair"><label for="upgrade-to">"Upgrade"</label>
             <select id="upgrade-to" disabled=move || !what().stops_kubelet()
                 title="The kubelet that starts again is this release (an in-place upgrade)"
                 on:change=move |ev| set_upgrade(event_target_value(&ev))>
                 <option value="" prop:selected=move || selected(ui).1.upgrade_to.is_none()>"none"</option>
                 {options}
-            </select>
+            </select></span>
         </div>
         <p class="field-error" id="restart-what-error" role="alert">{move || {
             let msgs: Vec<String> = [crate::form::Field::What, crate::form::Field::Restarts]
