@@ -5,7 +5,7 @@ PORT ?= 8080
 # 0.0.0.0 serves the presenter's network too (the audience's phones open the QR code's link).
 HOST ?= 127.0.0.1
 
-.PHONY: run watch test setup build install bench bench-quick bench-fleet-web bench-replay svg kep-4781 regen clean
+.PHONY: run watch test setup build install bench bench-quick bench-fleet-web bench-replay svg kep-4781 node-restart regen clean
 
 # Both release bundles (the app, and the fleet view in dist/fleet/), served as static files.
 run: build
@@ -58,6 +58,12 @@ bench-replay:
 # README.md to paste from (crates/cli/tests/kep_4781.rs fails when they are stale).
 kep-4781:
 	scripts/kep-4781.sh
+
+# docs/node-restart/: the kubelet, container-runtime and node restarts as animated SVGs and
+# Mermaid for kubernetes.io's "What Happens After A Node Restart", and two probe diagrams
+# (crates/cli/tests/node_restart.rs fails when they are stale).
+node-restart:
+	scripts/node-restart.sh
 
 # Every committed file the CLI generates (figures, fixtures, docs/kep-4781/, docs/tour/), after a
 # deliberate change of the figure or the model: scripts/regen.sh.

@@ -479,7 +479,7 @@ pub fn versions_text() -> String {
         _ => names.join(""),
     };
     format!(
-        "a Kubernetes release from 1.31 to 1.38 with its patch (1.36.4) or main; profiles {lines}"
+        "a Kubernetes release from 1.30 to 1.38 with its patch (1.36.4) or main; profiles {lines}"
     )
 }
 

@@ -149,7 +149,7 @@ fn pods_and_probes_are_knobs_with_messages_at_their_cells() {
 fn every_release_is_a_setting() {
     assert_eq!(
         versions_text(),
-        "a Kubernetes release from 1.31 to 1.38 with its patch (1.36.4) or main; profiles 1.31, 1.34, 1.35, 1.35.4, 1.36, 1.37, 1.38 or main"
+        "a Kubernetes release from 1.30 to 1.38 with its patch (1.36.4) or main; profiles 1.30, 1.31, 1.34, 1.35, 1.35.4, 1.36, 1.37, 1.38 or main"
     );
     for v in KubeVersion::releases() {
         let s = Settings {
@@ -159,14 +159,14 @@ fn every_release_is_a_setting() {
         assert_eq!(s.scenario().unwrap().cluster.version, v);
     }
     let s = Settings {
-        version: "1.30".into(),
+        version: "1.29".into(),
         ..Settings::default()
     };
     let errs = s.scenario().unwrap_err();
     assert!(
         errs[0]
             .1
-            .contains("older than the oldest release the model knows, 1.31"),
+            .contains("older than the oldest release the model knows, 1.30"),
         "{errs:?}"
     );
 }

@@ -136,7 +136,7 @@ pub struct SimOpts {
     /// (1.31 from 1.30 restarts every container; later hops keep them)
     #[arg(long, value_name = "V", help_heading = "Scenario")]
     pub upgrade_to: Option<String>,
-    /// Kubelet release: any release from 1.31 to 1.38 with its patch (1.36.4, v1.35.9) or main
+    /// Kubelet release: any release from 1.30 to 1.38 with its patch (1.36.4, v1.35.9) or main
     /// (cluster.version; see `restartscope versions`; before 1.35 only --policy legacy)
     #[arg(long, value_name = "V", help_heading = "Scenario")]
     pub kubernetes_version: Option<String>,
@@ -308,9 +308,12 @@ pub struct FleetOpts {
     /// Start the next batch only when every pod of the previous one is synced and Ready
     #[arg(long, help_heading = "Scenario")]
     pub wait_ready: bool,
-    /// Kubelet release: 1.31 to 1.38 with its patch (1.36.4) or main (cluster.version)
+    /// Kubelet release: 1.30 to 1.38 with its patch (1.36.4) or main (cluster.version)
     #[arg(long, value_name = "V", help_heading = "Scenario")]
     pub kubernetes_version: Option<String>,
+    /// Each kubelet comes back as this release, in place (1.30 → 1.31 restarts every container)
+    #[arg(long, value_name = "V", help_heading = "Scenario")]
+    pub upgrade_to: Option<String>,
     /// legacy | kep | both [default: both]
     #[arg(long, value_name = "P", help_heading = "Scenario")]
     pub policy: Option<String>,

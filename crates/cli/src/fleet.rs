@@ -54,6 +54,7 @@ pub fn args(o: crate::args::FleetOpts) -> Result<FleetArgs, UserError> {
         ("downtime", o.downtime),
         ("pause", o.pause),
         ("version", o.kubernetes_version),
+        ("upgrade-to", o.upgrade_to),
         ("policy", o.policy),
         ("seed", o.seed),
     ] {
@@ -123,8 +124,12 @@ fn resolve(a: &FleetArgs) -> Result<Fleet, UserError> {
         let list: Vec<String> = e.iter().map(|e| e.message.clone()).collect();
         UserError(format!("invalid fleet: {}", list.join("; ")))
     })?;
-    let v = f.cluster.version;
-    if !v.has_kep_4781() && a.set.policy.is_none() {
+    // An upgrade to 1.35 or later has a KEP lane.
+    let v = f
+        .rolling
+        .upgrade_to
+        .map_or(f.cluster.version, |u| u.max(f.cluster.version));
+    if !v.has_kep_4781() && a.set.policy.is_none() && a.set.version.is_some() {
         // The release's one kubelet runs alone (`fleet::profiles` with no policy).
         eprintln!(
             "note: Kubernetes {} has only the legacy kubelet (KEP-4781 arrived in 1.35): running it alone",
@@ -209,6 +214,10 @@ fn markdown(f: &Fleet, runs: &[FleetRun]) -> String {
     if let Some(w) = edit::rollout_words(f, runs) {
         s.push_str(&format!("\n{w}\n"));
     }
+    let up = edit::upgrade_words(f);
+    if !up.is_empty() {
+        s.push_str(&format!("\n{up}\n"));
+    }
     s
 }
 
@@ -229,9 +238,11 @@ fn table(f: &Fleet, runs: &[FleetRun]) -> String {
         fmt_secs(f.horizon_s()),
         f.seed
     );
+    // Each column as wide as its longest label ("1.34 → 1.35 · legacy (opt-in gate)"), at least 18.
+    let w = (runs.iter().map(|r| r.kubelet.chars().count() + 2)).fold(18, usize::max);
     s.push_str(&format!("{:<30}", "metric"));
     for r in runs {
-        s.push_str(&format!("{:>18}", r.kubelet));
+        s.push_str(&format!("{:>w$}", r.kubelet));
     }
     if runs.len() == 2 {
         s.push_str(&format!("{:>18}", "KEP saves"));
@@ -240,7 +251,7 @@ fn table(f: &Fleet, runs: &[FleetRun]) -> String {
     for (name, get) in edit::ROWS {
         s.push_str(&format!("{name:<30}"));
         for r in runs {
-            s.push_str(&format!("{:>18}", edit::fmt_total(get(&r.totals))));
+            s.push_str(&format!("{:>w$}", edit::fmt_total(get(&r.totals))));
         }
         if runs.len() == 2 {
             let (l, k) = (get(&runs[0].totals), get(&runs[1].totals));
@@ -254,6 +265,10 @@ fn table(f: &Fleet, runs: &[FleetRun]) -> String {
     }
     if let Some(w) = edit::rollout_words(f, runs) {
         s.push_str(&format!("\n{w}\n"));
+    }
+    let up = edit::upgrade_words(f);
+    if !up.is_empty() {
+        s.push_str(&format!("\n{up}\n"));
     }
     s
 }

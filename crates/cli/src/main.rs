@@ -522,15 +522,19 @@ fn run(a: &SimArgs) -> Result<(Scenario, Vec<Trace>), UserError> {
             .map_err(|e| knobs::invalid("", &e))?;
         return Ok((sc, traces));
     }
-    let v = sc.cluster.version;
+    // An in-place upgrade to 1.35 or later has a KEP lane.
+    let v = sc.newest_kubelet();
     let policies: Vec<Policy> = match a.policy {
         Some(p) => vec![p],
         // A release before KEP-4781 (PR #134746, 1.35) has one kubelet: it runs alone.
         None if !v.has_kep_4781() => {
-            eprintln!(
-                "note: Kubernetes {} has only the legacy kubelet (KEP-4781 arrived in 1.35): running it alone",
-                v.as_str()
-            );
+            // Said when the user chose the release (a preset of an old release says so itself).
+            if a.version.is_some() {
+                eprintln!(
+                    "note: Kubernetes {} has only the legacy kubelet (KEP-4781 arrived in 1.35): running it alone",
+                    v.as_str()
+                );
+            }
             vec![Policy::Legacy]
         }
         None => Policy::BOTH.to_vec(),
@@ -567,10 +571,9 @@ fn render(a: &SimArgs, sc: &Scenario, traces: &[Trace]) -> Result<Vec<u8>, Strin
                         n => format!(" (+{} more restarts)", n - 1),
                     };
                     format!(
-                        "{}: kubelet down {} at {}{more} · grace {} · v{}",
+                        "{}: {}{more} · grace {} · v{}",
                         sc.name,
-                        fmt_secs(r.downtime_s),
-                        fmt_secs(r.at_s),
+                        restartscope_report::describe::restart_words(r),
                         fmt_secs(sc.cluster.grace_s()),
                         sc.cluster.version.as_str()
                     )

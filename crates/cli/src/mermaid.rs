@@ -194,11 +194,7 @@ fn ordered<'a>(sc: &Scenario, traces: &'a [Trace]) -> Vec<(&'a Trace, String)> {
     let mut order: Vec<&Trace> = traces.iter().collect();
     order.sort_by_key(|t| t.policy);
     let restart = sc.first_restart().map_or(String::new(), |r| {
-        format!(
-            ": kubelet down {} at {}",
-            fmt_secs(r.downtime_s),
-            fmt_secs(r.at_s)
-        )
+        format!(": {}", restartscope_report::describe::restart_words(r))
     });
     order
         .into_iter()
@@ -367,7 +363,7 @@ mod tests {
     fn every_preset_diagram_is_safe_for_githubs_mermaid() {
         for name in presets::names() {
             let sc = (presets::find(name).unwrap().build)();
-            for tr in compare(&sc).unwrap() {
+            for tr in restartscope_sim::compare_default(&sc).unwrap() {
                 let d = diagram(&tr);
                 let mut lines = d.lines();
                 assert_eq!(lines.next(), Some("sequenceDiagram"));

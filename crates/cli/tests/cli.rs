@@ -30,7 +30,7 @@ impl Drop for Tmp {
     }
 }
 
-const PRESETS: [&str; 15] = [
+const PRESETS: [&str; 19] = [
     "short-restart",
     "long-restart",
     "eviction",
@@ -46,6 +46,10 @@ const PRESETS: [&str; 15] = [
     "report-141155-started-by-name",
     "report-142305-started-early",
     "report-141473-replaced-during-partition",
+    "runtime-restart",
+    "node-reboot",
+    "upgrade-1.30-to-1.31",
+    "upgrade-1.34-to-1.35",
 ];
 
 #[test]
@@ -437,7 +441,7 @@ fn value_errors() {
         ],
         &[
             "invalid --kubernetes-version \"1.29\"",
-            "oldest release the model knows, 1.31",
+            "oldest release the model knows, 1.30",
         ],
     );
     fails(

@@ -69,7 +69,7 @@ fn bad_restarts_are_refused_in_the_models_words() {
             "--restart",
             "40s:10s",
         ],
-        &["kubelet.restarts[1].at_s must not be before the previous restart ends"],
+        &["kubelet.restarts[1].at_s must not be before the previous kubelet restart ends"],
     );
     fails(
         &[

@@ -54,6 +54,25 @@ pub fn outcome(o: Outcome) -> &'static str {
     }
 }
 
+/// "kubelet down 20s at 30s", "container runtime down 1m30s at 20s", "node down 2m at 1m",
+/// with " (kubelet → 1.31)" for an upgrade: a restart in words for headings and titles.
+pub fn restart_words(r: &restartscope_sim::Restart) -> String {
+    use restartscope_sim::RestartKind;
+    let what = match r.what {
+        RestartKind::Kubelet => "kubelet",
+        RestartKind::Runtime => "container runtime",
+        RestartKind::Node => "node",
+    };
+    let upgrade = r
+        .upgrade_to
+        .map_or(String::new(), |v| format!(" (kubelet → {})", v.as_str()));
+    format!(
+        "{what} down {} at {}{upgrade}",
+        restartscope_sim::fmt_secs(r.downtime_s),
+        restartscope_sim::fmt_secs(r.at_s)
+    )
+}
+
 /// The taint's key: `not-ready` when the kubelet posted Ready=False (R3, R4, K2n), else
 /// `unreachable` (the node lifecycle controller set Unknown).
 pub fn taint_key(rule: Rule) -> &'static str {
@@ -182,7 +201,7 @@ mod tests {
     #[test]
     fn every_event_of_every_preset_has_words() {
         for p in presets::PRESETS {
-            for tr in compare(&(p.build)()).unwrap() {
+            for tr in restartscope_sim::compare_default(&(p.build)()).unwrap() {
                 for e in &tr.events {
                     let s = describe(&tr, e);
                     assert!(!s.is_empty() && !s.contains("?/"), "{}: {s}", p.name);

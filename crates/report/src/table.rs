@@ -57,13 +57,7 @@ pub(crate) fn header(sc: &Scenario) -> String {
         .kubelet
         .restarts
         .iter()
-        .map(|r| {
-            format!(
-                "kubelet down {} at {}",
-                fmt_secs(r.downtime_s),
-                fmt_secs(r.at_s)
-            )
-        })
+        .map(crate::describe::restart_words)
         .collect();
     let _ = writeln!(
         s,

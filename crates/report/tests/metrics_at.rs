@@ -18,7 +18,7 @@ fn runs() -> Vec<(String, Trace)> {
                     };
                     let mut sc = (p.build)();
                     sc.seed = seed;
-                    sc.cluster.version = v;
+                    let sc = sc.with_version(v);
                     let name = format!("{} seed {seed} {} {policy:?}", p.name, v.as_str());
                     let tr =
                         simulate_profile(&sc, &profile).unwrap_or_else(|e| panic!("{name}: {e:?}"));

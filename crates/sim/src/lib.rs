@@ -46,7 +46,9 @@ pub fn simulate(sc: &Scenario) -> Result<Trace, Vec<FieldError>> {
 /// Runs one policy on the scenario's release (same seed, same everything else). A release
 /// before 1.35 has no KEP-4781 kubelet: `Policy::Kep` there is an error on `cluster.version`.
 pub fn simulate_policy(sc: &Scenario, policy: Policy) -> Result<Trace, Vec<FieldError>> {
-    let profile = KubeletProfile::new(sc.cluster.version, policy).map_err(|m| vec![no_kep(m)])?;
+    // An in-place upgrade to 1.35 or later gives a KEP lane that starts on the older kubelet.
+    KubeletProfile::new(sc.newest_kubelet(), policy).map_err(|m| vec![no_kep(m)])?;
+    let profile = KubeletProfile::for_policy(sc.cluster.version, policy);
     simulate_profile(sc, &profile)
 }
 
@@ -69,7 +71,11 @@ pub fn simulate_profiles(
 
 /// The release's default comparison: legacy and KEP from 1.35 on, the legacy kubelet alone before.
 pub fn compare_default(sc: &Scenario) -> Result<Vec<Trace>, Vec<FieldError>> {
-    simulate_profiles(sc, &KubeletProfile::defaults(sc.cluster.version))
+    let lanes = KubeletProfile::defaults(sc.newest_kubelet());
+    let profiles: Vec<KubeletProfile> = (lanes.iter())
+        .map(|l| KubeletProfile::for_policy(sc.cluster.version, l.policy()))
+        .collect();
+    simulate_profiles(sc, &profiles)
 }
 
 /// Runs one kubelet profile on the scenario's node.
@@ -84,11 +90,11 @@ pub fn simulate_profile(sc: &Scenario, profile: &KubeletProfile) -> Result<Trace
 /// `compare_default`).
 pub fn compare(sc: &Scenario) -> Result<[Trace; 2], Vec<FieldError>> {
     let v = sc.cluster.version;
-    let kep = KubeletProfile::new(v, Policy::Kep).map_err(|m| vec![no_kep(m)])?;
+    KubeletProfile::new(sc.newest_kubelet(), Policy::Kep).map_err(|m| vec![no_kep(m)])?;
     sc.validate()?;
     Ok([
         run_node(sc, &KubeletProfile::for_policy(v, Policy::Legacy)),
-        run_node(sc, &kep),
+        run_node(sc, &KubeletProfile::for_policy(v, Policy::Kep)),
     ])
 }
 
@@ -116,10 +122,20 @@ fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
     cl.api_unreachable(0, &sc.kubelet.api_unreachable);
     let (nlc_phase, nlc_period) = cl.nlc_timing();
     let out = cl.run();
+    // After an in-place upgrade the lane runs the last release it upgraded to.
+    let last = (sc.kubelet.restarts.iter())
+        .filter_map(|r| r.upgrade_to)
+        .last()
+        .filter(|to| *to != profile.version && profile.proposal.is_none())
+        .map(|to| KubeletProfile::for_policy(to, profile.policy()));
     Trace {
         policy: profile.policy(),
-        kubelet: profile.label(),
-        feature_gates: profile.feature_gates().to_string(),
+        // "1.34 → 1.35 · default (KEP-4781)": the lane's kubelet before and after.
+        kubelet: match &last {
+            Some(to) => format!("{} → {}", profile.version.as_str(), to.label()),
+            None => profile.label(),
+        },
+        feature_gates: last.as_ref().unwrap_or(profile).feature_gates().to_string(),
         proposal: profile.proposal.unwrap_or_default().to_string(),
         node: 0,
         horizon: ms(sc.horizon_s),

@@ -106,6 +106,30 @@ pub const PRESETS: &[Preset] = &[
         link: Some("https://github.com/kubernetes/kubernetes/issues/141473"),
         build: report_141473_replaced_during_partition,
     },
+    Preset {
+        name: "runtime-restart",
+        teaches: "A 90 s container runtime restart: containers keep running and stay Ready; exec probes error and are thrown away while httpGet ones go on; 30 s after its last good runtime check the kubelet posts node Ready=False and pod syncs stop; the node lifecycle controller taints the node not-ready but leaves the pods alone (#125618), so evictions wait out the 300 s not-ready toleration. The same on both kubelets.",
+        link: None,
+        build: runtime_restart,
+    },
+    Preset {
+        name: "node-reboot",
+        teaches: "A 40 s node reboot: every container stops with the node while the API still says Ready (nothing reports the stop) until the kubelet is back; at boot the sandbox is new, the init container runs again first, every container starts anew (restart count + 1) and waits for its probes. The same on both kubelets.",
+        link: None,
+        build: node_reboot,
+    },
+    Preset {
+        name: "upgrade-1.30-to-1.31",
+        teaches: "An in-place kubelet upgrade from 1.30 to 1.31 restarts every container: 1.31 hashes a container by name and image only (PR #124220), so each one looks changed to the new kubelet; the version skew policy says drain the node before a minor upgrade. Hops from 1.31 on keep the containers (kubernetes#129385, #129659).",
+        link: None,
+        build: upgrade_1_30_to_1_31,
+    },
+    Preset {
+        name: "upgrade-1.34-to-1.35",
+        teaches: "An in-place kubelet upgrade from 1.34 to 1.35 keeps every container (the hash is unchanged since 1.31): the legacy lane (1.35 with ChangeContainerStatusOnKubeletRestart=true) flaps every pod NotReady and back; the KEP-4781 lane, the 1.35 default, keeps them Ready.",
+        link: None,
+        build: upgrade_1_34_to_1_35,
+    },
 ];
 
 pub fn find(name: &str) -> Option<&'static Preset> {
@@ -412,5 +436,57 @@ pub fn report_141473_replaced_during_partition() -> Scenario {
         duration_s: 30.0,
     }];
     sc.cluster.version = KubeVersion::V1_36;
+    sc
+}
+
+/// A container-runtime restart (containerd or CRI-O restarted: `systemctl restart containerd`):
+/// three web pods whose readiness probe is an httpGet and whose liveness probe is an exec.
+pub fn runtime_restart() -> Scenario {
+    let mut pods = web_pods(3);
+    for p in pods.iter_mut() {
+        let c = &mut p.containers[0];
+        c.readiness_probe = Some(Probe {
+            handler: Handler::HttpGet,
+            ..Probe::default()
+        });
+        c.liveness_probe = Some(Probe::default());
+    }
+    let mut sc = base("runtime-restart", 30.0, 90.0, 200.0, pods);
+    sc.kubelet.restarts[0].what = RestartKind::Runtime;
+    sc
+}
+
+/// A node reboot: two pods with an ordinary init container (it runs 3 s) before the app.
+pub fn node_reboot() -> Scenario {
+    let pods = (0..2)
+        .map(|i| {
+            let mut init = container("migrate");
+            init.readiness_probe = None;
+            init.warmup_s = 3.0;
+            let mut p = pod(&format!("web-{i}"), Some("web"), vec![container("app")]);
+            p.init_containers = vec![init];
+            p
+        })
+        .collect();
+    let mut sc = base("node-reboot", 30.0, 40.0, 150.0, pods);
+    sc.kubelet.restarts[0].what = RestartKind::Node;
+    sc
+}
+
+/// kubernetes#129385 and #129659: a kubelet upgraded in place from 1.30 to 1.31 restarts the
+/// node's containers ("Container … definition changed, will be restarted").
+pub fn upgrade_1_30_to_1_31() -> Scenario {
+    let mut sc = base("upgrade-1.30-to-1.31", 30.0, 20.0, 120.0, web_pods(3));
+    sc.cluster.version = crate::releases::KubeVersion::V1_30;
+    sc.kubelet.policy = Policy::Legacy;
+    sc.kubelet.restarts[0].upgrade_to = Some(crate::releases::KubeVersion::V1_31);
+    sc
+}
+
+/// A 1.34 kubelet upgraded in place to 1.35 (as in kubernetes#136910's report, 1.34.2 → 1.35.0).
+pub fn upgrade_1_34_to_1_35() -> Scenario {
+    let mut sc = base("upgrade-1.34-to-1.35", 30.0, 20.0, 120.0, web_pods(3));
+    sc.cluster.version = crate::releases::KubeVersion::V1_34;
+    sc.kubelet.restarts[0].upgrade_to = Some(crate::releases::KubeVersion::V1_35);
     sc
 }

@@ -47,6 +47,13 @@ pub struct Rules {
     /// `startedAt + initialDelaySeconds` (`container_bound_worker.go` `firstProbeDelay`). With it
     /// on, the KEP-4781 switches above are not read.
     pub container_scoped_probes: bool,
+    /// K2n, 1.30 and older (#124397; fixed by #124430 in v1.31.0): the kubelet's first node
+    /// status says Ready=False ("container runtime status check may not have completed yet")
+    /// because `syncNodeStatus` runs before the first `updateRuntimeUp` has succeeded.
+    pub not_ready_at_start: bool,
+    /// #142457 (v1.38.0-alpha.2): a gRPC probe whose connection is refused fails at once, not at
+    /// `timeoutSeconds` (`grpc_refused` in the prober).
+    pub grpc_refused_fails_at_once: bool,
 }
 
 impl Rules {
@@ -58,6 +65,8 @@ impl Rules {
         restart_inherit_requires_same_container: false,
         seed_sidecar_startup_from_api: false,
         container_scoped_probes: false,
+        not_ready_at_start: false,
+        grpc_refused_fails_at_once: false,
     };
     /// KEP-4781 as released in v1.35.0.
     pub const KEP_4781: Rules = Rules {
@@ -68,6 +77,8 @@ impl Rules {
         restart_inherit_requires_same_container: false,
         seed_sidecar_startup_from_api: false,
         container_scoped_probes: false,
+        not_ready_at_start: false,
+        grpc_refused_fails_at_once: false,
     };
     /// The ContainerScopedProbes proposal (PR #140704 at 1b5df269): the container-bound prober
     /// alone; none of the legacy manager's KEP-4781 branches (its e2e pins
@@ -80,6 +91,9 @@ impl Rules {
         restart_inherit_requires_same_container: false,
         seed_sidecar_startup_from_api: false,
         container_scoped_probes: true,
+        not_ready_at_start: false,
+        // The proposal targets 1.38, which has #142457.
+        grpc_refused_fails_at_once: true,
     };
 }
 
@@ -97,6 +111,10 @@ pub struct KubeletProfile {
     /// A proposal, not a release: what it is, with its PR and commit
     /// (`Some(CSP_PROPOSAL)` for `csp`); `None` for every release profile.
     pub proposal: Option<&'static str>,
+    /// The lane this kubelet is drawn in: the gate's setting asked for. It differs from the
+    /// gate only before 1.35, where the KEP lane of an in-place upgrade to 1.35 or later runs the
+    /// legacy kubelet until the upgrade (`Kubelet::upgrade` keeps the lane).
+    pub lane: Policy,
 }
 
 /// What `restartscope versions` lists for each release.
@@ -107,10 +125,15 @@ pub struct VersionInfo {
     pub source: &'static str,
 }
 
-pub const VERSIONS: [VersionInfo; 8] = [
+pub const VERSIONS: [VersionInfo; 9] = [
+    VersionInfo {
+        version: KubeVersion::V1_30,
+        differs: "legacy kubelet only; grace 40 s; node Ready=False for a moment at every kubelet start (K2n, #124397); containers hashed by their whole spec, so an in-place upgrade to 1.31 restarts every container (U1, PR #124220)",
+        source: "v1.30; #124397 fixed by PR #124430 in v1.31.0",
+    },
     VersionInfo {
         version: KubeVersion::V1_31,
-        differs: "legacy kubelet only (no KEP-4781 code); node monitor grace period 40 s",
+        differs: "legacy kubelet only (no KEP-4781 code); node monitor grace period 40 s; node Ready=True at start (runtime checked first, #124430); containers hashed by name and image (PR #124220)",
         source: "v1.31; grace default before PR #126287",
     },
     VersionInfo {
@@ -198,8 +221,11 @@ impl KubeletProfile {
     /// Like `new`, without the check (callers validate first).
     pub fn for_policy(version: KubeVersion, policy: Policy) -> Self {
         let gate = policy == Policy::Legacy || !version.has_kep_4781();
-        let rules = if gate {
-            Rules::LEGACY
+        let mut rules = if gate {
+            Rules {
+                not_ready_at_start: version.line() <= Line::L1_30,
+                ..Rules::LEGACY
+            }
         } else {
             let mut r = Rules::KEP_4781;
             let line = version.line();
@@ -208,11 +234,14 @@ impl KubeletProfile {
             r.restart_inherit_requires_same_container = line >= Line::L1_38;
             r
         };
+        // Not behind the gate: both lanes of 1.38 and main.
+        rules.grpc_refused_fails_at_once = version.line() >= Line::L1_38;
         KubeletProfile {
             version,
             change_container_status_on_kubelet_restart: gate,
             rules,
             proposal: None,
+            lane: policy,
         }
     }
 
@@ -237,6 +266,7 @@ impl KubeletProfile {
             change_container_status_on_kubelet_restart: false,
             rules: Rules::CSP,
             proposal: Some(CSP_PROPOSAL),
+            lane: Policy::Kep,
         }
     }
 
@@ -251,11 +281,7 @@ impl KubeletProfile {
 
     /// The policy this profile shows (legacy when the gate restores the old behaviour).
     pub fn policy(&self) -> Policy {
-        if self.change_container_status_on_kubelet_restart {
-            Policy::Legacy
-        } else {
-            Policy::Kep
-        }
+        self.lane
     }
 
     /// This profile is what the release runs by default: the gate's default (false from 1.35,
@@ -284,8 +310,12 @@ impl KubeletProfile {
         if self.proposal.is_some() {
             return format!("{v} · proposal CSP (#140704)");
         }
-        if !self.version.has_kep_4781() {
+        if !self.version.has_kep_4781() && self.lane == Policy::Legacy {
             return format!("{v} · default (legacy)");
+        }
+        if !self.version.has_kep_4781() {
+            // The KEP lane before its upgrade to 1.35 or later.
+            return format!("{v} · default (legacy, KEP lane)");
         }
         match self.policy() {
             Policy::Kep => format!("{v} · default (KEP-4781)"),
@@ -338,8 +368,18 @@ mod tests {
         assert!(kep(KubeVersion::Main).restart_inherit_requires_same_container);
         // The gate restores the legacy kubelet on every release.
         for v in KubeVersion::ALL {
+            let rules = KubeletProfile::new(v, Policy::Legacy).unwrap().rules;
+            // 1.30 also posts node Ready=False at start (#124397, fixed in 1.31 by #124430).
+            let start = v == KubeVersion::V1_30;
+            assert_eq!(rules.not_ready_at_start, start, "{v:?}");
+            // 1.38 and main fail a refused gRPC probe at once (#142457), on both lanes.
+            assert_eq!(rules.grpc_refused_fails_at_once, v >= KubeVersion::V1_38);
             assert_eq!(
-                KubeletProfile::new(v, Policy::Legacy).unwrap().rules,
+                Rules {
+                    not_ready_at_start: false,
+                    grpc_refused_fails_at_once: false,
+                    ..rules
+                },
                 Rules::LEGACY
             );
         }

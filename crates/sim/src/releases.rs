@@ -13,6 +13,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// The kubelet profile lines: releases whose restart path runs the same code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Line {
+    /// No KEP-4781 code; grace 40 s; the container hash covers the whole container spec (PR
+    /// #124220 changed it in 1.31) and the kubelet posts node Ready=False at start until its first
+    /// runtime check (#124397, fixed by #124430 in 1.31).
+    L1_30,
     /// No KEP-4781 code; `--node-monitor-grace-period` 40 s.
     L1_31,
     /// No KEP-4781 code; grace 50 s (#126287, v1.32.0): 1.32, 1.33 and 1.34.
@@ -64,7 +68,8 @@ const fn r(
 use Line::*;
 
 /// Every release the model knows, oldest first; `main` last.
-pub const RELEASES: [Release; 76] = [
+pub const RELEASES: [Release; 77] = [
+    r("1.30", "2024-04-17", L1_30, true, "the 1.30 line as far as the restarts modelled: start-up NotReady (#124397) and the container hash of the whole spec (in-place upgrade to 1.31 restarts every container, PR #124220); its patch releases are not listed separately"),
     r("1.31", "2024-08-13", L1_31, true, ""),
     r("1.31.1", "2024-09-11", L1_31, true, "init-container fixes #127202/#127212 merged to release-1.31 before it (patch not verified; not on the restart path modelled)"),
     r("1.31.2", "2024-10-22", L1_31, true, ""),
@@ -152,7 +157,8 @@ pub struct Minor {
     pub end_of_support: &'static str,
 }
 
-pub const MINORS: [Minor; 8] = [
+pub const MINORS: [Minor; 9] = [
+    Minor { minor: "1.30", gate: "absent: legacy kubelet only", end_of_support: "2025-06-28" },
     Minor { minor: "1.31", gate: "absent: legacy kubelet only", end_of_support: "2025-10-28 (last patch 1.31.14, 2025-11-11)" },
     Minor { minor: "1.32", gate: "absent: legacy kubelet only", end_of_support: "2026-02-28" },
     Minor { minor: "1.33", gate: "absent: legacy kubelet only", end_of_support: "2026-06-28" },
@@ -195,6 +201,7 @@ const fn eq(a: &[u8], b: &[u8]) -> bool {
 }
 
 impl KubeVersion {
+    pub const V1_30: KubeVersion = KubeVersion(index_of("1.30"));
     pub const V1_31: KubeVersion = KubeVersion(index_of("1.31"));
     pub const V1_34: KubeVersion = KubeVersion(index_of("1.34"));
     /// v1.35.0 (1.35.1–1.35.3 are the same on these paths).
@@ -211,7 +218,8 @@ impl KubeVersion {
     pub const Main: KubeVersion = KubeVersion::MAIN;
 
     /// One release of each profile line (the app's version picker, tests over every profile).
-    pub const ALL: [KubeVersion; 8] = [
+    pub const ALL: [KubeVersion; 9] = [
+        KubeVersion::V1_30,
         KubeVersion::V1_31,
         KubeVersion::V1_34,
         KubeVersion::V1_35,
@@ -265,7 +273,7 @@ impl KubeVersion {
     /// `--node-monitor-grace-period` default: 40 s up to v1.31, 50 s from v1.32 (kubernetes PR #126287).
     pub fn default_grace_s(self) -> f64 {
         match self.line() {
-            Line::L1_31 => 40.0,
+            Line::L1_30 | Line::L1_31 => 40.0,
             _ => 50.0,
         }
     }
@@ -282,6 +290,11 @@ impl KubeVersion {
             .iter()
             .position(|r| r.name == s)
             .map(|i| KubeVersion(i as u8))
+            // The 1.30 patch releases run the 1.30 line's restart path (not listed one by one).
+            .or_else(|| {
+                let patch = s.strip_prefix("1.30.")?;
+                patch.parse::<u32>().ok().map(|_| KubeVersion::V1_30)
+            })
     }
 
     /// `parse`, or a message naming the nearest releases the model knows.
@@ -291,7 +304,7 @@ impl KubeVersion {
         }
         let t = s.trim().strip_prefix('v').unwrap_or(s.trim());
         let nums: Vec<Option<u32>> = t.split('.').map(|p| p.parse().ok()).collect();
-        let known = "RestartScope knows 1.31 to 1.38 with their patch releases, and main (`restartscope versions` lists them)";
+        let known = "RestartScope knows 1.30 to 1.38 with their patch releases, and main (`restartscope versions` lists them)";
         let (major, minor) = match nums.as_slice() {
             [Some(1), Some(m)] | [Some(1), Some(m), Some(_)] => (1, *m),
             _ => {
@@ -315,7 +328,7 @@ impl KubeVersion {
             ));
         }
         let oldest = RELEASES[0].name;
-        if minor < 31 {
+        if minor < 30 {
             return Err(format!(
                 "Kubernetes {t} is older than the oldest release the model knows, {oldest}; {known}"
             ));
@@ -398,7 +411,9 @@ mod tests {
         let e = KubeVersion::parse_or_explain("1.39").unwrap_err();
         assert!(e.contains("1.38") && e.contains("main"), "{e}");
         let e = KubeVersion::parse_or_explain("1.29.3").unwrap_err();
-        assert!(e.contains("oldest") && e.contains("1.31"), "{e}");
+        assert!(e.contains("oldest") && e.contains("1.30"), "{e}");
+        // The 1.30 patch releases read as the 1.30 line.
+        assert_eq!(KubeVersion::parse("v1.30.14"), Some(KubeVersion::V1_30));
         let e = KubeVersion::parse_or_explain("latest").unwrap_err();
         assert!(e.contains("1.MINOR.PATCH"), "{e}");
     }

@@ -16,9 +16,12 @@ use common::*;
 use restartscope_sim::*;
 
 /// Every kubelet profile: each release with the legacy kubelet, and with KEP-4781 where it has it.
+/// Every profile line from 1.31 on: 1.30 also posts node Ready=False at each start (K2n), which
+/// `tests/other_restarts.rs` checks on its own.
 fn profiles() -> Vec<(KubeVersion, Policy)> {
     KubeVersion::ALL
         .into_iter()
+        .filter(|v| *v >= KubeVersion::V1_31)
         .flat_map(|v| {
             let kep = v.has_kep_4781().then_some((v, Policy::Kep));
             [Some((v, Policy::Legacy)), kep].into_iter().flatten()

@@ -37,6 +37,9 @@ fn node_zero_of_a_cluster_is_the_single_node_run() {
     for p in presets::PRESETS {
         let sc = (p.build)();
         for policy in Policy::BOTH {
+            if policy == Policy::Kep && !sc.newest_kubelet().has_kep_4781() {
+                continue;
+            }
             let single = simulate_policy(&sc, policy).unwrap();
             let out = run(&sc, policy, 3, Keep::All);
             let node0: Vec<&Event> = out.events.iter().filter(|e| e.node == 0).collect();

@@ -17,6 +17,10 @@ fn on(sc: &Scenario, profile: &KubeletProfile, seed: u64) -> Trace {
     let mut sc = sc.clone();
     sc.seed = seed;
     sc.cluster.version = profile.version;
+    // This profile's kubelet throughout: an upgrade preset's in-place upgrade is dropped.
+    for r in sc.kubelet.restarts.iter_mut() {
+        r.upgrade_to = None;
+    }
     simulate_profile(&sc, profile).expect("valid scenario")
 }
 

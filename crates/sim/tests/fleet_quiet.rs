@@ -42,6 +42,7 @@ fn run_with(
             .collect(),
         downtime: ms(f.rolling.downtime_s),
         pause: ms(f.rolling.pause_s),
+        upgrade_to: f.rolling.upgrade_to,
     });
     if rollout.is_some() {
         for r in restarts.iter_mut().skip(batch) {

@@ -39,13 +39,20 @@ fn preset_files_match_the_constructors() {
 
 #[test]
 fn every_preset_runs_under_both_policies() {
-    assert_eq!(presets::PRESETS.len(), 15);
+    assert_eq!(presets::PRESETS.len(), 19);
     for p in presets::PRESETS {
         let sc = (p.build)();
         assert_eq!(sc.name, p.name);
         assert!(!sc.description.is_empty());
         sc.validate()
             .unwrap_or_else(|e| panic!("{}: {e:?}", p.name));
+        if !sc.newest_kubelet().has_kep_4781() {
+            // A release before 1.35 (and its upgrades before 1.35) has the legacy kubelet only.
+            let runs = compare_default(&sc).unwrap();
+            assert_eq!(runs.len(), 1, "{}", p.name);
+            assert_eq!(runs[0].policy, Policy::Legacy);
+            continue;
+        }
         let [legacy, kep] = compare(&sc).unwrap();
         assert_eq!(legacy.policy, Policy::Legacy);
         assert_eq!(kep.policy, Policy::Kep);

@@ -5,7 +5,7 @@
 //! window and the canvas's tooltips. Run by `cargo test -p restartscope-figure`. Mirrors no
 //! Kubernetes file.
 
-use super::common::{parse, traces};
+use super::common::{parse, runs, traces};
 use crate::svg::n;
 use crate::{layout, layout_read, Animation, Figure, LayoutOpts, Shape};
 use restartscope_sim::{compare, presets, Policy};
@@ -13,7 +13,7 @@ use restartscope_sim::{compare, presets, Policy};
 #[test]
 fn every_preset_gives_well_formed_svg() {
     for p in presets::PRESETS {
-        let tr = traces(p.name);
+        let tr = runs(p.name);
         let fig = layout(&tr, &LayoutOpts::default());
         let svg = fig.to_svg();
         let doc = parse(&svg);
@@ -34,7 +34,7 @@ fn every_preset_gives_well_formed_svg() {
 #[test]
 fn no_external_references() {
     for p in presets::PRESETS {
-        let svg = layout(&traces(p.name), &LayoutOpts::default()).to_svg();
+        let svg = layout(&runs(p.name), &LayoutOpts::default()).to_svg();
         let without_ns = svg.replacen("http://www.w3.org/2000/svg", "", 1);
         assert!(!without_ns.contains("http"), "{}", p.name);
         assert!(!without_ns.contains("href"), "{}", p.name);
@@ -363,7 +363,7 @@ fn group_titles_name_the_release() {
 #[test]
 fn compact_layout_is_short_and_keeps_the_story() {
     for p in presets::PRESETS {
-        let tr = traces(p.name);
+        let tr = runs(p.name);
         let full = layout(
             &tr,
             &LayoutOpts {
@@ -388,7 +388,8 @@ fn compact_layout_is_short_and_keeps_the_story() {
             full.height
         );
         let pols: Vec<Policy> = fig.groups.iter().map(|g| g.policy).collect();
-        assert_eq!(pols, [Policy::Legacy, Policy::Kep], "{}", p.name);
+        let want: Vec<Policy> = tr.iter().map(|t| t.policy).collect();
+        assert_eq!(pols, want, "{}", p.name);
         // No lease-age or probe lanes; every drawn pod's Ready band is there, by name.
         for sh in &fig.shapes {
             if let Shape::Path { class, .. } = sh {

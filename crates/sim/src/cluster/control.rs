@@ -42,6 +42,9 @@ impl Cluster<'_> {
             let start = stop + r.plan.downtime;
             for &n in &r.plan.batches[r.current] {
                 self.stop_scheduled_at[n as usize] = self.now;
+                if let Some(to) = r.plan.upgrade_to {
+                    self.nodes[n as usize].kubelet.upgrades.push((start, to));
+                }
                 self.queue.push(
                     stop,
                     Ev {

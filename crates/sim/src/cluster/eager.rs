@@ -12,8 +12,9 @@
 //! popped as the stale tick it has become); the other two are counted here. The page (feature
 //! `small-code`) runs them through the queue.
 
-use super::{first_tick, Cluster, Rollout, FIRST_ROLLOUT_POLL};
+use super::{Cluster, Rollout, FIRST_ROLLOUT_POLL};
 use crate::core::{ms, Ctx, Ev, NodeId, What};
+use crate::node::kubelet::prober::first_tick;
 use crate::node::kubelet::prober::probe_spec;
 use crate::nodes::NodeSetup;
 use crate::trace::{Ms, ProbeKind};

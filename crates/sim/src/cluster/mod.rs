@@ -17,9 +17,10 @@ use crate::control_plane::zones::{Zone, TAINTING_PERIOD};
 mod control;
 #[cfg(not(feature = "small-code"))]
 mod eager;
+mod restarts;
 use crate::core::rng::{draw, Purpose};
 use crate::core::{ms, Ctx, Ev, NodeId, Queue, What};
-use crate::node::kubelet::prober::probe_spec;
+use crate::node::kubelet::prober::{first_tick, probe_spec};
 use crate::node::kubelet::Kubelet;
 use crate::node::runtime::{Runtime, TruthChange};
 use crate::node::Node;
@@ -60,16 +61,6 @@ pub struct Setup<'a> {
 /// A rollout that waits for Ready polls from 1 s on.
 const FIRST_ROLLOUT_POLL: Ms = 1000;
 
-/// When a worker's first tick is due: a phase of its period, drawn per node and worker.
-fn first_tick(seed: u64, node: NodeId, pod: usize, c: usize, kind: ProbeKind, period: Ms) -> Ms {
-    (draw(
-        seed,
-        Purpose::ProbePhase,
-        node,
-        [pod as u64, c as u64, kind as u64],
-    ) * period as f64) as Ms
-}
-
 /// A rolling restart driven by readiness (polled every second, as an upgrade tool would).
 #[derive(Clone, Debug)]
 pub struct Rollout {
@@ -77,6 +68,8 @@ pub struct Rollout {
     pub batches: Vec<Vec<NodeId>>,
     pub downtime: Ms,
     pub pause: Ms,
+    /// Each kubelet comes back as this release (an in-place upgrade).
+    pub upgrade_to: Option<crate::releases::KubeVersion>,
 }
 
 struct RolloutState {
@@ -177,6 +170,7 @@ impl<'a> Cluster<'a> {
             },
             te: TaintEvictionController {
                 toleration: ms(c.toleration_s),
+                not_ready_toleration: ms(c.not_ready_toleration_s),
                 pods: Vec::with_capacity(nodes.len()),
             },
             eps: EndpointSliceController::new(&nodes.iter().map(|n| n.pods).collect::<Vec<_>>()),
@@ -216,8 +210,10 @@ impl<'a> Cluster<'a> {
                 lease_renew: last_renew,
                 heartbeat: last_renew,
                 ready: true,
+                posted_false: false,
                 taint_noschedule: false,
                 taint_noexecute: false,
+                noexecute_not_ready: false,
             });
             cl.api.pods.push(
                 ns.pods
@@ -277,10 +273,7 @@ impl<'a> Cluster<'a> {
         }
         for (i, ns) in nodes.iter().enumerate() {
             let id = i as NodeId;
-            for r in ns.restarts {
-                cl.push(ms(r.at_s), id, What::KubeletStop);
-                cl.push(ms(r.at_s + r.downtime_s), id, What::KubeletStart);
-            }
+            cl.schedule_restarts(id, ns.restarts);
             for (pi, p) in ns.pods.iter().enumerate() {
                 for (ci, c) in p.all_containers().enumerate() {
                     for (k, t) in c.truth.iter().enumerate() {
@@ -491,6 +484,14 @@ impl<'a> Cluster<'a> {
             What::NlcPass => return self.nlc_pass(),
             What::TaintingPass => return self.tainting_pass(),
             What::RolloutPoll => return self.poll_rollout(),
+            What::RuntimeStop
+            | What::RuntimeStart
+            | What::NodeShutdown
+            | What::NodeBoot
+            | What::NodeStatus { .. }
+            | What::RuntimeCheck { .. }
+            | What::InitDone { .. }
+            | What::InitNext { .. } => return self.dispatch_restart(ev),
             _ => {}
         }
         if matches!(ev.what, What::KubeletStop) && self.nlc.is_quiet(n) {
@@ -507,13 +508,10 @@ impl<'a> Cluster<'a> {
         let removed = |api: &ApiServer, pod: u16| api.pod(ev.node, pod as usize).removed;
         match ev.what {
             What::KubeletStop => k.stop(&mut cx),
-            What::KubeletStart => k.start(&mut cx, api),
+            What::KubeletStart => k.start(&mut cx, rt, api),
             What::ApiLost => k.api_lost(&mut cx),
             What::ApiBack => k.api_back(&mut cx, rt, api),
             What::LeaseRenew { .. } => k.renew_lease(&mut cx, api, Rule::K2r),
-            What::NlcPass | What::TaintingPass | What::RolloutPoll => {
-                unreachable!("handled above")
-            }
             What::FirstSync { pod, .. } => k.first_sync(&mut cx, rt, api, pod as usize),
             What::ProbeTick {
                 pod, c, kind, seq, ..
@@ -577,6 +575,7 @@ impl<'a> Cluster<'a> {
                 }
             }
             What::TerminationDone { pod, .. } => k.termination_done(&mut cx, rt, api, pod as usize),
+            _ => unreachable!("the control plane's and the restarts' events are handled above"),
         }
         // Sleeping probe workers of pods whose containers changed resume their tickers.
         if !rt.changed.is_empty() {

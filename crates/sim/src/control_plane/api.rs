@@ -89,10 +89,16 @@ pub struct ApiNode {
     pub lease_renew: Ms,
     /// The Ready condition's `lastHeartbeatTime`: when the kubelet last posted it (K2, K2u).
     pub heartbeat: Ms,
-    /// Ready condition True (else Unknown).
+    /// Ready condition True (else Unknown, or False when `posted_false`).
     pub ready: bool,
+    /// The Ready condition is False: posted by the kubelet (R3: "container runtime is down";
+    /// K2n). The node lifecycle controller's own write is Unknown.
+    pub posted_false: bool,
     pub taint_noschedule: bool,
     pub taint_noexecute: bool,
+    /// The NoExecute taint is `node.kubernetes.io/not-ready` (added while Ready was False), not
+    /// `unreachable`.
+    pub noexecute_not_ready: bool,
 }
 
 /// Why a kubelet status patch says what it says: the rules to record on each change.
@@ -222,7 +228,17 @@ impl ApiServer {
     /// The node's Ready condition (True, or Unknown when the node lifecycle controller gives up
     /// on it); the NoSchedule taint follows it at once (N1t, `doNoScheduleTaintingPass`).
     pub fn set_node_ready(&mut self, cx: &mut Ctx, ready: bool, rule: Rule, by: Actor) {
+        self.set_node_condition(cx, ready, false, rule, by)
+    }
+
+    /// The kubelet posts node Ready=False (R3, K2n); the NoSchedule `not-ready` taint follows.
+    pub fn set_node_false(&mut self, cx: &mut Ctx, rule: Rule) {
+        self.set_node_condition(cx, false, true, rule, Actor::Kubelet)
+    }
+
+    fn set_node_condition(&mut self, cx: &mut Ctx, ready: bool, fals: bool, rule: Rule, by: Actor) {
         let n = &mut self.nodes[cx.node as usize];
+        n.posted_false = fals;
         if n.ready != ready {
             if ready {
                 self.not_ready -= 1;
@@ -237,6 +253,8 @@ impl ApiServer {
         }
         let v = if ready {
             ConditionStatus::True
+        } else if fals {
+            ConditionStatus::False
         } else {
             ConditionStatus::Unknown
         };
@@ -254,7 +272,12 @@ impl ApiServer {
                 None,
                 None,
                 Value::Taint(TaintEffect::NoSchedule),
-                Rule::N1t,
+                // The not-ready key while the kubelet's False holds (or when it is lifted).
+                if fals || rule == Rule::R4 || rule == Rule::K2n {
+                    rule
+                } else {
+                    Rule::N1t
+                },
                 Actor::NodeLifecycleController,
             );
         }
@@ -263,6 +286,9 @@ impl ApiServer {
     /// The NoExecute `unreachable` taint (N2 adds, N3 removes).
     pub fn set_noexecute_taint(&mut self, cx: &mut Ctx, on: bool, rule: Rule) {
         self.nodes[cx.node as usize].taint_noexecute = on;
+        if on {
+            self.nodes[cx.node as usize].noexecute_not_ready = rule == Rule::R3;
+        }
         cx.emit(
             if on {
                 Kind::TaintAdded

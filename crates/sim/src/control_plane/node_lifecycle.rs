@@ -125,12 +125,17 @@ impl NodeLifecycleController {
             h.probe_ts = cx.now;
         }
         let observed_ready = api.nodes[node].ready;
-        if observed_ready && cx.now > h.probe_ts + self.grace {
+        let observed_false = api.nodes[node].posted_false;
+        if (observed_ready || observed_false) && cx.now > h.probe_ts + self.grace {
             // N1: Ready (and the pressure conditions) → Unknown; MarkPodsNotReady in the same
-            // pass because the observed condition was True.
+            // pass only when the observed condition was True: from a kubelet-posted False the
+            // pods are left as they are (`currentReadyCondition.Status != True &&
+            // observedReadyCondition.Status == True`; kubernetes#112733).
             api.set_node_ready(cx, false, Rule::N1, Actor::NodeLifecycleController);
-            for p in 0..api.pods[node].len() {
-                api.mark_pod_not_ready(cx, p);
+            if observed_ready {
+                for p in 0..api.pods[node].len() {
+                    api.mark_pod_not_ready(cx, p);
+                }
             }
         }
         // processTaintBaseEviction works on the condition observed at the start of the pass.
@@ -146,12 +151,20 @@ impl NodeLifecycleController {
                 zone.remove(cx.node);
             }
         }
+        // processTaintBaseEviction: `not-ready:NoExecute` for a False condition (R3: the kubelet
+        // posted it; MarkPodsNotReady was not called), `unreachable:NoExecute` for Unknown.
         if !observed_ready && !tainted {
-            api.set_noexecute_taint(cx, true, Rule::N2);
+            let rule = if observed_false { Rule::R3 } else { Rule::N2 };
+            api.set_noexecute_taint(cx, true, rule);
             TaintChange::Added
         } else if observed_ready && tainted {
             // markNodeAsReachable.
-            api.set_noexecute_taint(cx, false, Rule::N3);
+            let rule = if api.nodes[node].noexecute_not_ready {
+                Rule::R4
+            } else {
+                Rule::N3
+            };
+            api.set_noexecute_taint(cx, false, rule);
             TaintChange::Removed
         } else {
             TaintChange::None

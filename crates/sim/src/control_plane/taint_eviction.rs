@@ -21,6 +21,8 @@ pub struct Pending {
 
 pub struct TaintEvictionController {
     pub toleration: Ms,
+    /// The `node.kubernetes.io/not-ready:NoExecute` toleration (`--default-not-ready-toleration-seconds`).
+    pub not_ready_toleration: Ms,
     pub pods: Vec<Vec<Pending>>,
 }
 
@@ -37,14 +39,20 @@ impl TaintEvictionController {
             e.seq += 1;
             e.pending = true;
             let seq = e.seq;
-            let due = cx.now + self.toleration;
+            // E1n: the not-ready taint's own toleration.
+            let (toleration, rule) = if api.nodes[node].noexecute_not_ready {
+                (self.not_ready_toleration, Rule::E1n)
+            } else {
+                (self.toleration, Rule::E1)
+            };
+            let due = cx.now + toleration;
             cx.at(due, What::Eviction { pod: p as u16, seq });
             cx.emit(
                 Kind::EvictionScheduled,
                 Some(p),
                 None,
                 Value::Seconds(due as f64 / 1000.0),
-                Rule::E1,
+                rule,
                 Actor::TaintEvictionController,
             );
         }

@@ -84,6 +84,30 @@ pub enum What {
         gen: u32,
         pod: u16,
     },
+    /// The container runtime stops (R1) and is back (R4); the node shuts down (B1) and has
+    /// booted (B2). Not a kubelet process's events: no generation.
+    RuntimeStop,
+    RuntimeStart,
+    NodeShutdown,
+    NodeBoot,
+    /// `syncNodeStatus` posts the node's Ready condition (scheduled only when it may change).
+    NodeStatus {
+        gen: u32,
+    },
+    /// `updateRuntimeUp` finds the runtime answering again (R4).
+    RuntimeCheck {
+        gen: u32,
+    },
+    /// An ordinary init container that re-runs after a reboot exits 0 (B2).
+    InitDone {
+        pod: u16,
+        c: u8,
+    },
+    /// The PLEG reports it and SyncPod starts the next init container (B2).
+    InitNext {
+        gen: u32,
+        pod: u16,
+    },
 }
 
 impl What {
@@ -96,7 +120,10 @@ impl What {
             | What::ProbeDone { gen, .. }
             | What::ContainerRestart { gen, .. }
             | What::PlegRelist { gen, .. }
-            | What::TerminationDone { gen, .. } => Some(gen),
+            | What::TerminationDone { gen, .. }
+            | What::NodeStatus { gen }
+            | What::RuntimeCheck { gen }
+            | What::InitNext { gen, .. } => Some(gen),
             _ => None,
         }
     }

@@ -38,6 +38,8 @@ pub struct Overrides {
     /// `None`: both policies (the release's default comparison).
     pub policy: Option<Policy>,
     pub seed: Option<u64>,
+    /// `rolling.upgrade_to`: the release each kubelet comes back as.
+    pub upgrade_to: Option<KubeVersion>,
 }
 
 fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
@@ -77,6 +79,7 @@ impl Overrides {
             "downtime" => self.downtime_s = Some(secs(value)?),
             "pause" => self.pause_s = Some(secs(value)?),
             "version" => self.version = Some(parse_version(value)?),
+            "upgrade-to" => self.upgrade_to = Some(parse_version(value)?),
             "policy" => self.policy = parse_policy(value)?,
             "wait-ready" => {
                 self.wait_ready = Some(match value {
@@ -105,6 +108,7 @@ impl Overrides {
             "seed" => self.seed = None,
             "downtime" => self.downtime_s = None,
             "pause" => self.pause_s = None,
+            "upgrade-to" => self.upgrade_to = None,
             "version" => self.version = None,
             "policy" => self.policy = None,
             "wait-ready" => self.wait_ready = None,
@@ -146,6 +150,11 @@ impl Overrides {
         }
         if let Some(v) = self.version {
             f.cluster.version = v;
+            // An upgrade to this release or an older one is no upgrade any more.
+            f.rolling.upgrade_to = f.rolling.upgrade_to.filter(|to| *to > v);
+        }
+        if let Some(v) = self.upgrade_to {
+            f.rolling.upgrade_to = Some(v);
         }
         if let Some(v) = self.seed {
             f.seed = v;
@@ -316,5 +325,26 @@ pub fn shape(f: &Fleet) -> String {
             ""
         },
         plural(f.rolling.batch.into(), "node", "nodes"),
+    )
+}
+
+/// What an in-place upgrade of the fleet does to its containers, in words (empty without one):
+/// 1.30 → 1.31 or later restarts every container of every batch (PR #124220 changed the
+/// container hash); later hops keep them. Either way the version skew policy says to drain a
+/// node before a minor kubelet upgrade (not modelled: the pods stay on their nodes).
+pub fn upgrade_words(f: &Fleet) -> String {
+    let Some(to) = f.rolling.upgrade_to else {
+        return String::new();
+    };
+    let from = f.cluster.version;
+    let containers = if from < KubeVersion::V1_31 && to >= KubeVersion::V1_31 {
+        "every container of every batch restarts at its kubelet's first SyncPod (1.31 hashes containers by name and image, PR #124220)"
+    } else {
+        "containers keep running (the container hash has not changed since 1.31)"
+    };
+    format!(
+        "In-place kubelet upgrade {} → {}: {containers}. The version skew policy says to drain a node before a minor kubelet upgrade; this run does not drain.",
+        from.as_str(),
+        to.as_str()
     )
 }

@@ -74,6 +74,15 @@ pub fn run_with(
     progress: &mut dyn FnMut(f64),
 ) -> Result<FleetRun, Vec<FieldError>> {
     f.validate()?;
+    // "1.30 → 1.31 · default (legacy)" for an in-place upgrade.
+    let label = match f.rolling.upgrade_to.filter(|to| *to != profile.version) {
+        Some(to) => format!(
+            "{} → {}",
+            profile.version.as_str(),
+            KubeletProfile::for_policy(to, profile.policy()).label()
+        ),
+        None => profile.label(),
+    };
     let pods = f.node_pods();
     let mut restarts = f.restarts();
     let batch = f.rolling.batch.max(1) as usize;
@@ -85,6 +94,7 @@ pub fn run_with(
             .collect(),
         downtime: ms(f.rolling.downtime_s),
         pause: ms(f.rolling.pause_s),
+        upgrade_to: f.rolling.upgrade_to,
     });
     if rollout.is_some() {
         // Only the first batch is on a schedule; the rollout starts the others.
@@ -139,7 +149,7 @@ pub fn run_with(
             let happened: Vec<(i64, i64)> = stops.zip(starts).map(|(a, b)| (a.t, b.t)).collect();
             Trace {
                 policy: profile.policy(),
-                kubelet: profile.label(),
+                kubelet: label.clone(),
                 feature_gates: profile.feature_gates().to_string(),
                 proposal: profile.proposal.unwrap_or_default().to_string(),
                 node: n,
@@ -163,7 +173,7 @@ pub fn run_with(
         .collect();
     Ok(FleetRun {
         policy: profile.policy(),
-        kubelet: profile.label(),
+        kubelet: label.clone(),
         totals,
         series: out.series.unwrap_or_default(),
         samples,
@@ -180,17 +190,21 @@ pub fn compare(f: &Fleet, policy: Option<Policy>) -> Result<Vec<FleetRun>, Vec<F
 /// The kubelet profiles `compare` runs (the release's default comparison for `None`).
 pub fn profiles(f: &Fleet, policy: Option<Policy>) -> Result<Vec<KubeletProfile>, Vec<FieldError>> {
     let v = f.cluster.version;
-    let profiles = match policy {
-        Some(p) => vec![KubeletProfile::new(v, p).map_err(|m| {
+    // An upgrade to 1.35 or later has a KEP lane, which runs the older kubelet until it.
+    let newest = f.rolling.upgrade_to.map_or(v, |u| u.max(v));
+    let lanes = match policy {
+        Some(p) => vec![KubeletProfile::new(newest, p).map_err(|m| {
             vec![FieldError {
                 field: "cluster.version".into(),
                 k8s: "kubelet version".into(),
                 message: m,
             }]
         })?],
-        None => KubeletProfile::defaults(v),
+        None => KubeletProfile::defaults(newest),
     };
-    Ok(profiles)
+    Ok((lanes.iter())
+        .map(|l| KubeletProfile::for_policy(v, l.policy()))
+        .collect())
 }
 
 /// `compare`, telling `progress` (run index, runs, share of that run done).

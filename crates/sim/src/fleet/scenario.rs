@@ -21,6 +21,11 @@ pub struct Rolling {
     /// second), `pause_s` after that; otherwise batches follow a fixed schedule.
     #[serde(default)]
     pub wait_ready: bool,
+    /// An in-place kubelet upgrade: each node's kubelet comes back as this release (U1). From
+    /// 1.30 to 1.31 or later every container of every batch restarts (PR #124220); later minor
+    /// hops keep them. The version skew policy says to drain a node before a minor upgrade.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upgrade_to: Option<crate::releases::KubeVersion>,
 }
 
 /// What the horizon allows each batch, with `rolling.wait_ready`, to become Ready again; a batch
@@ -130,10 +135,13 @@ impl Fleet {
     pub fn restarts(&self) -> Vec<Vec<Restart>> {
         (0..self.nodes)
             .map(|n| {
-                vec![Restart::new(
-                    self.batch_at(n / self.rolling.batch.max(1)),
-                    self.rolling.downtime_s,
-                )]
+                vec![Restart {
+                    upgrade_to: self.rolling.upgrade_to,
+                    ..Restart::new(
+                        self.batch_at(n / self.rolling.batch.max(1)),
+                        self.rolling.downtime_s,
+                    )
+                }]
             })
             .collect()
     }
@@ -291,6 +299,7 @@ pub fn rolling_upgrade() -> Fleet {
             downtime_s: 30.0,
             pause_s: 0.0,
             wait_ready: false,
+            upgrade_to: None,
         },
         first_sync_delay_s: 2.0,
         seed: 1,

@@ -44,6 +44,12 @@ pub struct Runtime<'a> {
     pub pods: Vec<Few<RtContainer, 1>>,
     /// Pods whose containers changed during the current event (wakes sleeping probe workers).
     pub changed: Vec<u16>,
+    /// The runtime answers CRI calls (false during a container-runtime restart, R1, and while
+    /// the node is down, B1). Its containers keep running under their shims meanwhile.
+    pub up: bool,
+    /// Per pod: its sandbox was created anew after a reboot (B2) and its init containers have
+    /// run again up to (not including) this one, so the pod has not initialized.
+    pub reinit: Vec<Option<u8>>,
 }
 
 /// A truth change the kubelet may have to notice.
@@ -78,6 +84,32 @@ impl<'a> Runtime<'a> {
                 })
                 .collect(),
             changed: Vec::new(),
+            up: true,
+            reinit: vec![None; spec.len()],
+        }
+    }
+
+    /// B1: the node shuts down; every running container stops with it (no PLEG sees it: the
+    /// kubelet stops too). Returns the containers that were running.
+    pub fn shutdown(&mut self, cx: &mut Ctx) -> Vec<(usize, usize)> {
+        self.up = false;
+        let mut stopped = Vec::new();
+        for p in 0..self.pods.len() {
+            for c in 0..self.pods[p].len() {
+                if self.stop(cx, p, c) {
+                    stopped.push((p, c));
+                }
+            }
+        }
+        stopped
+    }
+
+    /// B2: the node has booted: the runtime answers, holds no running container, and every
+    /// pod's sandbox must be created again (its init containers run again first).
+    pub fn boot(&mut self) {
+        self.up = true;
+        for (p, r) in self.reinit.iter_mut().enumerate() {
+            *r = (!self.spec[p].init_containers.is_empty()).then_some(0);
         }
     }
 

@@ -224,6 +224,10 @@ impl Scenario {
     /// The Kubernetes version (it picks the default grace period).
     pub fn with_version(mut self, v: KubeVersion) -> Scenario {
         self.cluster.version = v;
+        // An in-place upgrade to this release or an older one is no upgrade any more.
+        for r in self.kubelet.restarts.iter_mut() {
+            r.upgrade_to = r.upgrade_to.filter(|to| *to > v);
+        }
         self
     }
 
@@ -310,5 +314,14 @@ impl Scenario {
             .map(|p| p.kill_grace_s())
             .fold(0.0, f64::max);
         self.kubelet.first_sync_delay_s + probes.max(term) + 10.0
+    }
+}
+
+impl Scenario {
+    /// The newest kubelet the node runs: `cluster.version`, or the last in-place upgrade's.
+    pub fn newest_kubelet(&self) -> crate::releases::KubeVersion {
+        (self.kubelet.restarts.iter())
+            .filter_map(|r| r.upgrade_to)
+            .fold(self.cluster.version, |a, b| a.max(b))
     }
 }

@@ -51,9 +51,8 @@ pub struct Cluster {
     /// Toleration of `node.kubernetes.io/not-ready:NoExecute` that the DefaultTolerationSeconds
     /// admission plugin gives every pod without one (`--default-not-ready-toleration-seconds`,
     /// 300; `plugin/pkg/admission/defaulttolerationseconds`). It applies once the kubelet posts
-    /// node Ready=False (the node lifecycle controller then taints `not-ready`); the model's
-    /// kubelet never posts Ready=False (a stopped or cut-off kubelet makes the node Unknown,
-    /// `unreachable`), so no run reaches it yet.
+    /// node Ready=False (the node lifecycle controller then taints `not-ready`): during a
+    /// container-runtime restart longer than 30 s (rule R3) and the 1.30 kubelet's start (K2n).
     #[serde(default = "d_toleration", skip_serializing_if = "is_d_toleration")]
     pub not_ready_toleration_s: f64,
 }

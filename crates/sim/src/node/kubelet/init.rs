@@ -38,21 +38,30 @@ impl Kubelet<'_> {
         if ni == 0 || (ni..spec.n_containers()).any(|c| rt.pods[p][c].running) {
             return true;
         }
+        if rt.reinit[p].is_some() {
+            // B2: a new sandbox whose init containers have not all run again.
+            return false;
+        }
         let last = ni - 1;
         match spec.role(last) {
             ContainerRole::Sidecar => {
-                let r = &rt.pods[p][last];
-                r.running
+                rt.pods[p][last].running
                     && (spec.container(last).startup_probe.is_none()
-                        || self.pods[p]
-                            .probes
-                            .results
-                            .get(last, ProbeKind::Startup, r.instance)
-                            == Some(Outcome::Success))
+                        || self.sidecar_started(rt, p, last))
             }
             // An ordinary init container: completed with exit 0 in the model.
             ContainerRole::Init | ContainerRole::Regular => true,
         }
+    }
+
+    /// The startup manager holds Success for the sidecar's running container.
+    pub fn sidecar_started(&self, rt: &Runtime, p: usize, c: usize) -> bool {
+        let r = &rt.pods[p][c];
+        self.pods[p]
+            .probes
+            .results
+            .get(c, ProbeKind::Startup, r.instance)
+            == Some(Outcome::Success)
     }
 
     /// K3i: SyncPod does not start regular container `c` of a pod that has not initialized; the

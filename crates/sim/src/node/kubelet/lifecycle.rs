@@ -20,9 +20,15 @@ impl Kubelet<'_> {
     /// K1: the process is gone; all kubelet memory is dropped (the pods' records are cleared by
     /// the next `start`, before anything reads them). Containers keep running.
     pub fn stop(&mut self, cx: &mut Ctx) {
+        self.stop_with(cx, Rule::K1)
+    }
+
+    /// K1 for a restart of this kind (B1: with the node).
+    pub fn stop_with(&mut self, cx: &mut Ctx, rule: Rule) {
         if !self.up {
             return;
         }
+        self.skipped.clear();
         self.up = false;
         self.gen += 1;
         cx.emit(
@@ -30,18 +36,37 @@ impl Kubelet<'_> {
             None,
             None,
             Value::None,
-            Rule::K1,
+            rule,
             Actor::Kubelet,
         );
     }
 
     /// K2: the kubelet starts, renews its lease and posts node Ready=True; each pod's first
     /// SyncPod follows after the start-up delay.
-    pub fn start(&mut self, cx: &mut Ctx, api: &mut ApiServer) {
+    ///
+    /// A kubelet whose container runtime does not answer exits at start (its runtime manager's
+    /// first `Version` call fails) and systemd starts it again: it starts when the runtime is
+    /// back (`restarts::runtime_started`). An upgrade planned for this start runs the new
+    /// release (U1); the 1.30 kubelet posts Ready=False first (K2n).
+    pub fn start(&mut self, cx: &mut Ctx, rt: &Runtime, api: &mut ApiServer) {
         if self.up {
             return;
         }
+        if !rt.up {
+            self.start_waits_for_runtime = true;
+            return;
+        }
         self.up = true;
+        self.hash_changed = false;
+        let upgrade = self
+            .upgrades
+            .iter()
+            .rev()
+            .find(|u| u.0 <= cx.now)
+            .map(|u| u.1);
+        if let Some(to) = upgrade.filter(|to| *to != self.profile.version) {
+            self.upgrade(to);
+        }
         // K1's loss of every pod's memory, applied now (in place), just before the first
         // SyncPods read it: nothing reads a stopped kubelet's pods (its events are dropped as
         // stale, and every other reader checks `up` first). In a fleet the stop came a downtime
@@ -52,16 +77,35 @@ impl Kubelet<'_> {
         self.started_at = cx.now;
         self.renewals = 0;
         self.lease_failed_at = None;
+        let value = match upgrade {
+            Some(to) => Value::Release(to.as_str().to_string()),
+            None => Value::None,
+        };
         cx.emit(
             Kind::KubeletStart,
             None,
             None,
-            Value::None,
-            Rule::K2,
+            value,
+            if self.hash_changed {
+                Rule::U1
+            } else {
+                Rule::K2
+            },
             Actor::Kubelet,
         );
         self.renew_lease(cx, api, Rule::K2);
-        if self.reachable && !api.nodes[cx.node as usize].ready {
+        // The first runtime check at start (since #124430, v1.31.0, before the first node
+        // status; the 1.30 kubelet posts first: K2n).
+        self.runtime_sync = cx.now;
+        self.start_checks_done = cx.now;
+        if self.profile.rules.not_ready_at_start {
+            self.start_checks_done = cx.now + super::restarts::START_NOT_READY;
+            if self.reachable {
+                api.set_node_false(cx, Rule::K2n);
+                let gen = self.gen;
+                cx.at(self.start_checks_done, What::NodeStatus { gen });
+            }
+        } else if self.reachable && !api.nodes[cx.node as usize].ready {
             // kubelet_node_status.go syncNodeStatus: Ready=True.
             api.set_node_ready(cx, true, Rule::K2, Actor::Kubelet);
         }

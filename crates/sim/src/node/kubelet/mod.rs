@@ -10,6 +10,7 @@ pub mod backoff;
 pub mod init;
 pub mod lifecycle;
 pub mod prober;
+pub mod restarts;
 pub mod status;
 pub mod sync;
 
@@ -112,6 +113,22 @@ pub struct Kubelet<'a> {
     /// then blocked in `backoffEnsureLease` (retries 200 ms, 400 ms, … up to 7 s apart) until
     /// the API answers.
     pub lease_failed_at: Option<Ms>,
+    /// The lane this kubelet shows (an upgrade keeps it: `restarts::upgrade`).
+    pub lane_policy: crate::scenario::Policy,
+    /// In-place upgrades: (the start at which the new release runs, the release).
+    pub upgrades: Vec<(Ms, crate::releases::KubeVersion)>,
+    /// U1: this process's release hashes containers differently from the one that started them.
+    pub hash_changed: bool,
+    /// The last good runtime check (`runtimeState.lastBaseRuntimeSync`).
+    pub runtime_sync: Ms,
+    /// K2n: before this instant the start-up runtime check has not completed.
+    pub start_checks_done: Ms,
+    /// Container exits and restarts the sync loop could not handle while the runtime was down
+    /// (the PLEG's relists failed; SyncPod's runtime calls failed or were skipped): handled at
+    /// the first good runtime check.
+    pub skipped: Vec<(u16, u8)>,
+    /// The kubelet was due to start while the runtime did not answer: it starts when it does.
+    pub start_waits_for_runtime: bool,
 }
 
 impl<'a> Kubelet<'a> {
@@ -125,6 +142,7 @@ impl<'a> Kubelet<'a> {
         first_sync_delay: Ms,
     ) -> Self {
         let csp = profile.rules.container_scoped_probes;
+        let profile_policy = profile.policy();
         let pods = spec
             .iter()
             .map(|p| {
@@ -163,6 +181,13 @@ impl<'a> Kubelet<'a> {
             lease_next: None,
             renewed: [KUBELET_BORN; 2],
             lease_failed_at: None,
+            lane_policy: profile_policy,
+            upgrades: Vec::new(),
+            hash_changed: false,
+            runtime_sync: KUBELET_BORN,
+            start_checks_done: KUBELET_BORN,
+            skipped: Vec::new(),
+            start_waits_for_runtime: false,
         }
     }
 

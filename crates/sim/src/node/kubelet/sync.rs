@@ -58,6 +58,10 @@ impl Kubelet<'_> {
         if !csp {
             self.add_pod(cx, p);
         }
+        // B2: a new sandbox after a reboot; U1: containers whose hash changed.
+        if self.sandbox_or_hash(cx, rt, api, p) {
+            return;
+        }
         // Runtime sync: a container that exited while nobody watched is restarted now; the
         // crash-loop back-off lived in the old kubelet's memory.
         let gen = self.gen;
@@ -91,6 +95,11 @@ impl Kubelet<'_> {
         checked: bool,
     ) {
         if api.pod(cx.node, p).removed || self.pods[p].terminating || rt.pods[p][c].running {
+            return;
+        }
+        if self.runtime_blocks(rt) {
+            // R3: held until the runtime answers.
+            self.skipped.push((p as u16, c as u8));
             return;
         }
         // K3i: computePodActions looks at the regular containers only once the pod has
@@ -151,7 +160,10 @@ impl Kubelet<'_> {
         p: usize,
         c: usize,
     ) {
-        if self.up && self.pods[p].synced {
+        if self.up && self.pods[p].synced && self.runtime_blocks(rt) {
+            // R1: the relist fails while the runtime does not answer; the exit is seen later.
+            self.skipped.push((p as u16, c as u8));
+        } else if self.up && self.pods[p].synced {
             self.sync_pod(cx, rt, api, p, Rule::K5);
             if self.profile.rules.container_scoped_probes && !rt.pods[p][c].running {
                 // CSP: SyncPod's EnsureProbes stops probing the exited container.
@@ -224,7 +236,11 @@ impl Kubelet<'_> {
                 // syncLoopIteration: SetContainerStartup, then handleProbeSync (a pod sync).
                 self.set_container_startup(cx, api, p, c, cid, r == Outcome::Success, rule);
                 self.sync_pod(cx, rt, api, p, rule);
-                // handleProbeSync's SyncPod: a sidecar that has started lets the pod initialize.
+                // handleProbeSync's SyncPod: a sidecar that has started lets the pod initialize
+                // (in a new sandbox, B2: the next init container starts).
+                if rt.reinit[p].is_some() {
+                    self.next_init(cx, rt, api, p);
+                }
                 self.retry_init_waiters(cx, rt, p);
             }
             ProbeKind::Readiness => self.sync_pod(cx, rt, api, p, rule),

@@ -133,3 +133,20 @@ impl PodProbes {
         self.workers[c][kind.index()].as_mut()
     }
 }
+
+/// When a worker's first tick is due: a phase of its period, drawn per node and worker.
+pub fn first_tick(
+    seed: u64,
+    node: crate::trace::NodeId,
+    pod: usize,
+    c: usize,
+    kind: crate::trace::ProbeKind,
+    period: Ms,
+) -> Ms {
+    (crate::core::rng::draw(
+        seed,
+        crate::core::rng::Purpose::ProbePhase,
+        node,
+        [pod as u64, c as u64, kind as u64],
+    ) * period as f64) as crate::trace::Ms
+}

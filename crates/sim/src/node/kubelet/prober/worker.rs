@@ -193,7 +193,8 @@ impl Kubelet<'_> {
                 .probes
                 .worker(c, kind)
                 .and_then(|w| w.container_id);
-            if !r.running || bound != Some(r.instance) {
+            if !r.running || bound != Some(r.instance) || self.probe_thrown_away(cx, rt, p, c, kind)
+            {
                 return false;
             }
             self.start_probe(cx, rt, p, c, kind, exec, timeout);
@@ -315,7 +316,7 @@ impl Kubelet<'_> {
         }
         // P4: readiness/liveness wait for Started; startup stops once Started.
         let started = cs.started == Some(true);
-        if (kind == ProbeKind::Startup) == started {
+        if (kind == ProbeKind::Startup) == started || self.probe_thrown_away(cx, rt, p, c, kind) {
             return false;
         }
         self.start_probe(cx, rt, p, c, kind, exec, timeout);
@@ -335,10 +336,11 @@ impl Kubelet<'_> {
         timeout: Ms,
     ) {
         let answer = rt.probe_answer(p, c, kind, cx.now);
-        let (dur, success) = if exec > timeout {
-            (timeout, false)
-        } else {
-            (exec, answer)
+        let refused = self.grpc_refused(rt, p, c, kind, cx.now);
+        let (dur, success) = match refused {
+            Some(d) => (d.min(timeout), false),
+            None if exec > timeout => (timeout, false),
+            None => (exec, answer),
         };
         let gen = self.gen;
         let seq = self.pods[p].probes.worker(c, kind).map_or(0, |w| w.seq);

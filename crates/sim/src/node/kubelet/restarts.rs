@@ -1,0 +1,409 @@
+//! The restarts other than the kubelet's own, as the kubelet lives them: the container runtime's
+//! (R1–R4), the node's (B1, B2), an in-place upgrade to another release (U1) and the 1.30
+//! kubelet's start-up NotReady (K2n). Owns the kubelet's runtime-health bookkeeping
+//! (`runtimeState`: the last good runtime check), the node-status posts it drives, the pod work
+//! the sync loop skips while the runtime is down, and the init containers' re-run in a new
+//! sandbox. Called by the cluster's dispatch (`cluster/restarts.rs`).
+//!
+//! Mirrors `pkg/kubelet/kubelet.go` (`Run`: `updateRuntimeUp` every 5 s, `syncNodeStatus` every
+//! `nodeStatusUpdateFrequency`; `syncLoop`: "Skipping pod synchronization" while
+//! `runtimeErrors`), `pkg/kubelet/runtime.go` (`runtimeErrors`: "container runtime is down" once
+//! the last good check is `maxWaitForContainerRuntime`, 30 s, old), `nodestatus.ReadyCondition`,
+//! `pkg/kubelet/pleg/generic.go` (`relist` fails while the runtime does not answer),
+//! `kuberuntime_manager.go` `computePodActions` (a changed sandbox: init containers from the
+//! first; a changed container hash: kill and start), `kuberuntime_container.go` `startContainer`
+//! (restart count + 1).
+
+use super::Kubelet;
+use crate::control_plane::api::ApiServer;
+use crate::core::{ms, Ctx, What};
+use crate::node::runtime::Runtime;
+use crate::releases::KubeVersion;
+use crate::rules::Rule;
+use crate::scenario::ContainerRole;
+use crate::trace::{Actor, Kind, Ms, Value};
+
+/// `updateRuntimeUp` runs every 5 s (`wait.Until(kl.updateRuntimeUp, 5*time.Second, …)`).
+pub const RUNTIME_CHECK: Ms = 5_000;
+/// `maxWaitForContainerRuntime`: the runtime is "down" once the last good check is this old.
+pub const MAX_WAIT_FOR_RUNTIME: Ms = 30_000;
+/// `nodeStatusUpdateFrequency` (KubeletConfiguration default 10 s). `JitterUntil` adds up to
+/// 4 % to each wait; the model posts on the 10 s grid from the kubelet's start.
+pub const NODE_STATUS: Ms = 10_000;
+/// K2n: how long the 1.30 kubelet's start-up Ready=False lasts — until its first runtime check
+/// and PLEG relist have succeeded and `fastStatusUpdateOnce` posts again (about a second on an
+/// idle node; longer where cAdvisor's start is slow).
+pub const START_NOT_READY: Ms = 1_000;
+
+/// The first tick of a `period` grid anchored at `base` that is at or after `t`.
+fn tick_at_or_after(base: Ms, period: Ms, t: Ms) -> Ms {
+    base + (t - base + period - 1).div_euclid(period) * period
+}
+
+impl Kubelet<'_> {
+    /// R1: the runtime stops answering. Containers keep running under their shims; this kubelet
+    /// keeps running and renewing its lease. Its last good runtime check is the last 5 s tick
+    /// before now; once that is 30 s old `runtimeErrors` says "container runtime is down", and
+    /// the first node-status post after that says Ready=False (R3).
+    pub fn runtime_stopped(&mut self, cx: &mut Ctx, rt: &mut Runtime) {
+        rt.up = false;
+        cx.emit(
+            Kind::RuntimeStop,
+            None,
+            None,
+            Value::None,
+            Rule::R1,
+            Actor::Runtime,
+        );
+        if !self.up {
+            return;
+        }
+        let k = (cx.now - 1 - self.started_at).div_euclid(RUNTIME_CHECK);
+        self.runtime_sync = self.started_at + k * RUNTIME_CHECK;
+        let due = self.runtime_sync + MAX_WAIT_FOR_RUNTIME;
+        let at = tick_at_or_after(self.started_at, NODE_STATUS, due);
+        let gen = self.gen;
+        cx.at(at, What::NodeStatus { gen });
+    }
+
+    /// R4: the runtime answers again. The next `updateRuntimeUp` (5 s grid) records a good
+    /// check: `runtimeErrors` clears, the sync loop runs the pod work it skipped, and the next
+    /// node-status post says Ready=True. A kubelet that could not start meanwhile (its runtime
+    /// manager's first `Version` call failed; systemd restarts it) starts now.
+    pub fn runtime_started(&mut self, cx: &mut Ctx, rt: &mut Runtime, api: &mut ApiServer) {
+        rt.up = true;
+        cx.emit(
+            Kind::RuntimeStart,
+            None,
+            None,
+            Value::None,
+            Rule::R4,
+            Actor::Runtime,
+        );
+        if self.start_waits_for_runtime {
+            self.start_waits_for_runtime = false;
+            self.start(cx, rt, api);
+            return;
+        }
+        if !self.up {
+            return;
+        }
+        let at = tick_at_or_after(self.started_at, RUNTIME_CHECK, cx.now);
+        let gen = self.gen;
+        cx.at(at, What::RuntimeCheck { gen });
+    }
+
+    /// R4: a good runtime check. The work the sync loop skipped runs now; a Ready=False the
+    /// kubelet posted is lifted at the next node-status post.
+    pub fn runtime_check(&mut self, cx: &mut Ctx, rt: &mut Runtime, api: &mut ApiServer) {
+        if !rt.up {
+            return;
+        }
+        self.runtime_sync = cx.now;
+        for (p, c) in std::mem::take(&mut self.skipped) {
+            let (p, c) = (p as usize, c as usize);
+            if api.pod(cx.node, p).removed {
+                continue;
+            }
+            if rt.pods[p][c].running {
+                continue;
+            }
+            // The PLEG's first good relist reports the exit; SyncPod restarts it.
+            self.on_container_exit(cx, rt, api, p, c);
+        }
+        if api.nodes[cx.node as usize].posted_false {
+            let at = tick_at_or_after(self.started_at, NODE_STATUS, cx.now);
+            let gen = self.gen;
+            cx.at(at, What::NodeStatus { gen });
+        }
+    }
+
+    /// `runtimeErrors` now: the start-up check has not completed (K2n, 1.30) or the last good
+    /// check is 30 s old (R3).
+    pub fn runtime_errors(&self, rt: &Runtime, now: Ms) -> Option<Rule> {
+        if now < self.start_checks_done {
+            Some(Rule::K2n)
+        } else if !rt.up && now >= self.runtime_sync + MAX_WAIT_FOR_RUNTIME {
+            Some(Rule::R3)
+        } else {
+            None
+        }
+    }
+
+    /// `syncNodeStatus`: the Ready condition from `runtimeErrors`, posted when it changed.
+    pub fn node_status(&mut self, cx: &mut Ctx, rt: &Runtime, api: &mut ApiServer) {
+        if !self.reachable {
+            return;
+        }
+        let n = &api.nodes[cx.node as usize];
+        match self.runtime_errors(rt, cx.now) {
+            Some(rule) if !n.posted_false => api.set_node_false(cx, rule),
+            None if !n.ready => {
+                let rule = if n.posted_false && self.start_checks_done == cx.now {
+                    Rule::K2n
+                } else {
+                    Rule::R4
+                };
+                api.set_node_ready(cx, true, rule, Actor::Kubelet)
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether the sync loop skips pod work now ("Skipping pod synchronization"); before the
+    /// error is set, SyncPod's runtime calls fail and are retried later: the model holds the
+    /// work until the runtime answers in both cases.
+    pub fn runtime_blocks(&self, rt: &Runtime) -> bool {
+        !rt.up
+    }
+
+    /// R2: an exec probe runs through the runtime (CRI `ExecSync`); while it does not answer the
+    /// probe errors and `doProbe` throws the result away ("Prober error, throw away the
+    /// result"): no result, no run counted, no kill. httpGet, tcpSocket and grpc probes reach
+    /// the container's network, which its sandbox keeps. Returns whether this probe errored
+    /// (recorded as a probe with an Unknown result).
+    pub fn probe_thrown_away(
+        &self,
+        cx: &mut Ctx,
+        rt: &Runtime,
+        p: usize,
+        c: usize,
+        kind: crate::trace::ProbeKind,
+    ) -> bool {
+        let via_runtime = self
+            .probe(p, c, kind)
+            .is_some_and(|pr| pr.handler.via_runtime());
+        if rt.up || !via_runtime {
+            return false;
+        }
+        cx.emit(
+            Kind::Probe,
+            Some(p),
+            Some(c),
+            Value::Probe(crate::trace::ProbeValue {
+                probe: kind,
+                result: crate::trace::Outcome::Unknown,
+                run: 0,
+                threshold: 0,
+            }),
+            Rule::R2,
+            Actor::Kubelet,
+        );
+        true
+    }
+
+    /// A gRPC probe of a container still warming up meets a closed port (connection refused):
+    /// before #142457 (v1.38.0-alpha.2) the kubelet's gRPC prober dialled with
+    /// `grpc.WithBlock()` and failed only at `timeoutSeconds`; from it, a refused connection fails
+    /// the probe at once. `Some(how long it takes)` for such a probe, `None` for every other.
+    pub fn grpc_refused(
+        &self,
+        rt: &Runtime,
+        p: usize,
+        c: usize,
+        kind: crate::trace::ProbeKind,
+        now: Ms,
+    ) -> Option<Ms> {
+        let pr = self.probe(p, c, kind)?;
+        let r = &rt.pods[p][c];
+        let closed = r.running && now < r.warm_at;
+        if pr.handler != crate::scenario::Handler::Grpc || !closed {
+            return None;
+        }
+        Some(if self.profile.rules.grpc_refused_fails_at_once {
+            0
+        } else {
+            pr.timeout_s as Ms * 1000
+        })
+    }
+
+    /// B1: the node shuts down. The kubelet stops (K1) and every container with it.
+    pub fn node_shutdown(&mut self, cx: &mut Ctx, rt: &mut Runtime) {
+        cx.emit(
+            Kind::NodeShutdown,
+            None,
+            None,
+            Value::None,
+            Rule::B1,
+            Actor::Scenario,
+        );
+        self.stop_with(cx, Rule::B1);
+        for (p, c) in rt.shutdown(cx) {
+            cx.emit(
+                Kind::ContainerExit,
+                Some(p),
+                Some(c),
+                Value::None,
+                Rule::B1,
+                Actor::Runtime,
+            );
+        }
+    }
+
+    /// B2: the node has booted: the runtime answers with no container running and every
+    /// sandbox gone; the kubelet starts (K2).
+    pub fn node_boot(&mut self, cx: &mut Ctx, rt: &mut Runtime, api: &mut ApiServer) {
+        rt.boot();
+        cx.emit(
+            Kind::NodeBoot,
+            None,
+            None,
+            Value::None,
+            Rule::B2,
+            Actor::Scenario,
+        );
+        self.start(cx, rt, api);
+    }
+
+    /// U1, at a start that upgrades the kubelet: the new release's profile (the same gate
+    /// setting: the legacy lane keeps `ChangeContainerStatusOnKubeletRestart=true` where the
+    /// release has the gate, the KEP lane the release's default), and whether the container
+    /// hash changes (PR #124220, v1.31.0: name and image only, so every container started by a
+    /// 1.30 kubelet looks changed to a 1.31 one; every later hop keeps the hash).
+    pub fn upgrade(&mut self, to: KubeVersion) {
+        let from = self.profile.version;
+        let policy = self.lane_policy;
+        self.profile = crate::profile::KubeletProfile::for_policy(to, policy);
+        self.hash_changed = from < KubeVersion::V1_31 && to >= KubeVersion::V1_31;
+    }
+
+    /// B2 and U1 at the first SyncPod after the start: a pod whose sandbox is new runs its init
+    /// containers again from the first; a pod whose containers' hash changed has them killed
+    /// and started again ("Container … definition changed, will be restarted"). Returns whether
+    /// this SyncPod's container work is done here.
+    pub fn sandbox_or_hash(
+        &mut self,
+        cx: &mut Ctx,
+        rt: &mut Runtime,
+        api: &mut ApiServer,
+        p: usize,
+    ) -> bool {
+        if rt.reinit[p].is_some() {
+            self.next_init(cx, rt, api, p);
+            return true;
+        }
+        if !self.hash_changed {
+            return false;
+        }
+        for c in 0..rt.pods[p].len() {
+            if !rt.pods[p][c].running {
+                continue;
+            }
+            rt.stop(cx, p, c);
+            cx.emit(
+                Kind::ContainerExit,
+                Some(p),
+                Some(c),
+                Value::None,
+                Rule::U1,
+                Actor::Kubelet,
+            );
+            rt.start_new(cx, p, c);
+            cx.emit(
+                Kind::ContainerRestart,
+                Some(p),
+                Some(c),
+                Value::None,
+                Rule::U1,
+                Actor::Kubelet,
+            );
+        }
+        self.sync_pod(cx, rt, api, p, Rule::U1);
+        false
+    }
+
+    /// B2: SyncPod in a new sandbox starts the next init container (in order); once the last
+    /// is done — an ordinary one exited 0, a sidecar running and, with a startup probe,
+    /// started — the regular containers start.
+    pub fn next_init(&mut self, cx: &mut Ctx, rt: &mut Runtime, api: &mut ApiServer, p: usize) {
+        let Some(mut i) = rt.reinit[p] else {
+            return;
+        };
+        let specs = self.spec;
+        let spec = &specs[p];
+        let ni = spec.init_containers.len();
+        while (i as usize) < ni {
+            let c = i as usize;
+            let r = rt.pods[p][c];
+            match spec.role(c) {
+                ContainerRole::Sidecar if r.running => {
+                    // The next one waits until this sidecar has started (its startup probe
+                    // passed, when it has one: `retry_init_waiters` calls back).
+                    if spec.container(c).startup_probe.is_some() && !self.sidecar_started(rt, p, c)
+                    {
+                        rt.reinit[p] = Some(i);
+                        return;
+                    }
+                    i += 1;
+                }
+                ContainerRole::Init
+                    if r.finished_at.is_some_and(|f| f >= self.started_at) && !r.running =>
+                {
+                    i += 1;
+                }
+                _ if r.running => {
+                    // An ordinary init container still running: its exit calls back.
+                    rt.reinit[p] = Some(i);
+                    return;
+                }
+                role => {
+                    rt.start_new(cx, p, c);
+                    cx.emit(
+                        Kind::ContainerRestart,
+                        Some(p),
+                        Some(c),
+                        Value::None,
+                        Rule::B2,
+                        Actor::Kubelet,
+                    );
+                    self.sync_pod(cx, rt, api, p, Rule::B2);
+                    if role == ContainerRole::Init {
+                        // It runs for its warmup_s, then exits 0.
+                        let done = cx.now + ms(spec.container(c).warmup_s).max(1);
+                        cx.at(
+                            done,
+                            What::InitDone {
+                                pod: p as u16,
+                                c: c as u8,
+                            },
+                        );
+                    }
+                    rt.reinit[p] = Some(i);
+                    if role == ContainerRole::Sidecar && spec.container(c).startup_probe.is_some() {
+                        return;
+                    }
+                    if role == ContainerRole::Init {
+                        return;
+                    }
+                    i += 1;
+                }
+            }
+        }
+        rt.reinit[p] = None;
+        for c in ni..spec.n_containers() {
+            if !rt.pods[p][c].running {
+                self.pods[p].waiting_init[c] = true;
+            }
+        }
+        self.retry_init_waiters(cx, rt, p);
+    }
+
+    /// B2: an ordinary init container exits 0; the PLEG reports it at its next relist.
+    pub fn init_done(&mut self, cx: &mut Ctx, rt: &mut Runtime, p: usize, c: usize) {
+        if rt.stop(cx, p, c) {
+            cx.emit(
+                Kind::ContainerExit,
+                Some(p),
+                Some(c),
+                Value::None,
+                Rule::B2,
+                Actor::Runtime,
+            );
+        }
+        if self.up {
+            let at = self.next_relist(cx.node, cx.now);
+            let gen = self.gen;
+            cx.at(at, What::InitNext { gen, pod: p as u16 });
+        }
+    }
+}
