@@ -200,3 +200,26 @@ fn a_figure_without_them_is_unchanged_and_its_legend_does_not_list_them() {
     assert!(!titles(&long, "rs-node-unknown").is_empty());
     assert!(titles(&long, "rs-node-false").is_empty());
 }
+
+/// The model's own runs of the presets for the other restarts draw these marks: a 90 s runtime
+/// restart (node Ready=False from the kubelet, the not-ready taint), a node reboot, an upgrade.
+#[test]
+fn the_presets_for_the_other_restarts_draw_their_marks() {
+    let fig = |name: &str| layout(&super::common::runs(name), &LayoutOpts::default());
+    let rt = fig("runtime-restart");
+    assert!(!titles(&rt, "rs-rtdown").is_empty());
+    assert!(texts(&rt).iter().any(|w| w == "runtime down"));
+    assert!(!titles(&rt, "rs-node-false").is_empty(), "{:?}", texts(&rt));
+    assert!(titles(&rt, "rs-taint-ns")
+        .iter()
+        .any(|t| t.starts_with("taint node.kubernetes.io/not-ready:NoSchedule")));
+    let reboot = fig("node-reboot");
+    assert!(!titles(&reboot, "rs-nodedown").is_empty());
+    assert!(texts(&reboot).iter().any(|w| w.starts_with("node down")));
+    let up = fig("upgrade-1.30-to-1.31");
+    assert!(
+        texts(&up).iter().any(|w| w == "kubelet → 1.31"),
+        "{:?}",
+        texts(&up)
+    );
+}
