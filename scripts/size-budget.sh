@@ -75,7 +75,17 @@ set -euo pipefail
 # glue +0.4 KB, CSS +0.3 KB). At the load-time goal's 10 Mbit/s that is about 10 ms; measured
 # with tests/e2e/load-time.spec.mjs on a loaded 2-core box, the median time to the figure was
 # 1,129-1,222 ms before and 1,090 ms after (the noise is larger than the cost). 472 KB.
-BUDGET=${SIZE_BUDGET_BYTES:-484352}
+# Then what restarts beside the slider (kubelet, container runtime, node) and an upgrade target,
+# the restart list's kinds, restarts= with kinds and releases, and the figure's runtime-down,
+# node-down and upgrade marks, node Ready=False and the taints' keys: +8,649 bytes measured
+# (476,992 → 485,641 against the model commit it starts from, which was itself 5,952 bytes over
+# the budget): raised by 9 KB, that growth rounded up.
+# All of those together with the model of the other restarts (container runtime R1–R4, node
+# reboot B1–B2, in-place upgrades U1, the 1.30 profile, #142457, four presets: about +11 KB of
+# the page's wasm): 470,843 bytes at the start of that work, 503,188 measured after it (+32.3 KB,
+# about 26 ms more at the load-time goal's 10 Mbit/s; tests/e2e/load-time.spec.mjs measures the
+# whole page in every make test, README's performance section). 492 KB.
+BUDGET=${SIZE_BUDGET_BYTES:-503808}
 FLEET_BUDGET=${FLEET_SIZE_BUDGET_BYTES:-204800}
 # The importer's Web Worker (dist/import/: YAML parser, model validation, TOML read and write),
 # loaded only when the reader imports a workload: 189 KB measured (issue 14).
@@ -87,7 +97,10 @@ FLEET_BUDGET=${FLEET_SIZE_BUDGET_BYTES:-204800}
 # the readers of the evidence people paste (kubectl describe, the events table, klog of every
 # era, controller logs), replay's answer, and the cluster settings kubeadm, the API server and
 # OpenShift keep: 380 KB.
-IMPORT_BUDGET=${IMPORT_SIZE_BUDGET_BYTES:-389120}
+# Then replay's node-reboot, runtime-outage and spec-hash-restart candidates and the model's
+# other restarts they run: 396,158 bytes (+18.6 KB against 377,536; about 15 ms on the first
+# import only). 388 KB.
+IMPORT_BUDGET=${IMPORT_SIZE_BUDGET_BYTES:-397312}
 fail=0
 check() { # DIR BUDGET NAME
   local total=0 n f

@@ -7,8 +7,8 @@
 use crate::custom::Imported;
 use crate::probes::{self, Cell, ContainerProbes};
 use restartscope_sim::{
-    fmt_secs, parse_duration, presets, FieldError, KubeVersion, Overrides, Restart, Scenario,
-    MAX_PODS,
+    fmt_secs, parse_duration, presets, FieldError, KubeVersion, Overrides, Restart, RestartKind,
+    Scenario, MAX_PODS,
 };
 use std::sync::Arc;
 
@@ -20,6 +20,10 @@ pub struct Settings {
     /// The first kubelet restart (the sliders): when it stops and how long it stays down.
     pub downtime_s: f64,
     pub restart_at_s: f64,
+    /// What the first restart stops (kubelet, container runtime, node) and the release its
+    /// kubelet starts as, if it is an in-place upgrade.
+    pub restart_what: RestartKind,
+    pub upgrade_to: Option<KubeVersion>,
     /// The restarts after the first, in order (`restarts.rs`: `K`, the list, the bars).
     pub more_restarts: Vec<Restart>,
     pub version: String,
@@ -57,6 +61,8 @@ pub enum Field {
     Pods,
     /// The list of kubelet restarts (when there are several).
     Restarts,
+    /// What the selected restart stops and its upgrade target (`what`, `upgrade_to`).
+    What,
     /// A cell of the probe table.
     Probe(Cell),
 }
@@ -74,6 +80,7 @@ impl Field {
             Field::Seed => "seed",
             Field::Pods => "pods",
             Field::Restarts => "restarts",
+            Field::What => "restart-what",
             Field::Probe(c) => {
                 return format!(
                     "probe-{}-{}-{}",
@@ -97,6 +104,7 @@ impl Field {
             Field::Seed => "Seed",
             Field::Pods => "Pods",
             Field::Restarts => "Kubelet restarts",
+            Field::What => "What restarts",
             Field::Probe(_) => "Probes",
         }
     }
@@ -140,7 +148,7 @@ impl Field {
             Field::Seed => (0.0, u32::MAX as f64),
             Field::Pods => (1.0, MAX_PODS as f64),
             Field::Probe(c) => c.field.map_or((0.0, 0.0), |f| f.range()),
-            Field::Preset | Field::Version | Field::Restarts => (0.0, 0.0),
+            Field::Preset | Field::Version | Field::Restarts | Field::What => (0.0, 0.0),
         }
     }
 
@@ -171,6 +179,8 @@ impl Settings {
             preset: preset.to_string(),
             downtime_s: 0.0,
             restart_at_s: 0.0,
+            restart_what: RestartKind::Kubelet,
+            upgrade_to: None,
             more_restarts: Vec::new(),
             version: sc.cluster.version.as_str().to_string(),
             grace_s: fmt_num(sc.cluster.grace_s()),
@@ -188,7 +198,11 @@ impl Settings {
 
     /// Every kubelet restart, in order.
     pub fn restarts(&self) -> Vec<Restart> {
-        let mut v = vec![Restart::new(self.restart_at_s, self.downtime_s)];
+        let mut v = vec![Restart {
+            what: self.restart_what,
+            upgrade_to: self.upgrade_to,
+            ..Restart::new(self.restart_at_s, self.downtime_s)
+        }];
         v.extend(self.more_restarts.iter().cloned());
         v
     }
@@ -202,6 +216,8 @@ impl Settings {
         let first = list.remove(0);
         self.restart_at_s = first.at_s;
         self.downtime_s = first.downtime_s;
+        self.restart_what = first.what;
+        self.upgrade_to = first.upgrade_to;
         self.more_restarts = list;
     }
 
@@ -376,7 +392,13 @@ impl Settings {
         if !errs.is_empty() {
             return Err(errs);
         }
-        let several = !self.more_restarts.is_empty();
+        // One restart goes to the model as the sliders' start and downtime (which keep the base's
+        // kind and upgrade), unless its kind or upgrade differs from the base's: then as a list.
+        let first = self.restarts().swap_remove(0);
+        let same_kind = base
+            .first_restart()
+            .is_some_and(|r| (r.what, r.upgrade_to) == (first.what, first.upgrade_to));
+        let several = !self.more_restarts.is_empty() || !same_kind;
         Ok((
             base,
             Overrides {
@@ -426,6 +448,8 @@ pub fn field_of_path(path: &str) -> Field {
         Field::Toleration
     } else if path.contains("first_sync") {
         Field::FirstSync
+    } else if path.contains("upgrade_to") || path.ends_with(".what") {
+        Field::What
     } else if path.contains("downtime") {
         Field::Downtime
     } else if path.contains("restarts") {

@@ -294,22 +294,35 @@ impl Ui {
         }
     }
 
-    /// Which restart holds the kubelet down at the playhead (the K button's word).
-    pub fn kubelet_down_now(&self) -> Option<usize> {
-        let t = self.playhead.get() as f64 / 1000.0;
-        self.settings
-            .with(|s| crate::restarts::down_at(&s.restarts(), t))
+    /// The kind chosen beside the slider: the selected restart's (what `K` and "Add a restart"
+    /// add).
+    pub fn chosen_kind(&self) -> restartscope_sim::RestartKind {
+        let i = self.sel_restart.get();
+        self.settings.with(|s| {
+            let l = s.restarts();
+            l[i.min(l.len() - 1)].what
+        })
     }
 
-    /// `K`: stops the kubelet at the playhead, or starts it there when it is down. Both runs
-    /// are recomputed; the playhead keeps its place and playing goes on.
+    /// Which restart of the chosen kind is down at the playhead (the K button's word).
+    pub fn kubelet_down_now(&self) -> Option<usize> {
+        let t = self.playhead.get() as f64 / 1000.0;
+        let what = self.chosen_kind();
+        self.settings
+            .with(|s| crate::restarts::down_at(&s.restarts(), t, what))
+    }
+
+    /// `K`: stops the kubelet (or the runtime, or the node: the chosen kind) at the playhead,
+    /// or starts it there when it is down. Both runs are recomputed; the playhead keeps its
+    /// place and playing goes on.
     pub fn toggle_kubelet(&self) {
         let t = self.playhead.get_untracked() as f64 / 1000.0;
         let horizon = self.horizon() as f64 / 1000.0;
-        self.edit_restarts(|l| crate::restarts::toggle_at(l, t, horizon));
+        let what = untrack(|| self.chosen_kind());
+        self.edit_restarts(|l| crate::restarts::toggle_at(l, t, horizon, what));
         if let Some(i) = self
             .settings
-            .with_untracked(|s| crate::restarts::down_at(&s.restarts(), t))
+            .with_untracked(|s| crate::restarts::down_at(&s.restarts(), t, what))
         {
             self.sel_restart.set(i);
         }

@@ -485,7 +485,7 @@ pub fn accepted(k: &str) -> String {
         "downtime" => duration(Field::Downtime),
         "at" => duration(Field::RestartAt),
         "restarts" => format!(
-            "kubelet restarts as AT:DOWNTIME separated by commas, like 30:20,2m:45s (at most {})",
+            "restarts as AT:DOWNTIME[:kubelet|runtime|node[:RELEASE]] separated by commas, like 30:20,2m:45s:runtime or 30:20:node:1.36 (at most {})",
             crate::restarts::MAX
         ),
         "version" => crate::form::versions_text(),
@@ -537,7 +537,7 @@ pub fn to_query(st: &UrlState) -> String {
     };
     let mut parts: Vec<(String, String)> = head
         .into_iter()
-        .chain(if s.more_restarts.is_empty() {
+        .chain(if !crate::restarts::needs_param(&s.restarts()) {
             vec![
                 ("downtime", fmt_num(s.downtime_s)),
                 ("at", fmt_num(s.restart_at_s)),

@@ -228,6 +228,88 @@ fn several_restarts_travel_as_one_list_and_the_model_judges_them() {
 }
 
 #[test]
+fn restart_kinds_and_upgrades_round_trip_and_old_links_read_as_before() {
+    use restartscope_sim::{KubeVersion, RestartKind};
+    let v136 = KubeVersion::parse("1.36").unwrap();
+    // A runtime restart after a kubelet restart that upgrades the kubelet.
+    let (st, notes) =
+        parse("?preset=short-restart&version=1.35&restarts=30:20:kubelet:1.36,2m:90s:runtime");
+    assert!(notes.is_empty(), "{notes:?}");
+    let list = st.settings.restarts();
+    assert_eq!(
+        (list[0].what, list[0].upgrade_to),
+        (RestartKind::Kubelet, Some(v136))
+    );
+    assert_eq!((list[1].what, list[1].at_s), (RestartKind::Runtime, 120.0));
+    let sc = st.settings.scenario().unwrap();
+    assert_eq!(sc.kubelet.restarts, list);
+    let q = to_query(&st);
+    assert!(
+        q.contains("restarts=30%3A20%3Akubelet%3A1.36%2C120%3A90%3Aruntime"),
+        "{q}"
+    );
+    assert_eq!(parse(&format!("?{q}")).0, st);
+    // One restart of another kind goes in restarts= (downtime= and at= hold a kubelet's).
+    let mut one = Settings::for_preset("short-restart");
+    one.restart_what = RestartKind::Node;
+    let st1 = UrlState {
+        settings: one.clone(),
+        ..UrlState::default()
+    };
+    let q = to_query(&st1);
+    assert!(!q.contains("downtime="), "{q}");
+    let back = parse(&format!("?{q}")).0.settings;
+    assert_eq!(back, one);
+    assert_eq!(
+        back.scenario().unwrap().kubelet.restarts[0].what,
+        RestartKind::Node
+    );
+    // Old links: no kind is a kubelet restart, written back as before.
+    for old in [
+        "?preset=short-restart&downtime=20&at=30",
+        "?preset=short-restart&restarts=30:20,80:15",
+    ] {
+        let (st, notes) = parse(old);
+        assert!(notes.is_empty(), "{notes:?}");
+        assert!(st
+            .settings
+            .restarts()
+            .iter()
+            .all(|r| r.what == RestartKind::Kubelet && r.upgrade_to.is_none()));
+        assert!(!to_query(&st).contains("kubelet"), "{}", to_query(&st));
+    }
+    // A bad kind or release: one notice naming what is accepted, the preset's restart.
+    for bad in ["30:20:reboot", "30:20:node:1.29"] {
+        let (st, notes) = parse(&format!("?restarts={bad}"));
+        assert_eq!(st.settings, Settings::default());
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].contains("kubelet|runtime|node"), "{notes:?}");
+    }
+}
+
+#[test]
+fn the_model_refuses_an_overlap_with_a_node_reboot_next_to_the_kind() {
+    use restartscope_sim::RestartKind;
+    let (st, _) = parse("?preset=short-restart&restarts=30:60:node,50:10:runtime");
+    assert_eq!(st.settings.restarts()[0].what, RestartKind::Node);
+    let errs = st.settings.scenario().unwrap_err();
+    assert!(
+        errs.iter().any(|(f, m)| *f == Field::Restarts
+            && m.contains("kubelet.restarts[1].at_s")
+            && m.contains("node reboot")),
+        "{errs:?}"
+    );
+    // An upgrade on a runtime restart: named by its field, shown by the kind's control.
+    let (st, _) = parse("?preset=short-restart&restarts=30:20:runtime:1.36");
+    let errs = st.settings.scenario().unwrap_err();
+    assert!(
+        errs.iter()
+            .any(|(f, m)| *f == Field::What && m.contains("kubelet.restarts[0].upgrade_to")),
+        "{errs:?}"
+    );
+}
+
+#[test]
 fn a_link_from_a_workload_too_large_to_share_says_so() {
     let mut st = UrlState::default();
     let sc = (presets::find("long-restart").unwrap().build)();

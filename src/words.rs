@@ -41,9 +41,16 @@ impl Runs {
         let restart = match rs.first() {
             None => "no kubelet restart".to_string(),
             Some(r) => format!(
-                "the kubelet stops at {} for {}{}",
+                "{} at {} for {}{}{}",
+                match r.what {
+                    restartscope_sim::RestartKind::Kubelet => "the kubelet stops".to_string(),
+                    k => format!("a {}", k.label()),
+                },
                 restartscope_sim::fmt_secs(r.at_s),
                 restartscope_sim::fmt_secs(r.downtime_s),
+                r.upgrade_to
+                    .map(|v| format!(", the kubelet back as {}", v.as_str()))
+                    .unwrap_or_default(),
                 match rs.len() {
                     1 => String::new(),
                     2 => " (and 1 more restart)".to_string(),

@@ -1,5 +1,6 @@
-//! The scenario controls (preset, kubelet downtime with its grace and eviction marks, restart
-//! time: both of the selected restart, `Ui::sel_restart`) and the playback bar (play,
+//! The scenario controls (preset, kubelet downtime with its grace and eviction marks, what
+//! restarts and an upgrade target, restart time: all of the selected restart,
+//! `Ui::sel_restart`) and the playback bar (play,
 //! previous/next event, from 0, stop/start the kubelet at the playhead, undo, zoom, speed, time
 //! scrubber). Both edit `Ui` signals only; the recompute happens in `app.rs`.
 
@@ -8,7 +9,7 @@ use crate::form::{downtime_pos, downtime_steps, Field, MAX_RESTART_AT_S};
 use crate::state::{DEFAULT_SPEED, SPEEDS};
 use crate::ui::Ui;
 use leptos::prelude::*;
-use restartscope_sim::{fmt_secs, presets, words_secs, Restart};
+use restartscope_sim::{fmt_secs, presets, words_secs, KubeVersion, Restart, RestartKind};
 
 /// The restart the sliders edit and its index (the selected one, or the last).
 fn selected(ui: Ui) -> (usize, Restart) {
@@ -27,6 +28,15 @@ fn which(ui: Ui) -> String {
     }
 }
 
+/// The slider's label for a kind: "Kubelet downtime", "Runtime downtime", "Node downtime".
+fn downtime_word(what: RestartKind) -> &'static str {
+    match what {
+        RestartKind::Kubelet => "Kubelet downtime",
+        RestartKind::Runtime => "Runtime downtime",
+        RestartKind::Node => "Node downtime",
+    }
+}
+
 /// Changes the selected restart (one slider move).
 fn set_selected(ui: Ui, f: impl FnOnce(&mut Restart)) {
     let i = selected(ui).0;
@@ -35,6 +45,71 @@ fn set_selected(ui: Ui, f: impl FnOnce(&mut Restart)) {
         f(&mut l[i]);
         s.set_restarts(l);
     });
+}
+
+/// The releases an upgrade may start: each minor's first release newer than the scenario's
+/// version, and main (a short list; the model judges the choice).
+fn upgrade_targets(version: &str) -> Vec<KubeVersion> {
+    let Some(from) = KubeVersion::parse(version) else {
+        return Vec::new();
+    };
+    KubeVersion::releases()
+        .filter(|v| *v > from && v.as_str() == v.minor())
+        .collect()
+}
+
+/// What restarts (kubelet, container runtime, node) and the kubelet an upgrade starts, for the
+/// restart the slider drives; a container runtime restart has no upgrade.
+#[component]
+fn RestartKindChoice() -> impl IntoView {
+    let ui = Ui::get();
+    let what = move || selected(ui).1.what;
+    let set_what = move |v: String| {
+        if let Some(k) = RestartKind::parse(&v) {
+            ui.fresh_edit.set_value(true);
+            set_selected(ui, |r| {
+                r.what = k;
+                if !k.stops_kubelet() {
+                    r.upgrade_to = None;
+                }
+            });
+        }
+    };
+    let set_upgrade = move |v: String| {
+        ui.fresh_edit.set_value(true);
+        set_selected(ui, |r| r.upgrade_to = KubeVersion::parse(&v));
+    };
+    let options = move || {
+        let now = selected(ui).1.upgrade_to;
+        let mut l = ui.settings.with(|s| upgrade_targets(&s.version));
+        if let Some(v) = now.filter(|v| !l.contains(v)) {
+            l.insert(0, v);
+        }
+        l.into_iter()
+            .map(|v| view! { <option value=v.as_str() prop:selected=now == Some(v)>{format!("kubelet → {}", v.as_str())}</option> })
+            .collect_view()
+    };
+    view! {
+        <div class="restart-kind">
+            <span class="pair"><label for="restart-what">"What"</label>
+            <select id="restart-what" prop:value=move || what().as_str()
+                on:change=move |ev| set_what(event_target_value(&ev))>
+                {RestartKind::ALL.map(|k| view! { <option value=k.as_str()>{k.label()}</option> })}
+            </select></span>
+            <span class="pair"><label for="upgrade-to">"Upgrade"</label>
+            <select id="upgrade-to" disabled=move || !what().stops_kubelet()
+                title="The kubelet that starts again is this release (an in-place upgrade)"
+                on:change=move |ev| set_upgrade(event_target_value(&ev))>
+                <option value="" prop:selected=move || selected(ui).1.upgrade_to.is_none()>"none"</option>
+                {options}
+            </select></span>
+        </div>
+        <p class="field-error" id="restart-what-error" role="alert">{move || {
+            let msgs: Vec<String> = [crate::form::Field::What, crate::form::Field::Restarts]
+                .map(|f| ui.err_for(f)).into_iter().filter(|m| !m.is_empty()).collect();
+            msgs.join("; ")
+        }}</p>
+    }
 }
 
 #[component]
@@ -112,7 +187,7 @@ pub fn Controls() -> impl IntoView {
                 })}</p>
             </div>
             <div class="control downtime">
-                <label for="downtime">"Kubelet downtime"{move || which(ui)}" "
+                <label for="downtime">{move || downtime_word(selected(ui).1.what)}{move || which(ui)}" "
                     <output id="downtime-value" for="downtime">{move || fmt_secs(selected(ui).1.downtime_s)}</output>
                 </label>
                 <input id="downtime" type="range" min="0" max=downtime_steps().len() - 1 step="1"
@@ -157,6 +232,7 @@ pub fn Controls() -> impl IntoView {
                     })}
                 </div>
                 <p class="field-error" id="downtime-error" role="alert">{move || ui.err_for(Field::Downtime)}</p>
+                <RestartKindChoice/>
             </div>
             <div class="control restart-at">
                 <label for="restart-at">"Restart at"{move || which(ui)}" "
@@ -196,7 +272,10 @@ pub fn PlaybackBar() -> impl IntoView {
             <button id="restart" title="Back to 0 s" aria-keyshortcuts="R" on:click=move |_| ui.restart()>"↺ From 0"</button>
             <button id="kubelet-toggle" aria-keyshortcuts="K"
                 title="Stop the kubelet at the playhead, or start it again there (K)"
-                on:click=move |_| ui.toggle_kubelet()>{move || if ui.kubelet_down_now().is_some() { "▶ Start kubelet" } else { "■ Stop kubelet" }}</button>
+                on:click=move |_| ui.toggle_kubelet()>{move || {
+                    let who = crate::restarts::subject(ui.chosen_kind());
+                    if ui.kubelet_down_now().is_some() { format!("▶ Start {who}") } else { format!("■ Stop {who}") }
+                }}</button>
             <button id="undo" title="Undo the last edit (Ctrl+Z)" aria-keyshortcuts="Control+Z"
                 disabled=move || ui.undo_len.get() == 0 on:click=move |_| { ui.undo(); }>"↶ Undo"</button>
             <button id="zoom" title="Zoom the lanes to the restart" aria-keyshortcuts="Z" aria-pressed=move || zoom.get().to_string()

@@ -1,5 +1,5 @@
 //! The kubelet restarts, edited two ways: the list in the parameters panel (`RestartList`: each
-//! restart's stop and downtime, add, remove) and handles on the figure's "kubelet down" bars
+//! restart's kind, stop and downtime, add, remove) and handles on the figure's "kubelet down" bars
 //! (`BarHandles`: drag a bar's stop or return with mouse, touch or pen; or focus it and press
 //! ←/→, Shift for 10 s), with the grace-period and eviction marks drawn while one is held. Both
 //! go through `restarts.rs` (pure edits) and `Ui` (undo steps); the model judges the result.
@@ -21,7 +21,7 @@ fn rows_html(n: usize) -> String {
         .map(|i| {
             let k = i + 1;
             format!(
-                "<tr data-restart=\"{i}\"><th scope=\"row\">{k}</th>\
+                "<tr data-restart=\"{i}\"><th scope=\"row\">{k}</th><td class=\"what\"></td>\
                  <td><input type=\"text\" id=\"restart-{i}-at\" aria-label=\"Restart {k}: kubelet stops at\"></td>\
                  <td><input type=\"text\" id=\"restart-{i}-down\" aria-label=\"Restart {k}: kubelet down for\"></td>\
                  <td class=\"num back\"></td>\
@@ -56,6 +56,15 @@ fn patch_rows(body: &web_sys::Element, list: &[Restart], sel: usize) {
         }
         if let Some(td) = tr.query_selector(".back").ok().flatten() {
             td.set_text_content(Some(&fmt_secs(r.end_s())));
+        }
+        if let Some(td) = tr.query_selector(".what").ok().flatten() {
+            let up = r.upgrade_to.map(|v| format!(" → {}", v.as_str()));
+            td.set_text_content(Some(&format!(
+                "{}{}",
+                restarts::subject(r.what),
+                up.unwrap_or_default()
+            )));
+            let _ = td.set_attribute("title", r.what.label());
         }
         if let Some(b) = tr.query_selector("button").ok().flatten() {
             let _ = b.toggle_attribute_with_force("disabled", list.len() < 2);
@@ -136,11 +145,11 @@ pub fn RestartList() -> impl IntoView {
         <fieldset class="restart-list" id="restart-list">
             <legend>"Kubelet restarts"</legend>
             <table>
-                <thead><tr><th scope="col">"#"</th><th scope="col">"Stops at"</th><th scope="col">"Down for"</th><th scope="col" class="back">"Back at"</th><th></th></tr></thead>
+                <thead><tr><th scope="col">"#"</th><th scope="col">"What"</th><th scope="col">"Stops at"</th><th scope="col">"Down for"</th><th scope="col" class="back">"Back at"</th><th></th></tr></thead>
                 <tbody node_ref=body on:change=on_change on:click=on_click on:focusin=on_focus></tbody>
             </table>
             <p class="restart-actions">
-                <button type="button" id="restart-add" on:click=move |_| ui.edit_restarts(restarts::add)>"Add a restart"</button>
+                <button type="button" id="restart-add" on:click=move |_| ui.edit_restarts(|l| restarts::add(l, untrack(|| ui.chosen_kind())))>"Add a restart"</button>
                 <small class="range">{format!("Up to {}; durations like 45s or 1m30s. K stops or starts the kubelet at the playhead.", restarts::MAX)}</small>
             </p>
             <p class="field-error" id="restarts-error" role="alert">{move || {
@@ -165,8 +174,9 @@ struct Held {
 /// "Restart 1: the kubelet stops at 30s, down 20s, back at 50s".
 fn valuetext(i: usize, r: &Restart) -> String {
     format!(
-        "Restart {}: the kubelet stops at {}, down {}, back at {}",
+        "Restart {}: the {} stops at {}, down {}, back at {}",
         i + 1,
+        restarts::subject(r.what),
         fmt_secs(r.at_s),
         fmt_secs(r.downtime_s),
         fmt_secs(r.end_s())
@@ -244,7 +254,12 @@ fn patch_handles(host: &web_sys::Element, r: &crate::state::Runs, list: &[Restar
                 set(
                     &el,
                     "aria-label",
-                    &format!("Restart {}: when the kubelet {}", i + 1, edge.word()),
+                    &format!(
+                        "Restart {}: when the {} {}",
+                        i + 1,
+                        restarts::subject(rr.what),
+                        edge.word()
+                    ),
                 );
                 set(&el, "aria-valuemax", &max);
                 set(&el, "aria-valuenow", &crate::form::fmt_num(t));

@@ -193,7 +193,7 @@ test('keyboard only: focus a bar\'s end, ←/→ by 1 s, Shift by 10 s; the list
   // Overlapping: not simulated, said in Kubernetes' field names next to the list, link unchanged.
   await page.locator('#restart-1-at').fill('40');
   await page.locator('#restart-1-at').press('Enter');
-  await expect(page.locator('#restarts-error')).toContainText('kubelet.restarts[1].at_s must not be before the previous restart ends');
+  await expect(page.locator('#restarts-error')).toContainText('kubelet.restarts[1].at_s must not be before the previous kubelet restart ends');
   await expect(page.locator('#rejected')).toBeVisible();
   expect(await param(page, 'restarts')).toBe('30:21,111:50');
   await page.locator('#restart-1-at').fill('x');

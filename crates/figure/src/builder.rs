@@ -13,6 +13,8 @@ pub struct Builder {
     pub t1: Ms,
     pub under: Vec<Shape>,
     pub over: Vec<Shape>,
+    /// The keys of the taints drawn (`not-ready`, `unreachable`), for the legend's words.
+    pub taint_keys: Vec<&'static str>,
 }
 
 impl Builder {
@@ -24,6 +26,7 @@ impl Builder {
             t1,
             under: Vec::new(),
             over: Vec::new(),
+            taint_keys: Vec::new(),
         }
     }
 

@@ -29,10 +29,13 @@ pub fn endpoint_class(v: EndpointState) -> &'static str {
     }
 }
 
+/// Node Ready: True; False (posted by the kubelet: its container runtime is down); Unknown (set
+/// by the node lifecycle controller: nothing heard from the kubelet).
 pub fn node_class(v: ConditionStatus) -> &'static str {
     match v {
         ConditionStatus::True => "rs-node-true",
-        _ => "rs-node-unknown",
+        ConditionStatus::False => "rs-node-false",
+        ConditionStatus::Unknown => "rs-node-unknown",
     }
 }
 
@@ -100,17 +103,42 @@ pub fn band<T>(
 /// The narrowest a state is drawn (px).
 pub const MIN_STATE_W: f64 = 4.0;
 
-/// An `unreachable` taint: its effect written at the left when it fits.
-pub fn taint(b: &mut Builder, (x, y, w, h): Area, effect: TaintEffect, title: Option<String>) {
+/// A taint: its effect written at the left when it fits, after its key when that is
+/// `not-ready` and fits too (`unreachable`, the kubelet's silence, is the figure's usual one).
+pub fn taint(
+    b: &mut Builder,
+    (x, y, w, h): Area,
+    effect: TaintEffect,
+    key: &'static str,
+    title: Option<String>,
+) {
     let class = match effect {
         TaintEffect::NoSchedule => "rs-taint-ns",
         TaintEffect::NoExecute => "rs-taint-ne",
     };
     b.rect(x, y, w, h, class, title);
-    let label = effect.as_str();
+    if !b.taint_keys.contains(&key) {
+        b.taint_keys.push(key);
+    }
+    let keyed = format!("{key}:{}", effect.as_str());
+    let label = if key != "unreachable" && text_w(&keyed, 8.5) + 6.0 <= w {
+        keyed.as_str()
+    } else {
+        effect.as_str()
+    };
     if text_w(label, 8.5) + 6.0 <= w {
         b.text(x + 3.0, y + h - 2.1, label, "rs-in-sm", "start");
     }
+}
+
+/// A container runtime restart's window on the kubelet lane (the kubelet keeps running).
+pub fn runtime_down(b: &mut Builder, (x, y, w, h): Area, title: Option<String>) {
+    b.rect(x, y, w, h, "rs-rtdown", title);
+}
+
+/// A node reboot: a strip along the top of the kubelet lane, over the kubelet's down bar.
+pub fn node_down(b: &mut Builder, (x, y, w, _): Area, title: Option<String>) {
+    b.rect(x, y, w, 3.0, "rs-nodedown", title);
 }
 
 /// Who wrote a pod's Ready condition: a lettered badge centred on `cx`, top at `y`.

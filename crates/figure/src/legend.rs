@@ -13,6 +13,9 @@ enum Swatch {
     KubeletDown,
     /// Only in a figure that draws it (`kubelet.api_unreachable`).
     NoApi,
+    /// A container runtime restart's window; a node reboot's strip (only where drawn).
+    RuntimeDown,
+    NodeDown,
     Taint(TaintEffect),
     Badge(Actor),
     Probe(ProbeGlyph),
@@ -21,7 +24,7 @@ enum Swatch {
     Observed,
 }
 
-fn items() -> [(Swatch, &'static str); 20] {
+fn items() -> [(Swatch, &'static str); 23] {
     use glyphs::{endpoint_class as ep, node_class, ready_class};
     [
         (
@@ -64,10 +67,16 @@ fn items() -> [(Swatch, &'static str); 20] {
             Swatch::State(node_class(ConditionStatus::Unknown), ""),
             "node Unknown",
         ),
+        (
+            Swatch::State(node_class(ConditionStatus::False), ""),
+            "node False (posted by the kubelet)",
+        ),
         (Swatch::Taint(TaintEffect::NoSchedule), "NoSchedule taint"),
         (Swatch::Taint(TaintEffect::NoExecute), "NoExecute taint"),
         (Swatch::Grace, "grace period"),
         (Swatch::KubeletDown, "kubelet down"),
+        (Swatch::RuntimeDown, "container runtime down"),
+        (Swatch::NodeDown, "node down (reboot)"),
         (Swatch::NoApi, "API server unreachable"),
         (
             Swatch::Observed,
@@ -83,6 +92,8 @@ fn class_of(sw: &Swatch) -> Option<&'static str> {
         Swatch::State(class, _) => Some(class),
         Swatch::KubeletDown => Some("rs-down"),
         Swatch::NoApi => Some("rs-noapi"),
+        Swatch::RuntimeDown => Some("rs-rtdown"),
+        Swatch::NodeDown => Some("rs-nodedown"),
         Swatch::Taint(TaintEffect::NoSchedule) => Some("rs-taint-ns"),
         Swatch::Taint(_) => Some("rs-taint-ne"),
         Swatch::Badge(Actor::Kubelet) => Some("rs-badge-k"),
@@ -113,6 +124,13 @@ pub fn draw(b: &mut Builder, y0: f64, width: f64, compact: bool) -> f64 {
     let right = width - PAD;
     let mut x = left;
     let mut y = y0;
+    // The taints' keys when one is `not-ready` (else they are all `unreachable`, as the
+    // tooltips say, and the entries keep their short words).
+    let keys = if b.taint_keys.contains(&"not-ready") {
+        format!(" ({})", b.taint_keys.join(", "))
+    } else {
+        String::new()
+    };
     b.text(left, y + 8.0, "Legend", "rs-label-pod", "start");
     x += text_w("Legend", 11.0) + 12.0;
     for (sw, label) in items() {
@@ -122,11 +140,18 @@ pub fn draw(b: &mut Builder, y0: f64, width: f64, compact: bool) -> f64 {
         if class_of(&sw).is_some_and(|c| !drawn.contains(c)) {
             continue;
         }
+        let label = match sw {
+            Swatch::Taint(_) => format!("{label}{keys}"),
+            _ => label.to_string(),
+        };
+        let label = label.as_str();
         let sw_w = match sw {
             Swatch::State(_, t) if !t.is_empty() => text_w(t, 9.5) + 8.0,
             Swatch::State(..)
             | Swatch::KubeletDown
             | Swatch::NoApi
+            | Swatch::RuntimeDown
+            | Swatch::NodeDown
             | Swatch::Taint(_)
             | Swatch::Grace => 18.0,
             Swatch::Observed => 30.0,
@@ -143,7 +168,12 @@ pub fn draw(b: &mut Builder, y0: f64, width: f64, compact: bool) -> f64 {
             Swatch::State(class, t) => glyphs::state(b, area, class, t, None),
             Swatch::KubeletDown => glyphs::kubelet(b, area, false, None),
             Swatch::NoApi => b.rect(area.0, area.1, area.2, area.3, "rs-noapi", None),
-            Swatch::Taint(effect) => glyphs::taint(b, area, effect, None),
+            Swatch::RuntimeDown => glyphs::runtime_down(b, area, None),
+            Swatch::NodeDown => {
+                glyphs::kubelet(b, area, false, None);
+                glyphs::node_down(b, area, None);
+            }
+            Swatch::Taint(effect) => glyphs::taint(b, area, effect, "unreachable", None),
             Swatch::Badge(writer) => glyphs::badge(b, x + BADGE_W / 2.0, y, writer, None),
             Swatch::Probe(g) => glyphs::probe(b, g, x + 4.0, y + 5.5, None),
             Swatch::Grace => glyphs::grace(b, x, x + sw_w, y + 5.5),

@@ -75,6 +75,15 @@ pub(crate) const OBS_CSS: &str = r#".rs-label-obs { font-size: 10.5px; font-weig
 .rs-obs-line { fill: none; stroke: var(--rs-ink); stroke-width: 1.8; stroke-linejoin: round; }
 "#;
 
+/// The classes of restarts other than the kubelet's (a container runtime restart's window, a
+/// node reboot's strip, node Ready=False posted by the kubelet). Like [`OBS_CSS`], kept out of
+/// [`CSS`] so a figure without them is unchanged: [`Figure::document`](crate::Figure::document)
+/// adds them when the figure draws one; [`paint`] reads them.
+pub(crate) const KINDS_CSS: &str = r#".rs-rtdown { fill: #F0E442; fill-opacity: 0.3; stroke: #8a7f00; stroke-width: 1; stroke-dasharray: 4 2; }
+.rs-nodedown { fill: var(--rs-ink); }
+.rs-node-false { fill: url(#rs-p-false); stroke: #D55E00; stroke-width: 1; }
+"#;
+
 /// One colour of the figure's theme: a custom property and its light and dark values.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Var {
@@ -297,7 +306,7 @@ pub fn paint(class: &str, is_text: bool, dark: bool) -> Paint {
         halo: false,
     };
     let own = format!(".{class}");
-    for (sel, decls) in rules(CSS).chain(rules(OBS_CSS)) {
+    for (sel, decls) in rules(CSS).chain(rules(OBS_CSS)).chain(rules(KINDS_CSS)) {
         if (is_text && sel == ".rs-figure text") || sel == own {
             for (k, v) in decls {
                 apply(&mut p, k, resolve(v, dark));
@@ -432,7 +441,7 @@ mod tests {
     /// Every class a figure uses has a rule (a typo would paint black).
     #[test]
     fn every_class_in_the_style_has_a_rule() {
-        for (sel, decls) in rules(CSS).chain(rules(OBS_CSS)) {
+        for (sel, decls) in rules(CSS).chain(rules(OBS_CSS)).chain(rules(KINDS_CSS)) {
             assert!(sel.starts_with(".rs-"), "{sel}");
             assert!(!decls.is_empty(), "{sel}");
             for (k, v) in decls {

@@ -3,7 +3,7 @@
 //! web app inserts the same string into the page.
 
 use crate::figure::{Figure, Shape};
-use crate::paint::{theme_css, CSS, OBS_CSS, PALETTE};
+use crate::paint::{theme_css, CSS, KINDS_CSS, OBS_CSS, PALETTE};
 
 /// Hatch patterns referenced by the classes (presentation attributes, so they need no CSS).
 const DEFS: &str = concat!(
@@ -127,9 +127,30 @@ impl Figure {
             .any(|s| s.class().starts_with("rs-obs-") || s.class() == "rs-label-obs")
     }
 
+    /// The style of restarts other than the kubelet's (a runtime restart, a node reboot, node
+    /// Ready=False), which [`Figure::css`] leaves out: [`Figure::document`] adds it when the
+    /// figure draws one; a host drawing such a figure with [`Figure::to_svg_inner`] adds it.
+    pub fn kinds_css() -> &'static str {
+        KINDS_CSS
+    }
+
+    /// Whether a runtime restart, a node reboot or node Ready=False is drawn.
+    pub fn draws_kinds(&self) -> bool {
+        self.shapes
+            .iter()
+            .any(|s| matches!(s.class(), "rs-rtdown" | "rs-nodedown" | "rs-node-false"))
+    }
+
     /// The standalone document around `inner` (the root element, its title and size), with
-    /// `css` as its style.
+    /// `css` as its style (and [`Figure::kinds_css`] when the figure draws those marks).
     pub fn document(&self, css: &str, inner: &str) -> String {
+        let kinds;
+        let css = if self.draws_kinds() && !css.contains(".rs-rtdown") {
+            kinds = format!("{css}{KINDS_CSS}");
+            kinds.as_str()
+        } else {
+            css
+        };
         let (w, h) = (n(self.width), n(self.height));
         format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"rs-figure\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-labelledby=\"rs-title\">\n<title id=\"rs-title\">{}</title>\n<style>\n{css}</style>\n{inner}</svg>\n",

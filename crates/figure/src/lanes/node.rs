@@ -1,16 +1,23 @@
-//! Node-level lanes: kubelet up/down (with each outage's length), the node lease's age against
-//! the grace period, the node's Ready condition and the `unreachable` taints.
+//! Node-level lanes: kubelet up/down (with each outage's length; a container runtime restart's
+//! window, a node reboot and an in-place upgrade on the same lane), the node lease's age against
+//! the grace period, the node's Ready condition (False posted by the kubelet, Unknown by the node
+//! lifecycle controller) and the taints, each named by its key (`not-ready`, `unreachable`).
 
 use super::Group;
 use crate::builder::Builder;
 use crate::geom::{secs, text_w, ts, LEASE_H};
 use crate::glyphs;
 use crate::svg::n;
+use restartscope_report::describe::taint_key;
 use restartscope_report::timeline::TAINTS;
-use restartscope_sim::{fmt_secs, Ms};
+use restartscope_sim::{
+    fmt_secs, ConditionStatus, Kind, Ms, RestartKind, TaintEffect, Trace, Value,
+};
 
 /// Kubelet up (thin bar) or down (hatched), each outage labelled with its length; behind it,
-/// the windows in which the node cannot reach the API server (`kubelet.api_unreachable`, K2u).
+/// the windows in which the node cannot reach the API server (`kubelet.api_unreachable`, K2u)
+/// and the container runtime's restarts ("runtime down": the kubelet keeps running); a node
+/// reboot as a strip over its outage ("node down"); an upgrade's release at the kubelet's start.
 pub fn kubelet(b: &mut Builder, g: &Group, y: f64, h: f64) {
     b.lane_label(y + h / 2.0, "kubelet", "rs-label");
     let cut: Vec<(Ms, Ms)> =
@@ -30,6 +37,18 @@ pub fn kubelet(b: &mut Builder, g: &Group, y: f64, h: f64) {
         );
         b.rect(xa, y, (xz - xa).max(0.6), h, "rs-noapi", Some(title));
     }
+    let runtime = clipped(b, &g.tr.runtime_down, g.end);
+    for &(a, z, stop, start) in &runtime {
+        let (xa, xz) = (b.x(a), b.x(z));
+        let title = format!(
+            "{} {}–{} ({}): container runtime down, the kubelet keeps running",
+            RestartKind::Runtime.label(),
+            ts(stop),
+            ts(start),
+            ts(start - stop)
+        );
+        glyphs::runtime_down(b, (xa, y, (xz - xa).max(0.6), h), Some(title));
+    }
     for (a, z, up) in g.tl.kubelet_up.spans(b.t0, g.end) {
         let (xa, xz) = (b.x(a), b.x(z));
         let w = (xz - xa).max(0.6);
@@ -42,9 +61,45 @@ pub fn kubelet(b: &mut Builder, g: &Group, y: f64, h: f64) {
             glyphs::kubelet(b, (xa, y, w, h), false, Some(title));
         }
     }
+    let reboots = clipped(b, &g.tr.reboots, g.end);
+    for &(a, z, stop, start) in &reboots {
+        let (xa, xz) = (b.x(a), b.x(z));
+        let title = format!(
+            "{} {}–{} ({}): node down, every container stops",
+            RestartKind::Node.label(),
+            ts(stop),
+            ts(start),
+            ts(start - stop)
+        );
+        glyphs::node_down(b, (xa, y, (xz - xa).max(0.6), h), Some(title));
+    }
     // Label each whole outage (not its clipped part) in the gap.
     for (stop, start) in g.tl.outages() {
-        down_label(b, stop, start, y, h);
+        let node = reboots.iter().any(|r| r.2 < start && stop < r.3);
+        down_label(
+            b,
+            stop,
+            start,
+            y,
+            h,
+            if node { "node down" } else { "down" },
+        );
+    }
+    for &(_, _, stop, start) in &runtime {
+        let (a, z) = (stop.max(b.t0), start.min(b.t1));
+        let w = b.x(z) - b.x(a);
+        if let Some(s) = ["runtime down", "runtime"]
+            .into_iter()
+            .find(|s| text_w(s, 9.5) + 6.0 <= w)
+        {
+            b.text(b.x(a) + 3.0, y + h - 2.0, s, "rs-in", "start");
+        }
+    }
+    for (t, release) in &g.tr.upgrades {
+        if *t >= b.t0 && *t < b.t1.min(g.end) {
+            let label = format!("kubelet → {release}");
+            b.text(b.x(*t) + 3.0, y + h - 2.0, label, "rs-in", "start");
+        }
     }
     for (a, z) in cut {
         let (xa, xz) = (b.x(a), b.x(z));
@@ -58,16 +113,28 @@ pub fn kubelet(b: &mut Builder, g: &Group, y: f64, h: f64) {
     }
 }
 
-fn down_label(b: &mut Builder, stop: Ms, start: Ms, y: f64, h: f64) {
+/// The windows `(stop, start)` within the figure's time and `end`: `(a, z, stop, start)`.
+fn clipped(b: &Builder, spans: &[(Ms, Ms)], end: Ms) -> Vec<(Ms, Ms, Ms, Ms)> {
+    spans
+        .iter()
+        .map(|&(stop, start)| (stop.max(b.t0), start.min(end).min(b.t1), stop, start))
+        .filter(|s| s.1 > s.0)
+        .collect()
+}
+
+/// "down 20s" ("node down 20s" for a reboot) in an outage's gap, shorter when it does not fit.
+fn down_label(b: &mut Builder, stop: Ms, start: Ms, y: f64, h: f64, word: &str) {
     let (a, z) = (stop.max(b.t0), start.min(b.t1));
     if z <= a {
         return;
     }
     let (xa, xz) = (b.x(a), b.x(z));
     let w = xz - xa;
-    let long = format!("down {}", fmt_secs(secs(start - stop)));
+    let long = format!("{word} {}", fmt_secs(secs(start - stop)));
     let s = if text_w(&long, 9.5) + 6.0 <= w {
         long
+    } else if text_w(word, 9.5) + 4.0 <= w {
+        word.to_string()
     } else if text_w("down", 9.5) + 4.0 <= w {
         "down".to_string()
     } else {
@@ -187,15 +254,29 @@ pub fn node_ready(b: &mut Builder, g: &Group, y: f64, h: f64) {
     let segs = g.tl.node_ready.spans(b.t0, g.end);
     glyphs::band(b, &segs, y, h, |v, a, z| {
         let s = v.as_str();
+        let by = match v {
+            ConditionStatus::False => " (posted by the kubelet: its container runtime is down)",
+            _ => "",
+        };
         (
             glyphs::node_class(*v),
             s.to_string(),
-            format!("node Ready={s} {}–{}", ts(a), ts(z)),
+            format!("node Ready={s} {}–{}{by}", ts(a), ts(z)),
         )
     });
 }
 
-/// Whether either `unreachable` taint is on at some time in the window.
+/// Each taint added with `effect`: when, and its key (`not-ready` or `unreachable`, from the
+/// rule that added it).
+fn taint_adds(tr: &Trace, effect: TaintEffect) -> Vec<(Ms, &'static str)> {
+    tr.events
+        .iter()
+        .filter(|e| e.kind == Kind::TaintAdded && e.value == Value::Taint(effect))
+        .map(|e| (e.t, taint_key(e.rule)))
+        .collect()
+}
+
+/// Whether either taint is on at some time in the window.
 pub fn any_taint(b: &Builder, g: &Group) -> bool {
     TAINTS.into_iter().any(|effect| {
         g.tl.taint(effect)
@@ -205,26 +286,33 @@ pub fn any_taint(b: &Builder, g: &Group) -> bool {
     })
 }
 
-/// The `unreachable` taints, NoSchedule above NoExecute; "none" when neither is ever on.
+/// The taints, NoSchedule above NoExecute, each named by its key; "none" when neither is ever
+/// on.
 pub fn taints(b: &mut Builder, g: &Group, y: f64, h: f64) {
     b.lane_label(y + h / 2.0, "taints", "rs-label");
     let mut any_taint = false;
     for (i, effect) in TAINTS.into_iter().enumerate() {
         let ry = y + i as f64 * (h / 2.0);
+        let adds = taint_adds(g.tr, effect);
         for (a, z, on) in g.tl.taint(effect).spans(b.t0, g.end) {
             if !on {
                 continue;
             }
             any_taint = true;
+            let key = adds
+                .iter()
+                .take_while(|(t, _)| *t <= a)
+                .last()
+                .map_or("unreachable", |k| k.1);
             let (xa, xz) = (b.x(a), b.x(z));
             let title = format!(
-                "taint node.kubernetes.io/unreachable:{} {}–{}",
+                "taint node.kubernetes.io/{key}:{} {}–{}",
                 effect.as_str(),
                 ts(a),
                 ts(z)
             );
             let area = (xa, ry + 0.5, (xz - xa).max(0.6), h / 2.0 - 1.0);
-            glyphs::taint(b, area, effect, Some(title));
+            glyphs::taint(b, area, effect, key, Some(title));
         }
     }
     if !any_taint {
