@@ -177,6 +177,9 @@ impl ProbeGlyph {
     pub fn of(m: &ProbeMark) -> Option<ProbeGlyph> {
         match m.kind {
             MarkKind::Executed if m.value.result == Outcome::Success => Some(ProbeGlyph::Success),
+            // An exec probe whose error was thrown away while the runtime was down (R2): no
+            // result, so no mark (the event log names it).
+            MarkKind::Executed if m.value.result == Outcome::Unknown => None,
             MarkKind::Executed => Some(ProbeGlyph::Failure),
             MarkKind::Cached if m.rule == Rule::P1 && m.value.result == Outcome::Failure => {
                 Some(ProbeGlyph::InitialFailure)
