@@ -194,9 +194,10 @@ test('a release before 1.35 runs the legacy kubelet alone, without an error', as
   // The select offers every release; choosing 1.31 also runs (one kubelet, no message).
   await page.locator('details.params summary').click();
   // Every release the model knows, grouped by minor (kubectl get nodes prints the patch).
-  await expect(page.locator('#version optgroup')).toHaveCount(9);
-  await expect(page.locator('#version optgroup').first()).toHaveAttribute('label', '1.31');
-  await expect(page.locator('#version option').first()).toHaveText('1.31 (grace 40 s, legacy only)');
+  await expect(page.locator('#version optgroup')).toHaveCount(10);
+  await expect(page.locator('#version optgroup').first()).toHaveAttribute('label', '1.30');
+  await expect(page.locator('#version option').first()).toHaveText('1.30 (grace 40 s, legacy only)');
+  await expect(page.locator('#version option[value="1.31"]')).toHaveText('1.31 (grace 40 s, legacy only)');
   await expect(page.locator('#version option[value="1.36.4"]')).toHaveText('1.36.4 (grace 50 s)');
   await expect(page.locator('#version option').last()).toHaveText('main (grace 50 s)');
   await page.locator('#version').selectOption('1.31');

@@ -127,7 +127,7 @@ test('the help lists every command the keyboard runs', async ({ page }) => {
   const problems = await open(page);
   await page.keyboard.press('?');
   const rows = await page.locator('#help table th').allTextContents();
-  expect(rows).toEqual(['Space', '← / →', '+ / −', 'R', 'K', 'Ctrl+Z', '1 … 9', 'T', 'P', 'Q', 'Z', '?', 'Esc', 'Tab']);
+  expect(rows).toEqual(['Space', '← / →', '+ / −', 'R', 'K', 'Ctrl+Z', '1 … 9', 'T', 'P', 'N', 'Q', 'Z', '?', 'Esc', 'Tab']);
   expect(problems).toEqual([]);
 });
 

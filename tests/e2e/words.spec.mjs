@@ -38,7 +38,9 @@ test('every preset: its sentence while untouched, words from the runs after a ch
         await expect(teaches, `${preset} ${down}`).toHaveText(sentence);
         continue;
       }
-      await expect(teaches, `${preset} ${down}`).toContainText(`Edited from ${preset}: the kubelet stops at `);
+      // What restarts, in RestartKind's words (a runtime restart, a node reboot, the kubelet).
+      await expect(teaches, `${preset} ${down}`).toContainText(
+        new RegExp(`Edited from ${preset.replace(/[.]/g, '\\.')}: (the kubelet stops|a container runtime restart|a node reboot) at `));
       await expect(teaches, `${preset} ${down}`).toContainText(` for ${fmt(down)}`);
       // Each run's totals in the line are the cards' (whole-run totals at every playhead).
       const runs = await page.locator('#metric-ready_transitions .vals > span').evaluateAll((spans) => spans.map((s) => ({
