@@ -577,17 +577,23 @@ impl<'a> Cluster<'a> {
             What::TerminationDone { pod, .. } => k.termination_done(&mut cx, rt, api, pod as usize),
             _ => unreachable!("the control plane's and the restarts' events are handled above"),
         }
-        // Sleeping probe workers of pods whose containers changed resume their tickers.
-        if !rt.changed.is_empty() {
-            let mut changed = std::mem::take(&mut rt.changed);
-            if k.up && k.elide {
-                crate::core::sort::sort_dedup(&mut changed);
-                for p in &changed {
-                    k.wake(&mut cx, *p as usize);
-                }
-            }
-            changed.clear();
-            rt.changed = changed;
+        wake_changed(&mut cx, k, rt);
+    }
+}
+
+/// Sleeping probe workers of pods whose containers changed during an event resume their tickers.
+/// Called at the end of every node event's dispatch (`dispatch`, `dispatch_restart`).
+fn wake_changed(cx: &mut Ctx, k: &mut Kubelet, rt: &mut Runtime) {
+    if rt.changed.is_empty() {
+        return;
+    }
+    let mut changed = std::mem::take(&mut rt.changed);
+    if k.up && k.elide {
+        crate::core::sort::sort_dedup(&mut changed);
+        for p in &changed {
+            k.wake(cx, *p as usize);
         }
     }
+    changed.clear();
+    rt.changed = changed;
 }

@@ -4,7 +4,7 @@
 //! runtime checks, init containers re-running after a reboot). Called by `mod.rs`
 //! (`Cluster::new`, `dispatch`); the kubelet's side is `node/kubelet/restarts.rs`.
 
-use super::Cluster;
+use super::{wake_changed, Cluster};
 use crate::core::{ms, Ctx, Ev, NodeId, What};
 use crate::rules::Rule;
 use crate::scenario::{Restart, RestartKind};
@@ -64,17 +64,6 @@ impl Cluster<'_> {
             }
             _ => unreachable!("not a restart's event"),
         }
-        // Sleeping probe workers of pods whose containers changed resume their tickers.
-        if !rt.changed.is_empty() {
-            let mut changed = std::mem::take(&mut rt.changed);
-            if k.up && k.elide {
-                crate::core::sort::sort_dedup(&mut changed);
-                for p in &changed {
-                    k.wake(&mut cx, *p as usize);
-                }
-            }
-            changed.clear();
-            rt.changed = changed;
-        }
+        wake_changed(&mut cx, k, rt);
     }
 }
