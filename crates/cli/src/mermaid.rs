@@ -92,7 +92,8 @@ fn line(tr: &Trace, e: &Event) -> Line {
         Kind::Endpoint | Kind::EndpointsliceUpdate => arrow("ESC", "API"),
         Kind::EvictionScheduled | Kind::EvictionCancelled => note("TEC"),
         Kind::Eviction => arrow("TEC", "API"),
-        Kind::PodRemoved => note("API"),
+        Kind::PodRemoved | Kind::PodFailed | Kind::NodeEdited => note("API"),
+        Kind::PodRejected => arrow("KL", "API"),
         Kind::LeaseRenew => arrow("KL", "API"),
     }
 }

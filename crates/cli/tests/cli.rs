@@ -30,7 +30,7 @@ impl Drop for Tmp {
     }
 }
 
-const PRESETS: [&str; 19] = [
+const PRESETS: [&str; 20] = [
     "short-restart",
     "long-restart",
     "eviction",
@@ -50,6 +50,7 @@ const PRESETS: [&str; 19] = [
     "node-reboot",
     "upgrade-1.30-to-1.31",
     "upgrade-1.34-to-1.35",
+    "admission-after-relabel",
 ];
 
 #[test]

@@ -197,6 +197,7 @@ pub(crate) fn scenario(o: Objects, opts: &ImportOptions) -> Result<Import, Impor
             first_sync_delay_s: 2.0,
         },
         pods,
+        node: Default::default(),
         pdb: None,
         seed: 1,
         horizon_s: 0.0,

@@ -72,7 +72,12 @@ pub(crate) fn read(
     let termination_grace_s = s
         .uint(cx, "terminationGracePeriodSeconds")?
         .map_or(30.0, f64::from);
-    let tolerates = tolerations(cx, &mut s)?;
+    let (tolerates, model_tolerations) = tolerations(cx, &mut s)?;
+    let node_affinity = node_affinity(cx, &mut s)?;
+    let selector = s.get("nodeSelector");
+    let node_selector = crate::read::labels(cx, selector, &s.at("nodeSelector"))?
+        .into_iter()
+        .collect();
     let restart_policy = s
         .str(cx, "restartPolicy")?
         .filter(|p| *p != "Always")
@@ -86,6 +91,9 @@ pub(crate) fn read(
             termination_grace_s,
             init_containers,
             containers,
+            node_selector,
+            node_affinity,
+            tolerations: model_tolerations,
         },
         tolerates,
         locs,
@@ -252,7 +260,95 @@ fn probe(
 /// the key, or an empty key with `Exists`; the effect, or none; `Exists`, or `Equal` to the
 /// taint's empty value), and the smallest `tolerationSeconds` among them. A not-ready toleration
 /// is listed as not used: the model's node never reports NotReady.
-fn tolerations(cx: &mut Ctx, s: &mut Obj) -> Result<Tolerates, ImportError> {
+/// `affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms`,
+/// which the kubelet's admission checks again at each start; the rest of `affinity` (preferred
+/// terms, pod affinity) is the scheduler's alone and stays listed as not used.
+fn node_affinity(
+    cx: &mut Ctx,
+    s: &mut Obj,
+) -> Result<Vec<restartscope_sim::SelectorTerm>, ImportError> {
+    use restartscope_sim::{Requirement, SelectorOp, SelectorTerm};
+    let Some(mut a) = s.obj(cx, "affinity")? else {
+        return Ok(Vec::new());
+    };
+    let mut terms = Vec::new();
+    let mut fields = false;
+    if let Some(mut na) = a.obj(cx, "nodeAffinity")? {
+        if let Some(mut r) = na.obj(cx, "requiredDuringSchedulingIgnoredDuringExecution")? {
+            for (i, t) in r.seq(cx, "nodeSelectorTerms")?.iter().enumerate() {
+                let mut to = Obj::new(cx, t, &format!("{}[{i}]", r.at("nodeSelectorTerms")))?;
+                let mut term = SelectorTerm::default();
+                for (j, e) in to.seq(cx, "matchExpressions")?.iter().enumerate() {
+                    let path = format!("{}[{j}]", to.at("matchExpressions"));
+                    let mut eo = Obj::new(cx, e, &path)?;
+                    let key = eo
+                        .str(cx, "key")?
+                        .ok_or_else(|| cx.field(format!("{path}.key: Required value"), e))?;
+                    let op = eo.str(cx, "operator")?.unwrap_or("");
+                    let operator = match op {
+                        "In" => SelectorOp::In,
+                        "NotIn" => SelectorOp::NotIn,
+                        "Exists" => SelectorOp::Exists,
+                        "DoesNotExist" => SelectorOp::DoesNotExist,
+                        "Gt" => SelectorOp::Gt,
+                        "Lt" => SelectorOp::Lt,
+                        _ => {
+                            return Err(cx.field(
+                                format!("{path}.operator: Unsupported value: {op:?}: supported values: \"DoesNotExist\", \"Exists\", \"Gt\", \"In\", \"Lt\", \"NotIn\""),
+                                e,
+                            ))
+                        }
+                    };
+                    let mut values = Vec::new();
+                    for v in eo.seq(cx, "values")? {
+                        values.push(match &v.value {
+                            crate::yaml::Value::Str(x) => x.clone(),
+                            crate::yaml::Value::Int(x) => x.to_string(),
+                            _ => {
+                                return Err(cx.field(
+                                    format!("{path}.values must be strings, got {}", v.kind()),
+                                    v,
+                                ))
+                            }
+                        });
+                    }
+                    eo.done(cx);
+                    term.match_expressions.push(Requirement {
+                        key: key.to_string(),
+                        operator,
+                        values,
+                    });
+                }
+                if to.get("matchFields").is_some() {
+                    fields = true;
+                }
+                to.done(cx);
+                terms.push(term);
+            }
+            r.done(cx);
+        }
+        na.done(cx);
+    }
+    a.done(cx);
+    if fields {
+        // A term on the node's own fields (metadata.name) cannot be checked without the
+        // node's name: the pod is taken to fit, as the scheduler placed it.
+        cx.notes.push(format!(
+            "{}: a nodeSelectorTerm uses matchFields (the node's metadata.name), which the model's node has not: admission at the kubelet's start is taken to find the pod still fitting",
+            s.at("affinity")
+        ));
+        return Ok(Vec::new());
+    }
+    Ok(terms)
+}
+
+/// The pod's tolerations: how long it tolerates the `unreachable` taint, and each toleration as
+/// the kubelet's admission and the taint eviction controller match it against the node's taints.
+fn tolerations(
+    cx: &mut Ctx,
+    s: &mut Obj,
+) -> Result<(Tolerates, Vec<restartscope_sim::Toleration>), ImportError> {
+    let mut all = Vec::new();
     let mut matched = false;
     let mut min: Option<i64> = None;
     for (i, n) in s.seq(cx, "tolerations")?.iter().enumerate() {
@@ -283,6 +379,30 @@ fn tolerations(cx: &mut Ctx, s: &mut Obj) -> Result<Tolerates, ImportError> {
                 n,
             ));
         }
+        let effect_of = |e: &str| match e {
+            "NoSchedule" => Some(Some(restartscope_sim::Effect::NoSchedule)),
+            "PreferNoSchedule" => Some(Some(restartscope_sim::Effect::PreferNoSchedule)),
+            "NoExecute" => Some(Some(restartscope_sim::Effect::NoExecute)),
+            "" => Some(None),
+            _ => None,
+        };
+        let Some(model_effect) = effect_of(effect) else {
+            return Err(cx.field(
+                format!("{path}.effect must be NoSchedule, PreferNoSchedule or NoExecute, got {effect:?}"),
+                n,
+            ));
+        };
+        all.push(restartscope_sim::Toleration {
+            key: key.to_string(),
+            operator: if op == "Exists" {
+                restartscope_sim::Operator::Exists
+            } else {
+                restartscope_sim::Operator::Equal
+            },
+            value: value.to_string(),
+            effect: model_effect,
+            toleration_seconds: secs,
+        });
         let key_ok = key == UNREACHABLE || (key.is_empty() && op == "Exists");
         let effect_ok = effect.is_empty() || effect == "NoExecute";
         let value_ok = op == "Exists" || value.is_empty();
@@ -295,17 +415,16 @@ fn tolerations(cx: &mut Ctx, s: &mut Obj) -> Result<Tolerates, ImportError> {
             cx.unused(
                 path.clone(),
                 n,
-                Some("the model's node never reports NotReady (a stopped kubelet makes it Unknown: node.kubernetes.io/unreachable)"),
+                Some("its not-ready time is the cluster's cluster.not_ready_toleration_s, the same for every pod; it is still matched against the node's own taints at admission"),
             );
-        } else {
-            cx.unused(path.clone(), n, Some("the model has no taint it tolerates"));
         }
         t.done(cx);
     }
-    Ok(match (matched, min) {
+    let tolerates = match (matched, min) {
         (false, _) => Tolerates::Default,
         // getMinTolerationTime: any toleration with tolerationSeconds bounds the time.
         (true, Some(v)) => Tolerates::Seconds(v),
         (true, None) => Tolerates::Forever,
-    })
+    };
+    Ok((tolerates, all))
 }

@@ -1,7 +1,10 @@
 //! Real-world-style manifests (tests/data) imported into the expected scenario.
 
 use restartscope_manifest::{import, ImportOptions, Source};
-use restartscope_sim::{Container, Handler, IntOrPercent, Pdb, Pod, Probe, Scenario, Workload};
+use restartscope_sim::{
+    Container, Effect, Handler, IntOrPercent, Operator, Pdb, Pod, Probe, Scenario, Toleration,
+    Workload,
+};
 
 fn data(name: &str) -> String {
     std::fs::read_to_string(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -75,6 +78,21 @@ fn deployment_with_sidecar_every_probe_kind_and_tolerations() {
         services: vec![],
         termination_grace_s: 45.0,
         init_containers: vec![container("migrate"), envoy],
+        node_selector: Default::default(),
+        node_affinity: vec![],
+        // Every toleration, as admission and the taint eviction controller match them.
+        tolerations: [
+            "node.kubernetes.io/unreachable",
+            "node.kubernetes.io/not-ready",
+        ]
+        .map(|key| Toleration {
+            key: key.into(),
+            operator: Operator::Exists,
+            value: String::new(),
+            effect: Some(Effect::NoExecute),
+            toleration_seconds: Some(60),
+        })
+        .to_vec(),
         containers: vec![app, shipper],
     };
     assert_eq!(sc.pods[0], expected);
@@ -112,7 +130,11 @@ fn deployment_with_sidecar_every_probe_kind_and_tolerations() {
         .iter()
         .find(|u| u.path.ends_with("tolerations[1]"))
         .unwrap();
-    assert!(not_ready.why.as_deref().unwrap().contains("NotReady"));
+    assert!(not_ready
+        .why
+        .as_deref()
+        .unwrap()
+        .contains("not_ready_toleration_s"));
     assert_eq!(not_ready.line, 33);
     assert!(im.notes.iter().any(|n| n.contains("no Service")));
 }

@@ -109,6 +109,12 @@ pub fn describe(tr: &Trace, e: &Event) -> String {
                 .into()
         }
         Kind::LeaseRenew => "Kubelet renews the node lease".into(),
+        Kind::NodeEdited => format!("The node object changes: {}", e.value.text()),
+        Kind::PodRejected => format!(
+            "Kubelet admission rejects {pod} at start: phase Failed, \"{}\"; its containers are killed",
+            e.value.text()
+        ),
+        Kind::PodFailed => format!("{pod} is Failed in the API: out of its Services' EndpointSlices"),
         Kind::NodeReady => match &e.value {
             Value::Condition(s) => format!("Node Ready condition becomes {}", s.as_str()),
             _ => "Node Ready condition changes".into(),

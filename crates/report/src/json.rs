@@ -106,7 +106,8 @@ impl Serialize for ValueOut<'_> {
             | Value::Health(_)
             | Value::Exit(_)
             | Value::Service(_)
-            | Value::Release(_) => s.serialize_str(&v.text()),
+            | Value::Release(_)
+            | Value::Message(_) => s.serialize_str(&v.text()),
             Value::Seconds(x) => s.serialize_f64(*x),
             Value::Probe(p) => {
                 let mut m = s.serialize_map(Some(4))?;

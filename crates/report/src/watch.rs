@@ -106,6 +106,17 @@ fn clause(tr: &Trace, tl: &Timeline) -> String {
     if m.evictions > 0 {
         s += &format!(", {}", evicted(m.evictions.into()));
     }
+    // Rejected by the kubelet's admission at its start (A1): Failed, not coming back.
+    let rejected = (tr.events.iter())
+        .filter(|e| e.kind == restartscope_sim::Kind::PodRejected)
+        .count() as u64;
+    if rejected > 0 {
+        s += &format!(
+            ", {} rejected by admission at the kubelet's start (Failed)",
+            plural(rejected, "pod", "pods")
+        );
+    }
+    let still = still.saturating_sub(rejected);
     if still > 0 {
         s += &format!(", {still} still NotReady at the end");
     }

@@ -120,6 +120,7 @@ fn run_node(sc: &Scenario, profile: &KubeletProfile) -> Trace {
     };
     let mut cl = cluster::Cluster::new(&setup, vec![node]);
     cl.api_unreachable(0, &sc.kubelet.api_unreachable);
+    cl.node_object(0, &sc.node);
     let (nlc_phase, nlc_period) = cl.nlc_timing();
     let out = cl.run();
     // After an in-place upgrade the lane runs the last release it upgraded to.

@@ -130,6 +130,12 @@ pub const PRESETS: &[Preset] = &[
         link: None,
         build: upgrade_1_34_to_1_35,
     },
+    Preset {
+        name: "admission-after-relabel",
+        teaches: "On 1.34 (kubernetes#124586): the node loses the label web-0's nodeSelector needs while the pods run (IgnoredDuringExecution: nothing happens), then the kubelet restarts; admission runs again at its start and rejects web-0 (\"Pod was rejected: Predicate NodeAffinity failed\"): Ready goes, housekeeping kills its container, it ends Failed and leaves the Service; web-1 has no selector and flaps as any legacy restart does. From 1.35 the kubelet skips that check for a pod it admitted before (NotEvictPodOnKubeletRestart, on by default): switch the release to see web-0 kept.",
+        link: None,
+        build: admission_after_relabel,
+    },
 ];
 
 pub fn find(name: &str) -> Option<&'static Preset> {
@@ -163,6 +169,9 @@ fn pod(name: &str, service: Option<&str>, containers: Vec<Container>) -> Pod {
         services: service.into_iter().map(str::to_string).collect(),
         termination_grace_s: 30.0,
         init_containers: vec![],
+        node_selector: Default::default(),
+        node_affinity: vec![],
+        tolerations: vec![],
         containers,
     }
 }
@@ -181,13 +190,15 @@ fn base(name: &str, at: f64, downtime: f64, horizon: f64, pods: Vec<Pod>) -> Sce
             first_sync_delay_s: 2.0,
         },
         pods,
+        node: Default::default(),
         pdb: None,
         seed: 1,
         horizon_s: horizon,
     }
 }
 
-fn web_pods(n: usize) -> Vec<Pod> {
+/// `n` web pods (`web-0`, …) with a readiness probe, in the Service `web`.
+pub fn web_pods(n: usize) -> Vec<Pod> {
     (0..n)
         .map(|i| pod(&format!("web-{i}"), Some("web"), vec![container("app")]))
         .collect()
@@ -256,7 +267,7 @@ pub fn daemonset_long_outage() -> Scenario {
     base("daemonset-long-outage", 30.0, 480.0, 600.0, pods)
 }
 
-// The upstream reports (issue 11). Each reduces the reporter's manifest to the model's terms;
+// The upstream reports (kubernetes/kubernetes issues replayed as presets). Each reduces the reporter's manifest to the model's terms;
 // `tests/reports.rs` checks the reporter's observed sequence on the trace, under the kubelet the
 // reporter ran. A field the report does not give keeps its Kubernetes default.
 
@@ -488,5 +499,23 @@ pub fn upgrade_1_34_to_1_35() -> Scenario {
     let mut sc = base("upgrade-1.34-to-1.35", 30.0, 20.0, 120.0, web_pods(3));
     sc.cluster.version = crate::releases::KubeVersion::V1_34;
     sc.kubelet.restarts[0].upgrade_to = Some(crate::releases::KubeVersion::V1_35);
+    sc
+}
+
+/// kubernetes#118497 and #124586: a running pod whose node no longer has the label its
+/// `nodeSelector` names is rejected when the kubelet restarts (1.34: admission checks node
+/// affinity again at start; 1.35 skips it for a pod it admitted before, PR #133803).
+pub fn admission_after_relabel() -> Scenario {
+    let mut pods = web_pods(2);
+    pods[0].node_selector = [("disktype".to_string(), "ssd".to_string())].into();
+    let mut sc = base("admission-after-relabel", 30.0, 10.0, 90.0, pods);
+    sc.cluster.version = crate::releases::KubeVersion::V1_34;
+    sc.kubelet.policy = Policy::Legacy;
+    sc.node.labels = [("disktype".to_string(), "ssd".to_string())].into();
+    sc.node.changes.push(NodeChange {
+        at_s: 15.0,
+        labels: Some(Default::default()),
+        taints: None,
+    });
     sc
 }

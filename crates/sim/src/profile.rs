@@ -54,6 +54,11 @@ pub struct Rules {
     /// #142457 (v1.38.0-alpha.2): a gRPC probe whose connection is refused fails at once, not at
     /// `timeoutSeconds` (`grpc_refused` in the prober).
     pub grpc_refused_fails_at_once: bool,
+    /// A1s, v1.35 on (`NotEvictPodOnKubeletRestart`, beta and on by default, PR #133803; not
+    /// behind `ChangeContainerStatusOnKubeletRestart`): admission at start skips the node
+    /// affinity and NoExecute taint checks for a pod that has started and was admitted before
+    /// (`predicate.go` `skipIgnorableChecks`).
+    pub skip_ignorable_admission_checks: bool,
 }
 
 impl Rules {
@@ -67,6 +72,7 @@ impl Rules {
         container_scoped_probes: false,
         not_ready_at_start: false,
         grpc_refused_fails_at_once: false,
+        skip_ignorable_admission_checks: false,
     };
     /// KEP-4781 as released in v1.35.0.
     pub const KEP_4781: Rules = Rules {
@@ -79,6 +85,7 @@ impl Rules {
         container_scoped_probes: false,
         not_ready_at_start: false,
         grpc_refused_fails_at_once: false,
+        skip_ignorable_admission_checks: true,
     };
     /// The ContainerScopedProbes proposal (PR #140704 at 1b5df269): the container-bound prober
     /// alone; none of the legacy manager's KEP-4781 branches (its e2e pins
@@ -94,6 +101,7 @@ impl Rules {
         not_ready_at_start: false,
         // The proposal targets 1.38, which has #142457.
         grpc_refused_fails_at_once: true,
+        skip_ignorable_admission_checks: true,
     };
 }
 
@@ -236,6 +244,7 @@ impl KubeletProfile {
         };
         // Not behind the gate: both lanes of 1.38 and main.
         rules.grpc_refused_fails_at_once = version.line() >= Line::L1_38;
+        rules.skip_ignorable_admission_checks = version.has_kep_4781();
         KubeletProfile {
             version,
             change_container_status_on_kubelet_restart: gate,
@@ -374,10 +383,13 @@ mod tests {
             assert_eq!(rules.not_ready_at_start, start, "{v:?}");
             // 1.38 and main fail a refused gRPC probe at once (#142457), on both lanes.
             assert_eq!(rules.grpc_refused_fails_at_once, v >= KubeVersion::V1_38);
+            // NotEvictPodOnKubeletRestart (beta, on, 1.35), on both lanes.
+            assert_eq!(rules.skip_ignorable_admission_checks, v.has_kep_4781());
             assert_eq!(
                 Rules {
                     not_ready_at_start: false,
                     grpc_refused_fails_at_once: false,
+                    skip_ignorable_admission_checks: false,
                     ..rules
                 },
                 Rules::LEGACY

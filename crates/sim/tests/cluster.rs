@@ -28,6 +28,7 @@ fn run(sc: &Scenario, policy: Policy, nodes: usize, keep: Keep) -> cluster::Outc
     let mut engine = Engine::new(&setup, ns);
     for n in 0..nodes {
         engine.api_unreachable(n as NodeId, &sc.kubelet.api_unreachable);
+        engine.node_object(n as NodeId, &sc.node);
     }
     engine.run()
 }

@@ -39,7 +39,7 @@ fn preset_files_match_the_constructors() {
 
 #[test]
 fn every_preset_runs_under_both_policies() {
-    assert_eq!(presets::PRESETS.len(), 19);
+    assert_eq!(presets::PRESETS.len(), 20);
     for p in presets::PRESETS {
         let sc = (p.build)();
         assert_eq!(sc.name, p.name);

@@ -111,6 +111,7 @@ fn scenario(healthy: bool, max_downtime: u32) -> impl Strategy<Value = Scenario>
                 .collect();
             let horizon = at + 200.0;
             Scenario {
+                node: Default::default(),
                 name: "prop".into(),
                 description: String::new(),
                 cluster: Cluster {
@@ -142,6 +143,9 @@ fn scenario(healthy: bool, max_downtime: u32) -> impl Strategy<Value = Scenario>
                             services: if svc { vec!["svc".to_string()] } else { vec![] },
                             termination_grace_s: 30.0,
                             init_containers: vec![],
+                            node_selector: Default::default(),
+                            node_affinity: vec![],
+                            tolerations: vec![],
                             containers,
                         }
                     })

@@ -318,4 +318,23 @@ pub fn taints(b: &mut Builder, g: &Group, y: f64, h: f64) {
     if !any_taint {
         b.text(b.x0 + 4.0, y + h / 2.0 + 3.0, "none", "rs-small", "start");
     }
+    // A user's change of the node's labels or taints (`node.changes`: what the kubelet's
+    // admission reads at its next start, and a NoExecute taint the taint eviction controller acts
+    // on): a mark and the node's labels and taints from then on.
+    for e in g.tr.events.iter().filter(|e| e.kind == Kind::NodeEdited) {
+        if e.t >= b.t0 && e.t < b.t1.min(g.end) {
+            let x = b.x(e.t);
+            let now = e.value.text();
+            let title = format!("{}: the node's labels and taints now: {now}", ts(e.t));
+            b.line(x, y, x, y + h, "rs-evict-mark");
+            b.rect(x - 4.0, y, 8.0, h, "rs-hit", Some(title));
+            let room = b.x1 - x - 6.0;
+            let label = [format!("node → {now}"), "node edited".to_string()]
+                .into_iter()
+                .find(|s| text_w(s, 9.5) <= room);
+            if let Some(s) = label {
+                b.text(x + 3.0, y + h / 2.0 + 3.3, s, "rs-in", "start");
+            }
+        }
+    }
 }

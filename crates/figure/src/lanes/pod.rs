@@ -4,12 +4,12 @@
 use super::Group;
 use crate::builder::Builder;
 use crate::figure::{ObservedPod, ObservedStep};
-use crate::geom::{secs, text_w, ts, BADGE_ROW, BADGE_W, EVICT_H, PROBE_H};
+use crate::geom::{secs, text_w, ts, x_of, BADGE_ROW, BADGE_W, EVICT_H, PROBE_H};
 use crate::glyphs::{self, ProbeGlyph};
 use crate::svg::n;
 use restartscope_report::describe;
 use restartscope_report::timeline::{ApiReady, CountdownEnd, MarkKind};
-use restartscope_sim::{fmt_secs, Actor, Ms};
+use restartscope_sim::{fmt_secs, Actor, Kind, Ms};
 
 /// Whether a write of the pod's Ready condition falls in the window (its lane needs the badge row).
 pub fn has_writes(b: &Builder, g: &Group, p: usize) -> bool {
@@ -40,6 +40,13 @@ pub fn ready(b: &mut Builder, g: &Group, p: usize, y: f64, badge_row: f64, h: f6
             })
             .unwrap_or_default()
     };
+    // A pod the kubelet's admission turned away at its start (A1): its False says so, and Failed
+    // once the status manager has written the phase (A2).
+    let of = |kind| (g.tr.events.iter()).find(|e| e.kind == kind && e.pod == Some(p as u16));
+    let rejected = of(Kind::PodRejected).map(|e| (e.t, e.value.text()));
+    let failed = of(Kind::PodFailed).map(|e| e.t);
+    let (x0, x1, t0, t1) = (b.x0, b.x1, b.t0, b.t1);
+    let width = |a, z| x_of(x0, x1, t0, t1, z) - x_of(x0, x1, t0, t1, a);
     let segs = pt.ready.spans(b.t0, g.end);
     glyphs::band(b, &segs, band_y, h, |v, a, z| {
         let dur = ts(z - a);
@@ -51,8 +58,30 @@ pub fn ready(b: &mut Builder, g: &Group, p: usize, y: f64, badge_row: f64, h: f6
                 } else {
                     "False"
                 };
-                let title = format!("{name} Ready={s} {}–{} ({dur}){}", ts(a), ts(z), why(a));
-                (class, s.to_string(), title)
+                let mut title = format!("{name} Ready={s} {}–{} ({dur}){}", ts(a), ts(z), why(a));
+                let mut label = s.to_string();
+                if let Some((at, message)) = rejected.as_ref().filter(|r| r.0 == a) {
+                    let then = failed
+                        .map(|f| format!("; phase Failed at {}", ts(f)))
+                        .unwrap_or_default();
+                    title = format!(
+                        "{title}. Rejected at the kubelet's start ({}): {message}{then}",
+                        ts(*at)
+                    );
+                    let long = if failed.is_some() {
+                        "False: rejected at kubelet start, Failed"
+                    } else {
+                        "False: rejected at kubelet start"
+                    };
+                    let w = width(a, z);
+                    if let Some(l) = [long, "False: rejected", "rejected"]
+                        .into_iter()
+                        .find(|l| text_w(l, 9.5) + 6.0 <= w)
+                    {
+                        label = l.to_string();
+                    }
+                }
+                (class, label, title)
             }
             ApiReady::Removed => (
                 class,

@@ -17,6 +17,7 @@ use crate::control_plane::zones::{Zone, TAINTING_PERIOD};
 mod control;
 #[cfg(not(feature = "small-code"))]
 mod eager;
+mod outside;
 mod restarts;
 use crate::core::rng::{draw, Purpose};
 use crate::core::{ms, Ctx, Ev, NodeId, Queue, What};
@@ -222,6 +223,7 @@ impl<'a> Cluster<'a> {
                         status: Status::steady(p),
                         deleted_at: None,
                         removed: false,
+                        failed: false,
                         has_service: !p.services.is_empty(),
                         endpoint: (!p.services.is_empty()).then_some(crate::trace::EndpointValue {
                             ready: true,
@@ -333,19 +335,6 @@ impl<'a> Cluster<'a> {
 
     fn push(&mut self, t: Ms, node: NodeId, what: What) {
         self.queue.push(t, Ev { node, what });
-    }
-
-    /// `kubelet.api_unreachable`: the windows in which `node` cannot reach the API server.
-    pub fn api_unreachable(&mut self, node: NodeId, windows: &[crate::scenario::ApiUnreachable]) {
-        for w in windows {
-            #[cfg(not(feature = "small-code"))]
-            {
-                let u = &mut self.eager.undisturbed[node as usize];
-                *u = (*u).min(ms(w.at_s));
-            }
-            self.push(ms(w.at_s), node, What::ApiLost);
-            self.push(ms(w.at_s + w.duration_s), node, What::ApiBack);
-        }
     }
 
     /// Runs to the horizon.
@@ -492,6 +481,9 @@ impl<'a> Cluster<'a> {
             | What::RuntimeCheck { .. }
             | What::InitDone { .. }
             | What::InitNext { .. } => return self.dispatch_restart(ev),
+            What::OrphanKilled { .. } | What::PodFailed { .. } | What::NodeEdit { .. } => {
+                return self.dispatch_admission(ev)
+            }
             _ => {}
         }
         if matches!(ev.what, What::KubeletStop) && self.nlc.is_quiet(n) {

@@ -70,6 +70,8 @@ pub struct ApiPod {
     pub deleted_at: Option<Ms>,
     /// The object is gone.
     pub removed: bool,
+    /// `status.phase` is Failed (a pod the kubelet's admission rejected, A2).
+    pub failed: bool,
     /// Listed in a Service's EndpointSlices.
     pub has_service: bool,
     /// The endpoint the EndpointSlice controller last wrote for this pod.
@@ -78,7 +80,7 @@ pub struct ApiPod {
 
 impl ApiPod {
     pub fn gone_or_deleting(&self) -> bool {
-        self.removed || self.deleted_at.is_some()
+        self.removed || self.failed || self.deleted_at.is_some()
     }
 }
 
@@ -318,7 +320,7 @@ impl ApiServer {
 
     /// The taint eviction controller's status PATCH before it deletes a pod: the condition
     /// `DisruptionTarget=True` (reason `DeletionByTaintManager`).
-    pub fn add_disruption_target(&mut self, cx: &mut Ctx, pod: usize) {
+    pub fn add_disruption_target(&mut self, cx: &mut Ctx, pod: usize, rule: Rule) {
         let by = Actor::TaintEvictionController;
         cx.rec.count_write(cx.now);
         cx.emit(
@@ -326,13 +328,13 @@ impl ApiServer {
             Some(pod),
             None,
             Value::Writer(by),
-            Rule::E1,
+            rule,
             by,
         );
     }
 
     /// The taint eviction controller deletes a pod (sets its deletion timestamp).
-    pub fn delete_pod(&mut self, cx: &mut Ctx, pod: usize) {
+    pub fn delete_pod(&mut self, cx: &mut Ctx, pod: usize, rule: Rule) {
         let node = cx.node;
         self.pods[node as usize][pod].deleted_at = Some(cx.now);
         cx.rec.node_metrics(node).evictions += 1;
@@ -341,11 +343,41 @@ impl ApiServer {
             Some(pod),
             None,
             Value::None,
-            Rule::E1,
+            rule,
             Actor::TaintEvictionController,
         );
         cx.touch(pod);
         self.mark_endpoint(node, pod);
+    }
+
+    /// A2: the status manager writes phase Failed; the EndpointSlice controller drops the pod
+    /// (`ShouldPodBeInEndpoints`: not for a terminal pod).
+    pub fn set_failed(&mut self, cx: &mut Ctx, pod: usize) {
+        let a = &mut self.pods[cx.node as usize][pod];
+        if a.removed || a.failed {
+            return;
+        }
+        a.failed = true;
+        cx.rec.node_metrics(cx.node).kubelet_status_writes += 1;
+        cx.rec.count_write(cx.now);
+        cx.emit(
+            Kind::StatusWrite,
+            Some(pod),
+            None,
+            Value::Writer(Actor::Kubelet),
+            Rule::A2,
+            Actor::Kubelet,
+        );
+        cx.emit(
+            Kind::PodFailed,
+            Some(pod),
+            None,
+            Value::None,
+            Rule::A2,
+            Actor::Kubelet,
+        );
+        cx.touch(pod);
+        self.mark_endpoint(cx.node, pod);
     }
 
     /// The pod object goes away once the kubelet has stopped its containers (E1d).

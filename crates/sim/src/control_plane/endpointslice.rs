@@ -125,7 +125,7 @@ impl EndpointSliceController {
                 continue;
             }
             let a = &mut api.pods[node as usize][p];
-            let new = if a.removed {
+            let new = if a.removed || a.failed {
                 None
             } else {
                 let serving = a.status.ready;
@@ -230,6 +230,9 @@ mod tests {
             services: svc.iter().map(|s| s.to_string()).collect(),
             termination_grace_s: 30.0,
             init_containers: vec![],
+            node_selector: Default::default(),
+            node_affinity: vec![],
+            tolerations: vec![],
             containers: vec![Container {
                 name: "c".into(),
                 restart_policy: None,
@@ -260,6 +263,9 @@ mod tests {
             services: svc.iter().map(|s| s.to_string()).collect(),
             termination_grace_s: 30.0,
             init_containers: vec![],
+            node_selector: Default::default(),
+            node_affinity: vec![],
+            tolerations: vec![],
             containers: vec![],
         };
         let node = vec![pod(&["web", "web-headless"]), pod(&[]), pod(&["web"])];

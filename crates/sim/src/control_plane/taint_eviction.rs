@@ -10,13 +10,15 @@
 use super::api::ApiServer;
 use crate::core::{Ctx, What};
 use crate::rules::Rule;
-use crate::scenario::{Pod, Workload};
+use crate::scenario::{Effect, Pod, Taint, Workload};
 use crate::trace::{Actor, Kind, Ms, Value};
 
 #[derive(Clone, Debug, Default)]
 pub struct Pending {
     pub seq: u32,
     pub pending: bool,
+    /// The pending deletion is for a user's NoExecute taint (E1u).
+    pub user: bool,
 }
 
 pub struct TaintEvictionController {
@@ -38,6 +40,7 @@ impl TaintEvictionController {
             let e = &mut self.pods[node][p];
             e.seq += 1;
             e.pending = true;
+            e.user = false;
             let seq = e.seq;
             // E1n: the not-ready taint's own toleration.
             let (toleration, rule) = if api.nodes[node].noexecute_not_ready {
@@ -83,9 +86,78 @@ impl TaintEvictionController {
             return false;
         }
         e.pending = false;
+        let rule = if e.user { Rule::E1u } else { Rule::E1 };
         // addConditionAndDeletePod: the DisruptionTarget condition first, then the delete.
-        api.add_disruption_target(cx, pod);
-        api.delete_pod(cx, pod);
+        api.add_disruption_target(cx, pod, rule);
+        api.delete_pod(cx, pod, rule);
         true
+    }
+
+    /// E1u: the user's NoExecute taints on the node are now `taints` (after a change that added
+    /// one). `processPodOnNode` for each pod: a taint no toleration matches deletes it now; else
+    /// the smallest `tolerationSeconds` of the matching tolerations (none: never) from now.
+    /// Returns the pods deleted now (the kubelet then reacts).
+    pub fn user_taints(
+        &mut self,
+        cx: &mut Ctx,
+        api: &mut ApiServer,
+        spec: &[Pod],
+        taints: &[Taint],
+    ) -> Vec<usize> {
+        let node = cx.node as usize;
+        let mut now = Vec::new();
+        for (p, pod) in spec.iter().enumerate() {
+            if api.pods[node][p].gone_or_deleting() {
+                continue;
+            }
+            let noexec = taints.iter().filter(|t| t.effect == Effect::NoExecute);
+            let mut min: Option<Option<i64>> = None;
+            let mut untolerated = false;
+            for t in noexec {
+                let used: Vec<_> = pod.tolerations.iter().filter(|x| x.tolerates(t)).collect();
+                if used.is_empty() {
+                    untolerated = true;
+                    break;
+                }
+                // getMinTolerationTime: a toleration without seconds tolerates forever.
+                for x in used {
+                    let secs = x.toleration_seconds;
+                    min = Some(match (min, secs) {
+                        (None, s) => s,
+                        (Some(None), s) => s,
+                        (Some(Some(a)), Some(b)) => Some(a.min(b)),
+                        (Some(Some(a)), None) => Some(a),
+                    });
+                }
+            }
+            let due = if untolerated {
+                Some(0)
+            } else {
+                min.flatten().map(|s| s.max(0) * 1000)
+            };
+            let Some(after) = due else { continue };
+            let e = &mut self.pods[node][p];
+            e.seq += 1;
+            e.pending = true;
+            e.user = true;
+            if after == 0 {
+                e.pending = false;
+                api.add_disruption_target(cx, p, Rule::E1u);
+                api.delete_pod(cx, p, Rule::E1u);
+                now.push(p);
+            } else {
+                let seq = e.seq;
+                cx.at(cx.now + after, What::Eviction { pod: p as u16, seq });
+                cx.emit(
+                    Kind::EvictionScheduled,
+                    Some(p),
+                    None,
+                    Value::Seconds((cx.now + after) as f64 / 1000.0),
+                    Rule::E1u,
+                    Actor::TaintEvictionController,
+                );
+            }
+        }
+        now
     }
 }

@@ -108,6 +108,20 @@ pub enum What {
         gen: u32,
         pod: u16,
     },
+    /// Housekeeping has killed a rejected pod's containers (A2).
+    OrphanKilled {
+        gen: u32,
+        pod: u16,
+    },
+    /// The status manager's reconcile writes a rejected pod's Failed phase (A2).
+    PodFailed {
+        gen: u32,
+        pod: u16,
+    },
+    /// A user changes the node object (`NodeObject::changes[idx]`); not a kubelet's event.
+    NodeEdit {
+        idx: u16,
+    },
 }
 
 impl What {
@@ -123,7 +137,9 @@ impl What {
             | What::TerminationDone { gen, .. }
             | What::NodeStatus { gen }
             | What::RuntimeCheck { gen }
-            | What::InitNext { gen, .. } => Some(gen),
+            | What::InitNext { gen, .. }
+            | What::OrphanKilled { gen, .. }
+            | What::PodFailed { gen, .. } => Some(gen),
             _ => None,
         }
     }

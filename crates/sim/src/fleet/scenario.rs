@@ -176,6 +176,7 @@ impl Fleet {
                 first_sync_delay_s: self.first_sync_delay_s,
             },
             pods: self.node_pods(),
+            node: Default::default(),
             pdb: None,
             seed: self.seed,
             horizon_s: self.horizon_s().min(6.0 * 3600.0),

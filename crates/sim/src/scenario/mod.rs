@@ -5,7 +5,8 @@
 //! Durations are seconds (`*_s`, decimals allowed); the engine works in integer milliseconds.
 //!
 //! - `types.rs`: [`Scenario`] and its parts, [`Policy`], [`KubeVersion`], the defaults;
-//!   `kinds.rs`: what a restart stops ([`RestartKind`]) and a probe's [`Handler`].
+//!   `kinds.rs`: what a restart stops ([`RestartKind`]) and a probe's [`Handler`]; `node.rs`:
+//!   the node object's labels and taints and a pod's node selector, affinity and tolerations.
 //! - `validate.rs`: what is accepted ([`Scenario::validate`], [`limits`], [`FieldError`]).
 //! - `knobs.rs`: the number of pods and any probe of any container (`with_pods`, `with_probe`).
 //! - `json.rs`: a Scenario to and from JSON with serde_json, errors naming the field's path
@@ -20,6 +21,7 @@ mod edit;
 pub mod json;
 mod kinds;
 mod knobs;
+mod node;
 mod pods;
 mod types;
 mod validate;
@@ -29,5 +31,9 @@ pub use edit::{Overrides, MIN_TAIL_S};
 pub use knobs::{
     parse_probe_key, probe_key, ProbeChange, ProbeEdit, ProbeField, ProbeKey, ProbeOverrides,
     MAX_PODS,
+};
+pub use node::{
+    affinity_matches, selector_matches, untolerated, Effect, NodeChange, NodeObject, Operator,
+    Requirement, SelectorOp, SelectorTerm, Taint, Toleration,
 };
 pub use types::*;

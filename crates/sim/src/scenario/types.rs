@@ -3,7 +3,9 @@
 //! re-exports it.
 
 pub use super::kinds::{Handler, RestartKind};
+use super::node::{NodeObject, SelectorTerm, Toleration};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Which kubelet we model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
@@ -167,6 +169,15 @@ pub struct Pod {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub init_containers: Vec<Container>,
     pub containers: Vec<Container>,
+    /// `spec.nodeSelector` and `spec.tolerations`: what the kubelet's admission checks again at
+    /// each start (`node/kubelet/admission.rs`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub node_selector: BTreeMap<String, String>,
+    /// `spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution`'s terms.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub node_affinity: Vec<SelectorTerm>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tolerations: Vec<Toleration>,
 }
 
 /// What a container of the pod is (`podutil.IsRestartableInitContainer`).
@@ -372,6 +383,9 @@ pub struct Scenario {
     pub cluster: Cluster,
     pub kubelet: Kubelet,
     pub pods: Vec<Pod>,
+    /// The node object's labels and taints, and their changes (`scenario/node.rs`).
+    #[serde(default, skip_serializing_if = "NodeObject::is_default")]
+    pub node: NodeObject,
     /// A PodDisruptionBudget over some of the pods (`policy/v1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pdb: Option<Pdb>,

@@ -185,6 +185,7 @@ impl Scenario {
             );
         }
         super::pods::pods(&mut v, self, horizon);
+        node_object(&mut v, self, horizon);
         if v.0.is_empty() {
             Ok(())
         } else {
@@ -224,5 +225,102 @@ fn api_unreachable(v: &mut V, windows: &[super::types::ApiUnreachable], horizon:
         let d = format!("{list}[{i}].duration_s");
         v.secs(&d, &d, w.duration_s, API_UNREACHABLE_S);
         prev_end = w.at_s + w.duration_s;
+    }
+}
+
+/// `node` and the pods' `node_selector` / `tolerations`: what `ValidateNodeSpec` (taints) and
+/// `ValidateTolerations` (`pkg/apis/core/validation/validation.go`) reject, with their messages;
+/// changes inside the horizon and in time order.
+fn node_object(v: &mut V, sc: &Scenario, horizon: f64) {
+    let taints = |v: &mut V, at: &str, list: &[super::node::Taint]| {
+        for (i, t) in list.iter().enumerate() {
+            let f = format!("{at}[{i}].key");
+            if t.key.is_empty() {
+                v.push(&f, &f, format!("{f}: Required value"));
+            } else if list[..i]
+                .iter()
+                .any(|o| o.key == t.key && o.effect == t.effect)
+            {
+                v.push(
+                    &f,
+                    &f,
+                    format!(
+                        "{f}: Duplicate value: {:?}: taints must be unique by key and effect pair",
+                        t.key
+                    ),
+                );
+            }
+        }
+    };
+    let labels = |v: &mut V, at: &str, map: &std::collections::BTreeMap<String, String>| {
+        if map.keys().any(String::is_empty) {
+            v.push(at, at, format!("{at}: a key must not be empty"));
+        }
+    };
+    let n = &sc.node;
+    labels(v, "node.labels", &n.labels);
+    taints(v, "node.taints", &n.taints);
+    let mut prev = f64::NEG_INFINITY;
+    for (i, ch) in n.changes.iter().enumerate() {
+        let at = format!("node.changes[{i}].at_s");
+        if !(ch.at_s.is_finite() && ch.at_s >= 0.0 && ch.at_s <= horizon) {
+            v.push(
+                &at,
+                &at,
+                format!(
+                    "{at} must be between 0 and {horizon} seconds (inside horizon_s), got {}",
+                    ch.at_s
+                ),
+            );
+        } else if ch.at_s < prev {
+            v.push(&at, &at, format!("{at} must not be before the previous change ({prev} s): changes are listed in time order, got {}", ch.at_s));
+        }
+        prev = ch.at_s;
+        if let Some(l) = &ch.labels {
+            labels(v, &format!("node.changes[{i}].labels"), l);
+        }
+        if let Some(t) = &ch.taints {
+            taints(v, &format!("node.changes[{i}].taints"), t);
+        }
+    }
+    for (p, pod) in sc.pods.iter().enumerate() {
+        labels(v, &format!("pods[{p}].node_selector"), &pod.node_selector);
+        for (t, term) in pod.node_affinity.iter().enumerate() {
+            for (j, r) in term.match_expressions.iter().enumerate() {
+                use super::node::SelectorOp::*;
+                let f = format!("pods[{p}].node_affinity[{t}].match_expressions[{j}].values");
+                // ValidateNodeSelectorRequirement's messages.
+                let bad = match r.operator {
+                    In | NotIn if r.values.is_empty() => {
+                        "Required value: must be specified when `operator` is 'In' or 'NotIn'"
+                    }
+                    Exists | DoesNotExist if !r.values.is_empty() => {
+                        "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'"
+                    }
+                    Gt | Lt if r.values.len() != 1 => {
+                        "Required value: must be specified single value when `operator` is 'Lt' or 'Gt'"
+                    }
+                    _ => "",
+                };
+                if r.key.is_empty() {
+                    v.push(&f, &f, format!("pods[{p}].node_affinity[{t}].match_expressions[{j}].key: Required value"));
+                } else if !bad.is_empty() {
+                    v.push(&f, &f, format!("{f}: {bad}"));
+                }
+            }
+        }
+        for (j, t) in pod.tolerations.iter().enumerate() {
+            let f = format!("pods[{p}].tolerations[{j}]");
+            let exists = t.operator == super::node::Operator::Exists;
+            if t.key.is_empty() && !exists {
+                v.push(&f, &f, format!("{f}.operator: Invalid value: \"Equal\": operator must be Exists when `key` is empty, which means \"match all values and all keys\""));
+            }
+            if exists && !t.value.is_empty() {
+                v.push(&f, &f, format!("{f}.operator: Invalid value: {:?}: value must be empty when `operator` is 'Exists'", t.value));
+            }
+            if t.toleration_seconds.is_some() && t.effect != Some(super::node::Effect::NoExecute) {
+                v.push(&f, &f, format!("{f}.effect: Invalid value: {:?}: effect must be 'NoExecute' when `tolerationSeconds` is set", t.effect.map_or("", |e| e.as_str())));
+            }
+        }
     }
 }

@@ -71,6 +71,14 @@ pub enum Kind {
     EvictionCancelled,
     Eviction,
     PodRemoved,
+    /// The kubelet's admission at start rejected the pod (A1; value: the status message,
+    /// "Pod was rejected: …").
+    PodRejected,
+    /// The API pod's phase is Failed (A2): out of every EndpointSlice.
+    PodFailed,
+    /// A user changed the node object's labels or taints (value: the node's labels and taints
+    /// from then on, as `kubectl get node` would list them).
+    NodeEdited,
 }
 
 impl Kind {
@@ -104,6 +112,9 @@ impl Kind {
             Kind::EvictionCancelled => "eviction_cancelled",
             Kind::Eviction => "eviction",
             Kind::PodRemoved => "pod_removed",
+            Kind::PodRejected => "pod_rejected",
+            Kind::PodFailed => "pod_failed",
+            Kind::NodeEdited => "node_edited",
         }
     }
 }
@@ -242,6 +253,8 @@ pub enum Value {
     Seconds(f64),
     /// A Kubernetes release (the kubelet an in-place upgrade starts).
     Release(String),
+    /// A message the kubelet wrote (a rejected pod's `status.message`).
+    Message(String),
 }
 
 impl Value {
@@ -258,6 +271,7 @@ impl Value {
             Value::Service(s) => s.clone(),
             Value::Seconds(s) => format!("{s}"),
             Value::Release(r) => r.clone(),
+            Value::Message(m) => m.clone(),
             Value::Probe(_) | Value::Endpoint(_) => String::new(),
         }
     }

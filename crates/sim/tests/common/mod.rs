@@ -19,6 +19,9 @@ pub fn canonical(downtime_s: f64, seed: u64) -> Scenario {
             services: vec!["web".into()],
             termination_grace_s: 30.0,
             init_containers: vec![],
+            node_selector: Default::default(),
+            node_affinity: vec![],
+            tolerations: vec![],
             containers: vec![Container {
                 name: "app".into(),
                 restart_policy: None,
@@ -29,6 +32,7 @@ pub fn canonical(downtime_s: f64, seed: u64) -> Scenario {
                 truth: vec![],
             }],
         }],
+        node: Default::default(),
         pdb: None,
         seed,
         horizon_s: 100.0 + downtime_s + 120.0,

@@ -111,7 +111,8 @@ impl Kubelet<'_> {
         }
         let gen = self.gen;
         for p in 0..self.pods.len() {
-            if !api.pod(cx.node, p).removed {
+            let a = api.pod(cx.node, p);
+            if !a.removed && !a.failed {
                 cx.at(
                     cx.now + self.first_sync_delay,
                     What::FirstSync { gen, pod: p as u16 },

@@ -6,6 +6,7 @@
 //! Mirrors `pkg/kubelet/kubelet.go` (`syncLoopIteration`, `SyncPod`, `SyncTerminatingPod`), with
 //! the behaviour of the release chosen by the kubelet profile (`crate::profile`).
 
+pub mod admission;
 pub mod backoff;
 pub mod init;
 pub mod lifecycle;
@@ -50,6 +51,8 @@ pub struct KPod {
     /// The first SyncPod came while the node could not reach the API server: a kubelet that
     /// started then has not listed its pods yet; it syncs this one when the API is back.
     pub awaiting_api: bool,
+    /// Admission at this process's start turned the pod away (A1): no pod worker, no SyncPod.
+    pub rejected: bool,
 }
 
 impl KPod {
@@ -64,6 +67,7 @@ impl KPod {
             waiting_init: Few::from_elem(false, n),
             worker_pod: None,
             awaiting_api: false,
+            rejected: false,
         }
     }
 
@@ -78,11 +82,15 @@ impl KPod {
         self.waiting_init.fill(false);
         self.worker_pod = None;
         self.awaiting_api = false;
+        self.rejected = false;
     }
 }
 
 pub struct Kubelet<'a> {
     pub spec: &'a [Pod],
+    /// The node object's labels and taints as admission reads them (`admission.rs`); `None`:
+    /// nothing a pod could fail on.
+    pub node_obj: Option<&'a crate::scenario::NodeObject>,
     pub profile: KubeletProfile,
     pub seed: u64,
     pub renew_interval: Ms,
@@ -164,6 +172,7 @@ impl<'a> Kubelet<'a> {
             })
             .collect();
         Kubelet {
+            node_obj: None,
             spec,
             profile,
             seed,

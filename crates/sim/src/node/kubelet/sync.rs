@@ -25,24 +25,39 @@ impl Kubelet<'_> {
     /// status is generated, the order the PR's tests expect (`kubelet.go` as read at a67e8a1f
     /// calls it after `SetPodStatus`: docs/MODEL.md); no `AddPod`.
     pub fn first_sync(&mut self, cx: &mut Ctx, rt: &mut Runtime, api: &mut ApiServer, p: usize) {
-        if api.pod(cx.node, p).removed {
+        // A terminal (Failed) pod is neither admitted again nor started.
+        if api.pod(cx.node, p).removed || api.pod(cx.node, p).failed {
             return;
         }
         if !self.reachable {
             self.pods[p].awaiting_api = true;
             return;
         }
+        let deleting = api.pod(cx.node, p).deleted_at.is_some();
+        // A1: HandlePodAdditions admits the pod again before its worker's first SyncPod (a pod
+        // already asked to terminate is not).
+        let admitted = if deleting {
+            None
+        } else {
+            match self.admit(cx, rt, api, p) {
+                Ok(rule) => rule,
+                Err(()) => return,
+            }
+        };
         self.pods[p].synced = true;
         // The pod object SyncPod works from, and AddPod hands to the workers: its status as the
         // informer holds it, before this SyncPod's write.
         let seen = api.pod(cx.node, p).status.clone();
-        let deleting = api.pod(cx.node, p).deleted_at.is_some();
         cx.emit(
             Kind::PodSync,
             Some(p),
             None,
             Value::None,
-            if deleting { Rule::K4 } else { Rule::K3 },
+            if deleting {
+                Rule::K4
+            } else {
+                admitted.unwrap_or(Rule::K3)
+            },
             Actor::Kubelet,
         );
         let csp = self.profile.rules.container_scoped_probes;

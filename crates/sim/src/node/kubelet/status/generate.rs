@@ -170,6 +170,9 @@ mod tests {
             services: vec![],
             termination_grace_s: 30.0,
             init_containers: vec![],
+            node_selector: Default::default(),
+            node_affinity: vec![],
+            tolerations: vec![],
             containers: vec![Container {
                 name: "app".into(),
                 restart_policy: None,

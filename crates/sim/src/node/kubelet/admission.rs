@@ -1,0 +1,153 @@
+//! Admission at the kubelet's start and the end of a pod it rejects (A1, A1s, A2). A kubelet
+//! that starts gets every pod of its node from its first API list as an ADD and admits each one
+//! again before the pod worker's first SyncPod; a running pod whose node changed meanwhile
+//! (labels its `nodeSelector` needs removed, an untolerated NoExecute taint added) is rejected,
+//! its containers are killed and it ends `Failed`. Owns nothing beyond the kubelet's per-pod
+//! `rejected` mark; called by `sync::first_sync` and the cluster's dispatch.
+//!
+//! Mirrors `pkg/kubelet/kubelet.go` `HandlePodAdditions` (`canAdmitPod` before
+//! `podWorkers.UpdatePod`; terminal pods skipped) and `rejectPod`;
+//! `pkg/kubelet/lifecycle/predicate.go` `Admit` and `generalFilter` (node affinity first, then
+//! NoExecute taints only; `skipIgnorableChecks` behind `NotEvictPodOnKubeletRestart`, beta and on
+//! from v1.35); `pkg/kubelet/kubelet_pods.go` `HandlePodCleanups` (a running pod no pod worker
+//! knows is killed, grace 1 s, on the 2 s housekeeping tick); `status/status_manager.go`
+//! `mergePodStatus` (the Failed phase waits until no container can run; the kubelet-owned
+//! conditions go at once) and `syncBatch` (the 10 s reconcile that then writes Failed).
+
+use super::Kubelet;
+use crate::control_plane::api::{ApiServer, PatchReasons};
+use crate::core::{Ctx, What};
+use crate::node::runtime::Runtime;
+use crate::rules::Rule;
+use crate::scenario::{affinity_matches, untolerated, Effect};
+use crate::trace::{Actor, Kind, Ms, Value};
+
+/// `housekeepingPeriod`: `HandlePodCleanups` runs every 2 s of the sync loop.
+pub const HOUSEKEEPING: Ms = 2_000;
+/// The grace `HandlePodCleanups` gives an orphaned running pod's containers
+/// (`KillPodOptions.PodTerminationGracePeriodSecondsOverride` = 1).
+pub const ORPHAN_KILL_GRACE: Ms = 1_000;
+/// The status manager's `syncPeriod`: `syncBatch(true)` reconciles every 10 s.
+pub const STATUS_SYNC: Ms = 10_000;
+
+/// The first tick of a `period` grid anchored at `base` strictly after `t`.
+fn tick_after(base: Ms, period: Ms, t: Ms) -> Ms {
+    base + ((t - base).div_euclid(period) + 1) * period
+}
+
+/// Why admission turns a pod away: the predicate's name (the status `reason`) and its message.
+pub fn rejection(k: &Kubelet, p: usize, now: Ms) -> Option<(&'static str, &'static str)> {
+    let node = k.node_obj?;
+    let pod = &k.spec[p];
+    let (labels, taints) = node.at(now as f64 / 1000.0);
+    if !affinity_matches(&pod.node_selector, &pod.node_affinity, labels) {
+        // nodeaffinity.Name, nodeaffinity.ErrReasonPod.
+        return Some((
+            "NodeAffinity",
+            "node(s) didn't match Pod's node affinity/selector",
+        ));
+    }
+    // "Kubelet is only interested in the NoExecute taint."
+    untolerated(taints, &pod.tolerations, |t| t.effect == Effect::NoExecute).map(|_| {
+        (
+            "TaintToleration",
+            "node(s) had taints that the pod didn't tolerate",
+        )
+    })
+}
+
+impl Kubelet<'_> {
+    /// A1 / A1s at the pod's first SyncPod of this process: `true` when the pod was rejected
+    /// (no pod worker, no SyncPod). The rule the first SyncPod records: A1s when 1.35's
+    /// `skipIgnorableChecks` let through a pod admission would otherwise have turned away.
+    pub fn admit(
+        &mut self,
+        cx: &mut Ctx,
+        rt: &Runtime,
+        api: &mut ApiServer,
+        p: usize,
+    ) -> Result<Option<Rule>, ()> {
+        let Some((reason, why)) = rejection(self, p, cx.now) else {
+            return Ok(None);
+        };
+        // Status.StartTime is set for every pod the story starts with, and the allocation
+        // checkpoint (`allocated_pods_state` under the kubelet's root directory) holds each pod
+        // the kubelet admitted: it survives a kubelet restart and a reboot alike.
+        if self.profile.rules.skip_ignorable_admission_checks {
+            return Ok(Some(Rule::A1s));
+        }
+        self.reject(cx, rt, api, p, reason, why);
+        Err(())
+    }
+
+    /// `rejectPod`: a Warning event with the predicate's name as reason, and the status
+    /// `{phase: Failed, reason, message: "Pod was rejected: …"}`. The status manager's merge
+    /// keeps the phase Running while the containers may run, and drops the kubelet-owned
+    /// conditions and the container statuses: Ready goes at once.
+    fn reject(
+        &mut self,
+        cx: &mut Ctx,
+        rt: &Runtime,
+        api: &mut ApiServer,
+        p: usize,
+        reason: &str,
+        why: &str,
+    ) {
+        self.pods[p].rejected = true;
+        let message = format!("Pod was rejected: Predicate {reason} failed: {why}");
+        cx.emit(
+            Kind::PodRejected,
+            Some(p),
+            None,
+            Value::Message(message),
+            Rule::A1,
+            Actor::Kubelet,
+        );
+        let mut st = api.pod(cx.node, p).status.clone();
+        for c in st.cs.iter_mut() {
+            c.started = None;
+            c.ready = false;
+        }
+        st.containers_ready = false;
+        st.ready = false;
+        let ready = vec![Rule::A1; st.cs.len()];
+        let why = PatchReasons {
+            started: Rule::A1,
+            ready: &ready,
+            pod: Rule::A1,
+        };
+        api.patch_pod_status(cx, p, st, &why);
+        // A2: the next housekeeping finds the pod's containers running with no pod worker.
+        let gen = self.gen;
+        let kill = tick_after(self.started_at, HOUSEKEEPING, cx.now);
+        if rt.pods[p].iter().any(|c| c.running) {
+            cx.at(
+                kill + ORPHAN_KILL_GRACE,
+                What::OrphanKilled { gen, pod: p as u16 },
+            );
+        } else {
+            let at = tick_after(self.started_at, STATUS_SYNC, cx.now);
+            cx.at(at, What::PodFailed { gen, pod: p as u16 });
+        }
+    }
+
+    /// A2: the orphaned pod's containers are stopped; the next `syncBatch` reconcile writes the
+    /// Failed phase.
+    pub fn orphan_killed(&mut self, cx: &mut Ctx, rt: &mut Runtime, p: usize) {
+        for c in 0..rt.pods[p].len() {
+            if rt.stop(cx, p, c) {
+                cx.emit(
+                    Kind::ContainerExit,
+                    Some(p),
+                    Some(c),
+                    Value::None,
+                    Rule::A2,
+                    Actor::Kubelet,
+                );
+            }
+        }
+        let gen = self.gen;
+        let at = tick_after(self.started_at, STATUS_SYNC, cx.now);
+        cx.at(at, What::PodFailed { gen, pod: p as u16 });
+    }
+}

@@ -1,0 +1,361 @@
+//! Admission at the kubelet's start (rules A1, A1s, A2) and a user's NoExecute taint (E1u),
+//! against the Go code they follow (docs/MODEL.md): `kubelet.go` `HandlePodAdditions` and
+//! `rejectPod`, `lifecycle/predicate.go` `Admit` / `generalFilter`, `kubelet_pods.go`
+//! `HandlePodCleanups`, `status_manager.go` `mergePodStatus`, and `tainteviction`
+//! `processPodOnNode`; and the e2e_node case of PR #124445 (`restart_test.go`: "should evict
+//! running pods that do not meet the affinity after the kubelet restart").
+
+use restartscope_sim::*;
+use std::collections::BTreeMap;
+
+fn secs(e: &Event) -> f64 {
+    e.t as f64 / 1000.0
+}
+
+fn of(tr: &Trace, kind: Kind, pod: u16) -> Vec<&Event> {
+    tr.events
+        .iter()
+        .filter(|e| e.kind == kind && e.pod == Some(pod))
+        .collect()
+}
+
+fn run(sc: &Scenario, p: &KubeletProfile) -> Trace {
+    let mut sc = sc.clone();
+    sc.cluster.version = p.version;
+    simulate_profile(&sc, p).unwrap_or_else(|e| panic!("{}: {e:?}", p.label()))
+}
+
+fn lanes(keep: impl Fn(KubeVersion) -> bool) -> Vec<KubeletProfile> {
+    KubeVersion::ALL
+        .into_iter()
+        .filter(|v| keep(*v))
+        .flat_map(KubeletProfile::defaults)
+        .collect()
+}
+
+fn map(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// The kubelet's message for a pod its node-affinity check turns away (`rejectPod`:
+/// "Pod was rejected: " + `PredicateFailureError.Error()`; `nodeaffinity.ErrReasonPod`).
+const NODE_AFFINITY: &str =
+    "Pod was rejected: Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector";
+
+/// Before 1.35 admission runs again at every kubelet start: web-0's node lost the label its
+/// `nodeSelector` needs at 15 s (nothing happens then: IgnoredDuringExecution); the kubelet
+/// stopped at 30 s starts at 40 s and its first pod list (2 s later) rejects web-0. Ready goes
+/// at once (the status manager drops the kubelet-owned conditions); housekeeping (every 2 s from
+/// the start) kills the container with a 1 s grace; the next 10 s `syncBatch` reconcile writes
+/// Failed, and the EndpointSlice controller drops the pod.
+#[test]
+fn a_relabelled_node_rejects_the_pod_at_the_kubelet_start_before_1_35() {
+    let sc = presets::admission_after_relabel();
+    for p in lanes(|v| !v.has_kep_4781()) {
+        let tr = run(&sc, &p);
+        let who = p.label();
+        let rejected = of(&tr, Kind::PodRejected, 0);
+        assert_eq!(rejected.len(), 1, "{who}");
+        assert_eq!(secs(rejected[0]), 42.0, "{who}");
+        assert_eq!(
+            rejected[0].value,
+            Value::Message(NODE_AFFINITY.into()),
+            "{who}"
+        );
+        let ready = of(&tr, Kind::PodReady, 0);
+        assert_eq!(ready.len(), 1, "{who}: Ready never comes back");
+        assert_eq!(
+            (secs(ready[0]), &ready[0].value),
+            (42.0, &Value::Bool(false))
+        );
+        assert_eq!(ready[0].rule, Rule::A1);
+        let exit = of(&tr, Kind::ContainerExit, 0);
+        assert_eq!(exit.len(), 1, "{who}");
+        assert_eq!((secs(exit[0]), exit[0].rule), (45.0, Rule::A2), "{who}");
+        let failed = of(&tr, Kind::PodFailed, 0);
+        assert_eq!(failed.len(), 1, "{who}");
+        assert_eq!(secs(failed[0]), 50.0, "{who}");
+        // Not ready at 42 s, out of the slice at 50 s.
+        let eps: Vec<(f64, Value)> = of(&tr, Kind::Endpoint, 0)
+            .into_iter()
+            .map(|e| (secs(e), e.value.clone()))
+            .collect();
+        assert_eq!(eps.len(), 2, "{who}: {eps:?}");
+        assert!(matches!(
+            eps[0],
+            (
+                42.0,
+                Value::Endpoint(EndpointValue {
+                    ready: false,
+                    serving: false,
+                    ..
+                })
+            )
+        ));
+        assert_eq!(eps[1], (50.0, Value::None), "{who}");
+        // Never started again; web-1 (no selector) is admitted.
+        assert!(of(&tr, Kind::ContainerRestart, 0).is_empty(), "{who}");
+        assert!(of(&tr, Kind::PodRejected, 1).is_empty(), "{who}");
+    }
+}
+
+/// From 1.35 `NotEvictPodOnKubeletRestart` (beta, on; `predicate.go` `skipIgnorableChecks`) lets
+/// a pod that has started and was admitted before through the node-affinity check, on both
+/// lanes (the gate is not `ChangeContainerStatusOnKubeletRestart`).
+#[test]
+fn from_1_35_both_lanes_keep_the_pod() {
+    let sc = presets::admission_after_relabel();
+    for p in lanes(KubeVersion::has_kep_4781) {
+        let tr = run(&sc, &p);
+        let who = p.label();
+        assert!(
+            tr.events.iter().all(|e| e.kind != Kind::PodRejected),
+            "{who}"
+        );
+        let sync = of(&tr, Kind::PodSync, 0);
+        assert_eq!(sync.len(), 1, "{who}");
+        assert_eq!(sync[0].rule, Rule::A1s, "{who}");
+        assert!(of(&tr, Kind::ContainerExit, 0).is_empty(), "{who}");
+        assert!(of(&tr, Kind::PodFailed, 0).is_empty(), "{who}");
+    }
+}
+
+/// Without a restart a label change touches no running pod (`IgnoredDuringExecution`).
+#[test]
+fn a_label_change_alone_changes_nothing() {
+    let mut sc = presets::admission_after_relabel();
+    // (A scenario has a restart: a 1 s runtime one late in the run, which nothing sees.)
+    sc.kubelet.restarts = vec![Restart::of(RestartKind::Runtime, 80.0, 1.0)];
+    for p in lanes(|_| true) {
+        let tr = run(&sc, &p);
+        let pods: Vec<&Event> = tr.events.iter().filter(|e| e.pod.is_some()).collect();
+        assert!(
+            pods.iter().all(|e| matches!(
+                e.kind,
+                Kind::Probe | Kind::ProbeResult | Kind::StatusWrite
+            ) && e.rule != Rule::A1),
+            "{}: {:?}",
+            p.label(),
+            pods.iter().map(|e| e.kind).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            tr.events
+                .iter()
+                .filter(|e| e.kind == Kind::NodeEdited)
+                .count(),
+            1
+        );
+    }
+}
+
+/// The same with `requiredDuringSchedulingIgnoredDuringExecution` (the pods of
+/// kubernetes#76322, #123859 and #124586): a term `disktype In [ssd]`.
+#[test]
+fn a_required_node_affinity_term_is_checked_like_a_node_selector() {
+    let mut sc = presets::admission_after_relabel();
+    sc.pods[0].node_selector.clear();
+    sc.pods[0].node_affinity = vec![SelectorTerm {
+        match_expressions: vec![Requirement {
+            key: "disktype".into(),
+            operator: SelectorOp::In,
+            values: vec!["ssd".into()],
+        }],
+    }];
+    sc.validate().unwrap();
+    let p34 = KubeletProfile::for_policy(KubeVersion::V1_34, Policy::Legacy);
+    assert_eq!(of(&run(&sc, &p34), Kind::PodRejected, 0).len(), 1);
+    // A second term that still matches lets it stay (terms are ORed).
+    sc.pods[0].node_affinity.push(SelectorTerm {
+        match_expressions: vec![Requirement {
+            key: "disktype".into(),
+            operator: SelectorOp::DoesNotExist,
+            values: vec![],
+        }],
+    });
+    assert!(of(&run(&sc, &p34), Kind::PodRejected, 0).is_empty());
+}
+
+#[test]
+fn node_selector_requirements_match_as_labels_requirements_do() {
+    let labels = map(&[("zone", "a"), ("gen", "7")]);
+    let r = |key: &str, operator, values: &[&str]| Requirement {
+        key: key.into(),
+        operator,
+        values: values.iter().map(|v| v.to_string()).collect(),
+    };
+    assert!(r("zone", SelectorOp::In, &["a", "b"]).matches(&labels));
+    assert!(!r("zone", SelectorOp::NotIn, &["a"]).matches(&labels));
+    assert!(r("rack", SelectorOp::NotIn, &["x"]).matches(&labels));
+    assert!(r("gen", SelectorOp::Gt, &["6"]).matches(&labels));
+    assert!(!r("gen", SelectorOp::Lt, &["7"]).matches(&labels));
+    assert!(!r("zone", SelectorOp::Gt, &["1"]).matches(&labels));
+    assert!(r("rack", SelectorOp::DoesNotExist, &[]).matches(&labels));
+}
+
+/// A node reboot on 1.34 with the label gone: the pod's containers stopped with the node, so
+/// admission at boot rejects it and nothing is started again (no kill needed; Failed at the next
+/// reconcile). On 1.35 the allocation checkpoint under the kubelet's root directory survives the
+/// reboot: the pod is admitted and its containers start anew (B2).
+#[test]
+fn a_node_reboot_rejects_before_1_35_and_restarts_the_pod_after() {
+    let mut sc = presets::admission_after_relabel();
+    sc.kubelet.restarts[0].what = RestartKind::Node;
+    let p34 = KubeletProfile::for_policy(KubeVersion::V1_34, Policy::Legacy);
+    let tr = run(&sc, &p34);
+    assert_eq!(of(&tr, Kind::PodRejected, 0).len(), 1);
+    assert!(of(&tr, Kind::ContainerRestart, 0).is_empty());
+    assert_eq!(
+        of(&tr, Kind::ContainerExit, 0).len(),
+        1,
+        "only the reboot's"
+    );
+    assert_eq!(secs(of(&tr, Kind::PodFailed, 0)[0]), 50.0);
+    for p in lanes(KubeVersion::has_kep_4781) {
+        let tr = run(&sc, &p);
+        assert!(of(&tr, Kind::PodRejected, 0).is_empty(), "{}", p.label());
+        assert!(
+            !of(&tr, Kind::ContainerRestart, 0).is_empty(),
+            "{}",
+            p.label()
+        );
+    }
+}
+
+fn taint(key: &str, effect: Effect) -> Taint {
+    Taint {
+        key: key.into(),
+        value: "infra".into(),
+        effect,
+    }
+}
+
+fn toleration(seconds: Option<i64>) -> Toleration {
+    Toleration {
+        key: "dedicated".into(),
+        operator: Operator::Exists,
+        value: String::new(),
+        effect: Some(Effect::NoExecute),
+        toleration_seconds: seconds,
+    }
+}
+
+/// A user's NoExecute taint (`kubectl taint nodes N dedicated=infra:NoExecute`) at 15 s: the
+/// taint eviction controller deletes a pod that does not tolerate it at once, one that tolerates
+/// it for 20 s at 35 s, and leaves one that tolerates it forever; the kubelet (up) terminates the
+/// deleted pods. No kubelet restart is involved.
+#[test]
+fn a_noexecute_taint_evicts_as_tolerations_say() {
+    let mut sc = presets::admission_after_relabel();
+    // (A scenario has a restart: a 1 s runtime one late in the run, which nothing sees.)
+    sc.kubelet.restarts = vec![Restart::of(RestartKind::Runtime, 80.0, 1.0)];
+    sc.pods = presets::web_pods(3);
+    sc.pods[1].tolerations = vec![toleration(Some(20))];
+    sc.pods[2].tolerations = vec![toleration(None)];
+    sc.node.changes[0].labels = None;
+    sc.node.changes[0].taints = Some(vec![taint("dedicated", Effect::NoExecute)]);
+    sc.validate().unwrap();
+    for p in lanes(|_| true) {
+        let tr = run(&sc, &p);
+        let who = p.label();
+        let at = |pod| {
+            of(&tr, Kind::Eviction, pod)
+                .first()
+                .map(|e| (secs(e), e.rule))
+        };
+        assert_eq!(at(0), Some((15.0, Rule::E1u)), "{who}");
+        assert_eq!(at(1), Some((35.0, Rule::E1u)), "{who}");
+        assert_eq!(at(2), None, "{who}");
+        assert!(!of(&tr, Kind::PodRemoved, 0).is_empty(), "{who}");
+    }
+}
+
+/// The kubelet's admission checks NoExecute taints only ("Kubelet is only interested in the
+/// NoExecute taint"): a NoSchedule taint added while the kubelet is down rejects nothing, and a
+/// NoExecute taint the pod tolerates neither.
+#[test]
+fn admission_at_start_checks_only_untolerated_noexecute_taints() {
+    let p34 = KubeletProfile::for_policy(KubeVersion::V1_34, Policy::Legacy);
+    let mut sc = presets::admission_after_relabel();
+    sc.pods = presets::web_pods(2);
+    sc.pods[0].tolerations = vec![toleration(None)];
+    sc.node.changes[0].at_s = 35.0;
+    sc.node.changes[0].labels = None;
+    sc.node.changes[0].taints = Some(vec![taint("maintenance", Effect::NoSchedule)]);
+    let tr = run(&sc, &p34);
+    assert!(tr.events.iter().all(|e| e.kind != Kind::PodRejected));
+    // A NoExecute taint while the kubelet is down: the controller deletes web-1 at once (the
+    // kubelet terminates it when it is back); web-0 tolerates it and is admitted.
+    sc.node.changes[0].taints = Some(vec![taint("dedicated", Effect::NoExecute)]);
+    let tr = run(&sc, &p34);
+    assert!(tr.events.iter().all(|e| e.kind != Kind::PodRejected));
+    assert_eq!(secs(of(&tr, Kind::Eviction, 1)[0]), 35.0);
+    assert!(of(&tr, Kind::Eviction, 0).is_empty());
+}
+
+#[test]
+fn tolerations_and_taints_are_validated_with_kubernetes_messages() {
+    let mut sc = presets::admission_after_relabel();
+    sc.pods[0].tolerations = vec![Toleration {
+        key: String::new(),
+        operator: Operator::Equal,
+        value: String::new(),
+        effect: Some(Effect::NoSchedule),
+        toleration_seconds: Some(5),
+    }];
+    sc.node.taints = vec![
+        taint("dedicated", Effect::NoExecute),
+        taint("dedicated", Effect::NoExecute),
+    ];
+    let errs = sc.validate().unwrap_err();
+    let text: Vec<&str> = errs.iter().map(|e| e.message.as_str()).collect();
+    assert!(
+        text.iter()
+            .any(|m| m.contains("operator must be Exists when `key` is empty")),
+        "{text:?}"
+    );
+    assert!(
+        text.iter()
+            .any(|m| m.contains("effect must be 'NoExecute' when `tolerationSeconds` is set")),
+        "{text:?}"
+    );
+    assert!(
+        text.iter()
+            .any(|m| m.contains("taints must be unique by key and effect pair")),
+        "{text:?}"
+    );
+}
+
+/// The scenario file spells it as Kubernetes does, in the model's snake_case.
+#[test]
+fn the_node_object_reads_from_toml() {
+    let sc: Scenario = toml::from_str(
+        r#"
+name = "x"
+horizon_s = 60.0
+[kubelet]
+restarts = [{ at_s = 30.0, downtime_s = 10.0 }]
+[node]
+labels = { disktype = "ssd" }
+taints = [{ key = "dedicated", value = "infra", effect = "NoSchedule" }]
+[[node.changes]]
+at_s = 10.0
+labels = {}
+[[pods]]
+name = "web-0"
+node_selector = { disktype = "ssd" }
+tolerations = [{ key = "dedicated", operator = "Exists", effect = "NoExecute", tolerationSeconds = 30 }]
+[[pods.node_affinity]]
+match_expressions = [{ key = "disktype", operator = "In", values = ["ssd"] }]
+[[pods.containers]]
+name = "app"
+"#,
+    )
+    .unwrap();
+    sc.validate().unwrap();
+    assert_eq!(sc.node.labels, map(&[("disktype", "ssd")]));
+    assert_eq!(sc.pods[0].tolerations[0].toleration_seconds, Some(30));
+    assert_eq!(sc.node.at(10.0).0.len(), 0);
+}
