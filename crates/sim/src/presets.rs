@@ -267,7 +267,8 @@ pub fn daemonset_long_outage() -> Scenario {
     base("daemonset-long-outage", 30.0, 480.0, 600.0, pods)
 }
 
-// The upstream reports (kubernetes/kubernetes issues replayed as presets). Each reduces the reporter's manifest to the model's terms;
+// The upstream reports (kubernetes/kubernetes issues replayed as presets). Each reduces the
+// reporter's manifest to the model's terms;
 // `tests/reports.rs` checks the reporter's observed sequence on the trace, under the kubelet the
 // reporter ran. A field the report does not give keeps its Kubernetes default.
 
