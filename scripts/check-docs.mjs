@@ -2,7 +2,7 @@
 // - Every `[text](path)`, `![alt](path)` and `<img src="path">` that is not a URL names a file or
 //   directory that exists, and an `#anchor` into a markdown file names one of its headings
 //   (GitHub's slugs: lower case, punctuation dropped, spaces to hyphens, `-1`, `-2` for repeats).
-// - No page cites this project's own issue tracker ("issue 27", "issues 24 and 25", a bare "#12"):
+// - No page cites this project's own issue tracker ("issue N", "issues N and M", a bare "#N"):
 //   a reader outside the project cannot follow them, and `git log` holds that history. Upstream
 //   references stay: they name their repository (`kubernetes#113646`, `kubernetes/website#52391`)
 //   or have the four to six digits of the upstream trackers (`#124220`, PR #140704).
@@ -56,8 +56,8 @@ function anchorsOf(file) {
   return anchors.get(file);
 }
 
-// "issue 27", "issues 24 and 25", "issue-10", "Issue #5"; a "#12" that names no repository
-// (not after a word, `/` or `&`, and not an entity code such as `#59;`).
+// "issue N", "issues N and M", "issue-N", "Issue #N" (N of one to three digits); a "#N" that
+// names no repository (not after a word, `/` or `&`, and not an entity code such as `#59;`).
 const ownIssue = /\bissues?[ -]?#?\d{1,3}\b|(?<![\w/&])#\d{1,3}\b(?!;)/gi;
 
 const bad = [];
