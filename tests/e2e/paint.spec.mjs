@@ -2,8 +2,8 @@
 // A real mouse drags the downtime slider; for every `input` event the time runs from the
 // event's timestamp to the frame that shows its result having been painted (a task posted from
 // the next requestAnimationFrame callback runs after that frame's paint). Reported on the
-// console and in artifacts/paint.json (docs/PERFORMANCE.md's numbers); `PAINT_BUDGET=16` turns the
-// report into an assertion on p95 (not by default: a shared CI box is no place for a timing
+// console and in artifacts/paint.json (docs/PERFORMANCE.md's numbers); `PAINT_BUDGET=16` turns
+// the report into an assertion on p95 (not by default: a shared CI box is no place for a timing
 // assertion).
 import { test, expect } from '@playwright/test';
 import { writeFileSync, mkdirSync, existsSync, readFileSync } from 'node:fs';
