@@ -50,7 +50,7 @@ bench-quick:
 	cargo run --profile bench -p restartscope-sim --example scale
 
 # `restartscope replay` on made-up evidence of 10, 100 and 1,000 pods (watch; watch + events +
-# journal; -o svg): median time of 5 runs, peak RSS, × per ×10 pods (the README's replay table).
+# journal; -o svg): median time of 5 runs, peak RSS, × per ×10 pods (docs/PERFORMANCE.md has the table).
 bench-replay:
 	scripts/replay-scale.sh
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 9's benchmark workload natively and as wasm32 in Node (wasm-bindgen-test-runner, no
+# The model's benchmark workload (one node, one simulated hour) natively and as wasm32 in Node (wasm-bindgen-test-runner, no
 # browser), both built with the `bench` profile (opt-level 3), then wasm/native per run
 # (native ms / wasm ms: 1.0 = as fast as native; the goal is >= 0.5). Called by `make bench`.
 # The workload and its timing are one file: crates/sim/benches/workload/mod.rs.

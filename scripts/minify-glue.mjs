@@ -6,7 +6,7 @@
 // feature, whose wasm-streams crate exports them for JavaScript to call; the page never does
 // (no server functions). Written for wasm-bindgen 0.2.130's output (pinned in Cargo.toml); if
 // the pattern is not found they are simply kept.
-// Measured: 67,673 → 29,5xx bytes; 11,069 → 8,294 bytes gzip (README, "Size budget").
+// Measured: 67,673 → 29,5xx bytes; 11,069 → 8,294 bytes gzip (docs/PERFORMANCE.md, "Size of the page").
 // Usage: node scripts/minify-glue.mjs [DIST]   (default dist; idempotent: a second run finds
 // the glue already minified and leaves it). Called by `make build`.
 import { createHash } from 'node:crypto';

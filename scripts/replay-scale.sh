@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How `restartscope replay` grows with the evidence (the README's replay section has the table).
+# How `restartscope replay` grows with the evidence (docs/PERFORMANCE.md has the table).
 #
 #   scripts/replay-scale.sh            # build (profile bench), generate, measure: a Markdown table
 #   scripts/replay-scale.sh gen DIR    # only write the evidence files into DIR

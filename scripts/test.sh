@@ -8,7 +8,7 @@ step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
 # Totals of a `cargo test` log.
 summary() { grep -E '^test result:' "$1" | awk '{p+=$4; f+=$6} END {printf "cargo test summary: %d passed, %d failed\n", p, f}'; }
 
-step "docs: every relative link and image in README.md and docs/ resolves"
+step "docs: every relative link, anchor and image in README.md, CHANGES.md and docs/ resolves; no own issue numbers"
 node scripts/check-docs.mjs
 
 step "cargo fmt --check"

@@ -37,7 +37,7 @@ fn now_ms() -> f64 {
 
 /// Sets an attribute of `<html>` when its value changes: the style rules read these
 /// (`:root[data-present="1"] …`), and even an unchanged write invalidated the page's style on
-/// every slider move (issue 26).
+/// every slider move (each write re-matched the page's style rules).
 fn set_root_attr(name: &str, value: &str) {
     if let Some(el) = document().document_element() {
         if el.get_attribute(name).as_deref() != Some(value) {
@@ -354,7 +354,7 @@ pub fn App() -> impl IntoView {
             Ok(r) => {
                 let h = r.horizon;
                 // Every run while a pointer is held (a drag, its first move too: drawing every
-                // panel on it was the slowest move of each drag, issue 26's p95).
+                // panel on it was the slowest move of each drag, the input-to-paint p95).
                 let rapid = held.get_value();
                 let later = rapid.then(|| {
                     gloo_timers::callback::Timeout::new(PANEL_REST_MS, move || {
@@ -433,7 +433,7 @@ pub fn App() -> impl IntoView {
         // caption's box under the figure from it (style/main.css).
         <main data-rejected=move || if ui.rejected() { "1" } else { "0" }
             style:--fig-aspect=move || ui.runs.with(|r| r.as_ref().map(|r| format!("{:.4}", r.figure.width / r.figure.height.max(1.0))).unwrap_or_default())>
-            // Wide (issue 26): the settings and the metrics in a column beside the figure, which
+            // Wide: the settings and the metrics in a column beside the figure, which
             // stays on screen (sticky) with the downtime slider in it; narrow: one column, the
             // figure first. Presentation view and the embed lay these out as before (the two
             // wrappers are `display: contents` there).

@@ -1,4 +1,5 @@
-//! The figure in the page, drawn on a canvas (issue 10: one frame per move). The same
+//! The figure in the page, drawn on a canvas (the SVG's ~500 elements cost ~12 ms of style,
+//! layout and paint per slider move; the canvas draws it within one frame). The same
 //! `restartscope_figure::Shape`s as the SVG export (`Figure::to_svg`), painted with the same
 //! style (`restartscope_figure::paint`, read from the SVG's own CSS and hatch patterns), so the
 //! screen and the download show one drawing. A canvas costs the browser no style, layout or

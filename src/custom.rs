@@ -13,7 +13,7 @@ pub struct Imported {
     pub scenario: Scenario,
     /// The `scenario=` value, or `None` when the link would be too long to share.
     pub packed: Option<String>,
-    /// Evidence replayed beside the model (issue 28): each pod's observed Ready, on the
+    /// Evidence replayed beside the model (as `restartscope replay` does): each pod's observed Ready, on the
     /// model's axis, and the note that says how the clocks were aligned. Not in the link.
     pub observed: Vec<ObservedPod>,
     pub observed_note: Option<String>,

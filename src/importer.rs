@@ -38,7 +38,7 @@ pub struct Report {
     pub settings: Vec<String>,
     /// The scenario file (`restartscope import --out`).
     pub toml: String,
-    /// Evidence replayed (issue 28): the candidates ranked, best first, and the differences
+    /// Evidence replayed: the candidates ranked, best first, and the differences
     /// per pod in words (`restartscope replay`'s).
     pub ranking: Vec<String>,
     pub beside: Vec<String>,
@@ -171,7 +171,7 @@ fn on_error(e: web_sys::Event) {
 
 /// Sends one import to the worker (started now if it is not yet) and calls `reply` with the
 /// answer. A request in flight is answered by the newer one only. `evidence`: read the text as
-/// an incident's evidence and replay it beside the model (issue 28), not as manifests. `files`:
+/// an incident's evidence and replay it beside the model (`restartscope replay`), not as manifests. `files`:
 /// (name, text) of several files opened together, read beside `text`.
 pub fn import(
     text: &str,

@@ -1,5 +1,5 @@
 //! The playback clock: one requestAnimationFrame loop advancing the playhead while playing and
-//! visible, and stopped otherwise (an idle loop cost ~0.8 ms of every frame, issue 26's profile);
+//! visible, and stopped otherwise (an idle loop cost ~0.8 ms of every frame in a CPU profile);
 //! an effect starts it again when Play is pressed or the tab shows. Under reduced motion the
 //! playhead jumps from event to event instead of gliding. In the presenter view's audience window
 //! the presenter's messages move the playhead instead (`follow_until`, called by `present.rs`).

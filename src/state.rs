@@ -29,7 +29,7 @@ pub struct Runs {
     /// Pods per run the figure leaves out to fit the window (counted under its lanes); the
     /// page offers to draw them all (`Ui::every_pod`).
     pub pods_left_out: usize,
-    /// Evidence replayed beside the runs (issue 28): each pod's observed lane and the alignment
+    /// Evidence replayed beside the runs (`restartscope replay`'s): each pod's observed lane and the alignment
     /// note, drawn in the figure and in its downloads.
     pub observed: Arc<(Vec<ObservedPod>, Option<String>)>,
 }
@@ -110,7 +110,7 @@ impl Runs {
     }
 
     /// Download file name without extension: `restartscope-long-restart-90s`.
-    /// The figure for a file (issue 25: the animated SVG for a README): the command line's
+    /// The figure for a file (the animated SVG for a README, where GitHub strips iframes): the command line's
     /// layout (full, every pod up to its limit, 1200 px), in the window on screen, whatever the
     /// page's own figure had to leave out to fit the window.
     pub fn export_figure(&self) -> Figure {
@@ -127,7 +127,7 @@ impl Runs {
         )
     }
 
-    /// Alt text for the figure in a README (issue 25, "Copy for a README"): the scenario, the
+    /// Alt text for the figure in a README ("Copy for a README"): the scenario, the
     /// restart and what each run did, in words a reader without the image gets the story from.
     pub fn alt_text(&self) -> String {
         let sc = &self.scenario;
@@ -207,7 +207,7 @@ pub const PRESENT_PODS: usize = 4;
 pub const NARROW_W: f64 = 700.0;
 
 /// CSS px the everyday view keeps free under the figure within the window: wide, a margin; on a
-/// phone, the downtime control, which comes right after the figure (issue 26).
+/// phone, the downtime control, which comes right after the figure.
 pub const WIDE_BELOW_H: f64 = 14.0;
 pub const NARROW_BELOW_H: f64 = 118.0;
 
@@ -226,8 +226,8 @@ pub fn figure_top_guess(shown_w: f64) -> f64 {
 /// frame's width over [`EMBED_SCALE`] (text ≥ 9.5 px; both runs' pod lanes fit a 560-px-high
 /// frame), with two pods per run below 400 px; the everyday view at the width it is shown, up to
 /// 1200 px, as tall as the window leaves under `fig_top` (the figure's top on the page): the full
-/// layout, or the compact one where that draws more pods (issue 26: the downtime slider and both
-/// runs' pod lanes on one screen; `Ui::every_pod` lifts the limit); on a phone
+/// layout, or the compact one where that draws more pods (so the downtime slider and both
+/// runs' pod lanes fit one screen; `Ui::every_pod` lifts the limit); on a phone
 /// ([`NARROW_W`]) compact and scaled like the embed. `view_h` 0: no height limit (tests, exports).
 pub fn figure_spec(
     present: bool,
@@ -538,8 +538,8 @@ mod tests {
         assert_eq!(runs_words(2), "both runs");
     }
 
-    /// Issue 24: the proposal lane beside a release's two kubelets, from 1.38 on; before,
-    /// the version field says why (nothing is simulated).
+    /// The ContainerScopedProbes proposal's lane (kubernetes PR #140704) beside a release's two
+    /// kubelets, from 1.38 on; before, the version field says why (nothing is simulated).
     #[test]
     fn the_csp_proposal_is_a_third_lane_from_1_38() {
         let mut s = at("1.38");

@@ -17,7 +17,7 @@ pub struct Ui {
     pub runs: RwSignal<Option<Runs>>,
     /// The runs the panels (metrics, why, kubectl, event log, PDB) show: `runs`, except while
     /// the settings change under a held pointer (a drag), when they catch up once the edits
-    /// rest for `app::PANEL_REST_MS` or the pointer is let go, so each move redraws only the figure (issue 10: one frame per move).
+    /// rest for `app::PANEL_REST_MS` or the pointer is let go, so each move redraws only the figure (drawn within one frame of the move).
     pub panels: RwSignal<Option<Runs>>,
     /// The settings `runs` were simulated from: the only settings the address bar and a copied
     /// link ever hold (a rejected setting is never simulated, never shared).

@@ -118,7 +118,7 @@ pub fn Controls() -> impl IntoView {
     let settings = ui.settings;
     let runs = ui.runs;
     // The grace and eviction marks move only when the cluster's timings do, not on each move of
-    // the slider (each move rebuilt them, issue 26's per-move work).
+    // the slider (rebuilding them on each move was part of every move's work).
     let marks = Memo::new(move |_| {
         runs.with(|r| {
             r.as_ref().map(|r| {
@@ -131,7 +131,7 @@ pub fn Controls() -> impl IntoView {
     });
     // A slider held by a pointer pauses the playback until it is let go (`change`), as a bar's
     // drag does (`restarts.rs`): each move then redraws only the figure, not the playhead's
-    // panels too (issue 26's per-move work).
+    // panels too (the playhead's step and the panels it wakes ran in every drag frame).
     let was_playing = StoredValue::new(false);
     let hold = move |_: web_sys::PointerEvent| {
         was_playing.set_value(ui.playing.get_untracked());

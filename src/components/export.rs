@@ -31,7 +31,7 @@ pub fn Export() -> impl IntoView {
                 );
                 let _ = download_png(&format!("{}.png", r.file_stem()), &svg, r.figure.width, r.figure.height);
             })>"Download PNG"</button>
-            // Issue 25: the figure as GitHub shows it where iframes and scripts are stripped —
+            // The figure as GitHub shows it where iframes and scripts are stripped —
             // an SVG that plays inside <img> (CSS only), and the markdown to put it in a README.
             <button id="download-animated-svg" type="button" on:click=move |_| runs.with_untracked(|r| if let Some(r) = r {
                 let svg = r.export_figure().to_svg_animated(&r.traces, &Animation::default());

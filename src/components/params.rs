@@ -111,7 +111,7 @@ pub fn Params(children: Children) -> impl IntoView {
     });
     // The probe tables exist only while the panel is open: a workload of hundreds of
     // containers builds thousands of inputs, which an import (or a preset) need not pay for
-    // while nobody looks at them (issue 14).
+    // while nobody looks at them.
     let open = RwSignal::new(false);
     let on_toggle = move |_| {
         open.set(

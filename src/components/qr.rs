@@ -1,4 +1,4 @@
-//! The presenter's QR code (issue 26): in presentation view, the link to what is on the screen
+//! The presenter's QR code: in presentation view, the link to what is on the screen
 //! (`Ui::audience_link`: the same settings, tour step and zoom, in the everyday view) as a QR
 //! code in the header, so the audience opens the same state on their phones; a click or Q shows
 //! it large over the page, Escape or a click closes it. Encoded by `qrcodegen` (Project

@@ -1,4 +1,4 @@
-// Issue 25: under prefers-reduced-motion the animated SVG in an <img> shows its final frame and
+// Under prefers-reduced-motion the animated SVG in an <img> shows its final frame and
 // holds still. Reduced motion is a browser setting that reaches the SVG image's own document;
 // Playwright's emulateMedia does not (it reaches the page, not an <img>'s SVG), so this file's
 // browser starts with the setting, as a reader's would (test.use at the top level: a

@@ -1,4 +1,4 @@
-// Issue 25: the animated SVG plays where iframes and scripts are stripped — inside an <img>,
+// The animated SVG plays where iframes and scripts are stripped — inside an <img>,
 // as a GitHub README shows it. The fixture is what `restartscope simulate --preset short-restart
 // --format svg --animate` writes (crates/cli/tests/animate.rs keeps it current). It is loaded
 // from a data: URL into a page set with page.setContent (no server, no other request): the
@@ -73,7 +73,7 @@ test('inlined, the figure follows the host page\'s color-scheme', async ({ page 
   }
 });
 
-// The app's own exports for a README (issue 25): "Download animated SVG" gives the command
+// The app's own exports for a README: "Download animated SVG" gives the command
 // line's figure, animated, with every pod even when the page's figure leaves some out to fit the
 // window; "Copy for a README" gives `[![alt](file)](link)` with alt text that tells the story.
 test('the app downloads the animated SVG and copies README markdown with real alt text', async ({ browser }) => {

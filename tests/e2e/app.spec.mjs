@@ -90,7 +90,7 @@ test('play advances the playhead; clicking an event seeks', async ({ page }) => 
   expect(problems).toEqual([]);
 });
 
-// Issue 26: a held slider pauses the playback (each move then redraws only the figure) and the
+// A held slider pauses the playback (each move then redraws only the figure) and the
 // playback goes on when it is let go — after a drag, and after a click on the thumb that moves
 // nothing (no `change` event).
 test('a held slider pauses the playback until it is let go', async ({ page }) => {

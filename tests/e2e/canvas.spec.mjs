@@ -1,4 +1,4 @@
-// The figure on a canvas (issue 10: one frame per move): it is the same picture as the SVG the
+// The figure on a canvas (so a slider move is drawn within one frame): it is the same picture as the SVG the
 // page exports (pixel by pixel, within anti-aliasing), shows each shape's tooltip on hover,
 // carries its words for screen readers and find-in-page, and during a drag the panels catch up
 // once the slider rests.

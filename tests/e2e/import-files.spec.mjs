@@ -1,4 +1,4 @@
-// Issue 14: "Import your workload" with files — drop a manifest on the text box, open YAML (one and
+// "Import your workload" with files — drop a manifest on the text box, open YAML (one and
 // several documents) and JSON with the file input, a workload too large for a link (the panel says
 // so, no partial scenario= anywhere, the TOML file round-trips), and bad files (over 1 MiB, binary)
 // refused with a message while the last scenario stays on screen.
@@ -146,7 +146,7 @@ async function importNow(page) {
 
 async function expectPods(page, pods) {
   const figure = page.locator('#figure canvas').first();
-  // Every pod drawn, not only those that fit the window (issue 26).
+  // Every pod drawn, not only those that fit the window ("Draw every pod").
   const every = page.locator('#every-pod');
   if (await every.count() && (await every.getAttribute('aria-pressed')) !== 'true') await every.click();
   for (const pod of pods) {
@@ -210,7 +210,7 @@ test('open files with the file input: YAML with several documents, then JSON', a
 });
 
 test('a workload too large for a link: the panel says so, no partial scenario=, the TOML file opens again', async ({ page, context }) => {
-  // 100 pods of 5 containers: the page takes seconds per import (see the report of issue 14).
+  // 100 pods of 5 containers: the page takes seconds per import (thousands of probe-table inputs).
   test.setTimeout(120_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const problems = await open(page, '?preset=short-restart');

@@ -1,4 +1,4 @@
-// Issue 14: "Import your workload" — paste a manifest, see its pods; bad input keeps the last
+// "Import your workload" — paste a manifest, see its pods; bad input keeps the last
 // scenario; the link and the scenario TOML carry the imported scenario; the importer's worker is
 // fetched on the first import only.
 import { test, expect } from '@playwright/test';
@@ -102,7 +102,7 @@ test('paste a Deployment: its pods on screen, the not-used list, bad input keeps
   expect(problems).toEqual([]);
 });
 
-// Issue 27: the cluster's own settings beside the workload — a KubeletConfiguration and
+// The cluster's own settings beside the workload — a KubeletConfiguration and
 // kube-controller-manager's static pod, as an operator has them — are read as settings, not
 // workloads: the report names each value and the field it set, and the slider's grace mark moves.
 const SETTINGS = `---
@@ -203,7 +203,7 @@ test('a scenario= whose JSON has a misspelt field: the notice names the field, t
   expect(problems).toEqual([]);
 });
 
-// Issue 28 in the app: an incident's evidence pasted and replayed beside the model — the real
+// Replay in the app: an incident's evidence pasted and replayed beside the model — the real
 // transcript from kubernetes/kubernetes#113646 (v1.25.3, pasted as the reporter posted it). The
 // best match's scenario is on screen, each pod's observed Ready is drawn under its modelled lane,
 // the candidates are ranked and the differences listed in words; bad evidence is one message.
@@ -245,8 +245,8 @@ test('evidence replayed beside the model: observed lanes, the ranking and the di
   expect(problems).toEqual([]);
 });
 
-// Issue 28: several evidence files opened together (the CLI's `replay --evidence A --evidence B`;
-// the app read one pasted text at a time). Real samples: #113646's transcript and a minikube
+// Several evidence files opened together, each read on its own, as the CLI's
+// `replay --evidence A --evidence B` reads them. Real samples: #113646's transcript and a minikube
 // `kubectl cluster-info dump`'s events (crates/evidence/tests/data, sources on their first lines).
 const EVENTS_DUMP = readFileSync(new URL('../../crates/evidence/tests/data/minikube-dump-default-events.json', import.meta.url), 'utf8');
 

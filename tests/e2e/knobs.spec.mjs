@@ -1,4 +1,4 @@
-// Issue 10, the operator's knobs: the number of pods, every probe field of every container,
+// The operator's knobs: the number of pods, every probe field of every container,
 // downtime up to an hour — in the form and in the link, validated by the model in Kubernetes' words.
 import { test, expect } from '@playwright/test';
 import { open, shots, figureOf } from './helpers.mjs';
@@ -25,7 +25,7 @@ test('12 pods: the kubectl panels and the figure show them, the link carries pod
   await setField(page, 'pods', '12');
   await expect(page.locator('.kubectl pre').first()).toContainText('web-11');
   await expect(page.locator('.kubectl pre').first()).not.toContainText('web-12');
-  // The figure fits the window (issue 26): the pods it leaves out are counted, and one click
+  // The figure fits the window: the pods it leaves out are counted, and one click
   // draws them all.
   await expect(page.locator('#figure canvas').first()).toContainText('more pods not drawn');
   await page.locator('#every-pod').click();

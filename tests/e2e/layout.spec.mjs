@@ -1,4 +1,4 @@
-// Issue 26: the downtime slider and both runs' pod lanes on one screen, at the laptop and
+// The downtime slider and both runs' pod lanes on one screen, at the laptop and
 // presentation sizes (light and dark), after load and after a drag of the slider; and the
 // phone: the figure first, readable, a compact downtime control, no sideways scroll.
 // Screenshots in artifacts/screenshots/layout-*.png for a person to look at.
@@ -85,7 +85,8 @@ for (const theme of ['light', 'dark']) {
   }
 }
 
-// Issue 24's third lane (the ContainerScopedProbes proposal beside legacy and KEP-4781): the
+// A third lane (the ContainerScopedProbes proposal, kubernetes PR #140704, beside legacy and
+// KEP-4781): the
 // three runs and the slider on one screen at the laptop and presentation sizes.
 for (const [w, h] of sizes) {
   test(`three runs (csp=1) and the slider on screen at ${w}×${h}`, async ({ browser }) => {
@@ -131,7 +132,7 @@ for (const theme of ['light', 'dark']) {
   });
 }
 
-// Issue 26's presenter extra: in presentation view a QR code of the link to this screen (the
+// For the presenter: in presentation view a QR code of the link to this screen (the
 // everyday view, same settings), small in the header; Q or a click shows it large, Esc closes.
 test('presentation view: a QR code of the current link; Q shows it large, Esc closes', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });

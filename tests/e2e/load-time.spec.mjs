@@ -1,8 +1,8 @@
-// Issue 27's load-time figure: the page's figure drawn within 1.5 s of navigation on a 10 Mbit/s,
+// The load-time goal: the page's figure drawn within 1.5 s of navigation on a 10 Mbit/s,
 // 40 ms round-trip link with a cold cache (DevTools network throttling), served gzip-compressed
 // as a static host serves it (scripts/serve.mjs compresses when asked). Reported on the console
-// and in artifacts/load.json (the README's numbers); `LOAD_BUDGET_MS=1500` turns the report into
-// an assertion (not by default: a shared CI box is no place for a timing assertion).
+// and in artifacts/load.json (docs/PERFORMANCE.md's numbers); `LOAD_BUDGET_MS=1500` turns the
+// report into an assertion (not by default: a shared CI box is no place for a timing assertion).
 import { test, expect } from '@playwright/test';
 import { writeFileSync, mkdirSync } from 'node:fs';
 

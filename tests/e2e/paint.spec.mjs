@@ -1,9 +1,9 @@
-// Input → next paint for slider drags, as a person feels it (issue 10, "one frame per move").
+// Input → next paint for slider drags, as a person feels it (the goal: one frame per move).
 // A real mouse drags the downtime slider; for every `input` event the time runs from the
 // event's timestamp to the frame that shows its result having been painted (a task posted from
 // the next requestAnimationFrame callback runs after that frame's paint). Reported on the
-// console and in artifacts/paint.json (the README's numbers); `PAINT_BUDGET=16` turns the
-// report into an assertion on p95 (not by default: a shared CI box is no place for a timing
+// console and in artifacts/paint.json (docs/PERFORMANCE.md's numbers); `PAINT_BUDGET=16` turns
+// the report into an assertion on p95 (not by default: a shared CI box is no place for a timing
 // assertion).
 import { test, expect } from '@playwright/test';
 import { writeFileSync, mkdirSync, existsSync, readFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ function stats(xs) {
 // For every `type` event (a held mouse button for pointer events): its timestamp to the task
 // after the frame that shows it painted, into window.__lat; and its parts into window.__parts:
 // [queued (timestamp → dispatch: Chromium aligns pointer input to frames), dispatch → the next
-// animation frame (the issue's "event time to the animation frame after the DOM settles" is
+// animation frame (the 16 ms goal's "event time to the animation frame after the DOM settles" is
 // queued + this), that frame's rendering and paint, the page's own work (dispatch → its
 // handlers and drawing done)].
 async function probeLatency(page, type) {
@@ -34,7 +34,7 @@ async function probeLatency(page, type) {
     // move that caused it until a frame began: the hand's move is the pointermove before it.
     let move = null;
     document.addEventListener('pointermove', (e) => { move = e.timeStamp; }, true);
-    // The page's own work, strictly (issue 26's "input handlers plus drawing"): to the end of
+    // The page's own work, strictly (its input handlers plus drawing): to the end of
     // the event's last listener (on the window, bubbling, added after the page's) and the
     // microtasks before it (the effects that run the model and draw the canvas). Unlike `work`
     // it leaves out what the browser itself does later in the same task (a click on the
@@ -52,7 +52,7 @@ async function probeLatency(page, type) {
       const dispatched = performance.now();
       const mine = { dispatched, own: null };
       cur = mine;
-      // The page's own work for this event (issue 26): its handlers and what they set off (the
+      // The page's own work for this event: its handlers and what they set off (the
       // model, the layout, the canvas drawing, all in this task and its microtasks), to the
       // first of a task posted now and the next animation frame.
       let workEnd = null;
@@ -75,7 +75,7 @@ async function probeLatency(page, type) {
   }, type);
 }
 
-// Median and p95 of each part, and of event → animation frame (the issue's definition).
+// Median and p95 of each part, and of event → animation frame (the 16 ms goal's definition).
 async function parts(page) {
   const ps = await page.evaluate(() => window.__parts);
   const col = (i) => stats(ps.map((p) => p[i]));
@@ -120,7 +120,7 @@ for (const [w, h] of [[1440, 900], [1280, 720]]) {
   }
 }
 
-// Issue 15: dragging a "kubelet down" bar's return (pointer events on the handle): each
+// Dragging a "kubelet down" bar's return (pointer events on the handle): each
 // pointermove's timestamp to the task after the frame that shows it painted.
 async function dragBar(page, rounds) {
   await probeLatency(page, 'pointermove');

@@ -1,4 +1,4 @@
-// Issue 15: restart the kubelet like a presenter does — K at the playhead, several restarts in
+// Restart the kubelet like a presenter does — K at the playhead, several restarts in
 // one run (list, URL, copied link), dragging a "kubelet down" bar's ends (mouse, touch, keyboard),
 // undo; each asserted on what a person sees: the figure, the address, the sliders.
 import { test, expect } from '@playwright/test';

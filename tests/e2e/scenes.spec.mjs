@@ -1,4 +1,4 @@
-// Issue 10, second pass: the embed drawn at its frame's width, taller scenarios in presentation
+// The embed drawn at its frame's width, taller scenarios in presentation
 // view, the slider marks, reduced-motion Play, the loading skeleton, the debounced address, and
 // axe in presentation view and the embed in both themes.
 import { test, expect } from '@playwright/test';

@@ -1,4 +1,4 @@
-// Issue 6: URL state, embed mode, keyboard, themes, reduced motion, accessibility, export, offline.
+// Sharing and access: URL state, embed mode, keyboard, themes, reduced motion, accessibility, export, offline.
 import { test, expect } from '@playwright/test';
 import { open, shots, figureOf } from './helpers.mjs';
 import AxeBuilder from '@axe-core/playwright';

@@ -1,4 +1,4 @@
-// Issue 13: the KEP-4781 tour in the page — every step opens by link, ←/→ and Back/Next move
+// The KEP-4781 tour in the page — every step opens by link, ←/→ and Back/Next move
 // between steps and update the address, the tour works in presentation view and the embed,
 // a setting edited leaves it, and the header offers it to first-time visitors.
 import { test, expect } from '@playwright/test';
@@ -164,7 +164,7 @@ test('presentation view at 1920×1080: every step\'s caption, marks and Back / N
   expect(problems).toEqual([]);
 });
 
-// Issue 26: predict, then reveal. A step with a question opens at the kubelet's return with the
+// Predict, then reveal (the audience commits to an answer before the figure shows it). A step with a question opens at the kubelet's return with the
 // rest of the figure veiled and the question in place of the caption; → (or Reveal, or a click
 // on the veil) shows the rest and plays it; the next → goes on to the next step.
 test('predict, then reveal: the question first, the figure veiled after the return, → reveals and plays', async ({ page }) => {

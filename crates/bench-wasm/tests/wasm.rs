@@ -1,4 +1,4 @@
-//! Issue 9's workload in wasm32, run by wasm-bindgen-test-runner in Node (no browser needed):
+//! The benchmark workload (one node, one simulated hour) in wasm32, run by wasm-bindgen-test-runner in Node (no browser needed):
 //! prints the same table and `RESULT` lines as the native `examples/scale.rs`.
 //! A benchmark, not a test: run it through `scripts/bench-wasm.sh` (`make bench`), which builds
 //! with the `bench` profile and compares with native.
@@ -16,7 +16,7 @@ extern "C" {
 }
 
 #[wasm_bindgen_test]
-fn issue_9_workload() {
+fn one_node_one_hour_workload() {
     let report = workload::measure(&|| now(), 5);
     console_log!("{report}");
 }

@@ -1,5 +1,6 @@
 //! The animation's and the pictures' options, checked: `--animate [--duration DUR]` (`simulate`
-//! and `tour`) and `--format png|gif`'s `--scale`, `--theme`, `--fps` (issue 25). Called by
+//! and `tour`) and `--format png|gif`'s `--scale`, `--theme`, `--fps`: pictures for the places that strip
+//! iframes and scripts (GitHub, KEPs) or play only GIFs (slides). Called by
 //! `main.rs` and `tour.rs`; a bad value is a one-line [`UserError`] naming the flag (exit 2).
 
 use crate::{args, duration, in_range, raster, UserError};

@@ -1,4 +1,4 @@
-//! `simulate --format png|gif` (issue 25): the figure as pictures, for the places that show
+//! `simulate --format png|gif`: the figure as pictures, for the places that show
 //! neither SVG nor its CSS animation (slides: Google Slides and Keynote play a GIF; chat, issue
 //! trackers that strip SVG). Called by `main.rs` once the options are checked ([`RasterArgs`]).
 //!

@@ -1,4 +1,4 @@
-//! `simulate --format svg --animate` and `tour --animate` (issue 25): an animated SVG that plays
+//! `simulate --format svg --animate` and `tour --animate`: an animated SVG that plays
 //! inside `<img>` (CSS keyframes only: no script, no reference outside the document), follows the
 //! reader's colour scheme, shows its final frame under `prefers-reduced-motion`, and stays small
 //! (at most 1.5× the static SVG for the presets short-restart, long-restart and eviction). The

@@ -1,4 +1,4 @@
-//! Issue 27: one argument parser (clap) for every subcommand — per-subcommand help, shell
+//! One argument parser (clap) for every subcommand — per-subcommand help, shell
 //! completions, short flags as kubectl has them, markdown tables, the exit status of every
 //! subcommand on bad input (2) and on output it cannot write (1), the kubectl plugin's name.
 

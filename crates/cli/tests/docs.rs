@@ -46,7 +46,8 @@ fn committed_figures_are_current() {
     }
 }
 
-/// The README's replay figure (issue 28) is what the CLI draws today. Regenerate with
+/// docs/replay.md's figure (kubernetes#113646's transcript beside the model) is what the CLI
+/// draws today. Regenerate with
 /// `cargo run -p restartscope-cli -- replay --evidence crates/evidence/tests/data/113646-watch.txt
 /// -o svg --out docs/replay-113646.svg`.
 #[test]

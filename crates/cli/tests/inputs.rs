@@ -1,4 +1,4 @@
-//! Issue 27: `-f/--manifest` as operators pipe and point it — standard input, directories,
+//! `-f/--manifest` as operators pipe and point it — standard input, directories,
 //! multi-document streams as `helm template` and `kustomize build` print them, `kind: List`, and
 //! a chart's unrendered template refused with its file and line.
 

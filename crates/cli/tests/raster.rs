@@ -1,4 +1,4 @@
-//! `simulate --format png|gif` (issue 25): the PNG is the static figure at `--scale` (2 by
+//! `simulate --format png|gif`: the PNG is the static figure at `--scale` (2 by
 //! default), drawn with its text and its colours; the GIF is the animated SVG's frames
 //! (`--duration` × `--fps`, then the held last frame), loops forever, its playhead moves, and
 //! stays under a size budget. Bad values exit 2 naming the flag; binary output refuses a

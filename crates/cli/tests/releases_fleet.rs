@@ -1,10 +1,9 @@
-//! Runs the built `restartscope` binary: kubelet releases (`versions`, issue 11) and fleets
-//! (`fleet`, issue 12).
+//! Runs the built `restartscope` binary: kubelet releases (`versions`) and fleets (`fleet`).
 
 mod common;
 use common::*;
 
-/// Issue 11: releases before 1.35 run the legacy kubelet only; `versions` lists every profile.
+/// Releases before 1.35 have no KEP-4781 code, so they run the legacy kubelet only; `versions` lists every profile.
 #[test]
 fn versions_and_releases_without_kep() {
     // --policy kep on a release before 1.35 is refused; without --policy the release's one
@@ -64,7 +63,7 @@ fn versions_and_releases_without_kep() {
     assert!(text.contains("#141342"));
 }
 
-/// Issue 12: `restartscope fleet` — table with the saving, JSON with totals and series, errors
+/// `restartscope fleet` — table with the saving, JSON with totals and series, errors
 /// exit 2 with one message.
 #[test]
 fn fleet_command() {
@@ -163,7 +162,7 @@ fn fleet_command() {
     );
 }
 
-/// Issue 11: any kubelets side by side on one clock, labelled by profile.
+/// Any kubelets side by side on one clock, labelled by profile.
 #[test]
 fn kubelets_side_by_side() {
     let doc = json(&[
@@ -221,7 +220,7 @@ fn kubelets_side_by_side() {
     );
 }
 
-/// Issue 12: a rollout that waits for Ready and stalls says so, in the table and the JSON. The
+/// A rollout that waits for Ready and stalls says so, in the table and the JSON. The
 /// fleet file is the JSON output's own `fleet`, with an app that fails readiness from 1 s.
 #[test]
 fn a_stalled_rollout_says_so() {
@@ -256,7 +255,8 @@ fn a_stalled_rollout_says_so() {
     let _ = std::fs::remove_file(&path);
 }
 
-/// Issue 24: exact patch releases and the ContainerScopedProbes proposal lane. A patch runs its
+/// Exact patch releases (as `kubectl get nodes` prints them) and the ContainerScopedProbes
+/// proposal lane (kubernetes PR #140704). A patch runs its
 /// line's rules under its own name; the JSON says which kubelet is the release's default and
 /// marks the proposal with its PR and commit.
 #[test]

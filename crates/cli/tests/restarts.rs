@@ -1,4 +1,4 @@
-//! `--restart AT:DOWNTIME`, repeatable (issue 15): every restart is simulated and shown in the
+//! `--restart AT:DOWNTIME`, repeatable: every restart is simulated and shown in the
 //! JSON and the figure; bad input exits 2 with one message in the model's field names.
 
 mod common;

@@ -1,4 +1,4 @@
-//! Issue 27: the cluster's own settings in — `--kubelet-config` (a KubeletConfiguration) and
+//! The cluster's own settings in — `--kubelet-config` (a KubeletConfiguration) and
 //! `--controller-manager` (its static pod or a flags file) set the scenario's lease and node
 //! monitor settings, name what was read and from where, and say what the model does not have;
 //! the importer reads both kinds as settings, not workloads.

@@ -1,4 +1,4 @@
-//! The animated SVG (issue 25): the same figure played by CSS keyframes alone, for the places
+//! The animated SVG: the same figure played by CSS keyframes alone, for the places
 //! where an iframe is stripped but an `<img>` of SVG plays (GitHub READMEs, KEPs). No script,
 //! no external reference: a playhead sweeps the time axis, a veil over each run's lanes shrinks
 //! from the left as it passes (what lies after the playhead is dimmed), and each run's counters

@@ -26,7 +26,7 @@ pub struct LayoutOpts {
     /// (writer badges only where a write falls in the window) with the endpoint as a thin strip
     /// under it, and a legend of what those lanes can show.
     pub compact: bool,
-    /// What an incident's evidence shows, per pod (issue 28): each drawn as an "observed" lane
+    /// What an incident's evidence shows, per pod (`restartscope replay`): each drawn as an "observed" lane
     /// right under the modelled Ready lane of the pod of the same name, in every run; a pod the
     /// runs do not have gets its observed lane after the run's pods ("not in the model").
     pub observed: Vec<ObservedPod>,

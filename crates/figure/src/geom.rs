@@ -14,7 +14,7 @@ pub const READY_H: f64 = 16.0;
 pub const PROBE_H: f64 = 12.0;
 pub const EP_H: f64 = 13.0;
 pub const EVICT_H: f64 = 13.0;
-/// The observed lane (issue 28: the evidence's Ready under the modelled one).
+/// The observed lane (the evidence's Ready under the modelled one).
 pub const OBS_H: f64 = 15.0;
 pub const LANE_GAP: f64 = 4.0;
 pub const POD_GAP: f64 = 7.0;

@@ -1,7 +1,7 @@
 //! [`layout`]: traces → [`Figure`]. Reads each trace once into a report timeline, then stacks
 //! per trace (legacy above KEP) a header (policy and release, `report::describe::heading`) with
 //! the run's metrics and the lanes (`crate::lanes`), then the axis and the legend. Group frames
-//! and downtime shading go under everything. With `LayoutOpts::observed` (issue 28), each pod's
+//! and downtime shading go under everything. With `LayoutOpts::observed` (an incident's evidence), each pod's
 //! observed lane(s) right under its Ready lane, and the evidence's pods the run cannot show after
 //! the run's pods; `LayoutOpts::note` as wrapped lines under the title.
 

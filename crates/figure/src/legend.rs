@@ -20,7 +20,7 @@ enum Swatch {
     Badge(Actor),
     Probe(ProbeGlyph),
     Grace,
-    /// The observed lane (issue 28): only in a figure that draws one.
+    /// The observed lane (an incident's evidence): only in a figure that draws one.
     Observed,
 }
 

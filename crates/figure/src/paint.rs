@@ -1,5 +1,5 @@
 //! How each `rs-` class is painted, as data, for a renderer that is not a browser's SVG engine
-//! (the web app draws the figure on a canvas, issue 10: one frame per move). Read from the same
+//! (the web app draws the figure on a canvas, so a slider move is drawn within one frame). Read from the same
 //! style the SVG embeds ([`Figure::css`](crate::Figure::css)), whose colours are custom
 //! properties (`var(--rs-bg)`) resolved here from [`PALETTE`] (light or dark), and the hatch
 //! patterns of [`Figure::defs`](crate::Figure::defs) as [`HATCHES`] (a test checks the two
@@ -64,7 +64,7 @@ pub(crate) const CSS: &str = r#".rs-figure { background: var(--rs-bg); }
 .rs-evict-cancel { stroke: var(--rs-ink); stroke-width: 1.2; stroke-dasharray: 2 2; }
 "#;
 
-/// The observed lane's classes (issue 28: an incident's evidence beside the model). Kept out of
+/// The observed lane's classes (an incident's evidence beside the model). Kept out of
 /// [`CSS`] so that a figure without evidence (every committed figure, the tour) is unchanged:
 /// [`Figure::to_svg`](crate::Figure::to_svg) adds them when the figure draws one; [`paint`]
 /// reads both.

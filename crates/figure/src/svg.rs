@@ -21,7 +21,7 @@ const DEFS: &str = concat!(
 pub fn n(v: f64) -> String {
     // In tenths as an integer: the same digits as `{:.1}` of the rounded value (that value is
     // the double nearest k/10, which prints as k/10), without the float formatter's exact
-    // mode, a fifth of the figure's layout time on a slider move (issue 26).
+    // mode, a fifth of the figure's layout time on a slider move.
     let k = (v * 10.0).round();
     if !k.is_finite() || k.abs() >= 1e15 {
         let r = k / 10.0;

@@ -22,7 +22,7 @@ struct Request {
     text: String,
     #[serde(default)]
     replicas_on_node: Option<u32>,
-    /// Read the text as evidence of an incident (issue 28), not as manifests.
+    /// Read the text as evidence of an incident (as `restartscope replay` does), not as manifests.
     #[serde(default)]
     evidence: bool,
     /// Files opened or dropped together: as evidence each is read on its own (its own format
@@ -318,7 +318,7 @@ mod tests {
         json!({ "text": text }).to_string()
     }
 
-    /// Issue 28 in the app: the #113646 transcript (real, from the report) as evidence: the
+    /// Replay in the app: the kubernetes#113646 transcript (real, from the report) as evidence: the
     /// best match's scenario, an observed lane per pod, the differences and the ranking.
     #[test]
     fn evidence_beside_the_model() {
@@ -360,7 +360,8 @@ mod tests {
         assert!(!bad["text"].as_str().unwrap().is_empty());
     }
 
-    /// Several evidence files opened together (issue 28: the app read one text at a time):
+    /// Several evidence files opened together, each read on its own, as `replay --evidence A
+    /// --evidence B` reads them:
     /// each is read in its own format and named in the notes and in what was not understood;
     /// one that cannot be read is skipped and named in the notes.
     #[test]
@@ -449,7 +450,7 @@ mod tests {
         assert_eq!(answer(&req(&big))["ok"], false);
     }
 
-    /// Issue 27: the app's importer reads a KubeletConfiguration and kube-controller-manager's
+    /// The app's importer reads a KubeletConfiguration and kube-controller-manager's
     /// static pod beside a workload as the cluster's settings (not workloads), sets the
     /// scenario's fields and names each value read.
     #[test]

@@ -1,4 +1,4 @@
-//! Issue 9's workload (see `workload/mod.rs`): one node, one simulated hour, readiness + liveness
+//! The benchmark workload (see `workload/mod.rs`): one node, one simulated hour, readiness + liveness
 //! per pod, restarts of 20 s, 90 s and 400 s — at 100 and 1,000 pods, per policy, next to a bare
 //! `BinaryHeap` loop ticking the same probe workers. Then every preset, both policies.
 //!

@@ -1,4 +1,4 @@
-//! The shape of the code (issue 9, "Done when"): no Rust source file in the workspace over 600
+//! The shape of the code, so a reader can hold each file and follow each import: no Rust source file in the workspace over 600
 //! lines, and no circular imports between the modules of a crate. An import is a `crate::`,
 //! `super::` or `self::` path; it points at the longest module it names. Test modules at the end
 //! of a file (after `#[cfg(test)]`) are not counted.
@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 const MAX_LINES: usize = 600;
 
-/// Being split right now (issue 9); removed from this list when done.
+/// Files being split right now; removed from this list when done.
 const PENDING: &[&str] = &[];
 
 fn pending(f: &Path) -> bool {
@@ -70,7 +70,7 @@ fn no_source_file_over_600_lines() {
         .collect();
     assert!(
         long.is_empty(),
-        "files over {MAX_LINES} lines (issue 9: split them into modules):\n{}",
+        "files over {MAX_LINES} lines (split them into modules):\n{}",
         long.join("\n")
     );
 }
@@ -308,7 +308,7 @@ fn no_circular_imports_between_modules() {
     }
     assert!(
         problems.is_empty(),
-        "circular imports between modules (issue 9: a child module may import its parent, or the parent the child, not both; move shared types into a leaf module):\n{}",
+        "circular imports between modules (a child module may import its parent, or the parent the child, not both; move shared types into a leaf module):\n{}",
         problems.join("\n")
     );
 }

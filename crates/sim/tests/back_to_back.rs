@@ -1,4 +1,4 @@
-//! Back-to-back kubelet restarts (issue 15, "fidelity across restarts"), under every kubelet
+//! Back-to-back kubelet restarts, as the code behaves across them, under every kubelet
 //! profile the model has: a restart that begins while the previous one's effects are still
 //! unfolding behaves as the code does.
 //! - The kubelet's memory does not survive its process: probe workers, the status manager's

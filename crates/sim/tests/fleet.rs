@@ -1,4 +1,4 @@
-//! Fleet: the cluster across nodes, zones and EndpointSlices (issue 12).
+//! Fleet: the cluster across nodes, zones and EndpointSlices.
 
 use restartscope_sim::fleet::{self, Fleet};
 use restartscope_sim::*;
@@ -316,7 +316,8 @@ fn fewer_nodes_bring_the_presets_zones_and_batch_down_with_them() {
 
 /// The work is linear in nodes when the rollout's length is held (batches growing with the
 /// nodes): ten times the nodes is at most ten and a half times the events, for both kubelets.
-/// Time is measured in the README (`perf stat`); this checks the part no machine's cache changes.
+/// Time is measured in docs/PERFORMANCE.md (`perf stat`); this checks the part no machine's cache
+/// changes.
 #[test]
 fn work_grows_linearly_with_nodes() {
     let sized = |nodes: u32| {

@@ -1,4 +1,5 @@
-//! Fleet results preserved byte for byte (issue 12's memory work must not change a number): a
+//! Fleet results preserved byte for byte (work on memory layout and speed must not change a
+//! number): a
 //! set of fleets — sizes, zones, evictions, master disruption, a readiness-driven rollout,
 //! several releases and pod templates from the presets (startup probes, truth changes,
 //! sidecars, crashes) — each run with `fleet::compare`, and the whole of every `FleetRun`

@@ -1,4 +1,4 @@
-//! Quiet nodes (issue 12, run time linear in nodes): the node lifecycle controller skipping
+//! Quiet nodes (so run time stays linear in nodes): the node lifecycle controller skipping
 //! nodes that are Ready with their kubelet up, and their kubelets keeping lease renewals to
 //! themselves, change nothing at all — every metric including the engine's event count, the
 //! series, the heatmap and the sampled nodes' events equal those of a run that visits every node

@@ -1,4 +1,4 @@
-//! The PodDisruptionBudget over a Service's pods (issue 11): `disruptionsAllowed` as the
+//! The PodDisruptionBudget over a Service's pods: `disruptionsAllowed` as the
 //! disruption controller computes it from the API's Ready conditions, and the metric "an eviction
 //! allowed on a wrongful Ready" (`pdb_wrongful_allowed_s`): #135795's window, in which the legacy
 //! kubelet reports a NotReady pod Ready and a budget with minAvailable 2 of 3 lets one eviction

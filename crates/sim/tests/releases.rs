@@ -1,5 +1,5 @@
 //! Behaviour that differs between kubelet releases or was refined from the code after the engine
-//! rebuild (issue 11): profiles, back-off, SetContainerStartup, the held ticker tick.
+//! rebuild: profiles, back-off, SetContainerStartup, the held ticker tick.
 
 mod common;
 use common::*;
@@ -114,7 +114,7 @@ fn p2_ticker_holds_one_tick_for_a_slow_probe() {
 
 /// K3r, `doBackOff`: the back-off counts from the newest *exited* instance in the snapshot
 /// SyncPod works from. A liveness kill restarts in the same SyncPod, so two kills 100 s apart
-/// both restart at once (issue 11; UPSTREAM.md). A crash loop still waits 10 s, 20 s, …
+/// both restart at once (`kuberuntime_manager.go` `doBackOff`). A crash loop still waits 10 s, 20 s, …
 #[test]
 fn k3r_backoff_counts_from_the_previous_exit() {
     let mut sc = canonical(20.0, 1);

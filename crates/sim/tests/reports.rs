@@ -1,4 +1,4 @@
-//! The upstream reports behind the `report-*` presets (issue 11): each reporter's observed
+//! The upstream reports behind the `report-*` presets: each reporter's observed
 //! sequence — `kubectl get pod -w` lines, timings, what they saw happen — checked on the model's
 //! trace under the kubelet the reporter ran, over several seeds. Reporters before 1.35 ran a
 //! legacy kubelet; the model's `1.31` and `1.34` profiles are the legacy restart path they ran

@@ -1,4 +1,4 @@
-//! Init containers and sidecars (issue 11): the report behind `report-136910-sidecar-startup`
+//! Init containers and sidecars: the report behind `report-136910-sidecar-startup`
 //! checked under every profile, the pod's (re)initialization after a kubelet restart as
 //! `computeInitContainerActions` decides it (K3i), the sidecar startup seeding of #137146 /
 //! #137885 (P1s), completed init containers staying completed, and sidecars counting towards

@@ -148,7 +148,7 @@ pub struct Mark {
     pub label: &'static str,
 }
 
-/// A "predict, then reveal" beat (issue 26): the page first shows the step up to `from` with
+/// A "predict, then reveal" beat (the audience commits to an answer before the figure shows it): the page first shows the step up to `from` with
 /// the rest of the figure veiled and `question` in place of the step's title and caption; the
 /// next key reveals the rest (and plays it).
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -19,7 +19,7 @@ fn run(traces: &[Trace], p: Policy) -> &Trace {
 }
 
 #[test]
-fn kep_4781_has_the_steps_the_issue_asks_for() {
+fn kep_4781_has_seven_steps_with_unique_slugs_file_names_and_links() {
     let t = find("kep-4781").expect("tour kep-4781");
     assert!(t.steps.len() >= 7);
     let slugs: Vec<&str> = t.steps.iter().map(|s| s.slug).collect();

@@ -264,7 +264,7 @@ pub fn eviction(b: &mut Builder, g: &Group, p: usize, y: f64) {
     }
 }
 
-/// The pod's Ready as the evidence shows it (issue 28), `h` high from `y`, up to `end`: an
+/// The pod's Ready as the evidence shows it (`restartscope replay`), `h` high from `y`, up to `end`: an
 /// outlined box per observed state with a step line over it (high: True, low: False), the state
 /// and its writer written at the start of each state where they fit (the tooltip always has
 /// them), and dashed "not observed" boxes before the first and after the last observation.

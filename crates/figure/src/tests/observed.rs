@@ -1,4 +1,4 @@
-//! Tests of issue 28's observed lanes: each under its pod's modelled Ready lane in every run, its
+//! Tests of the observed lanes (an incident's evidence, `restartscope replay`): each under its pod's modelled Ready lane in every run, its
 //! steps at their times, its writers as badges, a pod the run does not have drawn and said, the
 //! legend and the style only when drawn, and the canvas's paint of it in both themes. Run by
 //! `cargo test -p restartscope-figure`. Mirrors no Kubernetes file.
@@ -6,7 +6,7 @@
 use super::common::{parse, traces};
 use crate::{layout, Figure, LayoutOpts, ObservedPod, ObservedStep, Shape};
 
-/// Issue 28: the observed lane sits right under its pod's modelled Ready lane, in every run;
+/// The observed lane sits right under its pod's modelled Ready lane, in every run;
 /// its steps start at the x of their times; a pod the run does not have is drawn too (with a
 /// note), and the legend names the lane.
 #[test]

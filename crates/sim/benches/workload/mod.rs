@@ -1,4 +1,4 @@
-//! The workload of issue 9 ("Measure"), in one place for the criterion bench (`benches/node.rs`),
+//! The benchmark workload, in one place for the criterion bench (`benches/node.rs`),
 //! the quick table (`examples/scale.rs`, `make bench`) and the wasm32 run (`crates/bench-wasm`,
 //! `scripts/bench-wasm.sh`): one node, one simulated hour, every pod with a readiness and a
 //! liveness probe (Kubernetes defaults: period 10 s), kubelet restarts of 20 s at 600 s, 90 s at

@@ -1,4 +1,4 @@
-// Issue 10, first pass: never a false picture, history, durations, the playhead tells the story,
+// Never a false picture (a setting Kubernetes rejects is not simulated), history, durations, the playhead tells the story,
 // keyboard, kubectl panels, long notices, the help dialog.
 import { test, expect } from '@playwright/test';
 import { open, shots, figureOf, figureGeometry } from './helpers.mjs';
