@@ -289,3 +289,31 @@ fn api_unreachable_is_validated_in_the_scenarios_words() {
     let toml = toml::to_string(&presets::short_restart()).unwrap();
     assert!(!toml.contains("api_unreachable"));
 }
+
+/// S5r: the status manager re-sends the statuses whose writes failed at its next `syncBatch`,
+/// not when the node reconnects (`status_manager.go`: `Start` runs `syncBatch` on its 10 s
+/// ticker and on `podStatusChannel`; nothing fires on reconnecting). A partition that ends at
+/// 115 s leaves the pods the node lifecycle controller marked NotReady so until the tick at
+/// 120 s (the ticker runs from the kubelet's start, a whole number of 10 s before the story).
+#[test]
+fn statuses_go_back_at_the_status_managers_next_tick_not_at_reconnect() {
+    let mut sc = presets::short_restart();
+    sc.kubelet.restarts[0].at_s = 200.0;
+    sc.kubelet.api_unreachable = vec![ApiUnreachable {
+        at_s: 30.0,
+        duration_s: 85.0,
+    }];
+    sc.horizon_s = 260.0;
+    for policy in Policy::BOTH {
+        let tr = simulate_policy(&sc, policy).unwrap();
+        for p in 0..3 {
+            let r = ready(&tr, p, 30.0);
+            assert!(
+                !r[0].1,
+                "{policy:?} pod {p}: marked NotReady during the partition"
+            );
+            assert_eq!(r[1], (120.0, true, Rule::S5r), "{policy:?} pod {p}");
+        }
+        assert_eq!(kubelet_writes_in(&tr, 115.0, 120.0), 0, "{policy:?}");
+    }
+}

@@ -481,9 +481,10 @@ impl<'a> Cluster<'a> {
             | What::RuntimeCheck { .. }
             | What::InitDone { .. }
             | What::InitNext { .. } => return self.dispatch_restart(ev),
-            What::OrphanKilled { .. } | What::PodFailed { .. } | What::NodeEdit { .. } => {
-                return self.dispatch_admission(ev)
-            }
+            What::OrphanKilled { .. }
+            | What::PodFailed { .. }
+            | What::NodeEdit { .. }
+            | What::StatusSync { .. } => return self.dispatch_admission(ev),
             _ => {}
         }
         if matches!(ev.what, What::KubeletStop) && self.nlc.is_quiet(n) {

@@ -52,6 +52,7 @@ impl<'a> Cluster<'a> {
         match ev.what {
             What::OrphanKilled { pod, .. } => k.orphan_killed(&mut cx, rt, pod as usize),
             What::PodFailed { pod, .. } => api.set_failed(&mut cx, pod as usize),
+            What::StatusSync { .. } => k.flush_stale(&mut cx, api),
             What::NodeEdit { idx } => {
                 let Some(obj) = k.node_obj else { return };
                 let ch = &obj.changes[idx as usize];

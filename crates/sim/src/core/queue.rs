@@ -118,6 +118,10 @@ pub enum What {
         gen: u32,
         pod: u16,
     },
+    /// The status manager's `syncBatch` tick after the node reached the API server again (S5r).
+    StatusSync {
+        gen: u32,
+    },
     /// A user changes the node object (`NodeObject::changes[idx]`); not a kubelet's event.
     NodeEdit {
         idx: u16,
@@ -139,7 +143,8 @@ impl What {
             | What::RuntimeCheck { gen }
             | What::InitNext { gen, .. }
             | What::OrphanKilled { gen, .. }
-            | What::PodFailed { gen, .. } => Some(gen),
+            | What::PodFailed { gen, .. }
+            | What::StatusSync { gen } => Some(gen),
             _ => None,
         }
     }

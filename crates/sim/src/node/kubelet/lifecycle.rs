@@ -58,6 +58,7 @@ impl Kubelet<'_> {
         }
         self.up = true;
         self.hash_changed = false;
+        self.stale_statuses = false;
         let upgrade = self
             .upgrades
             .iter()
@@ -236,10 +237,12 @@ impl Kubelet<'_> {
     /// K2u, S5r: the node reaches the API server again. A running kubelet's lease sync, blocked
     /// in `backoffEnsureLease` if it failed meanwhile, renews at its next attempt (within 7 s);
     /// the kubelet posts node Ready at once (Kubernetes does it at the next node-status
-    /// interval, within 10 s), the status manager writes every status it holds that differs from the
-    /// API's (`syncBatch`, regenerated as the pod update the informer now delivers would), a
-    /// kubelet that started meanwhile lists its pods and runs their first SyncPod (K3), and
-    /// deletions made meanwhile reach SyncTerminatingPod (K4).
+    /// interval, within 10 s); the status manager writes every status it holds that differs
+    /// from the API's at its next `syncBatch`: its 10 s tick, or the first status change before
+    /// it (`podStatusChannel`), whichever comes first (`status_manager.go` `Start`,
+    /// `needsUpdate`, `needsReconcile`: nothing fires on reconnecting); a kubelet that started
+    /// meanwhile lists its pods and runs their first SyncPod (K3), and deletions made meanwhile
+    /// reach SyncTerminatingPod (K4).
     pub fn api_back(&mut self, cx: &mut Ctx, rt: &mut Runtime, api: &mut ApiServer) {
         self.reachable = true;
         cx.emit(
@@ -271,11 +274,18 @@ impl Kubelet<'_> {
                 self.pods[p].awaiting_api = false;
                 self.first_sync(cx, rt, api, p);
             } else if self.pods[p].synced {
-                self.sync_pod(cx, rt, api, p, Rule::S5r);
+                self.stale_statuses = true;
                 if api.pod(cx.node, p).deleted_at.is_some() {
                     self.on_pod_deleted(cx, p);
                 }
             }
+        }
+        if self.stale_statuses {
+            // The status manager's ticker runs from its start with the kubelet's.
+            let period = super::admission::STATUS_SYNC;
+            let k = (cx.now - self.started_at + period - 1).div_euclid(period);
+            let at = self.started_at + k * period;
+            cx.at(at, What::StatusSync { gen: self.gen });
         }
     }
 }

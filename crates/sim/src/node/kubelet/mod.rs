@@ -137,6 +137,9 @@ pub struct Kubelet<'a> {
     pub skipped: Vec<(u16, u8)>,
     /// The kubelet was due to start while the runtime did not answer: it starts when it does.
     pub start_waits_for_runtime: bool,
+    /// S5r: the node reached the API server again and the status manager holds statuses whose
+    /// writes failed; they go at its next `syncBatch` (10 s tick, or the next status change).
+    pub stale_statuses: bool,
 }
 
 impl<'a> Kubelet<'a> {
@@ -173,6 +176,7 @@ impl<'a> Kubelet<'a> {
             .collect();
         Kubelet {
             node_obj: None,
+            stale_statuses: false,
             spec,
             profile,
             seed,

@@ -42,8 +42,14 @@ impl Kubelet<'_> {
             predates_before: self.started_at - KUBELET_RESTART_GRACE,
         });
         // Without the API server the update fails; the cache keeps the status and `api_back`
-        // writes it (K2u, S5r).
-        let write = self.reachable && status != api.pod(cx.node, p).status;
+        // writes it (K2u, S5r). After the API is back, a status equal to the cached one is not
+        // a change (`SetPodStatus` compares with its cache) and waits for the next `syncBatch`;
+        // a changed one signals it, and that batch writes every stale status too.
+        let changed = kp.status.as_ref() != Some(&status);
+        let flush = self.stale_statuses && changed;
+        let write = self.reachable
+            && status != api.pod(cx.node, p).status
+            && (!self.stale_statuses || changed);
         let cached = &mut self.pods[p].status;
         if !write {
             *cached = Some(status);
@@ -75,8 +81,37 @@ impl Kubelet<'_> {
             };
             api.patch_pod_status(cx, p, status, &why);
         }
+        if flush && self.reachable {
+            self.flush_stale(cx, api);
+        }
         for c in triggers {
             self.trigger(cx, rt, api, p, c);
+        }
+    }
+
+    /// S5r: a `syncBatch` after the API server is reachable again writes every cached status
+    /// that differs from the API's (`needsUpdate`: its earlier write failed; `needsReconcile`).
+    pub fn flush_stale(&mut self, cx: &mut Ctx, api: &mut ApiServer) {
+        if !self.stale_statuses || !self.reachable {
+            return;
+        }
+        self.stale_statuses = false;
+        for p in 0..self.pods.len() {
+            let a = api.pod(cx.node, p);
+            if !self.pods[p].synced || a.removed || a.failed {
+                continue;
+            }
+            let Some(st) = self.pods[p].status.as_ref().filter(|s| **s != a.status) else {
+                continue;
+            };
+            let st = st.clone();
+            let ready = vec![Rule::S5r; st.cs.len()];
+            let why = PatchReasons {
+                started: Rule::S5r,
+                ready: &ready,
+                pod: Rule::S5r,
+            };
+            api.patch_pod_status(cx, p, st, &why);
         }
     }
 
