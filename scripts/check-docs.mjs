@@ -1,4 +1,5 @@
-// Checks README.md, CHANGES.md and docs/**/*.md as GitHub shows them. Run by scripts/test.sh.
+// Checks README.md, CHANGES.md and docs/**/*.md as GitHub shows them, and the code's comments and
+// test names for the project's own issue numbers. Run by scripts/test.sh.
 // - Every `[text](path)`, `![alt](path)` and `<img src="path">` that is not a URL names a file or
 //   directory that exists, and an `#anchor` into a markdown file names one of its headings
 //   (GitHub's slugs: lower case, punctuation dropped, spaces to hyphens, `-1`, `-2` for repeats).
@@ -6,6 +7,7 @@
 //   a reader outside the project cannot follow them, and `git log` holds that history. Upstream
 //   references stay: they name their repository (`kubernetes#113646`, `kubernetes/website#52391`)
 //   or have the four to six digits of the upstream trackers (`#124220`, PR #140704).
+import { execSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
@@ -89,6 +91,27 @@ for (const f of files) {
     }
   }
 }
+// The code (Rust, scripts, specs, styles, manifests of the build) names no issue of ours either;
+// quoted evidence and recorded outputs (fixtures, test data, baselines) are left as they are.
+const codeIssue = /\bissues?[ -]?#?\d{1,3}\b(?![\d;])/gi;
+let code = [];
+try {
+  code = execSync('git ls-files', { cwd: root, encoding: 'utf8' })
+    .split('\n')
+    .filter((f) => /\.(rs|mjs|js|sh|css|toml|html)$|(^|\/)Makefile$/.test(f))
+    .filter((f) => !/(^|\/)(fixtures|data|baseline|node_modules)\/|^crates\/sim\/presets\//.test(f));
+} catch {
+  // Not a git checkout (a source archive): the docs are still checked.
+}
+for (const f of code) {
+  if (!existsSync(join(root, f))) continue;
+  readFileSync(join(root, f), 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      for (const m of line.matchAll(codeIssue)) cites.push(`${f}:${i + 1}: "${m[0]}"`);
+    });
+}
+
 let fail = false;
 if (bad.length) {
   console.error(`broken relative links, anchors or images (${bad.length}):\n  ${bad.join('\n  ')}`);
@@ -102,4 +125,6 @@ if (cites.length) {
   fail = true;
 }
 if (fail) process.exit(1);
-console.log(`docs: ${checked} relative links, anchors and images in ${files.length} files resolve; no own issue numbers`);
+console.log(
+  `docs: ${checked} relative links, anchors and images in ${files.length} files resolve; no own issue numbers there or in ${code.length} code files`,
+);
