@@ -103,8 +103,10 @@ pub fn read_answer(text: &str) -> Outcome {
     let bad = |e: String| format!("the importer answered {e}");
     let a: Answer = json::from_str(text).map_err(bad)?;
     let sc = match (a.ok, a.scenario) {
+        // Read from its text, as a `scenario=` link is: the page then compiles the scenario's
+        // readers for one deserializer (serde_json's text reader), not for `Value` as well.
         (true, Some(sc)) => {
-            json::from_value::<Scenario>(sc).map_err(|e| bad(format!("scenario.{e}")))?
+            json::from_str::<Scenario>(&sc.to_string()).map_err(|e| bad(format!("scenario.{e}")))?
         }
         _ if a.text.is_empty() => return Err("the import failed".into()),
         _ => return Err(a.text),
