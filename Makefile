@@ -5,7 +5,7 @@ PORT ?= 8080
 # 0.0.0.0 serves the presenter's network too (the audience's phones open the QR code's link).
 HOST ?= 127.0.0.1
 
-.PHONY: run watch test setup build install bench bench-quick bench-fleet-web bench-replay svg kep-4781 node-restart regen clean
+.PHONY: run watch test setup build install bench bench-quick bench-fleet-web bench-replay svg kep-4781 node-restart regen presenting-shots clean
 
 # Both release bundles (the app, and the fleet view in dist/fleet/), served as static files.
 run: build
@@ -69,6 +69,11 @@ node-restart:
 # deliberate change of the figure or the model: scripts/regen.sh.
 regen:
 	scripts/regen.sh
+
+# docs/presenting/: the presenter view's two windows at 1280×720 and 1920×1080, as
+# tests/e2e/present.spec.mjs takes them (on every run it writes them to artifacts/ only).
+presenting-shots: build
+	PRESENT_SHOTS=docs npx playwright test tests/e2e/present.spec -g screenshots
 
 clean:
 	cargo clean; rm -rf dist artifacts

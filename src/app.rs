@@ -92,9 +92,11 @@ pub fn App() -> impl IntoView {
     });
     crate::env::watch_system_dark(ui.system_dark);
     crate::env::watch_visibility(ui.visible);
-    // The figure moves when a view mode, the tour or the import panel comes or goes.
+    // The figure moves when a view mode (presentation view, the presenter's notes), the tour or
+    // the import panel comes or goes.
     crate::env::watch_figure_size(ui.shown_w, ui.view_h, ui.fig_top, ui.dpr, move || {
         ui.present.track();
+        ui.role.track();
         ui.tour.track();
         ui.import_open.track();
     });
@@ -433,6 +435,8 @@ pub fn App() -> impl IntoView {
         // caption's box under the figure from it (style/main.css).
         <main data-rejected=move || if ui.rejected() { "1" } else { "0" }
             style:--fig-aspect=move || ui.runs.with(|r| r.as_ref().map(|r| format!("{:.4}", r.figure.width / r.figure.height.max(1.0))).unwrap_or_default())>
+            // The presenter's speaker notes: a band over the stage and the side (style/main.css).
+            <Presenter />
             // Wide: the settings and the metrics in a column beside the figure, which
             // stays on screen (sticky) with the downtime slider in it; narrow: one column, the
             // figure first. Presentation view and the embed lay these out as before (the two
@@ -444,7 +448,6 @@ pub fn App() -> impl IntoView {
                 <Metrics />
             </div>
             <div class="stage">
-                <Presenter />
                 <Tour />
                 <PlaybackBar />
                 <Lanes><BarHandles /></Lanes>

@@ -79,7 +79,10 @@ pub fn watch_visibility(visible: RwSignal<bool>) {
 }
 
 /// CSS px width of the figure (`#figure`), in 10-px steps; before it is on the page, the
-/// window's width less the page margins.
+/// window's width less the page margins. Measured on the figure's section less the figure's
+/// 1-px borders: the presenter's window shows the figure narrower than that when even its
+/// shortest layout is taller than the height left (style/main.css), and the layout must not
+/// follow that width down.
 pub fn figure_width() -> f64 {
     let Some(win) = web_sys::window() else {
         return 1200.0;
@@ -87,7 +90,8 @@ pub fn figure_width() -> f64 {
     let shown = win
         .document()
         .and_then(|d| d.get_element_by_id("figure"))
-        .map(|el| el.client_width() as f64)
+        .and_then(|el| el.parent_element())
+        .map(|el| el.client_width() as f64 - 2.0)
         .filter(|w| *w > 0.0);
     let w = shown.unwrap_or_else(|| {
         win.inner_width()

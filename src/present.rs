@@ -9,6 +9,14 @@
 //! frames stop (its window closed or hidden). A window that joins says hello and the presenter's
 //! answers with its state; the audience's posts nothing before it has heard from the presenter.
 //! `open` turns this window into the presenter's and opens the audience's.
+//! Within one frame: a message posted on the channel reaches the other window as a task, through
+//! the browser's process, and a same-origin window opened from this one shares this one's event
+//! loop, so it runs only after this window's own work (the runs recomputed and drawn) and often
+//! after this window's next frame. So each window also hands its message straight to the window
+//! it opened or was opened by (`window.opener`, `__rsAudience`), through the function the other
+//! window's `start` leaves on its `window` (`__rsPresent`): the other window applies it in this
+//! task and draws before either window paints. The channel still carries it to windows opened by
+//! hand (no opener), and the copy that arrives later changes nothing (same stamps).
 //! Called by `app.rs` (`start`) and `keys.rs` (`open`, also the header's button).
 
 use crate::ui::Ui;
@@ -85,11 +93,26 @@ pub fn start(ui: Ui, apply: impl Fn(UrlState) + 'static) {
                 let _ = c.post_message(&m);
             }
         });
+        // The same message straight to the window this one opened and to the one that opened it
+        // (another origin's, or none, answers with an error; a closed one is skipped).
+        let get = |o: &JsValue, k: &str| js_sys::Reflect::get(o, &k.into());
+        for k in ["opener", "__rsAudience"] {
+            let Ok(peer) = get(&window(), k) else {
+                continue;
+            };
+            if get(&peer, "closed").is_ok_and(|c| c.is_falsy()) {
+                if let Ok(f) =
+                    get(&peer, "__rsPresent").and_then(|f| f.dyn_into::<js_sys::Function>())
+                {
+                    let _ = f.call1(&JsValue::NULL, &m);
+                }
+            }
+        }
     };
     let answer = post.clone();
     let me = id.clone();
-    let receive = move |ev: web_sys::MessageEvent| {
-        let m = js_sys::Array::from(&ev.data());
+    let receive = move |data: JsValue| {
+        let m = js_sys::Array::from(&data);
         let text = |i| m.get(i).as_string().unwrap_or_default();
         let from = text(0);
         if from == me || m.length() < 9 {
@@ -160,10 +183,24 @@ pub fn start(ui: Ui, apply: impl Fn(UrlState) + 'static) {
                 return;
             };
             let r = receive.clone();
-            let f = Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev| r(ev));
-            c.set_onmessage(Some(wasm_bindgen::JsCast::unchecked_ref(f.as_ref())));
+            let f =
+                Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+                    // The window that opened this one (reloaded since, it knows no audience)
+                    // learns to hand its messages here directly (`post`).
+                    if let Ok(o) = js_sys::Reflect::get(&window(), &"opener".into()) {
+                        let _ = js_sys::Reflect::set(&o, &"__rsAudience".into(), &window());
+                    }
+                    r(ev.data())
+                });
+            c.set_onmessage(Some(f.as_ref().unchecked_ref()));
             f.forget();
             chan.set_value(Some(c));
+            // Called by the other window's `post`, maybe while this window's effects run (its
+            // hello answered at once): nothing read here subscribes them.
+            let r = receive.clone();
+            let f = Closure::<dyn Fn(JsValue)>::new(move |m| untrack(|| r(m)));
+            let _ = js_sys::Reflect::set(&window(), &"__rsPresent".into(), f.as_ref());
+            f.forget();
             document().set_title(&format!(
                 "RestartScope · {}",
                 if role == Role::Notes {
@@ -230,7 +267,9 @@ pub fn open(ui: Ui) -> bool {
             "popup,width=1280,height=720",
         );
         // A blocked pop-up: the presenter's window works alone; the audience's opens by hand.
-        if !matches!(opened, Ok(Some(_))) {
+        if let Ok(Some(a)) = opened {
+            let _ = js_sys::Reflect::set(&w, &"__rsAudience".into(), &a);
+        } else {
             ui.notices.update(|n| {
                 n.push(format!(
                     "The browser did not open the audience's window: open {link} in another window or tab."

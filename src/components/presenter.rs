@@ -49,8 +49,9 @@ fn two(n: f64) -> String {
     format!("{:02}", n as u32)
 }
 
-/// The panel's markup: the note of `key` (or why there is none), then the clock's place, the next
-/// step and the keys. Plain markup written in place: a Leptos view of it cost the page several KB.
+/// The panel's markup: the note of `key` (or why there is none), then beside it the heading, the
+/// clock's place, the next step and the keys. Plain markup written in place: a Leptos view of it
+/// cost the page several KB.
 fn markup(key: &str, notes: &Option<Result<Notes, String>>, next: &str) -> String {
     let e = restartscope_figure::esc;
     let body = match notes {
@@ -72,8 +73,9 @@ fn markup(key: &str, notes: &Option<Result<Notes, String>>, next: &str) -> Strin
         .map(|c| format!("<li><kbd>{}</kbd> {}</li>", c.shown, c.what))
         .collect();
     format!(
-        "<div class=\"notes-text\"><h2>Speaker notes<span class=\"notes-key\">{}</span></h2><dl>{body}</dl></div>\
-         <div class=\"notes-side\"><p id=\"presenter-clock\" class=\"notes-clock\"></p>\
+        "<div class=\"notes-text\"><dl>{body}</dl></div>\
+         <div class=\"notes-side\"><h2>Speaker notes<span class=\"notes-key\">{}</span></h2>\
+         <p id=\"presenter-clock\" class=\"notes-clock\"></p>\
          <p id=\"presenter-next\"><b>Next: </b>{}</p>\
          <ul class=\"notes-keys\" aria-label=\"Keyboard shortcuts\">{keys}</ul></div>",
         e(key),
