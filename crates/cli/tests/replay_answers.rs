@@ -96,8 +96,10 @@ fn a_bug_the_stated_release_cannot_have_is_out_of_the_list() {
         .all(|v| v["preset"] != "report-136910-sidecar-startup"));
 }
 
-/// kubernetes#136910 pasted as `kubectl describe pod` with `--kubernetes-version 1.35.0`: named
-/// first, alone, and said to be one snapshot.
+/// kubernetes#136910 pasted as `kubectl describe pod` with `--kubernetes-version 1.35.0` — the
+/// report's own text (three describe fragments under the reporter's sentences): named first,
+/// alone, said to be one snapshot, and weak: the fragments do not say the running container is
+/// a sidecar, so the answer says what it assumed and what would make it no bug.
 #[test]
 fn report_136910_describe_on_1_35_0_names_the_bug_first_alone() {
     let out = ok(&[
@@ -108,14 +110,35 @@ fn report_136910_describe_on_1_35_0_names_the_bug_first_alone() {
         "1.35.0",
     ]);
     assert!(
-        out.contains("Answer: kubernetes#136910 explains this") && out.contains("on one snapshot"),
+        out.contains("Answer: kubernetes#136910 explains this")
+            && out.contains("on one snapshot, if the running container is a sidecar"),
         "{out}"
     );
     assert!(
         first_verdict(&out).contains("report-136910-sidecar-startup"),
         "{out}"
     );
+    assert_eq!(out.matches("Answer: ").count(), 1, "{out}");
     assert!(out.contains("evidence: one snapshot"), "{out}");
+    assert!(out.contains("— weak"), "{out}");
+    assert!(out.contains("restartPolicy: Never"), "{out}");
+    assert!(out.contains("status.initContainerStatuses"), "{out}");
+    // The whole describe of such a pod (composed: see its first line) says which container is
+    // the init container: the same answer, without the condition, and moderate.
+    let whole = ok(&[
+        "replay",
+        "--evidence",
+        &data("136910-describe-composed.txt"),
+        "--kubernetes-version",
+        "1.35.0",
+    ]);
+    assert!(
+        whole.contains("Answer: kubernetes#136910 explains this")
+            && whole.contains("on one snapshot\n")
+            && whole.contains("beside a running sidecar")
+            && whole.contains("— moderate"),
+        "{whole}"
+    );
     let j = json(&[
         "replay",
         "--evidence",

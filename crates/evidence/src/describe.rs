@@ -36,6 +36,16 @@ pub(crate) fn looks_like(first: &str, text: &str) -> bool {
         || (keys.contains(&key) && first.contains(':') && !first.contains(": {"))
 }
 
+/// The keys of a container's `State:` / `Last State:` block (`describeContainerState`).
+const BLOCK_KEYS: [&str; 6] = [
+    "Reason",
+    "Exit Code",
+    "Signal",
+    "Message",
+    "Started",
+    "Finished",
+];
+
 fn indent(l: &str) -> usize {
     l.len() - l.trim_start().len()
 }
@@ -62,6 +72,8 @@ struct Block {
 struct Container {
     name: String,
     init: bool,
+    /// Pasted as a fragment (a `State:` block without the container's name and section).
+    fragment: bool,
     line: usize,
     now: Block,
     last: Block,
@@ -90,7 +102,15 @@ pub(crate) fn read(text: &str) -> Evidence {
         }
         let ind = indent(raw);
         let t = raw.trim();
-        if ind == 0 {
+        // A fragment's state keys pasted flush left below its `State:` (as reporters trim
+        // kubectl's indentation: `State: Running` then `Started: …`): still the block's.
+        let flush_block_key = block == Some((0, false)) || block == Some((0, true));
+        let flush_block_key = flush_block_key
+            && ind == 0
+            && section == "containers"
+            && containers.last().is_some_and(|c| c.fragment)
+            && kv(t).is_some_and(|(k, _)| BLOCK_KEYS.contains(&k));
+        if ind == 0 && !flush_block_key {
             block = None;
             if let Some((k, v)) = kv(t) {
                 match k {
@@ -116,10 +136,21 @@ pub(crate) fn read(text: &str) -> Evidence {
                         continue;
                     }
                     "State" | "Last State" | "Last Termination State" => {
-                        // A container's fragment pasted on its own.
-                        if containers.is_empty() {
+                        // A container's fragment pasted on its own; a second `State:` flush
+                        // left (or a second `Last State:`) starts the next container's fragment,
+                        // as when a reporter pastes one block per container.
+                        let next = containers.last().is_none_or(|c| {
+                            c.fragment
+                                && if k == "State" {
+                                    c.now.state.is_some()
+                                } else {
+                                    c.last.state.is_some()
+                                }
+                        });
+                        if next || section != "containers" {
                             containers.push(Container {
-                                name: "?".into(),
+                                name: format!("(unnamed, line {line})"),
+                                fragment: true,
                                 line,
                                 ..Container::default()
                             });
@@ -156,7 +187,7 @@ pub(crate) fn read(text: &str) -> Evidence {
                     continue;
                 };
                 if let Some((bi, _)) = block {
-                    if ind <= bi {
+                    if ind <= bi && !flush_block_key {
                         block = None;
                     }
                 }
@@ -318,6 +349,7 @@ pub(crate) fn read(text: &str) -> Evidence {
             let snap = ContainerSnap {
                 name: c.name.clone(),
                 init: c.init,
+                kind_known: !c.fragment,
                 state: st.clone(),
                 reason: c.now.reason.clone(),
                 exit_code: c.now.exit,

@@ -21,15 +21,44 @@ fn looks(l: &str) -> &'static str {
     }
 }
 
-/// Which format the text is, from its first meaningful line (and, for JSON, the document).
-pub fn detect(text: &str) -> Option<Format> {
-    let first = text
-        .lines()
+/// How many sentences of prose may stand above the output (a reporter's "The sidecar container
+/// continues to run normally:" over a pasted block).
+const PROSE_LINES: usize = 3;
+
+/// The meaningful lines (1-based line, text): a shell prompt with its command
+/// (`[root@master ~]# kubectl get pod -w`) is not data.
+fn meaningful(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
         .map(str::trim)
-        // A shell prompt with the command (`[root@master ~]# kubectl get pod -w`) is not data.
-        .find(|l| {
+        .enumerate()
+        .map(|(i, l)| (i + 1, l))
+        .filter(|(_, l)| {
             !l.is_empty() && !is_comment(l) && (!l.contains("kubectl ") || watch::looks_like(l))
-        })?;
+        })
+}
+
+/// Which format the text is, from its first meaningful line (and, for JSON, the document);
+/// up to `PROSE_LINES` lines of plain prose above it are passed over.
+pub fn detect(text: &str) -> Option<Format> {
+    detect_past_prose(text).map(|(f, _)| f)
+}
+
+/// The format, and the prose lines passed over above the output (line, text).
+fn detect_past_prose(text: &str) -> Option<(Format, Vec<(usize, String)>)> {
+    let mut prose = Vec::new();
+    for (n, l) in meaningful(text) {
+        if let Some(f) = detect_first(l, text) {
+            return Some((f, prose));
+        }
+        if prose.len() == PROSE_LINES || looks(l) != "plain text" {
+            return None;
+        }
+        prose.push((n, l.to_string()));
+    }
+    None
+}
+
+fn detect_first(first: &str, text: &str) -> Option<Format> {
     if first.starts_with('{') || first.starts_with('[') {
         if klog::is_json_line(first) {
             return Some(Format::Klog);
@@ -105,7 +134,7 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
             message: "the file is empty: give a `kubectl get pods -w` transcript, `kubectl get events -o json`, audit log lines, kubelet log lines or `kubectl get pod -o yaml|json`".into(),
         });
     }
-    let format = detect(text).ok_or_else(|| {
+    let (format, prose) = detect_past_prose(text).ok_or_else(|| {
         let (n, l) = text
             .lines()
             .enumerate()
@@ -131,6 +160,12 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
         Format::EventsTable => events_table::read(text),
         Format::ControllerLog => klog::read(text),
     };
+    ev.notes.splice(
+        0..0,
+        prose
+            .iter()
+            .map(|(n, l)| format!("line {n}: prose above the output, skipped: {}", cut(l))),
+    );
     for o in &mut ev.obs {
         o.file = file;
     }

@@ -84,6 +84,10 @@ pub struct ContainerSnap {
     /// running beside started app containers is a sidecar (`restartPolicy: Always`): a regular
     /// init container has exited before the app containers start.
     pub init: bool,
+    /// Whether the evidence says which kind of container it is (a pod's `containerStatuses` /
+    /// `initContainerStatuses`, describe's `Containers:` / `Init Containers:`): false for a
+    /// describe fragment pasted without its heading, whose `init` is then unknown (false).
+    pub kind_known: bool,
     /// `running`, `terminated`, `waiting`.
     pub state: String,
     /// The state's reason (`Error`, `OOMKilled`, `Completed`, `CrashLoopBackOff`).

@@ -8,16 +8,72 @@ fn data(name: &str) -> String {
     std::fs::read_to_string(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
 }
 
-/// kubernetes#136910 as `kubectl describe pod` (composed: see the fixture's first line): the
-/// prompt is listed, the sidecar and the stuck app container are read with the kubelet as their
-/// writer.
+/// kubernetes#136910's real paste: three describe fragments (the app container's State block,
+/// the sidecar's, the Conditions) each below a sentence of the reporter's. The sentence above
+/// the first is passed over as prose (before: the file was refused as "plain text"); the second
+/// `State:` flush left starts the second container (before: it overwrote the first), and its
+/// `Started:` pasted flush left is still its block's. Neither container's kind is stated.
 #[test]
-fn describe_pod_gives_each_containers_state() {
+fn describe_real_fragments_give_each_containers_state() {
     use restartscope_evidence::ContainerSnap;
     let ev = read(&data("136910-describe.txt"), 0).unwrap();
     assert_eq!(ev.format, Format::Describe);
+    assert!(
+        ev.notes[0].starts_with("line 2: prose above the output, skipped: The main container"),
+        "{:?}",
+        ev.notes
+    );
+    let states: Vec<(&ContainerSnap, usize)> = ev
+        .obs
+        .iter()
+        .filter_map(|o| match &o.what {
+            What::ContainerState(c) => Some((c, o.line)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(states.len(), 2, "{:?}", ev.obs);
+    assert!(states.iter().all(|(c, _)| !c.kind_known && !c.init));
+    let (app, line) = states
+        .iter()
+        .find(|(c, _)| c.state == "terminated")
+        .unwrap();
+    assert_eq!(*line, 3);
+    assert_eq!(
+        (app.reason.as_deref(), app.exit_code, app.restart_count),
+        (Some("Error"), Some(2), Some(0))
+    );
+    let (side, line) = states.iter().find(|(c, _)| c.state == "running").unwrap();
+    assert_eq!((*line, side.restart_count), (12, Some(0)));
+    // The sidecar's `Started:` (line 13, flush left) is read: its start is dated.
+    let started = ev
+        .obs
+        .iter()
+        .find(|o| o.what == What::ContainerStarted)
+        .unwrap();
+    assert_eq!(
+        (Some(started.t_ms), started.line),
+        (
+            restartscope_evidence::time::rfc3339("2026-01-27T16:10:54Z"),
+            13
+        )
+    );
+    assert!(ev
+        .notes
+        .iter()
+        .any(|n| n.contains("Ready=False, ContainersReady=False")));
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+}
+
+/// The same pod as a whole `kubectl describe pod` prints it (COMPOSED: no whole describe of a
+/// pod with a running native sidecar was found in the stored reports — see the fixture's first
+/// line): the prompt is listed, the `Init Containers:` section makes the sidecar an init
+/// container, named, with the kubelet as the writer.
+#[test]
+fn describe_whole_pod_gives_init_containers() {
+    let ev = read(&data("136910-describe-composed.txt"), 0).unwrap();
+    assert_eq!(ev.format, Format::Describe);
     assert!(ev.notes[0].starts_with("line 2: a command line, skipped: $ kubectl describe"));
-    let states: Vec<&ContainerSnap> = ev
+    let states: Vec<&restartscope_evidence::ContainerSnap> = ev
         .obs
         .iter()
         .filter_map(|o| match &o.what {
@@ -26,24 +82,23 @@ fn describe_pod_gives_each_containers_state() {
         })
         .collect();
     assert_eq!(states.len(), 2, "{:?}", ev.obs);
+    assert!(states.iter().all(|c| c.kind_known));
     let side = states.iter().find(|c| c.init).unwrap();
     assert_eq!(
         (side.name.as_str(), side.state.as_str()),
         ("sidecar", "running")
     );
     let app = states.iter().find(|c| !c.init).unwrap();
-    assert_eq!(app.state, "terminated");
-    assert_eq!(app.reason.as_deref(), Some("Error"));
-    assert_eq!(app.exit_code, Some(2));
-    assert_eq!(app.restart_count, Some(0));
-    assert!(ev
-        .obs
-        .iter()
-        .all(|o| o.pod.as_deref() == Some("api-7c9d5-x2k4q")));
-    assert!(ev
-        .notes
-        .iter()
-        .any(|n| n.contains("Ready=False, ContainersReady=False")));
+    assert_eq!(
+        (app.state.as_str(), app.exit_code, app.restart_count),
+        ("terminated", Some(2), Some(0))
+    );
+    assert!(
+        ev.obs
+            .iter()
+            .all(|o| o.pod.as_deref() == Some("api-7c9d5-x2k4q")
+                && o.by.as_deref() == Some("kubelet"))
+    );
 }
 
 /// kubernetes#131530's State block pasted alone (real): OOMKilled, its zone (+0800) kept.
