@@ -33,7 +33,10 @@ fn meaningful(text: &str) -> impl Iterator<Item = (usize, &str)> {
         .enumerate()
         .map(|(i, l)| (i + 1, l))
         .filter(|(_, l)| {
-            !l.is_empty() && !is_comment(l) && (!l.contains("kubectl ") || watch::looks_like(l))
+            !l.is_empty()
+                && !is_comment(l)
+                && !klog::is_journalctl_note(l)
+                && (!l.contains("kubectl ") || watch::looks_like(l))
         })
 }
 
