@@ -209,6 +209,21 @@ fn real_incidents_without_a_kubelet_bug_name_no_bug() {
             "kcm-endpoint-disappear.txt",
             "the node controller marked it NotReady",
         ),
+        // kubernetes#28154 (v1.2): the kubelet's start, NodeNotReady, NodeReady — no pod's Ready.
+        (
+            "28154-events-old-kubectl.txt",
+            "no Ready change was observed around the kubelet restart",
+        ),
+        ("events-table-all-namespaces.txt", "no Ready change was observed"),
+        ("klog-411-probe.txt", "no Ready change was observed"),
+        // openebs#33: the kubelet exits at start (no kubeconfig), nothing else.
+        (
+            "openebs-33-syslog.txt",
+            "no Ready change was observed around the kubelet restart",
+        ),
+        // kubernetes#136910's real fragments without the kubelet's version: no bug named, and
+        // the version asked for.
+        ("136910-describe.txt", "give --kubernetes-version"),
     ] {
         let out = ok(&["replay", "--evidence", &data(file)]);
         assert!(
