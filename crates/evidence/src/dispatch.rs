@@ -10,6 +10,14 @@ const PASTE: &str = "Paste instead: `kubectl get pod NAME -o yaml` or `kubectl d
 /// What a line looks like, in words, for a refusal.
 fn looks(l: &str) -> &'static str {
     let t = l.trim();
+    let cols: Vec<&str> = t.split_whitespace().collect();
+    if cols.first() == Some(&"NAME")
+        && cols.contains(&"STATUS")
+        && (cols.contains(&"VERSION") || cols.contains(&"ROLES"))
+    {
+        // kubectl's node printer (NAME STATUS ROLES AGE VERSION; before 1.6-ish without ROLES).
+        return "a `kubectl get nodes` table: each node's status as printed, no pods and no times (for a node, paste `kubectl describe node NAME` or `kubectl get events --field-selector involvedObject.kind=Node`)";
+    }
     if t.starts_with('{') || t.starts_with('[') {
         "JSON of another kind"
     } else if t.contains(": ") && !t.contains("  ") {

@@ -404,3 +404,22 @@ proptest! {
         let _ = read(&rows.join("\n"), 0);
     }
 }
+
+/// kubernetes#52773's `kubectl get nodes` (real): no pods and no times, refused saying what it
+/// is and what to paste for a node (before: "a table of another command's output").
+#[test]
+fn get_nodes_table_is_refused_by_name() {
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/data/52773-get-nodes.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let e = read(&text, 0).unwrap_err();
+    assert_eq!(e.line, 3);
+    assert!(
+        e.message.contains("a `kubectl get nodes` table")
+            && e.message.contains("kubectl describe node NAME"),
+        "{}",
+        e.message
+    );
+}
