@@ -224,6 +224,8 @@ fn real_incidents_without_a_kubelet_bug_name_no_bug() {
         // kubernetes#136910's real fragments without the kubelet's version: no bug named, and
         // the version asked for.
         ("136910-describe.txt", "give --kubernetes-version"),
+        // istio#11045's session: a Job's pod 1/2 beside a running istio-proxy.
+        ("istio-11045-session.txt", "no Ready change was observed"),
     ] {
         let out = ok(&["replay", "--evidence", &data(file)]);
         assert!(

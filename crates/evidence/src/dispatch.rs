@@ -133,9 +133,99 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
         })
         .collect::<Vec<_>>()
         .join("\n");
-    let mut ev = read_clean(&cleaned, file)?;
+    let mut ev = match read_clean(&cleaned, file) {
+        Ok(ev) => ev,
+        // A session pasted whole (`$ kubectl get jobs`, its table, `$ kubectl get pods`, …):
+        // each command's output on its own.
+        Err(e) => match read_sections(text, &cleaned, file) {
+            Some(ev) => ev,
+            None => return Err(e),
+        },
+    };
     ev.notes.splice(0..0, commands);
     Ok(ev)
+}
+
+/// A paste of several commands' outputs that cannot be read as one: each command's output is
+/// read on its own (the other lines blanked, line numbers kept), and the one with the most
+/// observations is the file's evidence. The others are said: refused with why, or readable on
+/// their own (one file is one format and one clock: give them as their own `--evidence`).
+fn read_sections(text: &str, cleaned: &str, file: usize) -> Option<Evidence> {
+    let lines: Vec<&str> = cleaned.lines().collect();
+    let mut starts: Vec<(usize, String)> = vec![(0, String::new())];
+    for (i, l) in text.lines().enumerate() {
+        if is_command(l) && l.chars().any(|c| c.is_alphabetic()) {
+            starts.push((i + 1, cut(l.trim())));
+        }
+    }
+    let mut sections: Vec<(usize, usize, String)> = Vec::new();
+    for (k, (from, cmd)) in starts.iter().enumerate() {
+        let to = starts.get(k + 1).map_or(lines.len(), |n| n.0 - 1);
+        if lines[(*from).min(lines.len())..to]
+            .iter()
+            .any(|l| !l.trim().is_empty() && !is_comment(l))
+        {
+            sections.push((*from, to, cmd.clone()));
+        }
+    }
+    if sections.len() < 2 {
+        return None;
+    }
+    let read_one = |from: usize, to: usize| {
+        let only: Vec<&str> = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| if (from..to).contains(&i) { *l } else { "" })
+            .collect();
+        read_clean(&only.join("\n"), file)
+    };
+    let results: Vec<(usize, usize, String, Result<Evidence, ReadError>)> = sections
+        .into_iter()
+        .map(|(from, to, cmd)| {
+            let r = read_one(from, to);
+            (from, to, cmd, r)
+        })
+        .collect();
+    let best = results
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.3.as_ref().ok().map(|e| (i, e.obs.len())))
+        .max_by_key(|&(i, n)| (n, std::cmp::Reverse(i)))?
+        .0;
+    let span = |from: usize, to: usize, cmd: &str| {
+        let after = if cmd.is_empty() {
+            String::new()
+        } else {
+            format!(", after `{cmd}`")
+        };
+        format!("lines {}–{to}{after}", from + 1)
+    };
+    let mut notes = Vec::new();
+    let (f, t, c, _) = &results[best];
+    notes.push(format!(
+        "a paste of several commands' outputs: read {} alone",
+        span(*f, *t, c)
+    ));
+    for (i, (from, to, cmd, r)) in results.iter().enumerate() {
+        if i == best {
+            continue;
+        }
+        notes.push(match r {
+            Ok(e) => format!(
+                "{}: also readable, as {}: give it as its own --evidence file (one file is one format and one clock)",
+                span(*from, *to, cmd),
+                e.format.as_str()
+            ),
+            Err(e) => format!(
+                "{}: skipped: {}",
+                span(*from, *to, cmd),
+                e.message.split(". Paste instead").next().unwrap_or(&e.message)
+            ),
+        });
+    }
+    let mut ev = results.into_iter().nth(best)?.3.ok()?;
+    ev.notes.splice(0..0, notes);
+    Some(ev)
 }
 
 fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
