@@ -226,6 +226,15 @@ fn real_incidents_without_a_kubelet_bug_name_no_bug() {
         ("136910-describe.txt", "give --kubernetes-version"),
         // istio#11045's session: a Job's pod 1/2 beside a running istio-proxy.
         ("istio-11045-session.txt", "no Ready change was observed"),
+        // describe node cut by its reporters: the kubelet stopped posting status.
+        (
+            "describe-node-lease-th.txt",
+            "the node controller marked the node Unknown",
+        ),
+        (
+            "describe-node-unknown-ja.txt",
+            "the node controller marked the node Unknown",
+        ),
     ] {
         let out = ok(&["replay", "--evidence", &data(file)]);
         assert!(

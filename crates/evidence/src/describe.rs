@@ -25,12 +25,18 @@ use crate::types::{cut, is_comment, ContainerSnap, Evidence, Format, Obs, Unread
 /// The first meaningful line starts a describe (or a fragment of one).
 pub(crate) fn looks_like(first: &str, text: &str) -> bool {
     let key = first.split(':').next().unwrap_or("").trim();
+    // A fragment's first key; a node's (`Taints:`, `Lease:`, `Conditions:` with its heartbeat
+    // columns) as `kubectl describe node … | sed -n '/^Conditions:/,…'` leaves it.
     let keys = [
         "State",
         "Last State",
         "Containers",
         "Init Containers",
         "Events",
+        "Conditions",
+        "Taints",
+        "Lease",
+        "Unschedulable",
     ];
     (key == "Name" && (text.contains("\nNamespace:") || text.contains("\nRoles:")))
         || (keys.contains(&key) && first.contains(':') && !first.contains(": {"))
@@ -90,7 +96,8 @@ pub(crate) fn read(text: &str) -> Evidence {
     // Which block the indented State keys fill: (indent of `State:`, last?).
     let mut block: Option<(usize, bool)> = None;
     let mut conds: Vec<(String, bool, usize)> = Vec::new();
-    let mut node_notready: Vec<(i64, String, usize)> = Vec::new();
+    let mut node_notready: Vec<(i64, String, usize, &str)> = Vec::new();
+    let mut lease_renewed: Option<(i64, usize)> = None;
     let mut events: Vec<(String, String, i64, String, usize)> = Vec::new();
     let mut phase: Option<(String, usize)> = None;
     let mut reason: Option<(String, usize)> = None;
@@ -118,6 +125,13 @@ pub(crate) fn read(text: &str) -> Evidence {
                     "Roles" => {
                         is_node = true;
                         node = pod.take();
+                    }
+                    "Taints" | "Unschedulable" => is_node = true,
+                    // The node's Lease (describe node, 1.17+): its last renewal.
+                    "Lease" => {
+                        is_node = true;
+                        section = "lease";
+                        continue;
                     }
                     "Node" => node = v.split('/').next().map(str::to_string),
                     "Status" => phase = Some((v.to_string(), line)),
@@ -178,6 +192,10 @@ pub(crate) fn read(text: &str) -> Evidence {
         }
         if section.is_empty() && t.starts_with("Type") && t.contains("Status") {
             section = "conditions";
+        }
+        // A node's conditions table has heartbeat columns (a pod's has Type and Status only).
+        if section == "conditions" && t.starts_with("Type") {
+            is_node |= t.contains("LastHeartbeatTime");
             continue;
         }
         match section {
@@ -238,6 +256,13 @@ pub(crate) fn read(text: &str) -> Evidence {
                     _ => ev.skipped += 1,
                 }
             }
+            "lease" => {
+                if let Some(("RenewTime", v)) = kv(t) {
+                    lease_renewed = time::rfc1123z(v).map(|x| (x, line));
+                } else {
+                    ev.skipped += 1;
+                }
+            }
             "conditions" if is_node => {
                 // A node's table: Type, Status, LastHeartbeatTime, LastTransitionTime, Reason,
                 // Message (columns apart by two spaces or more).
@@ -251,7 +276,14 @@ pub(crate) fn read(text: &str) -> Evidence {
                     [c, ..] if c.starts_with("--") => {}
                     ["Ready", "False", _, since, _, message @ ..] => {
                         let t = time::rfc1123z(since).unwrap_or(0);
-                        node_notready.push((t, message.join("  "), line));
+                        node_notready.push((t, message.join("  "), line, "kubelet"));
+                    }
+                    // Unknown: the node lifecycle controller's write when the kubelet stopped
+                    // posting status (`tryUpdateNodeHealth`, NodeStatusUnknown, "Kubelet stopped
+                    // posting node status.").
+                    ["Ready", "Unknown", _, since, _, message @ ..] => {
+                        let t = time::rfc1123z(since).unwrap_or(0);
+                        node_notready.push((t, message.join("  "), line, "node-controller"));
                     }
                     ["Ready", v, ..] => conds.push(("Ready".into(), *v == "True", line)),
                     _ => ev.skipped += 1,
@@ -278,7 +310,8 @@ pub(crate) fn read(text: &str) -> Evidence {
                 {
                     continue;
                 }
-                if cols.len() < 5 || !matches!(cols[0], "Normal" | "Warning") {
+                // Four columns: an event with no message (kube-proxy's `Starting`).
+                if cols.len() < 4 || !matches!(cols[0], "Normal" | "Warning") {
                     ev.unread.push(Unread {
                         line,
                         file: 0,
@@ -303,7 +336,7 @@ pub(crate) fn read(text: &str) -> Evidence {
                     cols[1].to_string(),
                     cols[3].to_string(),
                     age_ms,
-                    cols[4..].join("  "),
+                    cols.get(4..).map_or(String::new(), |m| m.join("  ")),
                     line,
                 ));
             }
@@ -366,6 +399,28 @@ pub(crate) fn read(text: &str) -> Evidence {
             );
         }
     }
+    for (t, message, line, by) in node_notready {
+        ev.obs.push(Obs {
+            t_ms: t,
+            pod: None,
+            node: node.clone(),
+            what: What::NodeNotReadyBecause(message),
+            by: Some(by.into()),
+            line,
+            file: 0,
+        });
+    }
+    if let Some((t, line)) = lease_renewed {
+        ev.obs.push(Obs {
+            t_ms: t,
+            pod: None,
+            node: node.clone(),
+            what: What::LeaseRenewed,
+            by: Some("kubelet".into()),
+            line,
+            file: 0,
+        });
+    }
     let latest = ev.obs.iter().map(|o| o.t_ms).max().unwrap_or(0);
     // Without a dated State the events' ages are the only clock: relative.
     ev.absolute = latest != 0;
@@ -383,17 +438,6 @@ pub(crate) fn read(text: &str) -> Evidence {
             l,
             "kubelet",
         );
-    }
-    for (t, message, line) in node_notready {
-        ev.obs.push(Obs {
-            t_ms: t,
-            pod: None,
-            node: node.clone(),
-            what: What::NodeNotReadyBecause(message),
-            by: Some("kubelet".into()),
-            line,
-            file: 0,
-        });
     }
     let cond = |k: &str| conds.iter().find(|c| c.0 == k).map(|c| (c.1, c.2));
     if let (Some((false, l)), Some((true, _))) = (cond("Ready"), cond("ContainersReady")) {

@@ -81,3 +81,41 @@ fn journalctl_reboot_marker_is_a_node_reboot() {
             .map_or(r.t_ms, |o| o.t_ms)
     );
 }
+
+/// `kubectl describe node` as reporters cut it (real, see the fixtures' first lines): starting
+/// at `Taints:` (before: refused as "plain text"), its Conditions table found a node's by its
+/// heartbeat columns, Ready Unknown "Kubelet stopped posting node status." read as the node
+/// controller's write, the Lease's RenewTime as the last renewal, and an event with no message
+/// (kube-proxy's `Starting`) not "not understood".
+#[test]
+fn describe_node_fragments() {
+    use restartscope_evidence::{time::rfc3339, Format};
+    let th = read(&data("describe-node-lease-th.txt"), 0).unwrap();
+    assert_eq!(th.format, Format::Describe);
+    let w: Vec<(&What, Option<&str>, i64)> = th
+        .obs
+        .iter()
+        .map(|o| (&o.what, o.by.as_deref(), o.t_ms))
+        .collect();
+    assert_eq!(
+        w,
+        vec![
+            (
+                &What::LeaseRenewed,
+                Some("kubelet"),
+                rfc3339("2026-10-04T12:06:10Z").unwrap()
+            ),
+            (
+                &What::NodeNotReadyBecause("Kubelet stopped posting node status.".into()),
+                Some("node-controller"),
+                rfc3339("2026-10-04T12:07:03Z").unwrap()
+            ),
+        ]
+    );
+    let ja = read(&data("describe-node-unknown-ja.txt"), 0).unwrap();
+    assert!(ja.unread.is_empty(), "{:?}", ja.unread);
+    assert!(ja.obs.iter().any(|o| o.what == What::KubeletStarted));
+    assert!(ja.obs.iter().any(
+        |o| matches!(&o.what, What::NodeNotReadyBecause(m) if m.starts_with("Kubelet stopped"))
+    ));
+}

@@ -230,6 +230,10 @@ fn pod_facts(obs: &[Obs]) -> Vec<String> {
                     "the container runtime did not answer the kubelet in time (PLEG), not a restart bug"
                 } else if m.contains("network not ready") {
                     "the node's network plugin (CNI) is not ready, not a restart bug"
+                } else if m.contains("stopped posting node status") {
+                    // The node lifecycle controller (tryUpdateNodeHealth) sets Unknown when the
+                    // kubelet's status and lease stop coming.
+                    "the kubelet stopped posting the node's status (stopped, or cut off from the API server) and the node controller marked the node Unknown, as every release does: not a kubelet bug"
                 } else {
                     "the node's own condition, not a restart bug"
                 }
