@@ -235,6 +235,17 @@ fn real_incidents_without_a_kubelet_bug_name_no_bug() {
             "describe-node-unknown-ja.txt",
             "the node controller marked the node Unknown",
         ),
+        // Liveness restarts: Ready False→True around a container restart (RESTARTS up on the
+        // NotReady row). Before, #113646 (the legacy flap) was named first for the second,
+        // at 95 against 15.
+        (
+            "liveness-restarts-ko-watch.txt",
+            "payment-5664c755cc-4tgn7: its container restarted while the pod was NotReady",
+        ),
+        (
+            "liveness-restart-vi-watch.txt",
+            "live: its container restarted while the pod was NotReady",
+        ),
     ] {
         let out = ok(&["replay", "--evidence", &data(file)]);
         assert!(

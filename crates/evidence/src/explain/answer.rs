@@ -20,12 +20,12 @@
 //! Kubernetes file; the signatures cite the kubelet code they come from.
 
 use super::candidates::{observed_downtime_s, Bug, BUGS};
+use super::facts::pod_facts;
 use super::restarts::{self, OtherRestart};
 use super::snapshot::sidecar_stuck;
 use super::verdict::Verdict;
 use super::versions::{evidence_version, seen_version, SeenVersion};
-use crate::time::clock_text;
-use crate::types::{ContainerSnap, Obs, What};
+use crate::types::{Obs, What};
 use restartscope_sim::Policy;
 use serde::Serialize;
 
@@ -107,144 +107,6 @@ pub(super) fn release(obs: &[Obs], version: Option<&str>) -> Option<(String, See
         )),
         None => evidence_version(obs).map(|(v, s)| (format!("{v} (the evidence's kubelet)"), s)),
     }
-}
-
-fn at(o: &Obs) -> String {
-    if o.t_ms == 0 {
-        String::new()
-    } else {
-        // Before 1971: a klog/journald time without a year, on the source's own clock.
-        let zone = if o.t_ms > 366 * 86_400_000 {
-            " UTC"
-        } else {
-            ""
-        };
-        format!(" at {}{zone}", clock_text(o.t_ms))
-    }
-}
-
-fn by(o: &Obs) -> String {
-    format!(
-        " (written by {}, line {})",
-        o.by.as_deref().unwrap_or("?"),
-        o.line
-    )
-}
-
-/// What the pod itself says that explains a NotReady or a stopped container without any kubelet
-/// restart bug, one sentence each.
-fn pod_facts(obs: &[Obs]) -> Vec<String> {
-    let mut out = Vec::new();
-    for o in obs {
-        let pod = o.pod.as_deref().unwrap_or("the pod");
-        let s = match &o.what {
-            What::ContainerState(c) if c.reason.as_deref() == Some("OOMKilled") => format!(
-                "{pod}: container {} was OOMKilled{} — out of memory, not a restart effect",
-                c.name,
-                at(o)
-            ),
-            What::ContainerState(ContainerSnap {
-                last_reason: Some(r),
-                name,
-                ..
-            }) if r == "OOMKilled" => format!(
-                "{pod}: container {name} was last OOMKilled — out of memory, not a restart effect"
-            ),
-            // The kubelet's waiting reasons (kuberuntime_manager.go / images/puller.go): a
-            // container that keeps exiting, or whose image cannot be pulled.
-            What::ContainerState(c)
-                if c.state == "waiting" && c.reason.as_deref() == Some("CrashLoopBackOff") =>
-            {
-                let last = match (&c.last_reason, c.last_exit_code) {
-                    (Some(r), Some(x)) => format!(", last exit {r} (code {x})"),
-                    (Some(r), None) => format!(", last exit {r}"),
-                    _ => String::new(),
-                };
-                let n = c
-                    .restart_count
-                    .map_or(String::new(), |n| format!(", restarted {n} times"));
-                format!(
-                    "{pod}: container {} is in CrashLoopBackOff{last}{n} — the container keeps exiting and the kubelet restarts it with back-off, not a restart effect",
-                    c.name
-                )
-            }
-            What::ContainerState(c)
-                if c.state == "waiting"
-                    && matches!(
-                        c.reason.as_deref(),
-                        Some("ImagePullBackOff" | "ErrImagePull")
-                    ) =>
-            {
-                format!(
-                    "{pod}: container {} is waiting in {} — its image cannot be pulled, not a restart effect",
-                    c.name,
-                    c.reason.as_deref().unwrap_or("?")
-                )
-            }
-            What::PodPhase(p) if p == "Failed" => format!(
-                "{pod}: phase Failed{} — the pod is finished; the kubelet does not restart it",
-                by(o)
-            ),
-            What::PodMessage { reason, message } => {
-                if message.starts_with("Pod was rejected") || reason.ends_with("Affinity") {
-                    format!(
-                        "{pod}: the kubelet rejected the pod at admission ({reason}: {message}) — not a restart effect"
-                    )
-                } else if reason == "TaintManagerEviction" {
-                    format!("{pod}: deleted by the taint eviction (a NoExecute taint on its node, as the node controller adds to a NotReady node) — the expected behaviour of every release")
-                } else if reason == "Evicted" {
-                    format!("{pod}: evicted ({message}) — node pressure, not a restart effect")
-                } else if reason == "OOMKilling" || reason == "OOMKilled" {
-                    format!("{pod}: {reason} ({message}) — out of memory, not a restart effect")
-                } else if reason == "Preempting" || reason == "Preempted" {
-                    format!("{pod}: preempted ({message}) — not a restart effect")
-                } else {
-                    continue;
-                }
-            }
-            What::ReadyChanged(false)
-                if o.by.as_deref().is_some_and(|b| b.contains("node-controller")) =>
-            {
-                format!(
-                    "{pod}: the node controller marked it NotReady{}{} (its NodeNotReady: the node's lease expired) — the expected behaviour of every release",
-                    at(o),
-                    by(o)
-                )
-            }
-            What::ControllerNotReady => format!(
-                "{pod}: the node controller marked it NotReady{}{} (Ready False, ContainersReady untouched: MarkPodsNotReady after the node's lease expired) — the expected behaviour of every release",
-                at(o),
-                by(o)
-            ),
-            What::SpecChanged(c) => format!(
-                "{pod}: container {c} was restarted because its definition changed{}{} — a container-spec-hash restart (as after a kubelet upgrade that changes the hash, e.g. 1.30→1.31), expected, not a KEP-4781 bug",
-                at(o),
-                by(o)
-            ),
-            What::NodeNotReadyBecause(m) => format!(
-                "node {}: NotReady{}: {} — {}",
-                o.node.as_deref().unwrap_or("?"),
-                at(o),
-                crate::types::cut_to(m, 140),
-                if m.contains("PLEG") {
-                    "the container runtime did not answer the kubelet in time (PLEG), not a restart bug"
-                } else if m.contains("network not ready") {
-                    "the node's network plugin (CNI) is not ready, not a restart bug"
-                } else if m.contains("stopped posting node status") {
-                    // The node lifecycle controller (tryUpdateNodeHealth) sets Unknown when the
-                    // kubelet's status and lease stop coming.
-                    "the kubelet stopped posting the node's status (stopped, or cut off from the API server) and the node controller marked the node Unknown, as every release does: not a kubelet bug"
-                } else {
-                    "the node's own condition, not a restart bug"
-                }
-            ),
-            _ => continue,
-        };
-        if !out.contains(&s) {
-            out.push(s);
-        }
-    }
-    out
 }
 
 /// Whether the evidence shows the kubelet restarting (its start or stop, a lease gap).
