@@ -246,6 +246,8 @@ fn real_incidents_without_a_kubelet_bug_name_no_bug() {
             "liveness-restart-vi-watch.txt",
             "live: its container restarted while the pod was NotReady",
         ),
+        // The same lab's describe, grepped: Events rows without their header (refused before).
+        ("liveness-describe-grep-vi.txt", "no Ready change was observed"),
     ] {
         let out = ok(&["replay", "--evidence", &data(file)]);
         assert!(

@@ -40,6 +40,20 @@ pub(crate) fn looks_like(first: &str, text: &str) -> bool {
     ];
     (key == "Name" && (text.contains("\nNamespace:") || text.contains("\nRoles:")))
         || (keys.contains(&key) && first.contains(':') && !first.contains(": {"))
+        || is_event_row(first)
+}
+
+/// A row of describe's Events table (`Warning  Unhealthy  12s  kubelet  Liveness probe failed…`),
+/// as `kubectl describe pod X | grep …` leaves it without its header.
+fn is_event_row(t: &str) -> bool {
+    let cols: Vec<&str> = t
+        .split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    cols.len() >= 4
+        && matches!(cols[0], "Normal" | "Warning")
+        && time::age(cols[2].split_whitespace().next().unwrap_or("")).is_some()
 }
 
 /// The keys of a container's `State:` / `Last State:` block (`describeContainerState`).
@@ -117,7 +131,10 @@ pub(crate) fn read(text: &str) -> Evidence {
             && section == "containers"
             && containers.last().is_some_and(|c| c.fragment)
             && kv(t).is_some_and(|(k, _)| BLOCK_KEYS.contains(&k));
-        if ind == 0 && !flush_block_key {
+        if section != "events" && is_event_row(t) {
+            section = "events";
+        }
+        if ind == 0 && !flush_block_key && section != "events" {
             block = None;
             if let Some((k, v)) = kv(t) {
                 match k {

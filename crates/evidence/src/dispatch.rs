@@ -265,7 +265,7 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
         0..0,
         prose
             .iter()
-            .map(|(n, l)| format!("line {n}: prose above the output, skipped: {}", cut(l))),
+            .map(|(n, l)| format!("line {n}: a line above the output, skipped: {}", cut(l))),
     );
     for o in &mut ev.obs {
         o.file = file;

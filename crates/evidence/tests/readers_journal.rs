@@ -119,3 +119,20 @@ fn describe_node_fragments() {
         |o| matches!(&o.what, What::NodeNotReadyBecause(m) if m.starts_with("Kubelet stopped"))
     ));
 }
+
+/// A grepped describe (real, see the fixture): Events rows without their header, below a line
+/// of the probe's spec. Refused before ("plain text"); the rows are read as describe's events.
+#[test]
+fn describe_event_rows_without_their_header() {
+    let ev = read(&data("liveness-describe-grep-vi.txt"), 0).unwrap();
+    assert_eq!(ev.format, restartscope_evidence::Format::Describe);
+    let w: Vec<(&What, usize)> = ev.obs.iter().map(|o| (&o.what, o.line)).collect();
+    assert_eq!(
+        w,
+        vec![
+            (&What::ProbeFailed("Liveness".into()), 4),
+            (&What::ContainerDied, 5)
+        ]
+    );
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+}

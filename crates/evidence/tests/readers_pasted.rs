@@ -19,7 +19,7 @@ fn describe_real_fragments_give_each_containers_state() {
     let ev = read(&data("136910-describe.txt"), 0).unwrap();
     assert_eq!(ev.format, Format::Describe);
     assert!(
-        ev.notes[0].starts_with("line 2: prose above the output, skipped: The main container"),
+        ev.notes[0].starts_with("line 2: a line above the output, skipped: The main container"),
         "{:?}",
         ev.notes
     );
