@@ -248,6 +248,20 @@ fn real_incidents_without_a_kubelet_bug_name_no_bug() {
         ),
         // The same lab's describe, grepped: Events rows without their header (refused before).
         ("liveness-describe-grep-vi.txt", "no Ready change was observed"),
+        // New pods starting (a rollout, a replacement): before, #142305 was named first for the
+        // rollout, at 80 against 30.
+        (
+            "rollout-recreate-zh-watch.txt",
+            "pc-deployment-675d469f8b-grn8z: created in the evidence",
+        ),
+        (
+            "replacement-timestamped-pt-watch.txt",
+            "flooding-api-64c64bf-rq55w: created in the evidence",
+        ),
+        (
+            "oomkilled-watch.txt",
+            "its container restarted while the pod was NotReady",
+        ),
     ] {
         let out = ok(&["replay", "--evidence", &data(file)]);
         assert!(

@@ -74,6 +74,10 @@ pub enum What {
     /// synchronization" with its reason (`kubelet.go` `syncLoop`: "container runtime is down",
     /// "PLEG is not healthy: …").
     RuntimeDown(String),
+    /// The pod seen at its creation: its first watch row is `Pending`, `ContainerCreating`,
+    /// `Init:…` or `PodInitializing`, so its first Ready→True is its containers starting, which
+    /// every release does (no restart bug concerns a pod created after the restart).
+    PodCreated(String),
 }
 
 /// One container in a snapshot.
@@ -171,6 +175,7 @@ impl What {
             What::NodeNotReadyBecause(m) => format!("node NotReady: {}", cut_to(m, 90)),
             What::NodeRebooted(id) => format!("node rebooted (boot id {})", cut_to(id, 40)),
             What::RuntimeDown(m) => format!("pod sync skipped: {}", cut_to(m, 90)),
+            What::PodCreated(status) => format!("pod created ({status})"),
         }
     }
 }

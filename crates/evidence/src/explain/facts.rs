@@ -32,6 +32,7 @@ fn by(o: &Obs) -> String {
 /// restart bug, one sentence each.
 pub(super) fn pod_facts(obs: &[Obs]) -> Vec<String> {
     let mut out = restarted_while_not_ready(obs);
+    out.extend(created_then_ready(obs));
     for o in obs {
         let pod = o.pod.as_deref().unwrap_or("the pod");
         let s = match &o.what {
@@ -185,6 +186,35 @@ fn restarted_while_not_ready(obs: &[Obs]) -> Vec<String> {
                     }
                 }
                 _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// A pod seen at its creation (its first row `Pending` / `ContainerCreating`) whose only Ready
+/// change is its first →True: a new pod starting (a rollout, a scale-up, a replacement), as on
+/// every release. The restart bugs concern pods that ran before the kubelet restarted.
+fn created_then_ready(obs: &[Obs]) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in obs.iter().filter(|o| matches!(o.what, What::PodCreated(_))) {
+        let Some(p) = c.pod.as_deref() else {
+            continue;
+        };
+        let changes: Vec<&Obs> = obs
+            .iter()
+            .filter(|o| {
+                o.pod.as_deref() == Some(p)
+                    && o.file == c.file
+                    && matches!(o.what, What::ReadyChanged(_))
+            })
+            .collect();
+        if let [one] = changes.as_slice() {
+            if one.what == What::ReadyChanged(true) {
+                out.push(format!(
+                    "{p}: created in the evidence (line {}) and Ready when its container started (line {}) — a new pod starting, on every release: not a kubelet-restart effect",
+                    c.line, one.line
+                ));
             }
         }
     }
