@@ -281,6 +281,15 @@ fn real_incidents_without_a_kubelet_bug_name_no_bug() {
             serde_json::Value::Null,
             "{file}"
         );
+        assert_eq!(j["answer"]["bug"], serde_json::Value::Null, "{file}");
+        // The SVG's title says the same answer.
+        let svg = ok(&["replay", "--evidence", &data(file), "-o", "svg"]);
+        assert!(
+            svg.contains("no known bug explains this")
+                && svg.matches("explains this").count()
+                    == svg.matches("no known bug explains this").count(),
+            "{file}: the SVG names a bug"
+        );
     }
 }
 
