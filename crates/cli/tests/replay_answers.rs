@@ -310,3 +310,29 @@ fn one_row_or_one_unknown_status_write_scores_no_bug() {
         }
     }
 }
+
+/// A pod created in the evidence and then Ready is a new pod starting; beside a kubelet restart
+/// (openebs#33's syslog: both files real, unrelated) the reason says what would tell
+/// kubernetes#142305 apart, and still names no bug on the rollout.
+#[test]
+fn a_created_pod_is_a_start_and_says_what_would_tell_a_bug() {
+    let alone = ok(&[
+        "replay",
+        "--evidence",
+        &data("rollout-recreate-zh-watch.txt"),
+    ]);
+    assert!(alone.contains("created in the evidence"), "{alone}");
+    assert!(!alone.contains("unless the kubelet restarted"), "{alone}");
+    let beside = ok(&[
+        "replay",
+        "--evidence",
+        &data("rollout-recreate-zh-watch.txt"),
+        "--evidence",
+        &data("openebs-33-syslog.txt"),
+    ]);
+    assert!(
+        beside.contains("Answer: No known bug explains this.")
+            && beside.contains("unless the kubelet restarted inside its startup period"),
+        "{beside}"
+    );
+}
