@@ -131,10 +131,12 @@ pub(crate) fn read(text: &str) -> Evidence {
             && section == "containers"
             && containers.last().is_some_and(|c| c.fragment)
             && kv(t).is_some_and(|(k, _)| BLOCK_KEYS.contains(&k));
-        if section != "events" && is_event_row(t) {
+        // An Events row, under its table or grepped out of it (then also flush left).
+        let event_row = is_event_row(t);
+        if event_row {
             section = "events";
         }
-        if ind == 0 && !flush_block_key && section != "events" {
+        if ind == 0 && !flush_block_key && !event_row {
             block = None;
             if let Some((k, v)) = kv(t) {
                 match k {
