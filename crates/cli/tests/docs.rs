@@ -100,8 +100,12 @@ fn cli_doc_examples_run() {
     copy("multi.yaml", "manifests/apps/api.yaml");
     copy("daemonset.yaml", "manifests/ds.yml");
     copy("real/kubeadm-config-v1beta2.yaml", "kubeadm-config.yaml");
-    // `replay`'s examples: two of the evidence crate's fixtures.
-    for f in ["113646-watch.txt", "136910-pod-node.yaml"] {
+    // `replay`'s examples: three of the evidence crate's fixtures.
+    for f in [
+        "113646-watch.txt",
+        "136910-pod-node.yaml",
+        "136910-describe.txt",
+    ] {
         std::fs::copy(
             format!("{}/../evidence/tests/data/{f}", env!("CARGO_MANIFEST_DIR")),
             dir.join(f),
@@ -162,4 +166,66 @@ fn cli_doc_examples_run() {
     }
     assert!(ran >= 15, "only {ran} examples found");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// docs/replay.md shows, under each `restartscope replay` command, the first lines of what the
+/// CLI prints for it (run from the repository's root): the shown text is the real output.
+#[test]
+fn replay_page_shows_what_the_cli_prints() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let doc = std::fs::read_to_string(format!("{root}/docs/replay.md")).unwrap();
+    let mut blocks: Vec<(String, String)> = Vec::new();
+    let mut lang = String::new();
+    let mut body = String::new();
+    let mut inside = false;
+    for line in doc.lines() {
+        if let Some(l) = line.strip_prefix("```") {
+            if inside {
+                blocks.push((lang.clone(), std::mem::take(&mut body)));
+            } else {
+                lang = l.to_string();
+            }
+            inside = !inside;
+            continue;
+        }
+        if inside {
+            body.push_str(line);
+            body.push('\n');
+        }
+    }
+    let mut checked = 0;
+    for w in blocks.windows(2) {
+        let (("sh", cmd), ("text", shown)) = (
+            (w[0].0.as_str(), w[0].1.trim()),
+            (w[1].0.as_str(), w[1].1.as_str()),
+        ) else {
+            continue;
+        };
+        let args: Vec<&str> = cmd
+            .strip_prefix("restartscope ")
+            .expect("a restartscope command")
+            .split_whitespace()
+            .collect();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_restartscope"))
+            .args(&args)
+            .current_dir(root)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{cmd}");
+        let out = String::from_utf8(out.stdout).unwrap();
+        let n = shown.lines().count();
+        let head: Vec<&str> = out.lines().take(n).collect();
+        assert_eq!(
+            head.join("\n"),
+            shown.trim_end_matches('\n'),
+            "docs/replay.md's output of `{cmd}` is not what it prints"
+        );
+        checked += 1;
+    }
+    assert_eq!(
+        checked, 2,
+        "the page shows a describe paste and a no-bug answer"
+    );
+    assert!(doc.contains("Answer: kubernetes#136910 explains this"));
+    assert!(doc.contains("Answer: No known bug explains this."));
 }

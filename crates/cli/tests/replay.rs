@@ -151,6 +151,8 @@ fn report_136910_pod_and_node_yaml_names_the_kep_sidecar_bug_first() {
     assert!(out.contains("restart count 0"), "{out}");
 }
 
+/// The transcript is COMPOSED from the report's words (its thread holds no watch: see the
+/// fixture's first line); the manifest is the reporter's.
 #[test]
 fn report_125397_transcript_with_the_reporters_manifest_names_the_startup_rerun_first() {
     let j = json(&[
@@ -211,6 +213,8 @@ fn an_older_kubernetes_version_ranks_the_oldest_legacy_line_and_ties_are_said() 
     );
 }
 
+/// Both transcripts are COMPOSED from the reports' words (neither report holds one: see the
+/// fixtures' first lines).
 #[test]
 fn reports_142305_and_141473_name_their_bugs_first() {
     for (file, preset) in [

@@ -96,8 +96,10 @@ fn a_bug_the_stated_release_cannot_have_is_out_of_the_list() {
         .all(|v| v["preset"] != "report-136910-sidecar-startup"));
 }
 
-/// kubernetes#136910 pasted as `kubectl describe pod` with `--kubernetes-version 1.35.0`: named
-/// first, alone, and said to be one snapshot.
+/// kubernetes#136910 pasted as `kubectl describe pod` with `--kubernetes-version 1.35.0` — the
+/// report's own text (three describe fragments under the reporter's sentences): named first,
+/// alone, said to be one snapshot, and weak: the fragments do not say the running container is
+/// a sidecar, so the answer says what it assumed and what would make it no bug.
 #[test]
 fn report_136910_describe_on_1_35_0_names_the_bug_first_alone() {
     let out = ok(&[
@@ -108,14 +110,35 @@ fn report_136910_describe_on_1_35_0_names_the_bug_first_alone() {
         "1.35.0",
     ]);
     assert!(
-        out.contains("Answer: kubernetes#136910 explains this") && out.contains("on one snapshot"),
+        out.contains("Answer: kubernetes#136910 explains this")
+            && out.contains("on one snapshot, if the running container is a sidecar"),
         "{out}"
     );
     assert!(
         first_verdict(&out).contains("report-136910-sidecar-startup"),
         "{out}"
     );
+    assert_eq!(out.matches("Answer: ").count(), 1, "{out}");
     assert!(out.contains("evidence: one snapshot"), "{out}");
+    assert!(out.contains("— weak"), "{out}");
+    assert!(out.contains("restartPolicy: Never"), "{out}");
+    assert!(out.contains("status.initContainerStatuses"), "{out}");
+    // The whole describe of such a pod (composed: see its first line) says which container is
+    // the init container: the same answer, without the condition, and moderate.
+    let whole = ok(&[
+        "replay",
+        "--evidence",
+        &data("136910-describe-composed.txt"),
+        "--kubernetes-version",
+        "1.35.0",
+    ]);
+    assert!(
+        whole.contains("Answer: kubernetes#136910 explains this")
+            && whole.contains("on one snapshot\n")
+            && whole.contains("beside a running sidecar")
+            && whole.contains("— moderate"),
+        "{whole}"
+    );
     let j = json(&[
         "replay",
         "--evidence",
@@ -186,6 +209,59 @@ fn real_incidents_without_a_kubelet_bug_name_no_bug() {
             "kcm-endpoint-disappear.txt",
             "the node controller marked it NotReady",
         ),
+        // kubernetes#28154 (v1.2): the kubelet's start, NodeNotReady, NodeReady — no pod's Ready.
+        (
+            "28154-events-old-kubectl.txt",
+            "no Ready change was observed around the kubelet restart",
+        ),
+        ("events-table-all-namespaces.txt", "no Ready change was observed"),
+        ("klog-411-probe.txt", "no Ready change was observed"),
+        // openebs#33: the kubelet exits at start (no kubeconfig), nothing else.
+        (
+            "openebs-33-syslog.txt",
+            "no Ready change was observed around the kubelet restart",
+        ),
+        // kubernetes#136910's real fragments without the kubelet's version: no bug named, and
+        // the version asked for.
+        ("136910-describe.txt", "give --kubernetes-version"),
+        // istio#11045's session: a Job's pod 1/2 beside a running istio-proxy.
+        ("istio-11045-session.txt", "no Ready change was observed"),
+        // describe node cut by its reporters: the kubelet stopped posting status.
+        (
+            "describe-node-lease-th.txt",
+            "the node controller marked the node Unknown",
+        ),
+        (
+            "describe-node-unknown-ja.txt",
+            "the node controller marked the node Unknown",
+        ),
+        // Liveness restarts: Ready False→True around a container restart (RESTARTS up on the
+        // NotReady row). Before, #113646 (the legacy flap) was named first for the second,
+        // at 95 against 15.
+        (
+            "liveness-restarts-ko-watch.txt",
+            "payment-5664c755cc-4tgn7: its container restarted while the pod was NotReady",
+        ),
+        (
+            "liveness-restart-vi-watch.txt",
+            "live: its container restarted while the pod was NotReady",
+        ),
+        // The same lab's describe, grepped: Events rows without their header (refused before).
+        ("liveness-describe-grep-vi.txt", "no Ready change was observed"),
+        // New pods starting (a rollout, a replacement): before, #142305 was named first for the
+        // rollout, at 80 against 30.
+        (
+            "rollout-recreate-zh-watch.txt",
+            "pc-deployment-675d469f8b-grn8z: created in the evidence",
+        ),
+        (
+            "replacement-timestamped-pt-watch.txt",
+            "flooding-api-64c64bf-rq55w: created in the evidence",
+        ),
+        (
+            "oomkilled-watch.txt",
+            "its container restarted while the pod was NotReady",
+        ),
     ] {
         let out = ok(&["replay", "--evidence", &data(file)]);
         assert!(
@@ -204,6 +280,15 @@ fn real_incidents_without_a_kubelet_bug_name_no_bug() {
             j["verdicts"][0]["preset"],
             serde_json::Value::Null,
             "{file}"
+        );
+        assert_eq!(j["answer"]["bug"], serde_json::Value::Null, "{file}");
+        // The SVG's title says the same answer.
+        let svg = ok(&["replay", "--evidence", &data(file), "-o", "svg"]);
+        assert!(
+            svg.contains("no known bug explains this")
+                && svg.matches("explains this").count()
+                    == svg.matches("no known bug explains this").count(),
+            "{file}: the SVG names a bug"
         );
     }
 }
@@ -224,4 +309,30 @@ fn one_row_or_one_unknown_status_write_scores_no_bug() {
             assert_eq!(v["score"].as_f64().unwrap(), 0.0, "{f}: {v:#}");
         }
     }
+}
+
+/// A pod created in the evidence and then Ready is a new pod starting; beside a kubelet restart
+/// (openebs#33's syslog: both files real, unrelated) the reason says what would tell
+/// kubernetes#142305 apart, and still names no bug on the rollout.
+#[test]
+fn a_created_pod_is_a_start_and_says_what_would_tell_a_bug() {
+    let alone = ok(&[
+        "replay",
+        "--evidence",
+        &data("rollout-recreate-zh-watch.txt"),
+    ]);
+    assert!(alone.contains("created in the evidence"), "{alone}");
+    assert!(!alone.contains("unless the kubelet restarted"), "{alone}");
+    let beside = ok(&[
+        "replay",
+        "--evidence",
+        &data("rollout-recreate-zh-watch.txt"),
+        "--evidence",
+        &data("openebs-33-syslog.txt"),
+    ]);
+    assert!(
+        beside.contains("Answer: No known bug explains this.")
+            && beside.contains("unless the kubelet restarted inside its startup period"),
+        "{beside}"
+    );
 }

@@ -25,16 +25,46 @@ use crate::types::{cut, is_comment, ContainerSnap, Evidence, Format, Obs, Unread
 /// The first meaningful line starts a describe (or a fragment of one).
 pub(crate) fn looks_like(first: &str, text: &str) -> bool {
     let key = first.split(':').next().unwrap_or("").trim();
+    // A fragment's first key; a node's (`Taints:`, `Lease:`, `Conditions:` with its heartbeat
+    // columns) as `kubectl describe node … | sed -n '/^Conditions:/,…'` leaves it.
     let keys = [
         "State",
         "Last State",
         "Containers",
         "Init Containers",
         "Events",
+        "Conditions",
+        "Taints",
+        "Lease",
+        "Unschedulable",
     ];
     (key == "Name" && (text.contains("\nNamespace:") || text.contains("\nRoles:")))
         || (keys.contains(&key) && first.contains(':') && !first.contains(": {"))
+        || is_event_row(first)
 }
+
+/// A row of describe's Events table (`Warning  Unhealthy  12s  kubelet  Liveness probe failed…`),
+/// as `kubectl describe pod X | grep …` leaves it without its header.
+fn is_event_row(t: &str) -> bool {
+    let cols: Vec<&str> = t
+        .split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    cols.len() >= 4
+        && matches!(cols[0], "Normal" | "Warning")
+        && time::age(cols[2].split_whitespace().next().unwrap_or("")).is_some()
+}
+
+/// The keys of a container's `State:` / `Last State:` block (`describeContainerState`).
+const BLOCK_KEYS: [&str; 6] = [
+    "Reason",
+    "Exit Code",
+    "Signal",
+    "Message",
+    "Started",
+    "Finished",
+];
 
 fn indent(l: &str) -> usize {
     l.len() - l.trim_start().len()
@@ -62,6 +92,8 @@ struct Block {
 struct Container {
     name: String,
     init: bool,
+    /// Pasted as a fragment (a `State:` block without the container's name and section).
+    fragment: bool,
     line: usize,
     now: Block,
     last: Block,
@@ -78,7 +110,8 @@ pub(crate) fn read(text: &str) -> Evidence {
     // Which block the indented State keys fill: (indent of `State:`, last?).
     let mut block: Option<(usize, bool)> = None;
     let mut conds: Vec<(String, bool, usize)> = Vec::new();
-    let mut node_notready: Vec<(i64, String, usize)> = Vec::new();
+    let mut node_notready: Vec<(i64, String, usize, &str)> = Vec::new();
+    let mut lease_renewed: Option<(i64, usize)> = None;
     let mut events: Vec<(String, String, i64, String, usize)> = Vec::new();
     let mut phase: Option<(String, usize)> = None;
     let mut reason: Option<(String, usize)> = None;
@@ -90,7 +123,20 @@ pub(crate) fn read(text: &str) -> Evidence {
         }
         let ind = indent(raw);
         let t = raw.trim();
-        if ind == 0 {
+        // A fragment's state keys pasted flush left below its `State:` (as reporters trim
+        // kubectl's indentation: `State: Running` then `Started: …`): still the block's.
+        let flush_block_key = block == Some((0, false)) || block == Some((0, true));
+        let flush_block_key = flush_block_key
+            && ind == 0
+            && section == "containers"
+            && containers.last().is_some_and(|c| c.fragment)
+            && kv(t).is_some_and(|(k, _)| BLOCK_KEYS.contains(&k));
+        // An Events row, under its table or grepped out of it (then also flush left).
+        let event_row = is_event_row(t);
+        if event_row {
+            section = "events";
+        }
+        if ind == 0 && !flush_block_key && !event_row {
             block = None;
             if let Some((k, v)) = kv(t) {
                 match k {
@@ -98,6 +144,13 @@ pub(crate) fn read(text: &str) -> Evidence {
                     "Roles" => {
                         is_node = true;
                         node = pod.take();
+                    }
+                    "Taints" | "Unschedulable" => is_node = true,
+                    // The node's Lease (describe node, 1.17+): its last renewal.
+                    "Lease" => {
+                        is_node = true;
+                        section = "lease";
+                        continue;
                     }
                     "Node" => node = v.split('/').next().map(str::to_string),
                     "Status" => phase = Some((v.to_string(), line)),
@@ -116,10 +169,21 @@ pub(crate) fn read(text: &str) -> Evidence {
                         continue;
                     }
                     "State" | "Last State" | "Last Termination State" => {
-                        // A container's fragment pasted on its own.
-                        if containers.is_empty() {
+                        // A container's fragment pasted on its own; a second `State:` flush
+                        // left (or a second `Last State:`) starts the next container's fragment,
+                        // as when a reporter pastes one block per container.
+                        let next = containers.last().is_none_or(|c| {
+                            c.fragment
+                                && if k == "State" {
+                                    c.now.state.is_some()
+                                } else {
+                                    c.last.state.is_some()
+                                }
+                        });
+                        if next || section != "containers" {
                             containers.push(Container {
-                                name: "?".into(),
+                                name: format!("(unnamed, line {line})"),
+                                fragment: true,
                                 line,
                                 ..Container::default()
                             });
@@ -147,6 +211,10 @@ pub(crate) fn read(text: &str) -> Evidence {
         }
         if section.is_empty() && t.starts_with("Type") && t.contains("Status") {
             section = "conditions";
+        }
+        // A node's conditions table has heartbeat columns (a pod's has Type and Status only).
+        if section == "conditions" && t.starts_with("Type") {
+            is_node |= t.contains("LastHeartbeatTime");
             continue;
         }
         match section {
@@ -156,7 +224,7 @@ pub(crate) fn read(text: &str) -> Evidence {
                     continue;
                 };
                 if let Some((bi, _)) = block {
-                    if ind <= bi {
+                    if ind <= bi && !flush_block_key {
                         block = None;
                     }
                 }
@@ -207,6 +275,13 @@ pub(crate) fn read(text: &str) -> Evidence {
                     _ => ev.skipped += 1,
                 }
             }
+            "lease" => {
+                if let Some(("RenewTime", v)) = kv(t) {
+                    lease_renewed = time::rfc1123z(v).map(|x| (x, line));
+                } else {
+                    ev.skipped += 1;
+                }
+            }
             "conditions" if is_node => {
                 // A node's table: Type, Status, LastHeartbeatTime, LastTransitionTime, Reason,
                 // Message (columns apart by two spaces or more).
@@ -220,7 +295,14 @@ pub(crate) fn read(text: &str) -> Evidence {
                     [c, ..] if c.starts_with("--") => {}
                     ["Ready", "False", _, since, _, message @ ..] => {
                         let t = time::rfc1123z(since).unwrap_or(0);
-                        node_notready.push((t, message.join("  "), line));
+                        node_notready.push((t, message.join("  "), line, "kubelet"));
+                    }
+                    // Unknown: the node lifecycle controller's write when the kubelet stopped
+                    // posting status (`tryUpdateNodeHealth`, NodeStatusUnknown, "Kubelet stopped
+                    // posting node status.").
+                    ["Ready", "Unknown", _, since, _, message @ ..] => {
+                        let t = time::rfc1123z(since).unwrap_or(0);
+                        node_notready.push((t, message.join("  "), line, "node-controller"));
                     }
                     ["Ready", v, ..] => conds.push(("Ready".into(), *v == "True", line)),
                     _ => ev.skipped += 1,
@@ -247,7 +329,8 @@ pub(crate) fn read(text: &str) -> Evidence {
                 {
                     continue;
                 }
-                if cols.len() < 5 || !matches!(cols[0], "Normal" | "Warning") {
+                // Four columns: an event with no message (kube-proxy's `Starting`).
+                if cols.len() < 4 || !matches!(cols[0], "Normal" | "Warning") {
                     ev.unread.push(Unread {
                         line,
                         file: 0,
@@ -272,7 +355,7 @@ pub(crate) fn read(text: &str) -> Evidence {
                     cols[1].to_string(),
                     cols[3].to_string(),
                     age_ms,
-                    cols[4..].join("  "),
+                    cols.get(4..).map_or(String::new(), |m| m.join("  ")),
                     line,
                 ));
             }
@@ -318,6 +401,7 @@ pub(crate) fn read(text: &str) -> Evidence {
             let snap = ContainerSnap {
                 name: c.name.clone(),
                 init: c.init,
+                kind_known: !c.fragment,
                 state: st.clone(),
                 reason: c.now.reason.clone(),
                 exit_code: c.now.exit,
@@ -333,6 +417,28 @@ pub(crate) fn read(text: &str) -> Evidence {
                 "kubelet",
             );
         }
+    }
+    for (t, message, line, by) in node_notready {
+        ev.obs.push(Obs {
+            t_ms: t,
+            pod: None,
+            node: node.clone(),
+            what: What::NodeNotReadyBecause(message),
+            by: Some(by.into()),
+            line,
+            file: 0,
+        });
+    }
+    if let Some((t, line)) = lease_renewed {
+        ev.obs.push(Obs {
+            t_ms: t,
+            pod: None,
+            node: node.clone(),
+            what: What::LeaseRenewed,
+            by: Some("kubelet".into()),
+            line,
+            file: 0,
+        });
     }
     let latest = ev.obs.iter().map(|o| o.t_ms).max().unwrap_or(0);
     // Without a dated State the events' ages are the only clock: relative.
@@ -351,17 +457,6 @@ pub(crate) fn read(text: &str) -> Evidence {
             l,
             "kubelet",
         );
-    }
-    for (t, message, line) in node_notready {
-        ev.obs.push(Obs {
-            t_ms: t,
-            pod: None,
-            node: node.clone(),
-            what: What::NodeNotReadyBecause(message),
-            by: Some("kubelet".into()),
-            line,
-            file: 0,
-        });
     }
     let cond = |k: &str| conds.iter().find(|c| c.0 == k).map(|c| (c.1, c.2));
     if let (Some((false, l)), Some((true, _))) = (cond("Ready"), cond("ContainersReady")) {

@@ -10,6 +10,14 @@ const PASTE: &str = "Paste instead: `kubectl get pod NAME -o yaml` or `kubectl d
 /// What a line looks like, in words, for a refusal.
 fn looks(l: &str) -> &'static str {
     let t = l.trim();
+    let cols: Vec<&str> = t.split_whitespace().collect();
+    if cols.first() == Some(&"NAME")
+        && cols.contains(&"STATUS")
+        && (cols.contains(&"VERSION") || cols.contains(&"ROLES"))
+    {
+        // kubectl's node printer (NAME STATUS ROLES AGE VERSION; before 1.6-ish without ROLES).
+        return "a `kubectl get nodes` table: each node's status as printed, no pods and no times (for a node, paste `kubectl describe node NAME` or `kubectl get events --field-selector involvedObject.kind=Node`)";
+    }
     if t.starts_with('{') || t.starts_with('[') {
         "JSON of another kind"
     } else if t.contains(": ") && !t.contains("  ") {
@@ -21,15 +29,47 @@ fn looks(l: &str) -> &'static str {
     }
 }
 
-/// Which format the text is, from its first meaningful line (and, for JSON, the document).
-pub fn detect(text: &str) -> Option<Format> {
-    let first = text
-        .lines()
+/// How many sentences of prose may stand above the output (a reporter's "The sidecar container
+/// continues to run normally:" over a pasted block).
+const PROSE_LINES: usize = 3;
+
+/// The meaningful lines (1-based line, text): a shell prompt with its command
+/// (`[root@master ~]# kubectl get pod -w`) is not data.
+fn meaningful(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
         .map(str::trim)
-        // A shell prompt with the command (`[root@master ~]# kubectl get pod -w`) is not data.
-        .find(|l| {
-            !l.is_empty() && !is_comment(l) && (!l.contains("kubectl ") || watch::looks_like(l))
-        })?;
+        .enumerate()
+        .map(|(i, l)| (i + 1, l))
+        .filter(|(_, l)| {
+            !l.is_empty()
+                && !is_comment(l)
+                && !klog::is_journalctl_note(l)
+                && (!l.contains("kubectl ") || watch::looks_like(l))
+        })
+}
+
+/// Which format the text is, from its first meaningful line (and, for JSON, the document);
+/// up to `PROSE_LINES` lines of plain prose above it are passed over.
+pub fn detect(text: &str) -> Option<Format> {
+    detect_past_prose(text).map(|(f, _)| f)
+}
+
+/// The format, and the prose lines passed over above the output (line, text).
+fn detect_past_prose(text: &str) -> Option<(Format, Vec<(usize, String)>)> {
+    let mut prose = Vec::new();
+    for (n, l) in meaningful(text) {
+        if let Some(f) = detect_first(l, text) {
+            return Some((f, prose));
+        }
+        if prose.len() == PROSE_LINES || looks(l) != "plain text" {
+            return None;
+        }
+        prose.push((n, l.to_string()));
+    }
+    None
+}
+
+fn detect_first(first: &str, text: &str) -> Option<Format> {
     if first.starts_with('{') || first.starts_with('[') {
         if klog::is_json_line(first) {
             return Some(Format::Klog);
@@ -93,9 +133,99 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
         })
         .collect::<Vec<_>>()
         .join("\n");
-    let mut ev = read_clean(&cleaned, file)?;
+    let mut ev = match read_clean(&cleaned, file) {
+        Ok(ev) => ev,
+        // A session pasted whole (`$ kubectl get jobs`, its table, `$ kubectl get pods`, …):
+        // each command's output on its own.
+        Err(e) => match read_sections(text, &cleaned, file) {
+            Some(ev) => ev,
+            None => return Err(e),
+        },
+    };
     ev.notes.splice(0..0, commands);
     Ok(ev)
+}
+
+/// A paste of several commands' outputs that cannot be read as one: each command's output is
+/// read on its own (the other lines blanked, line numbers kept), and the one with the most
+/// observations is the file's evidence. The others are said: refused with why, or readable on
+/// their own (one file is one format and one clock: give them as their own `--evidence`).
+fn read_sections(text: &str, cleaned: &str, file: usize) -> Option<Evidence> {
+    let lines: Vec<&str> = cleaned.lines().collect();
+    let mut starts: Vec<(usize, String)> = vec![(0, String::new())];
+    for (i, l) in text.lines().enumerate() {
+        if is_command(l) && l.chars().any(|c| c.is_alphabetic()) {
+            starts.push((i + 1, cut(l.trim())));
+        }
+    }
+    let mut sections: Vec<(usize, usize, String)> = Vec::new();
+    for (k, (from, cmd)) in starts.iter().enumerate() {
+        let to = starts.get(k + 1).map_or(lines.len(), |n| n.0 - 1);
+        if lines[(*from).min(lines.len())..to]
+            .iter()
+            .any(|l| !l.trim().is_empty() && !is_comment(l))
+        {
+            sections.push((*from, to, cmd.clone()));
+        }
+    }
+    if sections.len() < 2 {
+        return None;
+    }
+    let read_one = |from: usize, to: usize| {
+        let only: Vec<&str> = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| if (from..to).contains(&i) { *l } else { "" })
+            .collect();
+        read_clean(&only.join("\n"), file)
+    };
+    let results: Vec<(usize, usize, String, Result<Evidence, ReadError>)> = sections
+        .into_iter()
+        .map(|(from, to, cmd)| {
+            let r = read_one(from, to);
+            (from, to, cmd, r)
+        })
+        .collect();
+    let best = results
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.3.as_ref().ok().map(|e| (i, e.obs.len())))
+        .max_by_key(|&(i, n)| (n, std::cmp::Reverse(i)))?
+        .0;
+    let span = |from: usize, to: usize, cmd: &str| {
+        let after = if cmd.is_empty() {
+            String::new()
+        } else {
+            format!(", after `{cmd}`")
+        };
+        format!("lines {}–{to}{after}", from + 1)
+    };
+    let mut notes = Vec::new();
+    let (f, t, c, _) = &results[best];
+    notes.push(format!(
+        "a paste of several commands' outputs: read {} alone",
+        span(*f, *t, c)
+    ));
+    for (i, (from, to, cmd, r)) in results.iter().enumerate() {
+        if i == best {
+            continue;
+        }
+        notes.push(match r {
+            Ok(e) => format!(
+                "{}: also readable, as {}: give it as its own --evidence file (one file is one format and one clock)",
+                span(*from, *to, cmd),
+                e.format.as_str()
+            ),
+            Err(e) => format!(
+                "{}: skipped: {}",
+                span(*from, *to, cmd),
+                e.message.split(". Paste instead").next().unwrap_or(&e.message)
+            ),
+        });
+    }
+    let mut ev = results.into_iter().nth(best)?.3.ok()?;
+    ev.notes.splice(0..0, notes);
+    Some(ev)
 }
 
 fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
@@ -105,7 +235,7 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
             message: "the file is empty: give a `kubectl get pods -w` transcript, `kubectl get events -o json`, audit log lines, kubelet log lines or `kubectl get pod -o yaml|json`".into(),
         });
     }
-    let format = detect(text).ok_or_else(|| {
+    let (format, prose) = detect_past_prose(text).ok_or_else(|| {
         let (n, l) = text
             .lines()
             .enumerate()
@@ -131,6 +261,12 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
         Format::EventsTable => events_table::read(text),
         Format::ControllerLog => klog::read(text),
     };
+    ev.notes.splice(
+        0..0,
+        prose
+            .iter()
+            .map(|(n, l)| format!("line {n}: a line above the output, skipped: {}", cut(l))),
+    );
     for o in &mut ev.obs {
         o.file = file;
     }

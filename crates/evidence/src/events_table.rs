@@ -13,11 +13,14 @@
 use crate::time;
 use crate::types::{cut, is_comment, Evidence, Format, Obs, Unread, What};
 
-const NEEDED: [&str; 3] = ["LAST SEEN", "TYPE", "REASON"];
-
-/// A header of `kubectl get events`.
+/// A header of `kubectl get events`: `LAST SEEN` (kubectl before 1.10 printed `LASTSEEN`, with
+/// `FIRSTSEEN` before it and SOURCE as `{kubelet NODE}`), `TYPE`, `REASON`, and `OBJECT` or
+/// `KIND`.
 pub(crate) fn is_header(l: &str) -> bool {
-    NEEDED.iter().all(|k| l.contains(k)) && (l.contains("OBJECT") || l.contains("KIND"))
+    (l.contains("LAST SEEN") || l.contains("LASTSEEN"))
+        && l.contains("TYPE")
+        && l.contains("REASON")
+        && (l.contains("OBJECT") || l.contains("KIND"))
 }
 
 pub(crate) fn looks_like(first: &str) -> bool {
@@ -29,7 +32,9 @@ fn columns(h: &str) -> Vec<(String, usize)> {
     let names = [
         "NAMESPACE",
         "LAST SEEN",
+        "LASTSEEN",
         "FIRST SEEN",
+        "FIRSTSEEN",
         "COUNT",
         "NAME",
         "KIND",
@@ -42,6 +47,12 @@ fn columns(h: &str) -> Vec<(String, usize)> {
     ];
     let mut out: Vec<(String, usize)> = Vec::new();
     for n in names {
+        // The old spelling's column is the same column.
+        let name = match n {
+            "LASTSEEN" => "LAST SEEN",
+            "FIRSTSEEN" => "FIRST SEEN",
+            n => n,
+        };
         let mut from = 0;
         while let Some(i) = h[from..].find(n) {
             let at = from + i;
@@ -50,7 +61,7 @@ fn columns(h: &str) -> Vec<(String, usize)> {
             let after_ok = end == h.len() || h.as_bytes()[end] == b' ';
             // Whole words only: `SUBOBJECT` holds `OBJECT`, `NAMESPACE` holds `NAME`.
             if before_ok && after_ok {
-                out.push((n.to_string(), at));
+                out.push((name.to_string(), at));
                 break;
             }
             from = end;
@@ -215,10 +226,11 @@ pub(crate) fn read(text: &str) -> Evidence {
                 continue;
             }
         };
-        let by = if from.is_empty() {
-            by.to_string()
-        } else {
-            from.split(',').next().unwrap_or(&from).to_string()
+        // SOURCE: `kubelet, node-a` (`-o wide`), `{kubelet node-a}` (before 1.10).
+        let from = from.trim_matches(|c| c == '{' || c == '}');
+        let by = match from.split([',', ' ']).next() {
+            Some(f) if !f.is_empty() => f.to_string(),
+            _ => by.to_string(),
         };
         ev.obs.push(Obs {
             t_ms: -age_ms,

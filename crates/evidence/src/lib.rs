@@ -8,7 +8,8 @@
 //!   `kubectl cluster-info dump`);
 //! - `audit`: API server audit log lines (`audit.k8s.io/v1` `Event`, one JSON object a line);
 //! - `klog`: the kubelet's journal or klog lines (`I1201 10:00:00.123456 1234 file.go:1] "msg"`,
-//!   with or without journald's `Mon DD HH:MM:SS host kubelet[pid]:` prefix);
+//!   with or without journald's `Mon DD HH:MM:SS host kubelet[pid]:` prefix; `klog_says`: what
+//!   each message says);
 //! - `pod`: `kubectl get pod(s) -o yaml|json` (a Pod, a `List`, nodes too, or a pasted `status:`
 //!   block): a snapshot, so each condition's last transition only.
 //!
@@ -26,6 +27,7 @@ mod events;
 mod events_table;
 pub mod explain;
 mod klog;
+mod klog_says;
 pub mod observed;
 mod pod;
 pub mod time;

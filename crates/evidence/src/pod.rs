@@ -206,6 +206,7 @@ impl Reader {
                 let snap = ContainerSnap {
                     name: name.to_string(),
                     init,
+                    kind_known: true,
                     state: st.to_string(),
                     reason: text(c, &["state", st, "reason"]).map(str::to_string),
                     exit_code: int(&["state", st, "exitCode"]),

@@ -47,7 +47,8 @@ fn day_of_year(month: i64, day: i64) -> Option<i64> {
 
 /// klog's header time: `1201 10:00:00.123456` (month, day, clock) → ms since 1 January.
 pub fn klog(mmdd: &str, hms: &str) -> Option<i64> {
-    if mmdd.len() != 4 {
+    // Four ASCII digits (a multi-byte character in their place would split a char).
+    if mmdd.len() != 4 || !mmdd.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
     let (m, d) = (num(&mmdd[..2])?, num(&mmdd[2..])?);
@@ -237,6 +238,17 @@ pub fn age_resolution_ms(age_ms: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A klog-looking header whose month-day holds a multi-byte character (found by the
+    /// readers' random-bytes property test): no time, not a panic.
+    #[test]
+    fn klog_month_day_with_a_multibyte_char() {
+        assert_eq!(klog("1é1", "10:00:00.000000"), None);
+        assert_eq!(
+            klog("1201", "10:00:00.000000"),
+            Some(334 * 86_400_000 + 36_000_000)
+        );
+    }
 
     #[test]
     fn clocks() {

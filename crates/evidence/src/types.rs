@@ -74,6 +74,10 @@ pub enum What {
     /// synchronization" with its reason (`kubelet.go` `syncLoop`: "container runtime is down",
     /// "PLEG is not healthy: …").
     RuntimeDown(String),
+    /// The pod seen at its creation: its first watch row is `Pending`, `ContainerCreating`,
+    /// `Init:…` or `PodInitializing`, so its first Ready→True is its containers starting, which
+    /// every release does (no restart bug concerns a pod created after the restart).
+    PodCreated(String),
 }
 
 /// One container in a snapshot.
@@ -84,6 +88,10 @@ pub struct ContainerSnap {
     /// running beside started app containers is a sidecar (`restartPolicy: Always`): a regular
     /// init container has exited before the app containers start.
     pub init: bool,
+    /// Whether the evidence says which kind of container it is (a pod's `containerStatuses` /
+    /// `initContainerStatuses`, describe's `Containers:` / `Init Containers:`): false for a
+    /// describe fragment pasted without its heading, whose `init` is then unknown (false).
+    pub kind_known: bool,
     /// `running`, `terminated`, `waiting`.
     pub state: String,
     /// The state's reason (`Error`, `OOMKilled`, `Completed`, `CrashLoopBackOff`).
@@ -167,6 +175,7 @@ impl What {
             What::NodeNotReadyBecause(m) => format!("node NotReady: {}", cut_to(m, 90)),
             What::NodeRebooted(id) => format!("node rebooted (boot id {})", cut_to(id, 40)),
             What::RuntimeDown(m) => format!("pod sync skipped: {}", cut_to(m, 90)),
+            What::PodCreated(status) => format!("pod created ({status})"),
         }
     }
 }

@@ -122,6 +122,15 @@ pub(crate) fn read(text: &str) -> Evidence {
                 // The RESTARTS column is the restart count: a transcript whose count never moves
                 // shows no restart (explain holds that against a model that restarts).
                 ev.obs.push(obs(What::RestartCount(r.restarts)));
+                // The pod before its containers run (the scheduler's or the kubelet's first
+                // statuses, pkg/printers/internalversion/printers.go printPod).
+                if matches!(
+                    r.status,
+                    "Pending" | "ContainerCreating" | "PodInitializing"
+                ) || r.status.starts_with("Init:")
+                {
+                    ev.obs.push(obs(What::PodCreated(r.status.to_string())));
+                }
             }
             Some((was, restarts, term)) => {
                 if r.restarts > restarts {

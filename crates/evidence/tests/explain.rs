@@ -101,7 +101,9 @@ fn report_136910_snapshot_is_the_kep_sidecar_bug_on_its_release() {
     );
 }
 
-/// kubernetes#125397: written from the report's words (see the fixture): the startup probe's rerun
+/// kubernetes#125397: written from the report's words (COMPOSED, see the fixture; the report's
+/// thread in the issues corpus holds a manifest, one condition and `systemctl status kubelet`,
+/// no watch): the startup probe's rerun
 /// keeps the pod NotReady for tens of seconds, which a 1 s flap (#113646) does not explain.
 #[test]
 fn report_125397_is_the_legacy_startup_rerun() {
@@ -163,8 +165,10 @@ fn the_evidence_version_ranks_its_release_first() {
     assert_eq!(first.candidate, "1.34 · default (legacy)", "{first:?}");
 }
 
-/// kubernetes#142305 and #141473: sequences written from the reports' words (see the fixtures'
-/// first lines): the right bug first, far ahead of the next.
+/// kubernetes#142305 and #141473: sequences written from the reports' words (COMPOSED, see the
+/// fixtures' first lines: the reports, found in the issues corpus by their titles and by "after
+/// kubelet restart pod goes Ready … kubectl get pods -w", give a manifest and prose, no
+/// transcript): the right bug first, far ahead of the next.
 #[test]
 fn reports_142305_and_141473_from_their_words() {
     for (file, preset, margin) in [

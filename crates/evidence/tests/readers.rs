@@ -404,3 +404,47 @@ proptest! {
         let _ = read(&rows.join("\n"), 0);
     }
 }
+
+/// kubernetes#52773's `kubectl get nodes` (real): no pods and no times, refused saying what it
+/// is and what to paste for a node (before: "a table of another command's output").
+#[test]
+fn get_nodes_table_is_refused_by_name() {
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/data/52773-get-nodes.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let e = read(&text, 0).unwrap_err();
+    assert_eq!(e.line, 3);
+    assert!(
+        e.message.contains("a `kubectl get nodes` table")
+            && e.message.contains("kubectl describe node NAME"),
+        "{}",
+        e.message
+    );
+}
+
+/// istio/istio#11045's session (real): three commands and their outputs pasted as one. Read as
+/// one it was refused at its first table (`kubectl get jobs`); each command's output is now read
+/// on its own: the `kubectl get pods` table is the file's evidence, the others are said.
+#[test]
+fn a_pasted_session_reads_each_commands_output() {
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/data/istio-11045-session.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let ev = read(&text, 0).unwrap();
+    assert_eq!(ev.format, Format::KubectlWatch);
+    assert!(ev
+        .obs
+        .iter()
+        .all(|o| o.pod.as_deref() == Some("pi-6tq7q") && o.line == 9));
+    let notes = ev.notes.join("\n");
+    assert!(
+        notes.contains("read lines 8–11, after `$ kubectl get pods` alone")
+            && notes.contains("lines 3–6, after `$ kubectl get jobs`: skipped: not a format")
+            && notes.contains("lines 13–42, after `$ kubectl describe job pi`: skipped"),
+        "{notes}"
+    );
+}

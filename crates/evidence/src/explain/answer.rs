@@ -20,11 +20,12 @@
 //! Kubernetes file; the signatures cite the kubelet code they come from.
 
 use super::candidates::{observed_downtime_s, Bug, BUGS};
+use super::facts::pod_facts;
 use super::restarts::{self, OtherRestart};
+use super::snapshot::sidecar_stuck;
 use super::verdict::Verdict;
 use super::versions::{evidence_version, seen_version, SeenVersion};
-use crate::time::clock_text;
-use crate::types::{ContainerSnap, Obs, What};
+use crate::types::{Obs, What};
 use restartscope_sim::Policy;
 use serde::Serialize;
 
@@ -106,174 +107,6 @@ pub(super) fn release(obs: &[Obs], version: Option<&str>) -> Option<(String, See
         )),
         None => evidence_version(obs).map(|(v, s)| (format!("{v} (the evidence's kubelet)"), s)),
     }
-}
-
-fn at(o: &Obs) -> String {
-    if o.t_ms == 0 {
-        String::new()
-    } else {
-        // Before 1971: a klog/journald time without a year, on the source's own clock.
-        let zone = if o.t_ms > 366 * 86_400_000 {
-            " UTC"
-        } else {
-            ""
-        };
-        format!(" at {}{zone}", clock_text(o.t_ms))
-    }
-}
-
-fn by(o: &Obs) -> String {
-    format!(
-        " (written by {}, line {})",
-        o.by.as_deref().unwrap_or("?"),
-        o.line
-    )
-}
-
-/// What the pod itself says that explains a NotReady or a stopped container without any kubelet
-/// restart bug, one sentence each.
-fn pod_facts(obs: &[Obs]) -> Vec<String> {
-    let mut out = Vec::new();
-    for o in obs {
-        let pod = o.pod.as_deref().unwrap_or("the pod");
-        let s = match &o.what {
-            What::ContainerState(c) if c.reason.as_deref() == Some("OOMKilled") => format!(
-                "{pod}: container {} was OOMKilled{} — out of memory, not a restart effect",
-                c.name,
-                at(o)
-            ),
-            What::ContainerState(ContainerSnap {
-                last_reason: Some(r),
-                name,
-                ..
-            }) if r == "OOMKilled" => format!(
-                "{pod}: container {name} was last OOMKilled — out of memory, not a restart effect"
-            ),
-            // The kubelet's waiting reasons (kuberuntime_manager.go / images/puller.go): a
-            // container that keeps exiting, or whose image cannot be pulled.
-            What::ContainerState(c)
-                if c.state == "waiting" && c.reason.as_deref() == Some("CrashLoopBackOff") =>
-            {
-                let last = match (&c.last_reason, c.last_exit_code) {
-                    (Some(r), Some(x)) => format!(", last exit {r} (code {x})"),
-                    (Some(r), None) => format!(", last exit {r}"),
-                    _ => String::new(),
-                };
-                let n = c
-                    .restart_count
-                    .map_or(String::new(), |n| format!(", restarted {n} times"));
-                format!(
-                    "{pod}: container {} is in CrashLoopBackOff{last}{n} — the container keeps exiting and the kubelet restarts it with back-off, not a restart effect",
-                    c.name
-                )
-            }
-            What::ContainerState(c)
-                if c.state == "waiting"
-                    && matches!(
-                        c.reason.as_deref(),
-                        Some("ImagePullBackOff" | "ErrImagePull")
-                    ) =>
-            {
-                format!(
-                    "{pod}: container {} is waiting in {} — its image cannot be pulled, not a restart effect",
-                    c.name,
-                    c.reason.as_deref().unwrap_or("?")
-                )
-            }
-            What::PodPhase(p) if p == "Failed" => format!(
-                "{pod}: phase Failed{} — the pod is finished; the kubelet does not restart it",
-                by(o)
-            ),
-            What::PodMessage { reason, message } => {
-                if message.starts_with("Pod was rejected") || reason.ends_with("Affinity") {
-                    format!(
-                        "{pod}: the kubelet rejected the pod at admission ({reason}: {message}) — not a restart effect"
-                    )
-                } else if reason == "TaintManagerEviction" {
-                    format!("{pod}: deleted by the taint eviction (a NoExecute taint on its node, as the node controller adds to a NotReady node) — the expected behaviour of every release")
-                } else if reason == "Evicted" {
-                    format!("{pod}: evicted ({message}) — node pressure, not a restart effect")
-                } else if reason == "OOMKilling" || reason == "OOMKilled" {
-                    format!("{pod}: {reason} ({message}) — out of memory, not a restart effect")
-                } else if reason == "Preempting" || reason == "Preempted" {
-                    format!("{pod}: preempted ({message}) — not a restart effect")
-                } else {
-                    continue;
-                }
-            }
-            What::ReadyChanged(false)
-                if o.by.as_deref().is_some_and(|b| b.contains("node-controller")) =>
-            {
-                format!(
-                    "{pod}: the node controller marked it NotReady{}{} (its NodeNotReady: the node's lease expired) — the expected behaviour of every release",
-                    at(o),
-                    by(o)
-                )
-            }
-            What::ControllerNotReady => format!(
-                "{pod}: the node controller marked it NotReady{}{} (Ready False, ContainersReady untouched: MarkPodsNotReady after the node's lease expired) — the expected behaviour of every release",
-                at(o),
-                by(o)
-            ),
-            What::SpecChanged(c) => format!(
-                "{pod}: container {c} was restarted because its definition changed{}{} — a container-spec-hash restart (as after a kubelet upgrade that changes the hash, e.g. 1.30→1.31), expected, not a KEP-4781 bug",
-                at(o),
-                by(o)
-            ),
-            What::NodeNotReadyBecause(m) => format!(
-                "node {}: NotReady{}: {} — {}",
-                o.node.as_deref().unwrap_or("?"),
-                at(o),
-                crate::types::cut_to(m, 140),
-                if m.contains("PLEG") {
-                    "the container runtime did not answer the kubelet in time (PLEG), not a restart bug"
-                } else if m.contains("network not ready") {
-                    "the node's network plugin (CNI) is not ready, not a restart bug"
-                } else {
-                    "the node's own condition, not a restart bug"
-                }
-            ),
-            _ => continue,
-        };
-        if !out.contains(&s) {
-            out.push(s);
-        }
-    }
-    out
-}
-
-/// kubernetes#136910's snapshot signature per pod: a running init container (a sidecar: a regular
-/// init container has exited before app containers run) beside an app container terminated with
-/// an error and restart count 0, in a pod that is not finished. A kubelet without the bug restarts
-/// the app container (`computePodActions`, `pkg/kubelet/kuberuntime/kuberuntime_manager.go`); with
-/// it, `computeInitContainerActions` never sets podHasInitialized after a kubelet restart (#137146).
-fn sidecar_stuck(obs: &[Obs]) -> Option<(String, String, usize)> {
-    let mut pods: Vec<&str> = obs.iter().filter_map(|o| o.pod.as_deref()).collect();
-    pods.dedup();
-    for p in pods {
-        let mine: Vec<&Obs> = obs.iter().filter(|o| o.pod.as_deref() == Some(p)).collect();
-        let finished = mine.iter().any(|o| matches!(&o.what, What::PodPhase(_)));
-        let sidecar = mine
-            .iter()
-            .any(|o| matches!(&o.what, What::ContainerState(c) if c.init && c.state == "running"));
-        let stuck = mine.iter().find_map(|o| match &o.what {
-            What::ContainerState(c)
-                if !c.init
-                    && c.state == "terminated"
-                    && c.restart_count == Some(0)
-                    && c.reason.as_deref() != Some("Completed")
-                    && c.reason.as_deref() != Some("OOMKilled")
-                    && c.exit_code != Some(0) =>
-            {
-                Some((c.name.clone(), o.line))
-            }
-            _ => None,
-        });
-        if let (false, true, Some((c, line))) = (finished, sidecar, stuck) {
-            return Some((p.to_string(), c, line));
-        }
-    }
-    None
 }
 
 /// Whether the evidence shows the kubelet restarting (its start or stop, a lease gap).
@@ -415,29 +248,42 @@ pub fn answer(
     let mut reasons = facts.clone();
     let mut named: Option<usize> = None;
     let mut strength_words = strength(obs, changes);
+    let mut assumed_sidecar = false;
     // A snapshot's signature.
-    if let Some((pod, c, line)) = sidecar_stuck(obs) {
+    if let Some(st) = sidecar_stuck(obs) {
+        let (pod, c, line) = (&st.pod, &st.container, st.line);
         let b = BUGS.iter().find(|b| b.issue == "kubernetes#136910");
         let i = b.and_then(|b| {
             ranked
                 .iter()
                 .position(|v| v.preset.as_deref() == Some(b.preset))
         });
+        let (c, beside) = match st.assumed_sidecar {
+            None => (format!("app container {c}"), format!("beside a running sidecar (line {line})")),
+            Some(l) => (format!("container {c}"), format!("beside a running container (line {l}) that the pasted fragments do not say is a sidecar")),
+        };
         match (&rel, i) {
             (Some((r, _)), Some(i)) => {
                 named = Some(i);
                 reasons.push(format!(
-                    "{pod}: app container {c} terminated with an error and restart count 0 beside a running sidecar (line {line}), in a pod that is not finished: on {r} the kubelet leaves it so only through kubernetes#136910 (after a kubelet restart the sidecar's startup result is lost and the app container is never restarted); a kubelet without the bug restarts it within its back-off"
+                    "{pod}: {c} terminated with an error and restart count 0 {beside}, in a pod that is not finished: on {r} the kubelet leaves it so only through kubernetes#136910 (after a kubelet restart the sidecar's startup result is lost and the app container is never restarted); a kubelet without the bug restarts it within its back-off"
                 ));
-                strength_words = "one snapshot: a state, not a sequence; it shows the bug's signature but not when the kubelet restarted — moderate".into();
+                strength_words = match st.assumed_sidecar {
+                    None => "one snapshot: a state, not a sequence; it shows the bug's signature but not when the kubelet restarted — moderate".into(),
+                    Some(_) => "one snapshot, in fragments that do not say which container is the sidecar: a state, not a sequence — weak".into(),
+                };
+                if st.assumed_sidecar.is_some() {
+                    reasons.push("the answer holds only if the running container is a sidecar (an init container with restartPolicy: Always, as in the report): if both are app containers of a pod with restartPolicy: Never (a Job beside a sidecar run as an app container, such as istio-proxy), every release leaves the pod so, and no bug explains it".into());
+                }
             }
             (Some((r, _)), None) => reasons.push(format!(
-                "{pod}: app container {c} terminated with restart count 0 beside a running sidecar: kubernetes#136910's signature, but {r} cannot have that bug"
+                "{pod}: {c} terminated with restart count 0 {beside}: kubernetes#136910's signature, but {r} cannot have that bug"
             )),
             (None, _) => reasons.push(format!(
-                "{pod}: app container {c} terminated with restart count 0 beside a running sidecar: kubernetes#136910's signature on 1.35.0–1.35.3, but the kubelet's version is not in the evidence (give --kubernetes-version)"
+                "{pod}: {c} terminated with restart count 0 {beside}: kubernetes#136910's signature on 1.35.0–1.35.3, but the kubelet's version is not in the evidence (give --kubernetes-version)"
             )),
         }
+        assumed_sidecar = st.assumed_sidecar.is_some();
     }
     if named.is_none() {
         let best_bug = ranked.iter().position(|v| bug_of(v).is_some());
@@ -559,10 +405,10 @@ pub fn answer(
                         (Some(Policy::Legacy), None) => "the legacy kubelet: every release before 1.35, and 1.35+ with ChangeContainerStatusOnKubeletRestart=true".to_string(),
                         _ => v.kubelet.clone(),
                     },
-                    if strength_words.starts_with("one snapshot") {
-                        " — on one snapshot"
-                    } else {
-                        ""
+                    match (strength_words.starts_with("one snapshot"), assumed_sidecar) {
+                        (true, true) => " — on one snapshot, if the running container is a sidecar",
+                        (true, false) => " — on one snapshot",
+                        _ => "",
                     }
                 ),
                 Some(issue.to_string()),
@@ -586,7 +432,13 @@ pub fn answer(
             preset,
             reasons,
             strength: strength_words,
-            collect_next: collect_next(obs, rel.is_some()),
+            collect_next: {
+                let mut c = collect_next(obs, rel.is_some());
+                if assumed_sidecar {
+                    c.insert(0, "which container is the sidecar, and the pod's restartPolicy: `kubectl get pod NAME -o yaml` (spec.initContainers[].restartPolicy, status.initContainerStatuses)".into());
+                }
+                c
+            },
             release: rel.map(|r| r.0),
             not_possible,
         },

@@ -36,15 +36,18 @@
 //!
 //! Modules: `candidates` (the known bugs and the model runs to compare), `restarts` (the other
 //! restarts' signatures), `versions` (the kubelet's release as the evidence names it),
-//! `sequence` (one pod's Ready sequence, observed or modelled), `scoring` (one pod's score, the tolerance, which model pod an observed pod is
+//! `sequence` (one pod's Ready sequence, observed or modelled), `snapshot` (a single
+//! snapshot's bug signature), `facts` (what the pod itself says), `scoring` (one pod's score, the tolerance, which model pod an observed pod is
 //! compared with); here, the ranking of the candidates. Called by the CLI's `replay` and by
 //! `observed` (the pairing and the tolerance). Mirrors no Kubernetes file.
 
 mod answer;
 mod candidates;
+mod facts;
 mod restarts;
 mod scoring;
 mod sequence;
+mod snapshot;
 mod verdict;
 mod versions;
 

@@ -1,0 +1,321 @@
+//! What one kubelet or kube-controller-manager log message says, once `klog` has taken its
+//! time, host and source file off: the messages `replay` follows and the kubelet or controller
+//! code that logs each (cited at each).
+
+use crate::types::What;
+use serde_json::Value as J;
+use std::collections::BTreeMap;
+
+/// A Go-quoted string at the start of `s` (after the opening quote): its value and the rest.
+fn quoted(s: &str) -> Option<(String, &str)> {
+    let mut out = String::new();
+    let mut chars = s.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return Some((out, &s[i + 1..])),
+            '\\' => match chars.next()?.1 {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                c => out.push(c),
+            },
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+/// The value of `key=` in a structured klog message (quoted or bare).
+pub(crate) fn value(msg: &str, key: &str) -> Option<String> {
+    let pat = format!(" {key}=");
+    let i = msg.find(&pat)? + pat.len();
+    let rest = &msg[i..];
+    match rest.strip_prefix('"') {
+        Some(q) => quoted(q).map(|(v, _)| v),
+        None => Some(rest.split(' ').next().unwrap_or("").to_string()),
+    }
+}
+
+/// `ns/name` → `name`.
+fn pod_name(v: &str) -> String {
+    v.rsplit('/').next().unwrap_or(v).to_string()
+}
+
+/// A pod named `name_namespace(uid)` (pre-1.21 unstructured lines) or `ns/name`: its name.
+fn old_pod(s: &str) -> String {
+    let s = s.split('(').next().unwrap_or(s);
+    let s = s.split(':').next().unwrap_or(s);
+    match s.rsplit_once('_') {
+        Some((name, _ns)) => name.to_string(),
+        None => pod_name(s),
+    }
+}
+
+/// The Go-quoted string after `prefix` in `m`.
+fn quoted_after(m: &str, prefix: &str) -> Option<String> {
+    let i = m.find(prefix)? + prefix.len();
+    quoted(&m[i..]).map(|(v, _)| v)
+}
+
+/// The node condition's message in "Node became not ready" (`Message:… }` in Go's `%+v`,
+/// `"message":"…"` in JSON).
+fn condition_message(m: &str) -> String {
+    if let Some(i) = m.find("Message:") {
+        let rest = &m[i + 8..];
+        return rest.trim_end().trim_end_matches('}').to_string();
+    }
+    if let Some(v) = quoted_after(m, "\"message\":\"") {
+        return v;
+    }
+    String::new()
+}
+
+/// Files of kube-controller-manager whose lines are read (the node lifecycle controller, its
+/// `MarkPodsNotReady`, the taint eviction).
+pub(crate) fn controller_file(src: &str) -> bool {
+    matches!(
+        src,
+        "node_lifecycle_controller.go"
+            | "nodecontroller.go"
+            | "controller_utils.go"
+            | "taint_manager.go"
+            | "taint_eviction.go"
+            | "timed_workers.go"
+    )
+}
+
+/// What one klog message says: (pod, observation, writer if not the line's kubelet).
+pub(crate) fn interpret(
+    m: &str,
+    src: &str,
+    ready: &mut BTreeMap<String, bool>,
+) -> Vec<(Option<String>, What, Option<&'static str>)> {
+    let msg = m.strip_prefix('"').and_then(quoted).map(|(v, _)| v);
+    let text = msg.as_deref().unwrap_or(m);
+    let one = |p: Option<String>, w: What| vec![(p, w, None)];
+    if text.starts_with("Starting kubelet") || text == "Started kubelet" {
+        return one(None, What::KubeletStarted);
+    }
+    if text == "Kubelet version" {
+        // cmd/kubelet/app/server.go, run(): logger.Info("Kubelet version", "kubeletVersion", …),
+        // logged once at every start.
+        return value(m, "kubeletVersion")
+            .map_or(Vec::new(), |v| one(None, What::KubeletVersion(v)));
+    }
+    if text == "SyncLoop (probe)" {
+        // kubelet.go, syncLoopIteration: a probe result that changed. Liveness is logged only
+        // when it fails (status="unhealthy"), startup as "started" or "unhealthy", readiness as
+        // "ready" or "" (not ready: the container's readiness set false).
+        let probe = value(m, "probe").unwrap_or_default();
+        let status = value(m, "status").unwrap_or_default();
+        let kind = match probe.as_str() {
+            "readiness" => "Readiness",
+            "liveness" => "Liveness",
+            "startup" => "Startup",
+            _ => return Vec::new(),
+        };
+        let failed = status == "unhealthy" || (kind == "Readiness" && status.is_empty());
+        if !failed {
+            return Vec::new();
+        }
+        return one(
+            value(m, "pod").map(|p| pod_name(&p)),
+            What::ProbeFailed(kind.into()),
+        );
+    }
+    if text == "Probe failed" {
+        let kind = value(m, "probeType").unwrap_or_else(|| "a".into());
+        return one(
+            value(m, "pod").map(|p| pod_name(&p)),
+            What::ProbeFailed(kind),
+        );
+    }
+    // Before 1.21 (unstructured, pkg/kubelet/prober/prober.go): `Readiness probe for
+    // "web-0_default(uid):app" failed (failure): …`.
+    for kind in ["Readiness", "Liveness", "Startup"] {
+        if let Some(rest) = text.strip_prefix(&format!("{kind} probe for \"")) {
+            if text.contains("\" failed") {
+                let pod = quoted(rest).map(|(p, _)| old_pod(&p));
+                return one(pod, What::ProbeFailed(kind.into()));
+            }
+            return Vec::new();
+        }
+    }
+    if text == "SyncLoop (PLEG): event for pod" || text.starts_with("SyncLoop (PLEG): \"") {
+        // Structured: pod="ns/name"; before 1.21: `SyncLoop (PLEG): "name_ns(uid)", event:
+        // &pleg.PodLifecycleEvent{…Type:"ContainerStarted"…}`.
+        let pod = value(m, "pod").map(|p| pod_name(&p)).or_else(|| {
+            text.strip_prefix("SyncLoop (PLEG): \"")
+                .and_then(quoted)
+                .map(|(p, _)| old_pod(&p))
+        });
+        if m.contains("ContainerStarted") {
+            return one(pod, What::ContainerStarted);
+        }
+        if m.contains("ContainerDied") {
+            return one(pod, What::ContainerDied);
+        }
+        return Vec::new();
+    }
+    // computePodActions (pkg/kubelet/kuberuntime/kuberuntime_manager.go): "Container %s
+    // definition changed" + ", will be restarted" — the container's spec hash changed.
+    if let Some(i) = m.find(" definition changed") {
+        let before = &m[..i];
+        let c = before
+            .rsplit("Container ")
+            .next()
+            .unwrap_or("?")
+            .trim_matches('"')
+            .to_string();
+        let pod = value(m, "pod").map(|p| pod_name(&p)).or_else(|| {
+            let j = m.find(" of pod ")? + 8;
+            Some(old_pod(m[j..].split(':').next()?))
+        });
+        return one(pod, What::SpecChanged(c));
+    }
+    // kubelet.go, syncLoop: "Skipping pod synchronization" err="[container runtime is down, PLEG
+    // is not healthy: …]" (before 1.21 `skipping pod synchronization - [ … ]`): the runtime is
+    // not answering, so the sync loop waits for it.
+    if text == "Skipping pod synchronization" || text.starts_with("skipping pod synchronization") {
+        let why = value(m, "err").unwrap_or_else(|| {
+            text.trim_start_matches("skipping pod synchronization")
+                .trim_start_matches([' ', '-'])
+                .to_string()
+        });
+        let why = why
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_string();
+        // Said once until the reason changes (the loop says it every second).
+        if ready.insert(format!("\u{0}skip {why}"), true).is_some() {
+            return Vec::new();
+        }
+        return one(None, What::RuntimeDown(why));
+    }
+    // pkg/kubelet/nodestatus/setters.go: "Node became not ready" node=… condition={…}; before
+    // 1.21 `Node became not ready: {Type:Ready Status:False … Message:…}`.
+    if text == "Node became not ready" || text.starts_with("Node became not ready:") {
+        return vec![(None, What::NodeNotReadyBecause(condition_message(m)), None)];
+    }
+    // kubelet.go, updateRuntimeUp: `Container runtime network not ready: NetworkReady=false …`
+    // (structured since 1.21: networkReady="…"). The node status setter then writes Ready False
+    // with "container runtime network not ready: …" (nodestatus/setters.go, ReadyCondition): the
+    // CNI, not a restart. Said once until the message changes.
+    if text.starts_with("Container runtime network not ready") {
+        let why = value(m, "networkReady").unwrap_or_else(|| {
+            text.trim_start_matches("Container runtime network not ready")
+                .trim_start_matches(':')
+                .trim()
+                .to_string()
+        });
+        let msg = format!("container runtime network not ready: {why}");
+        let key = format!("\u{0}network {msg}");
+        if ready.insert(key, true).is_some() {
+            return Vec::new();
+        }
+        return vec![(None, What::NodeNotReadyBecause(msg), None)];
+    }
+    // The kubelet's own event line (kubelet_node_status.go) and the node lifecycle
+    // controller's ("Recording status change NodeNotReady event message for node …").
+    if text.starts_with("Recording NodeNotReady event message for node") {
+        return one(None, What::NodeReady(false));
+    }
+    if text.starts_with("Recording status change NodeNotReady event message for node")
+        || text == "Recording status change event message for node" && m.contains("NodeNotReady")
+    {
+        return vec![(None, What::NodeReady(false), Some("node-controller"))];
+    }
+    // MarkPodsNotReady (pkg/controller/util/node/controller_utils.go).
+    if text.starts_with("Updating ready status of pod") {
+        let pod = value(m, "pod").map(|p| pod_name(&p)).or_else(|| {
+            text.strip_prefix("Updating ready status of pod ")
+                .and_then(|r| r.split(' ').next())
+                .filter(|p| *p != "to")
+                .map(pod_name)
+        });
+        return vec![(pod, What::ControllerNotReady, Some("node-controller"))];
+    }
+    // kubelet.go, syncLoopIteration: the pod left the kubelet's API source (deleted), logged at
+    // V(2) with `pods` a list (klog.KObjSlice: `[ns/name]`, in JSON `[{"name":…}]`).
+    if text == "SyncLoop REMOVE" {
+        let pods = value(m, "pods").unwrap_or_default();
+        let first = pods
+            .split("\"name\":\"")
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .map(str::to_string)
+            .or_else(|| {
+                pods.trim_matches(|c| c == '[' || c == ']')
+                    .split([' ', ','])
+                    .next()
+                    .filter(|p| !p.is_empty())
+                    .map(pod_name)
+            });
+        return one(first, What::PodDeleted);
+    }
+    // MarkAllPodsNotReady (the same file): the node's pods, not named ("Update ready status of
+    // pods on node [X]", kubernetes#85221).
+    if text.starts_with("Update ready status of pods on node") {
+        return vec![(None, What::ControllerNotReady, Some("node-controller"))];
+    }
+    // The taint eviction (taint_manager.go / taint_eviction.go).
+    if text.contains("is deleting pod")
+        || text.contains("is deleting Pod")
+        || (text == "Deleting pod" && controller_file(src))
+    {
+        let pod = value(m, "pod")
+            .or_else(|| text.rsplit(": ").next().map(str::to_string))
+            .map(|p| pod_name(&p));
+        return vec![
+            (
+                pod.clone(),
+                What::PodMessage {
+                    reason: "TaintManagerEviction".into(),
+                    message: "deleted by the taint eviction (NoExecute)".into(),
+                },
+                Some("taint-eviction-controller"),
+            ),
+            (pod, What::PodDeleted, Some("taint-eviction-controller")),
+        ];
+    }
+    if text == "Patch status for pod" {
+        let pod = value(m, "pod").map(|p| pod_name(&p));
+        let patch: Option<J> = value(m, "patch").and_then(|p| serde_json::from_str(&p).ok());
+        let status = patch.as_ref().and_then(|p| p.get("status"));
+        // "Pod was rejected: …": the admission's message (kubelet.go, rejectPod) with phase
+        // Failed — what the pod says, not a Ready write.
+        let said = status.and_then(|st| {
+            let message = st.get("message")?.as_str()?.to_string();
+            let reason = st
+                .get("reason")
+                .and_then(J::as_str)
+                .unwrap_or("")
+                .to_string();
+            Some((reason, message))
+        });
+        if let Some((reason, message)) = said {
+            let mut out = vec![(pod.clone(), What::PodMessage { reason, message }, None)];
+            if status.and_then(|s| s.get("phase")).and_then(J::as_str) == Some("Failed") {
+                out.push((pod, What::PodPhase("Failed".into()), None));
+            }
+            return out;
+        }
+        let r = status.and_then(|st| {
+            st.get("conditions")?
+                .as_array()?
+                .iter()
+                .find(|c| c.get("type").and_then(J::as_str) == Some("Ready"))?
+                .get("status")?
+                .as_str()
+                .map(|s| s == "True")
+        });
+        return match (pod, r) {
+            (Some(p), Some(r)) => match ready.insert(p.clone(), r) {
+                None => one(Some(p), What::ReadyAtStart(r)),
+                Some(was) if was != r => one(Some(p), What::ReadyChanged(r)),
+                Some(_) => Vec::new(),
+            },
+            (p, _) => one(p, What::StatusWritten),
+        };
+    }
+    Vec::new()
+}
