@@ -168,12 +168,16 @@ fn cli_doc_examples_run() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// docs/replay.md shows, under each `restartscope replay` command, the first lines of what the
-/// CLI prints for it (run from the repository's root): the shown text is the real output.
+/// docs/replay.md's "Two real pastes" shows, under each `restartscope replay` command, the first
+/// lines of what the CLI prints for it (run from the repository's root): the shown text is the real output.
 #[test]
 fn replay_page_shows_what_the_cli_prints() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-    let doc = std::fs::read_to_string(format!("{root}/docs/replay.md")).unwrap();
+    let page = std::fs::read_to_string(format!("{root}/docs/replay.md")).unwrap();
+    // The section of the two real pastes (the page's other examples are abridged).
+    let doc = &page[page
+        .find("## Two real pastes, as the CLI answers them")
+        .expect("the section of the two real pastes")..];
     let mut blocks: Vec<(String, String)> = Vec::new();
     let mut lang = String::new();
     let mut body = String::new();
