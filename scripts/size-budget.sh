@@ -8,15 +8,16 @@ set -euo pipefail
 # budget holds the page to what was measured last plus a little, so that every feature's growth
 # is seen and weighed when it lands: raise it only by a measured amount, and record what grew
 # and by how much in CHANGES.md (docs/PERFORMANCE.md has the current numbers and what brought
-# the page down). 492 KB: 503,188 bytes measured with the model of the container runtime and node
-# restarts and in-place upgrades, the restart-kind controls and the presenter view.
-BUDGET=${SIZE_BUDGET_BYTES:-503808}
+# the page down). 496 KB: 506,785 bytes measured with admission at the kubelet's start (node
+# labels, taints and their changes; a pod's node selector, affinity and tolerations) and the
+# presenter view's one-frame sync.
+BUDGET=${SIZE_BUDGET_BYTES:-507904}
 FLEET_BUDGET=${FLEET_SIZE_BUDGET_BYTES:-204800}
 # The fleet view (dist/fleet/: its page and Web Worker) loads only when opened: 200 KB.
 # The importer's Web Worker (dist/import/: the YAML parser, validation, TOML, the evidence readers
 # and the model that replays them) loads on the first import only, so its bytes are paid there,
-# not by the page: 396 KB (CHANGES.md has what each step added).
-IMPORT_BUDGET=${IMPORT_SIZE_BUDGET_BYTES:-405504}
+# not by the page: 437 KB (CHANGES.md has what each step added).
+IMPORT_BUDGET=${IMPORT_SIZE_BUDGET_BYTES:-447488}
 fail=0
 check() { # DIR BUDGET NAME
   local total=0 n f
