@@ -8,10 +8,10 @@ set -euo pipefail
 # budget holds the page to what was measured last plus a little, so that every feature's growth
 # is seen and weighed when it lands: raise it only by a measured amount, and record what grew
 # and by how much in CHANGES.md (docs/PERFORMANCE.md has the current numbers and what brought
-# the page down). 496 KB: 506,785 bytes measured with admission at the kubelet's start (node
-# labels, taints and their changes; a pod's node selector, affinity and tolerations) and the
-# presenter view's one-frame sync.
-BUDGET=${SIZE_BUDGET_BYTES:-507904}
+# the page down). 500 KB: 510,675 bytes measured with admission at the kubelet's start (node
+# labels, taints and their changes; a pod's node selector, affinity and tolerations), the
+# presenter view's one-frame sync and the "Watch —" caption in the app's downloaded figures.
+BUDGET=${SIZE_BUDGET_BYTES:-512000}
 FLEET_BUDGET=${FLEET_SIZE_BUDGET_BYTES:-204800}
 # The fleet view (dist/fleet/: its page and Web Worker) loads only when opened: 200 KB.
 # The importer's Web Worker (dist/import/: the YAML parser, validation, TOML, the evidence readers

@@ -121,7 +121,10 @@ impl Runs {
                 t0_ms: self.figure.t0_ms,
                 t1_ms: self.figure.t1_ms,
                 observed: self.observed.0.clone(),
-                note: self.observed.1.clone(),
+                // Under the title, what to watch (as the CLI's figures have it), unless the
+                // evidence's own note is there.
+                note: (self.observed.1.clone())
+                    .or_else(|| Some(restartscope_report::watch::watch_line(&self.traces))),
                 ..LayoutOpts::default()
             },
         )
@@ -489,6 +492,8 @@ mod tests {
         assert!(small.pods_left_out > 0);
         let words = small.export_figure().to_svg();
         assert!(words.contains("web-2"));
+        // Under the title, what to watch: the command line's caption.
+        assert!(words.contains("Watch — legacy kubelet:"), "no caption");
     }
 
     #[test]

@@ -89,6 +89,8 @@ test('the app downloads the animated SVG and copies README markdown with real al
   expect(text).toContain('@keyframes');
   expect(text).not.toMatch(/<script|href="http|@import|url\(http/);
   for (const pod of ['web-0', 'web-1', 'web-2']) expect(text).toContain(pod);
+  // What to watch, under the title, as the command line's figures have it.
+  expect(text).toContain('Watch — legacy kubelet:');
   await page.locator('#copy-readme').click();
   await expect(page.locator('#copy-readme')).toHaveText('✓ Markdown copied');
   const md = await page.evaluate(() => navigator.clipboard.readText());
