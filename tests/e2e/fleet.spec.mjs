@@ -226,3 +226,25 @@ for (const theme of ['light', 'dark']) {
     expect(problems).toEqual([]);
   });
 }
+
+// An in-place rolling upgrade: from 1.30 to 1.31 every container of every batch restarts at its
+// kubelet's first SyncPod (the container hash changed, PR #124220), and the words say that the
+// version skew policy asks for a drain first; from 1.34 to 1.35 the containers keep running. The
+// select offers the releases, the address keeps the choice, and "none" is a plain restart.
+test('fleet view: an in-place upgrade from the Upgrade select, in the words and the address', async ({ page }) => {
+  const problems = await openFleet(page, `${SMALL}&version=1.30&upgrade-to=1.31`);
+  await done(page);
+  await expect(page.locator('#f-upgrade-to')).toHaveValue('1.31');
+  await expect(page.locator('#summary')).toContainText('Kubernetes 1.30 upgraded in place to 1.31');
+  await expect(page.locator('#words')).toContainText('In-place kubelet upgrade 1.30 → 1.31: every container of every batch restarts');
+  await expect(page.locator('#words')).toContainText('drain a node before a minor kubelet upgrade');
+  await page.locator('#f-version').selectOption('1.34');
+  await page.locator('#f-upgrade-to').selectOption('1.35');
+  await done(page);
+  await expect(page.locator('#words')).toContainText('In-place kubelet upgrade 1.34 → 1.35: containers keep running');
+  expect(new URL(page.url()).searchParams.get('upgrade-to')).toBe('1.35');
+  await page.locator('#f-upgrade-to').selectOption('');
+  await done(page);
+  await expect(page.locator('#words')).not.toContainText('In-place kubelet upgrade');
+  expect(problems).toEqual([]);
+});

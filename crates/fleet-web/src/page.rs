@@ -253,13 +253,17 @@ fn set_progress(x: f64, label: &str) {
 fn on_settings(d: &JsValue) {
     let values = get(d, "values");
     let sel: HtmlSelectElement = el("f-version").unchecked_into();
+    let up: HtmlSelectElement = el("f-upgrade-to").unchecked_into();
     if sel.length() == 0 {
         for v in list(d, "versions") {
             let v = v.as_string().unwrap_or_default();
-            let o = doc().create_element("option").unwrap();
-            set_attr(&o, "value", &v);
-            o.set_text_content(Some(&v));
-            let _ = sel.append_child(&o);
+            // The same releases for the in-place upgrade's target (after "none").
+            for s in [&sel, &up] {
+                let o = doc().create_element("option").unwrap();
+                set_attr(&o, "value", &v);
+                o.set_text_content(Some(&v));
+                let _ = s.append_child(&o);
+            }
         }
     }
     let focused = doc().active_element();

@@ -128,6 +128,12 @@ pub fn values(f: &Fleet, ov: &Overrides) -> Vec<(&'static str, String)> {
         ("pause", fmt_secs(f.rolling.pause_s)),
         ("wait-ready", f.rolling.wait_ready.to_string()),
         ("version", f.cluster.version.as_str().to_string()),
+        (
+            "upgrade-to",
+            f.rolling
+                .upgrade_to
+                .map_or(String::new(), |v| v.as_str().to_string()),
+        ),
         ("policy", policy.to_string()),
         ("seed", f.seed.to_string()),
     ]
@@ -136,8 +142,12 @@ pub fn values(f: &Fleet, ov: &Overrides) -> Vec<(&'static str, String)> {
 /// One line describing the fleet (the CLI table's heading, shortened).
 pub fn summary(f: &Fleet) -> String {
     format!(
-        "Kubernetes {} · {}, kubelet down {}, pause {}{} · {} simulated · seed {}",
+        "Kubernetes {}{} · {}, kubelet down {}, pause {}{} · {} simulated · seed {}",
         f.cluster.version.as_str(),
+        f.rolling.upgrade_to.map_or(String::new(), |v| format!(
+            " upgraded in place to {}",
+            v.as_str()
+        )),
         edit::shape(f),
         fmt_secs(f.rolling.downtime_s),
         fmt_secs(f.rolling.pause_s),
@@ -343,6 +353,11 @@ fn post_result(f: &Fleet, runs: &[FleetRun], elapsed: f64) {
     };
     if let Some(w) = edit::rollout_words(f, runs) {
         words = format!("{w} {words}");
+    }
+    // An in-place upgrade: what it does to the containers, and the version skew policy's advice.
+    let upgrade = edit::upgrade_words(f);
+    if !upgrade.is_empty() {
+        words = format!("{upgrade} {words}");
     }
     let memory = wasm_bindgen::memory()
         .unchecked_into::<js_sys::WebAssembly::Memory>()

@@ -9,7 +9,7 @@ use crate::core::time::{fmt_secs, parse_duration, plural, words_secs};
 use crate::scenario::{FieldError, KubeVersion, Policy};
 
 /// The settings by their CLI names (flags without `--`; the web view's query keys).
-pub const KEYS: [&str; 11] = [
+pub const KEYS: [&str; 12] = [
     "nodes",
     "zones",
     "pods-per-node",
@@ -19,6 +19,7 @@ pub const KEYS: [&str; 11] = [
     "pause",
     "wait-ready",
     "version",
+    "upgrade-to",
     "policy",
     "seed",
 ];
@@ -79,6 +80,8 @@ impl Overrides {
             "downtime" => self.downtime_s = Some(secs(value)?),
             "pause" => self.pause_s = Some(secs(value)?),
             "version" => self.version = Some(parse_version(value)?),
+            // Empty or "none": no upgrade (the web view's select).
+            "upgrade-to" if matches!(value, "" | "none") => self.upgrade_to = None,
             "upgrade-to" => self.upgrade_to = Some(parse_version(value)?),
             "policy" => self.policy = parse_policy(value)?,
             "wait-ready" => {
@@ -177,6 +180,7 @@ pub fn key_of(e: &FieldError) -> &'static str {
         "rolling.batch" => "batch",
         "rolling.downtime_s" | "kubelet.restarts[0].downtime_s" => "downtime",
         "rolling.pause_s" => "pause",
+        f if f.ends_with("upgrade_to") => "upgrade-to",
         f if f.starts_with("cluster") => "version",
         _ => "nodes",
     }
@@ -194,8 +198,10 @@ pub fn range_of(key: &str, nodes: u32) -> String {
         "downtime" => "0–3600 s".into(),
         "pause" => "0–3600 s".into(),
         "seed" => "0–18446744073709551615".into(),
+        "upgrade-to" => "a release newer than --version (1.31 or later restarts every container of a 1.30 kubelet), or none".into(),
         "version" => format!(
-            "1.31 to 1.38 with their patch releases (1.36.4), or main; profiles {}",
+            "{} to 1.38 with their patch releases (1.36.4), or main; profiles {}",
+            KubeVersion::ALL[0].as_str(),
             KubeVersion::ALL
                 .iter()
                 .map(|v| v.as_str())
