@@ -32,8 +32,10 @@ const register = (swUrl, scope) => `<script id="rs-offline">
 if ('serviceWorker' in navigator && location.protocol !== 'file:') {
   addEventListener('load', () => {
     const had = !!navigator.serviceWorker.controller;
+    // register() with the same script does not look for a new one: update() does, so a new
+    // deployment installs on this visit (it serves once every page of the old build is closed).
     navigator.serviceWorker.register('${swUrl}', { scope: '${scope}' })
-      .then(() => navigator.serviceWorker.ready)
+      .then((r) => { if (had) r.update().catch(() => {}); return navigator.serviceWorker.ready; })
       .then(() => {
         if (had || localStorage.getItem('restartscope-offline')) return;
         localStorage.setItem('restartscope-offline', '1');
