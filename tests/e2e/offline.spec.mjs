@@ -69,3 +69,63 @@ test('the offline copy is served beside the app', async ({ request }) => {
     expect(text).toContain(f);
   }
 });
+
+// A new deployment replaces the old one whole: the site copied to a directory of its own and
+// served there; after a visit, a new build (its page marked, its sw.js with a new VERSION) is put
+// in place. The next online visit installs the new service worker while the old one keeps
+// serving the old files (never a mix); once the old build's page is closed, the next visit runs
+// the new build and the old cache is gone.
+test('a new deployment is picked up on the next online visits, never mixed with the old', async ({ browser }) => {
+  const { cpSync, readFileSync, writeFileSync, mkdtempSync, rmSync } = await import('node:fs');
+  const { spawn } = await import('node:child_process');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'restartscope-deploy-'));
+  cpSync('dist', dir, { recursive: true });
+  const port = 4300 + Math.floor(Math.random() * 500);
+  const server = spawn(process.execPath, ['scripts/serve.mjs', dir, String(port)], { stdio: 'ignore' });
+  try {
+    const base = `http://127.0.0.1:${port}/`;
+    for (let i = 0; i < 50; i++) {
+      if (await fetch(base).then((r) => r.ok, () => false)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const ctx = await browser.newContext({ serviceWorkers: 'allow' });
+    let page = await ctx.newPage();
+    await page.goto(`${base}?preset=short-restart`);
+    await page.waitForFunction(() => !!navigator.serviceWorker.controller);
+    const reg = () => page.evaluate(async () => {
+      const r = await navigator.serviceWorker.getRegistration();
+      return { waiting: !!r?.waiting, keys: await caches.keys() };
+    });
+    const old = readFileSync(join(dir, 'sw.js'), 'utf8').match(/const VERSION = '([0-9a-f]+)'/)[1];
+    expect((await reg()).keys).toEqual([`restartscope-${old}`]);
+    // The new build: a marked page and a new service worker version.
+    const html = readFileSync(join(dir, 'index.html'), 'utf8');
+    writeFileSync(join(dir, 'index.html'), html.replace('<body', '<body data-build="new"'));
+    const sw = readFileSync(join(dir, 'sw.js'), 'utf8');
+    writeFileSync(join(dir, 'sw.js'), sw.replace(`const VERSION = '${old}'`, "const VERSION = 'feedfacefeedface'"));
+    // The next visit, online: the old worker still serves the old page, the new one installs.
+    await page.reload();
+    await expect(page.locator('#figure canvas').first()).toBeVisible();
+    expect(await page.locator('body').getAttribute('data-build')).toBeNull();
+    await expect.poll(async () => (await reg()).waiting, { timeout: 30_000 }).toBe(true);
+    // Every page of the old build closed: the next visit runs the new build, whole.
+    await page.close();
+    await expect.poll(async () => {
+      const p = await ctx.newPage();
+      await p.goto(`${base}?preset=short-restart`);
+      const b = await p.locator('body').getAttribute('data-build');
+      await p.close();
+      return b;
+    }, { timeout: 20_000 }).toBe('new');
+    page = await ctx.newPage();
+    await page.goto(base);
+    await expect(page.locator('#figure canvas').first()).toBeVisible();
+    expect((await reg()).keys).toEqual(['restartscope-feedfacefeedface']);
+    await ctx.close();
+  } finally {
+    server.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
