@@ -147,8 +147,10 @@ impl Scenario {
             prev_at = r.at_s;
         }
         api_unreachable(&mut v, &k.api_unreachable, horizon);
-        // A model limit, not Kubernetes': the model posts node status only when the kubelet
-        // starts, so while the kubelet is up the lease alone must keep the node Ready. A lease
+        // A model limit, not Kubernetes': the model's kubelet posts node status only when its
+        // Ready changes (at a start, or on its 10 s grid when the runtime's health changes), not
+        // every `nodeStatusUpdateFrequency`, so while the kubelet is up the lease alone must keep
+        // the node Ready. A lease
         // renewal plus one NLC pass must fit in the grace period, or a healthy node would go
         // Unknown (a real kubelet would post Ready again and flap).
         // Renewals come every nodeLeaseDurationSeconds / 4 plus up to 4 % (`JitterUntil`).
