@@ -29,12 +29,20 @@ impl Row {
                 .filter(|c| c.role != ContainerRole::Init)
         };
         let n = counted().count();
-        let r = counted().filter(|c| c.ready).count();
+        // A pod the kubelet's admission rejected has no container statuses in the API.
+        let r = if p.rejected {
+            0
+        } else {
+            counted().filter(|c| c.ready).count()
+        };
         // `kubectl get pods -w` prints a deleted pod's last object (Terminating), never "Deleted":
-        // the deletion is said in the comment.
+        // the deletion is said in the comment. A Failed pod shows its status reason (`printPod`);
+        // before that the rejected pod's phase stays Running (`mergePodStatus`).
         let status = if p.removed || p.deleting {
             "Terminating"
-        } else if counted().all(|c| c.running) {
+        } else if let Some(reason) = p.failed {
+            reason
+        } else if p.rejected || counted().all(|c| c.running) {
             "Running"
         } else {
             "Error"
@@ -151,6 +159,28 @@ mod tests {
         let last = rows.iter().rfind(|r| &r.name == name).unwrap();
         assert_eq!(last.status, "Terminating");
         assert!(last.condition.ends_with(", pod deleted"), "{last:?}");
+    }
+
+    /// A pod rejected at the kubelet's start: 0/1 Running (no container statuses, the phase
+    /// kept while its container may run), then `NodeAffinity` once Failed.
+    #[test]
+    fn a_rejected_pod_shows_its_reason_once_failed() {
+        let sc = presets::admission_after_relabel();
+        let tr = restartscope_sim::simulate_policy(&sc, restartscope_sim::Policy::Legacy).unwrap();
+        let rows = rows(&Timeline::new(&tr), tr.horizon);
+        let web0: Vec<(i64, &str, &str)> = rows
+            .iter()
+            .filter(|r| r.name == "web-0")
+            .map(|r| (r.t_ms, r.ready.as_str(), r.status))
+            .collect();
+        assert_eq!(
+            web0,
+            [
+                (0, "1/1", "Running"),
+                (42_000, "0/1", "Running"),
+                (50_000, "0/1", "NodeAffinity")
+            ]
+        );
     }
 
     #[test]

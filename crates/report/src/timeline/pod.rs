@@ -148,6 +148,11 @@ pub struct PodTimeline {
     /// Deletion timestamp (eviction).
     pub deleted: Option<Ms>,
     pub removed: Option<Ms>,
+    /// Admission at the kubelet's start rejected the pod (A1): when, and the status `reason`
+    /// (the predicate's name: `NodeAffinity`, `TaintToleration`).
+    pub rejected: Option<(Ms, &'static str)>,
+    /// Phase Failed written (A2).
+    pub failed: Option<Ms>,
     pub countdowns: Vec<Countdown>,
     /// Instants at which what `kubectl get pods -w` prints of the pod may change (a status
     /// write, a Ready change, a container exit or restart, deletion, removal), each with the
@@ -164,6 +169,10 @@ pub struct PodState {
     pub containers: Vec<ContainerState>,
     pub deleting: bool,
     pub removed: bool,
+    /// Rejected by admission at the kubelet's start: the API's container statuses are gone.
+    pub rejected: bool,
+    /// Phase Failed, with its reason (kubectl's STATUS column shows the reason).
+    pub failed: Option<&'static str>,
     /// Due time of an eviction countdown running at this instant.
     pub eviction_due: Option<Ms>,
 }
@@ -205,6 +214,8 @@ impl PodTimeline {
             probes: Vec::new(),
             deleted: None,
             removed: None,
+            rejected: None,
+            failed: None,
             countdowns: Vec::new(),
             watch: Vec::new(),
         }
@@ -248,6 +259,17 @@ impl PodTimeline {
             }
             (Kind::Eviction, _) => {
                 self.deleted.get_or_insert(e.t);
+            }
+            (Kind::PodRejected, _) => {
+                let reason = if e.value.text().contains("Predicate TaintToleration") {
+                    "TaintToleration"
+                } else {
+                    "NodeAffinity"
+                };
+                self.rejected.get_or_insert((e.t, reason));
+            }
+            (Kind::PodFailed, _) => {
+                self.failed.get_or_insert(e.t);
             }
             (Kind::Endpoint, _) => {
                 if let Some(ep) = &mut self.endpoint {
@@ -342,6 +364,8 @@ impl PodTimeline {
                 | Kind::ContainerRestart
                 | Kind::Eviction
                 | Kind::PodRemoved
+                | Kind::PodRejected
+                | Kind::PodFailed
         ) && self.watch.last().is_none_or(|w| w.0 != e.t)
         {
             self.watch.push((e.t, i));
@@ -377,6 +401,11 @@ impl PodTimeline {
                 .collect(),
             deleting: self.deleted.is_some_and(|d| d <= t),
             removed: self.removed.is_some_and(|r| r <= t),
+            rejected: self.rejected.is_some_and(|r| r.0 <= t),
+            failed: self
+                .rejected
+                .filter(|_| self.failed.is_some_and(|f| f <= t))
+                .map(|r| r.1),
             eviction_due: self
                 .countdowns
                 .iter()
