@@ -165,16 +165,7 @@ impl ApiServer {
                 );
             }
         }
-        cx.rec.node_metrics(node).kubelet_status_writes += 1;
-        cx.rec.count_write(cx.now);
-        cx.emit(
-            Kind::StatusWrite,
-            Some(pod),
-            None,
-            Value::Writer(Actor::Kubelet),
-            why.pod,
-            Actor::Kubelet,
-        );
+        kubelet_write(cx, pod, why.pod);
         let ready = st.ready;
         self.pods[node as usize][pod].status = st;
         if ready_changed {
@@ -358,16 +349,7 @@ impl ApiServer {
             return;
         }
         a.failed = true;
-        cx.rec.node_metrics(cx.node).kubelet_status_writes += 1;
-        cx.rec.count_write(cx.now);
-        cx.emit(
-            Kind::StatusWrite,
-            Some(pod),
-            None,
-            Value::Writer(Actor::Kubelet),
-            Rule::A2,
-            Actor::Kubelet,
-        );
+        kubelet_write(cx, pod, Rule::A2);
         cx.emit(
             Kind::PodFailed,
             Some(pod),
@@ -394,4 +376,19 @@ impl ApiServer {
         cx.touch(pod);
         self.mark_endpoint(cx.node, pod);
     }
+}
+
+/// A pod status write by the kubelet's status manager: counted in the node's
+/// `kubelet_status_writes` and the per-second writes, and recorded with its rule.
+fn kubelet_write(cx: &mut Ctx, pod: usize, rule: Rule) {
+    cx.rec.node_metrics(cx.node).kubelet_status_writes += 1;
+    cx.rec.count_write(cx.now);
+    cx.emit(
+        Kind::StatusWrite,
+        Some(pod),
+        None,
+        Value::Writer(Actor::Kubelet),
+        rule,
+        Actor::Kubelet,
+    );
 }

@@ -32,7 +32,7 @@ pub const STATUS_SYNC: Ms = 10_000;
 
 /// The first tick of a `period` grid anchored at `base` strictly after `t`.
 fn tick_after(base: Ms, period: Ms, t: Ms) -> Ms {
-    base + ((t - base).div_euclid(period) + 1) * period
+    super::restarts::tick_at_or_after(base, period, t + 1)
 }
 
 /// Why admission turns a pod away: the predicate's name (the status `reason`) and its message.

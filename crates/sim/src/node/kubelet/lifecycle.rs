@@ -282,9 +282,11 @@ impl Kubelet<'_> {
         }
         if self.stale_statuses {
             // The status manager's ticker runs from its start with the kubelet's.
-            let period = super::admission::STATUS_SYNC;
-            let k = (cx.now - self.started_at + period - 1).div_euclid(period);
-            let at = self.started_at + k * period;
+            let at = super::restarts::tick_at_or_after(
+                self.started_at,
+                super::admission::STATUS_SYNC,
+                cx.now,
+            );
             cx.at(at, What::StatusSync { gen: self.gen });
         }
     }

@@ -36,7 +36,7 @@ pub const NODE_STATUS: Ms = 10_000;
 pub const START_NOT_READY: Ms = 1_000;
 
 /// The first tick of a `period` grid anchored at `base` that is at or after `t`.
-fn tick_at_or_after(base: Ms, period: Ms, t: Ms) -> Ms {
+pub(super) fn tick_at_or_after(base: Ms, period: Ms, t: Ms) -> Ms {
     base + (t - base + period - 1).div_euclid(period) * period
 }
 
