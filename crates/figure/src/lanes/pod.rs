@@ -74,9 +74,11 @@ pub fn ready(b: &mut Builder, g: &Group, p: usize, y: f64, badge_row: f64, h: f6
                         "False: rejected at kubelet start"
                     };
                     let w = width(a, z);
+                    // Room to spare: the page's canvas draws with the browser's font, a little
+                    // wider than `text_w`'s estimate, and the write's badge sits at the start.
                     if let Some(l) = [long, "False: rejected", "rejected"]
                         .into_iter()
-                        .find(|l| text_w(l, 9.5) + 6.0 <= w)
+                        .find(|l| text_w(l, 9.5) + 48.0 <= w)
                     {
                         label = l.to_string();
                     }
