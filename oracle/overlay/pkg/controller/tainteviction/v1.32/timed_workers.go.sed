@@ -1,0 +1,1 @@
+../v1.31/timed_workers.go.sed
