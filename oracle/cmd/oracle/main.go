@@ -1,0 +1,164 @@
+// Command oracle runs one RestartScope scenario through Kubernetes' own kubelet and control-plane
+// code of the release it is built with (oracle/mods/<release>.mod, `go build -overlay`), on a
+// fake clock, and writes what happened in the model's trace vocabulary:
+//
+//	oracle -scenario crates/sim/presets/short-restart.toml -policy kep -release v1.37.2 \
+//	       -kdir $(go list -m -f '{{.Dir}}' k8s.io/kubernetes) -out vectors/v1.37.2/short-restart.kep.json
+//
+// A scenario the harness cannot drive gets a vector that says so (`skipped`), never a trace.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/component-base/featuregate"
+	testingclock "k8s.io/utils/clock/testing"
+
+	"restartscope/oracle/internal/node"
+	"restartscope/oracle/internal/scenario"
+	"restartscope/oracle/internal/trace"
+)
+
+// Vector is one run: the release, the scenario, the kubelet (policy and gates) and its events.
+type Vector struct {
+	Release      string        `json:"release"`
+	Scenario     string        `json:"scenario"`
+	Policy       string        `json:"policy"`
+	FeatureGates string        `json:"feature_gates"`
+	Skipped      []string      `json:"skipped,omitempty"`
+	Covers       []string      `json:"covers"`
+	HorizonMs    int64         `json:"horizon_ms"`
+	Events       []trace.Event `json:"events"`
+}
+
+const kepGate = "ChangeContainerStatusOnKubeletRestart"
+
+func main() {
+	scPath := flag.String("scenario", "", "scenario file (TOML or JSON)")
+	policy := flag.String("policy", "kep", "kep (the release's default) or legacy (the gate set true)")
+	release := flag.String("release", "", "the k8s.io/kubernetes version built in")
+	kdir := flag.String("kdir", "", "the k8s.io/kubernetes module directory (read for kubelet_pods.go)")
+	out := flag.String("out", "", "output file (default stdout)")
+	flag.Parse()
+	if err := run(*scPath, *policy, *release, *kdir, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "oracle:", err)
+		os.Exit(1)
+	}
+}
+
+func run(scPath, policy, release, kdir, out string) error {
+	sc, err := scenario.Load(scPath)
+	if err != nil {
+		return err
+	}
+	v := Vector{Release: release, Scenario: sc.Name, Policy: policy, HorizonMs: int64(sc.HorizonS * 1000),
+		Covers: []string{"prober", "prober/results", "status", "nodelifecycle", "tainteviction"}, Events: []trace.Event{}}
+	known := utilfeature.DefaultMutableFeatureGate.GetAll()
+	_, hasKEP := known[featuregate.Feature(kepGate)]
+	if policy == "legacy" && hasKEP {
+		if err := utilfeature.DefaultMutableFeatureGate.Set(kepGate + "=true"); err != nil {
+			return err
+		}
+		v.FeatureGates = kepGate + "=true"
+	} else if policy == "kep" && !hasKEP {
+		v.Skipped = append(v.Skipped, "this release has no KEP-4781 code (no "+kepGate+" gate)")
+	}
+	v.Skipped = append(v.Skipped, sc.Unsupported()...)
+	if len(v.Skipped) == 0 {
+		gates := node.Gates{HasKEP: hasKEP, ChangeContainerStatus: hasKEP && utilfeature.DefaultFeatureGate.Enabled(featuregate.Feature(kepGate))}
+		gates.StartedBySameID, err = startedBySameID(kdir)
+		if err != nil {
+			return err
+		}
+		v.Events, err = simulate(sc, gates)
+		if err != nil {
+			return err
+		}
+	}
+	b, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	if out == "" {
+		_, err = os.Stdout.Write(b)
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(out, b, 0o644)
+}
+
+// startedBySameID reads the release's kubelet_pods.go convertToAPIContainerStatuses: whether
+// the previous status's Started is kept only for the same container ID (#141342) or by name.
+func startedBySameID(kdir string) (bool, error) {
+	b, err := os.ReadFile(filepath.Join(kdir, "pkg/kubelet/kubelet_pods.go"))
+	if err != nil {
+		return false, err
+	}
+	lines := strings.Split(string(b), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "status.Started = oldStatus.Started") {
+			for j := max(0, i-3); j < i; j++ {
+				if strings.Contains(lines[j], "ContainerID") {
+					return true, nil
+				}
+			}
+			return false, nil
+		}
+	}
+	// No Started kept at all (before KEP-4781): the gate check never runs.
+	return false, nil
+}
+
+func simulate(sc *scenario.Scenario, gates node.Gates) ([]trace.Event, error) {
+	ctx := context.Background()
+	client := fake.NewSimpleClientset()
+	clk := testingclock.NewFakeClock(trace.At(0))
+	rec := &trace.Recorder{}
+	q := &node.Queue{}
+	n, err := node.New(sc, gates, client, clk, rec, q)
+	if err != nil {
+		return nil, err
+	}
+	clk.SetTime(trace.At(0))
+	n.StartLease()
+	n.Schedule()
+	cp, err := newControlPlane(ctx, client, clk, rec, sc)
+	if err != nil {
+		return nil, err
+	}
+	horizon := int64(sc.HorizonS * 1000)
+	for {
+		tc := trace.Ms(cp.NextDue())
+		t, f, ok := q.Pop(min(tc-1, horizon))
+		if ok {
+			clk.SetTime(trace.At(t))
+			f()
+			continue
+		}
+		if tc > horizon {
+			break
+		}
+		clk.SetTime(trace.At(tc))
+		if err := cp.Step(ctx); err != nil {
+			return nil, err
+		}
+		// What the controllers changed is theirs (they record it); the kubelet's recorder
+		// takes the API as it now is.
+		n.SnapshotBy(false, "")
+	}
+	ev := rec.Events
+	sort.SliceStable(ev, func(i, j int) bool { return ev[i].T < ev[j].T })
+	return ev, nil
+}

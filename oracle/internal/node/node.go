@@ -1,0 +1,847 @@
+// Package node drives one node's kubelet on the harness's clock: Kubernetes' own prober
+// manager and workers (pkg/kubelet/prober), results managers (prober/results) and status
+// manager (pkg/kubelet/status) of the release the harness is built with, around a fake
+// container runtime whose containers follow the scenario's truth, and a fake API (client-go's
+// fake clientset) the control plane reads too.
+//
+// What this package does itself is the kubelet's glue between those components, each step
+// named after the kubelet code it stands for:
+//   - the steady state before the story (kubelet up for a day, containers for an hour, every
+//     worker holding a Success), as the model starts (crates/sim/src/cluster/mod.rs Cluster::new);
+//   - a kubelet restart: the process's managers dropped; new ones, with empty memory, created
+//     at its start (kubelet.go NewMainKubelet) while the containers keep running;
+//   - the first SyncPod of each pod (kubelet.go SyncPod): generateAPIPodStatus, then
+//     probeManager.AddPod. generateAPIPodStatus lives on *Kubelet; its container-status part
+//     (convertToAPIContainerStatuses: Started kept from the previous status while the KEP-4781
+//     gate is off) is written here from kubelet_pods.go of the release, and everything else it
+//     calls is Go's: probeManager.UpdatePodStatus, status.GenerateContainersReadyCondition and
+//     GeneratePodReadyCondition;
+//   - each worker's run loop (worker.go run: the initial sleep, the ticker that keeps one tick,
+//     manualTriggerCh, stopCh) on the fake clock, calling the real doProbe;
+//   - the sync loop's probe-result handling (kubelet.go syncLoopIteration: readiness →
+//     SetContainerReadiness, startup → SetContainerStartup, then HandlePodSyncs);
+//   - the status manager's goroutine (status_manager.go Start: syncBatch on podStatusChannel,
+//     syncBatch(all) every 10 s);
+//   - the node lease (component-helpers lease controller) and the node's Ready condition.
+//
+// The timing randomness (a worker's initial sleep, ticker phases, lease jitter) is the model's
+// keyed draws (internal/draw), so both take the same random path.
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	coordv1 "k8s.io/api/coordination/v1"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
+	testingclock "k8s.io/utils/clock/testing"
+	utilexec "k8s.io/utils/exec"
+	"k8s.io/utils/ptr"
+
+	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
+	kubepod "k8s.io/kubernetes/pkg/kubelet/pod"
+	"k8s.io/kubernetes/pkg/kubelet/prober"
+	"k8s.io/kubernetes/pkg/kubelet/prober/results"
+	"k8s.io/kubernetes/pkg/kubelet/status"
+	statustest "k8s.io/kubernetes/pkg/kubelet/status/testing"
+	kubeletutil "k8s.io/kubernetes/pkg/kubelet/util"
+	"k8s.io/kubernetes/pkg/probe"
+
+	"restartscope/oracle/internal/draw"
+	"restartscope/oracle/internal/scenario"
+	"restartscope/oracle/internal/trace"
+)
+
+const (
+	kubeletBorn    = -86_400_000 // ms: the kubelet of the steady state started a day before
+	containersBorn = -3_600_000  // ms: its containers an hour before
+	statusSync     = 10_000      // status_manager.go syncPeriod
+	nodeStatusFreq = 10_000      // nodeStatusUpdateFrequency
+	Namespace      = "default"
+	NodeName       = "node-0"
+)
+
+// Gates is what the run needs to know of the release's feature gates.
+type Gates struct {
+	// ChangeContainerStatusOnKubeletRestart is enabled (the legacy kubelet from 1.35 on).
+	ChangeContainerStatus bool
+	// The release has the KEP-4781 code at all (1.35 on).
+	HasKEP bool
+	// kubelet_pods.go keeps Started only for the same container ID (#141342).
+	StartedBySameID bool
+}
+
+// Node is one node: its runtime, its kubelet process (nil while down) and the API.
+type Node struct {
+	sc     *scenario.Scenario
+	gates  Gates
+	client *fake.Clientset
+	clk    *testingclock.FakeClock
+	rec    *trace.Recorder
+	q      *Queue
+
+	pods []*podRT
+	k    *kubelet
+	gen  int
+	// The last API state the recorder saw, to record what the kubelet changed.
+	seen map[string]apiSeen
+	// The lease's renewal count (its jitter's key).
+	renewals uint64
+	// The handshake with the worker goroutine whose doProbe runs now.
+	current chan probeCall
+	// Record events (off while the steady state is built).
+	recording bool
+}
+
+type podRT struct {
+	idx  int
+	spec *scenario.Pod
+	uid  types.UID
+	ip   string
+	cs   []*ctrRT
+}
+
+type ctrRT struct {
+	spec     *scenario.Container
+	idx      int
+	instance int
+	started  int64
+	running  bool
+}
+
+func (c *ctrRT) id(p *podRT) string {
+	return fmt.Sprintf("containerd://%s-%s-%d", p.spec.Name, c.spec.Name, c.instance)
+}
+
+type apiSeen struct {
+	ready   bool
+	started map[string]bool
+	cready  map[string]bool
+	exists  bool
+}
+
+// kubelet is one kubelet process.
+type kubelet struct {
+	gen     int
+	start   int64
+	sm      status.Manager
+	pm      prober.Manager
+	podMgr  kubepod.Manager
+	live    results.Manager
+	ready   results.Manager
+	startup results.Manager
+	workers []*wrk
+	synced  map[types.UID]bool
+	ctx     context.Context
+	cancel  context.CancelFunc
+}
+
+// wrk is run's loop state for one worker.
+type wrk struct {
+	w        prober.OracleWorker
+	pod      *podRT
+	ctr      *ctrRT
+	probe    *scenario.Probe
+	period   int64
+	inLoop   bool
+	busy     bool
+	held     bool  // the ticker holds one tick for a busy loop
+	nextTick int64 // the ticker's next tick
+	tickSeq  int
+	done     bool
+}
+
+// New builds the node in its steady state at t = 0.
+func New(sc *scenario.Scenario, gates Gates, client *fake.Clientset, clk *testingclock.FakeClock, rec *trace.Recorder, q *Queue) (*Node, error) {
+	n := &Node{sc: sc, gates: gates, client: client, clk: clk, rec: rec, q: q, seen: map[string]apiSeen{}}
+	ctx := context.Background()
+	for i := range sc.Pods {
+		p := &podRT{idx: i, spec: &sc.Pods[i], uid: types.UID("uid-" + sc.Pods[i].Name), ip: fmt.Sprintf("10.0.0.%d", i+1)}
+		for j := range sc.Pods[i].Containers {
+			p.cs = append(p.cs, &ctrRT{spec: &sc.Pods[i].Containers[j], idx: j, instance: 1, started: containersBorn, running: true})
+		}
+		n.pods = append(n.pods, p)
+		pod := n.podObject(p)
+		pod.Status = n.steadyStatus(p)
+		if _, err := client.CoreV1().Pods(Namespace).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+			return nil, err
+		}
+	}
+	node := &v1.Node{
+		ObjectMeta: metav1.ObjectMeta{Name: NodeName, Labels: map[string]string{"kubernetes.io/hostname": NodeName}},
+		Status: v1.NodeStatus{Conditions: []v1.NodeCondition{{
+			Type: v1.NodeReady, Status: v1.ConditionTrue, Reason: "KubeletReady",
+			LastHeartbeatTime: metav1.NewTime(trace.At(-10_000)), LastTransitionTime: metav1.NewTime(trace.At(kubeletBorn)),
+		}}},
+	}
+	if _, err := client.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{}); err != nil {
+		return nil, err
+	}
+	leaseMs := int64(sc.Cluster.LeaseDurationS * 1000)
+	renew := max(leaseMs/4, 1)
+	phase := int64(draw.Draw(sc.Seed, draw.Lease, 0, [3]uint64{}) * float64(renew))
+	lease := &coordv1.Lease{
+		ObjectMeta: metav1.ObjectMeta{Name: NodeName, Namespace: "kube-node-lease"},
+		Spec: coordv1.LeaseSpec{
+			HolderIdentity:       ptr.To(NodeName),
+			LeaseDurationSeconds: ptr.To(int32(sc.Cluster.LeaseDurationS)),
+			RenewTime:            &metav1.MicroTime{Time: trace.At(phase - renew)},
+		},
+	}
+	if _, err := client.CoordinationV1().Leases("kube-node-lease").Create(ctx, lease, metav1.CreateOptions{}); err != nil {
+		return nil, err
+	}
+	// Writes by the kubelet's status manager, as the model counts them.
+	client.PrependReactor("patch", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		if a.GetSubresource() == "status" && n.recording {
+			n.rec.Add(trace.Event{T: trace.Ms(n.clk.Now()), Kind: "status_write", Pod: podName(a), By: "kubelet"})
+		}
+		return false, nil, nil
+	})
+	n.snapshot(false)
+
+	// The steady-state kubelet: up for a day; every worker has seen its container and holds a
+	// Success; its ticker's phase is the model's draw.
+	n.startKubelet(kubeletBorn, true)
+	for _, p := range n.pods {
+		n.firstSync(p, true)
+	}
+	n.snapshot(false)
+	n.recording = true
+	return n, nil
+}
+
+func podName(a k8stesting.Action) string {
+	if pa, ok := a.(k8stesting.PatchAction); ok {
+		return pa.GetName()
+	}
+	return ""
+}
+
+func (n *Node) now() int64 { return trace.Ms(n.clk.Now()) }
+
+func (n *Node) podObject(p *podRT) *v1.Pod {
+	pod := &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: p.spec.Name, Namespace: Namespace, UID: p.uid,
+			CreationTimestamp: metav1.NewTime(trace.At(containersBorn - 5_000))},
+		Spec: v1.PodSpec{NodeName: NodeName, RestartPolicy: v1.RestartPolicyAlways,
+			TerminationGracePeriodSeconds: ptr.To(int64(p.spec.TerminationGraceS))},
+	}
+	tol := int64(n.sc.Cluster.TolerationS)
+	ntol := tol
+	if n.sc.Cluster.NotReadyTolerationS != nil {
+		ntol = int64(*n.sc.Cluster.NotReadyTolerationS)
+	}
+	if p.spec.Workload != "daemonset" {
+		// DefaultTolerationSeconds admission.
+		pod.Spec.Tolerations = []v1.Toleration{
+			{Key: v1.TaintNodeNotReady, Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoExecute, TolerationSeconds: &ntol},
+			{Key: v1.TaintNodeUnreachable, Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoExecute, TolerationSeconds: &tol},
+		}
+	} else {
+		// The DaemonSet controller's tolerations (no tolerationSeconds).
+		pod.Spec.Tolerations = []v1.Toleration{
+			{Key: v1.TaintNodeNotReady, Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoExecute},
+			{Key: v1.TaintNodeUnreachable, Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoExecute},
+		}
+	}
+	for j, c := range p.spec.Containers {
+		ct := v1.Container{Name: c.Name, Image: "registry.k8s.io/pause:3.10"}
+		ct.StartupProbe = probeObject(c.StartupProbe, j)
+		ct.ReadinessProbe = probeObject(c.ReadinessProbe, j)
+		ct.LivenessProbe = probeObject(c.LivenessProbe, j)
+		pod.Spec.Containers = append(pod.Spec.Containers, ct)
+	}
+	return pod
+}
+
+func probeObject(p *scenario.Probe, idx int) *v1.Probe {
+	if p == nil {
+		return nil
+	}
+	o := &v1.Probe{PeriodSeconds: p.PeriodS, TimeoutSeconds: p.TimeoutS, SuccessThreshold: p.SuccessThreshold,
+		FailureThreshold: p.FailureThreshold, InitialDelaySeconds: p.InitialDelayS}
+	port := intstr.FromInt32(int32(8000 + idx))
+	switch p.Handler {
+	case "httpGet":
+		o.HTTPGet = &v1.HTTPGetAction{Path: "/healthz", Port: port, Scheme: v1.URISchemeHTTP}
+	case "tcpSocket":
+		o.TCPSocket = &v1.TCPSocketAction{Port: port}
+	default:
+		o.Exec = &v1.ExecAction{Command: []string{"probe", fmt.Sprint(idx)}}
+	}
+	return o
+}
+
+func (n *Node) steadyStatus(p *podRT) v1.PodStatus {
+	t := metav1.NewTime(trace.At(containersBorn))
+	s := v1.PodStatus{Phase: v1.PodRunning, PodIP: p.ip, PodIPs: []v1.PodIP{{IP: p.ip}}, HostIP: "10.1.0.1",
+		StartTime: &t, QOSClass: v1.PodQOSBestEffort}
+	s.Conditions = []v1.PodCondition{
+		{Type: v1.PodInitialized, Status: v1.ConditionTrue, LastTransitionTime: t},
+		{Type: v1.PodReady, Status: v1.ConditionTrue, LastTransitionTime: t},
+		{Type: v1.ContainersReady, Status: v1.ConditionTrue, LastTransitionTime: t},
+		{Type: v1.PodScheduled, Status: v1.ConditionTrue, LastTransitionTime: t},
+	}
+	for _, c := range p.cs {
+		s.ContainerStatuses = append(s.ContainerStatuses, v1.ContainerStatus{
+			Name: c.spec.Name, ContainerID: c.id(p), Image: "registry.k8s.io/pause:3.10", ImageID: "sha256:pause",
+			Ready: true, Started: ptr.To(true),
+			State: v1.ContainerState{Running: &v1.ContainerStateRunning{StartedAt: metav1.NewTime(trace.At(c.started))}},
+		})
+	}
+	return s
+}
+
+// ---- the container runtime's answers ----
+
+// health is the container's truth at ms (the scenario's truth; healthy before its first entry).
+func (c *ctrRT) health(ms int64) string {
+	h := "healthy"
+	for _, t := range c.spec.Truth {
+		if int64(t.AtS*1000) <= ms {
+			h = t.State
+		}
+	}
+	return h
+}
+
+// answer is what probing the container of kind returns at ms (crates/sim's probe_answer).
+func (c *ctrRT) answer(kind string, ms int64) bool {
+	if !c.running {
+		return false
+	}
+	switch c.health(ms) {
+	case "healthy":
+		return true
+	case "failing-readiness":
+		return kind != "readiness"
+	default:
+		return false
+	}
+}
+
+// ---- queue ----
+
+// Queue is the harness's one event queue: (time, order of insertion).
+type Queue struct {
+	items []item
+	seq   int
+}
+
+type item struct {
+	t   int64
+	seq int
+	f   func()
+}
+
+func (q *Queue) At(t int64, f func()) {
+	q.seq++
+	q.items = append(q.items, item{t, q.seq, f})
+}
+
+// Pop returns the next item at or before limit.
+func (q *Queue) Pop(limit int64) (int64, func(), bool) {
+	if len(q.items) == 0 {
+		return 0, nil, false
+	}
+	best := 0
+	for i, it := range q.items {
+		if it.t < q.items[best].t || (it.t == q.items[best].t && it.seq < q.items[best].seq) {
+			best = i
+		}
+	}
+	it := q.items[best]
+	if it.t > limit {
+		return 0, nil, false
+	}
+	q.items = append(q.items[:best], q.items[best+1:]...)
+	return it.t, it.f, true
+}
+
+// ---- the kubelet process ----
+
+func (n *Node) startKubelet(at int64, steady bool) {
+	n.gen++
+	gen := n.gen
+	prev := n.clk.Now()
+	n.clk.SetTime(trace.At(at))
+	ctx, cancel := context.WithCancel(context.Background())
+	k := &kubelet{gen: gen, start: at, ctx: ctx, cancel: cancel, synced: map[types.UID]bool{}}
+	k.podMgr = kubepod.NewBasicPodManager()
+	k.live, k.ready, k.startup = results.NewManager(), results.NewManager(), results.NewManager()
+	k.sm = status.OracleNewManager(n.client, k.podMgr, &statustest.FakePodDeletionSafetyProvider{}, kubeletutil.NewPodStartupLatencyTracker())
+	prober.OracleClock = n.clk
+	k.pm = prober.OracleNewManager(k.sm, k.live, k.ready, k.startup, runner{n}, n.netAnswer)
+	if steady {
+		n.clk.SetTime(prev)
+	}
+	n.k = k
+	// The pods from the API, as the config source lists them.
+	list, _ := n.client.CoreV1().Pods(Namespace).List(ctx, metav1.ListOptions{})
+	sort.Slice(list.Items, func(i, j int) bool { return list.Items[i].Name < list.Items[j].Name })
+	for i := range list.Items {
+		k.podMgr.AddPod(&list.Items[i])
+	}
+	if steady {
+		n.scheduleStatusSync(gen, 0)
+		return
+	}
+	// fastStatusUpdateOnce / syncNodeStatus: the kubelet posts Ready=True at start (1.31 on).
+	n.postNodeReady()
+	n.renewLease(gen)
+	n.scheduleStatusSync(gen, at)
+	for _, p := range n.pods {
+		p := p
+		n.q.At(at+int64(n.sc.Kubelet.FirstSyncDelayS*1000), func() {
+			if n.alive(gen) {
+				n.firstSync(p, false)
+				n.afterKubelet()
+			}
+		})
+	}
+}
+
+func (n *Node) alive(gen int) bool { return n.k != nil && n.k.gen == gen }
+
+func (n *Node) stopKubelet() {
+	if n.k != nil {
+		n.k.cancel()
+	}
+	n.k = nil
+}
+
+// scheduleStatusSync: the status manager's 10 s syncBatch(all), from its start.
+func (n *Node) scheduleStatusSync(gen int, from int64) {
+	next := from + statusSync
+	for next <= n.now() {
+		next += statusSync
+	}
+	n.q.At(next, func() {
+		if !n.alive(gen) {
+			return
+		}
+		status.OracleSync(n.k.ctx, n.k.sm, true)
+		n.afterKubelet()
+		n.scheduleStatusSync(gen, next)
+	})
+}
+
+// renewLease: the lease controller renews every leaseDuration/4 with JitterUntil(0.04, sliding).
+func (n *Node) renewLease(gen int) {
+	if !n.alive(gen) {
+		return
+	}
+	ctx := context.Background()
+	l, err := n.client.CoordinationV1().Leases("kube-node-lease").Get(ctx, NodeName, metav1.GetOptions{})
+	if err == nil {
+		l.Spec.RenewTime = &metav1.MicroTime{Time: n.clk.Now()}
+		_, _ = n.client.CoordinationV1().Leases("kube-node-lease").Update(ctx, l, metav1.UpdateOptions{})
+	}
+	n.renewals++
+	renew := max(int64(n.sc.Cluster.LeaseDurationS*1000)/4, 1)
+	j := draw.Draw(n.sc.Seed, draw.LeaseJitter, 0, [3]uint64{n.renewals, 0, 0})
+	n.q.At(n.now()+renew+int64(j*0.04*float64(renew)), func() { n.renewLease(gen) })
+}
+
+// StartLease begins the steady-state kubelet's renewals at the model's phase.
+func (n *Node) StartLease() {
+	renew := max(int64(n.sc.Cluster.LeaseDurationS*1000)/4, 1)
+	phase := int64(draw.Draw(n.sc.Seed, draw.Lease, 0, [3]uint64{}) * float64(renew))
+	gen := n.gen
+	n.q.At(phase, func() { n.renewLease(gen) })
+}
+
+func (n *Node) postNodeReady() {
+	ctx := context.Background()
+	node, err := n.client.CoreV1().Nodes().Get(ctx, NodeName, metav1.GetOptions{})
+	if err != nil {
+		return
+	}
+	for i := range node.Status.Conditions {
+		c := &node.Status.Conditions[i]
+		if c.Type != v1.NodeReady {
+			continue
+		}
+		if c.Status != v1.ConditionTrue {
+			c.LastTransitionTime = metav1.NewTime(n.clk.Now())
+			n.rec.Add(trace.Event{T: n.now(), Kind: "node_ready", Value: "True", By: "kubelet"})
+		}
+		c.Status, c.Reason, c.Message = v1.ConditionTrue, "KubeletReady", "kubelet is posting ready status"
+		c.LastHeartbeatTime = metav1.NewTime(n.clk.Now())
+	}
+	_, _ = n.client.CoreV1().Nodes().UpdateStatus(ctx, node, metav1.UpdateOptions{})
+}
+
+// Schedule puts the scenario's kubelet restarts on the queue.
+func (n *Node) Schedule() {
+	for _, r := range n.sc.Kubelet.Restarts {
+		at, down := int64(r.AtS*1000), int64(r.DowntimeS*1000)
+		n.q.At(at, func() {
+			n.stopKubelet()
+			n.rec.Add(trace.Event{T: at, Kind: "kubelet_stop", By: "kubelet"})
+		})
+		n.q.At(at+down, func() {
+			n.rec.Add(trace.Event{T: at + down, Kind: "kubelet_start", By: "kubelet"})
+			n.startKubelet(at+down, false)
+			n.afterKubelet()
+		})
+	}
+}
+
+// ---- SyncPod ----
+
+// firstSync is the pod worker's first SyncPod: generateAPIPodStatus and SetPodStatus, then
+// probeManager.AddPod (kubelet.go SyncPod), and for the steady state the workers' seeds.
+func (n *Node) firstSync(p *podRT, steady bool) {
+	k := n.k
+	pod, ok := k.podMgr.GetPodByUID(p.uid)
+	if !ok {
+		return
+	}
+	api, err := n.client.CoreV1().Pods(Namespace).Get(k.ctx, p.spec.Name, metav1.GetOptions{})
+	if err != nil {
+		return // removed from the API (evicted): nothing to sync
+	}
+	pod = api
+	k.podMgr.UpdatePod(pod)
+	if steady {
+		status.OracleSetPodStatus(k.sm, pod, n.steadyStatus(p))
+	} else {
+		n.syncPod(p)
+	}
+	k.synced[p.uid] = true
+	prober.OracleAddPod(k.ctx, k.pm, pod)
+	for _, w := range prober.OracleTakeAdded() {
+		ws := &wrk{w: w, pod: p, period: w.Period().Milliseconds()}
+		for _, c := range p.cs {
+			if c.spec.Name == w.Container() {
+				ws.ctr = c
+			}
+		}
+		ws.probe = map[string]*scenario.Probe{"startup": ws.ctr.spec.StartupProbe, "readiness": ws.ctr.spec.ReadinessProbe, "liveness": ws.ctr.spec.LivenessProbe}[w.Kind()]
+		k.workers = append(k.workers, ws)
+		kindIdx := map[string]uint64{"startup": 0, "readiness": 1, "liveness": 2}[w.Kind()]
+		if steady {
+			w.Seed(ws.ctr.id(p), pod, true)
+			ws.inLoop = true
+			first := int64(draw.Draw(n.sc.Seed, draw.ProbePhase, 0, [3]uint64{uint64(p.idx), uint64(ws.ctr.idx), kindIdx}) * float64(ws.period))
+			ws.nextTick = first
+			n.armTick(ws, k.gen)
+			continue
+		}
+		// run: the initial sleep when the kubelet started less than a period ago.
+		jitter := int64(0)
+		if ws.period > n.now()-k.start {
+			restartIdx := uint64(k.gen - 1)
+			jitter = int64(draw.Draw(n.sc.Seed, draw.WorkerJitter, 0, [3]uint64{restartIdx<<32 | uint64(p.idx), uint64(ws.ctr.idx), kindIdx}) * float64(ws.period))
+		}
+		gen := k.gen
+		n.q.At(n.now()+jitter, func() {
+			if !n.alive(gen) || ws.done {
+				return
+			}
+			ws.inLoop = true
+			ws.nextTick = n.now() + ws.period
+			n.armTick(ws, gen)
+			n.loop(ws, gen)
+		})
+	}
+	if steady {
+		n.drainResults(true)
+	}
+}
+
+// syncPod is SyncPod's status part: generateAPIPodStatus → statusManager.SetPodStatus.
+func (n *Node) syncPod(p *podRT) {
+	k := n.k
+	pod, ok := k.podMgr.GetPodByUID(p.uid)
+	if !ok {
+		return
+	}
+	old, found := k.sm.GetPodStatus(p.uid)
+	if !found {
+		old = pod.Status
+	}
+	s := v1.PodStatus{Phase: v1.PodRunning, PodIP: p.ip, PodIPs: []v1.PodIP{{IP: p.ip}}, HostIP: "10.1.0.1",
+		StartTime: old.StartTime, QOSClass: v1.PodQOSBestEffort}
+	oldByName := map[string]v1.ContainerStatus{}
+	for _, c := range old.ContainerStatuses {
+		oldByName[c.Name] = c
+	}
+	for _, c := range p.cs {
+		cs := v1.ContainerStatus{Name: c.spec.Name, ContainerID: c.id(p), Image: "registry.k8s.io/pause:3.10", ImageID: "sha256:pause",
+			RestartCount: int32(c.instance - 1)}
+		if c.running {
+			cs.State.Running = &v1.ContainerStateRunning{StartedAt: metav1.NewTime(trace.At(c.started))}
+		}
+		// kubelet_pods.go convertToAPIContainerStatuses: with the KEP-4781 gate off (1.35 on),
+		// a running container keeps the previous status's Started — by container name, or from
+		// #141342 only for the same container ID.
+		if n.gates.HasKEP && !n.gates.ChangeContainerStatus && c.running {
+			if o, ok := oldByName[c.spec.Name]; ok && o.Started != nil && (!n.gates.StartedBySameID || o.ContainerID == cs.ContainerID) {
+				cs.Started = o.Started
+			}
+		}
+		s.ContainerStatuses = append(s.ContainerStatuses, cs)
+	}
+	prober.OracleUpdatePodStatus(k.ctx, k.pm, pod, &s)
+	conds := []v1.PodCondition{{Type: v1.PodInitialized, Status: v1.ConditionTrue}}
+	cr, ready := status.OracleConditions(pod, &old, conds, s.ContainerStatuses, s.Phase)
+	s.Conditions = append(conds, cr, ready, v1.PodCondition{Type: v1.PodScheduled, Status: v1.ConditionTrue})
+	status.OracleSetPodStatus(k.sm, pod, s)
+	n.wakeTriggered()
+}
+
+// ---- a worker's run loop ----
+
+func (n *Node) armTick(ws *wrk, gen int) {
+	ws.tickSeq++
+	seq, at := ws.tickSeq, ws.nextTick
+	n.q.At(at, func() {
+		if !n.alive(gen) || ws.done || ws.tickSeq != seq {
+			return
+		}
+		ws.nextTick = at + ws.period
+		n.armTick(ws, gen)
+		if ws.busy {
+			ws.held = true
+			return
+		}
+		n.loop(ws, gen)
+	})
+}
+
+// loop is one pass of run's for loop: doProbe, then the select.
+func (n *Node) loop(ws *wrk, gen int) {
+	if ws.w.TakeStop() {
+		n.exit(ws)
+		return
+	}
+	ws.busy = true
+	ws.held = false
+	n.doProbe(ws, gen, func(keep bool) {
+		ws.busy = false
+		if !n.alive(gen) {
+			return
+		}
+		n.drainResults(false)
+		if !keep || ws.w.TakeStop() {
+			n.exit(ws)
+			return
+		}
+		if ws.w.TakeTrigger() {
+			// manualTriggerCh: probeTicker.Reset(period), then probe again at once.
+			ws.nextTick = n.now() + ws.period
+			n.armTick(ws, gen)
+			n.loop(ws, gen)
+			return
+		}
+		if ws.held {
+			n.loop(ws, gen)
+		}
+	})
+}
+
+func (n *Node) exit(ws *wrk) {
+	ws.done = true
+	ws.w.Exit()
+}
+
+// wakeTriggered: a worker idle in its select receives a manual trigger at once.
+func (n *Node) wakeTriggered() {
+	if n.k == nil {
+		return
+	}
+	gen := n.k.gen
+	for _, ws := range n.k.workers {
+		if ws.inLoop && !ws.busy && !ws.done {
+			if ws.w.TakeTrigger() {
+				ws.nextTick = n.now() + ws.period
+				n.armTick(ws, gen)
+				n.q.At(n.now(), func() {
+					if n.alive(gen) && !ws.busy && !ws.done {
+						n.loop(ws, gen)
+					}
+				})
+			}
+		}
+	}
+}
+
+// doProbe runs the real doProbe in a goroutine. When it reaches the container (the runner or
+// a network answer), the probe takes exec_s (or fails at timeoutSeconds) of harness time; the
+// answer is the truth when the probe started, as in the model.
+func (n *Node) doProbe(ws *wrk, gen int, then func(bool)) {
+	started := make(chan probeCall)
+	returned := make(chan bool)
+	n.current = started
+	go func() { returned <- ws.w.DoProbe(n.k.ctx) }()
+	select {
+	case keep := <-returned:
+		n.current = nil
+		then(keep)
+	case call := <-started:
+		n.current = nil
+		// What doProbe cached before it reached the container (an initial result) is in the
+		// results managers' channels now: the sync loop takes it while the probe runs.
+		n.drainResults(false)
+		kind := ws.w.Kind()
+		ok := ws.ctr.answer(kind, n.now())
+		exec := int64(*ws.probe.ExecS * 1000)
+		timeout := int64(ws.probe.TimeoutS) * 1000
+		dur := exec
+		if exec > timeout {
+			dur, ok = timeout, false
+		}
+		n.q.At(n.now()+dur, func() {
+			call.reply <- ok
+			keep := <-returned
+			then(keep)
+		})
+	}
+}
+
+type probeCall struct{ reply chan bool }
+
+// probeStarted is called on the worker's goroutine when the probe reaches the container.
+func (n *Node) probeStarted() bool {
+	c := probeCall{reply: make(chan bool)}
+	n.current <- c
+	return <-c.reply
+}
+
+type runner struct{ n *Node }
+
+// RunInContainer is the runtime's ExecSync for an exec probe: exit 0 when healthy, exit 1
+// when not.
+func (r runner) RunInContainer(_ context.Context, _ kubecontainer.ContainerID, _ []string, _ time.Duration) ([]byte, error) {
+	if r.n.probeStarted() {
+		return nil, nil
+	}
+	return nil, utilexec.CodeExitError{Err: errors.New("command terminated with exit code 1"), Code: 1}
+}
+
+func (n *Node) netAnswer(kind, host string, port int) (probe.Result, error) {
+	if n.probeStarted() {
+		return probe.Success, nil
+	}
+	return probe.Failure, nil
+}
+
+// ---- the sync loop's probe results ----
+
+// drainResults is syncLoopIteration's probe cases: readiness → SetContainerReadiness, startup
+// → SetContainerStartup, each followed by HandlePodSyncs (a SyncPod that regenerates the
+// status); then the status manager's goroutine writes what changed.
+func (n *Node) drainResults(steady bool) {
+	k := n.k
+	for {
+		select {
+		case u := <-k.ready.Updates():
+			status.OracleSetContainerReadiness(k.sm, u.PodUID, u.ContainerID, u.Result == results.Success)
+			n.probeSync(u.PodUID, steady)
+		case u := <-k.startup.Updates():
+			status.OracleSetContainerStartup(k.sm, u.PodUID, u.ContainerID, u.Result == results.Success)
+			n.probeSync(u.PodUID, steady)
+		case <-k.live.Updates():
+			// A liveness failure kills the container (SyncPod); scenarios with one are not
+			// driven (scenario.Unsupported).
+		default:
+			if !steady {
+				n.afterKubelet()
+			} else {
+				status.OracleSync(k.ctx, k.sm, false)
+			}
+			return
+		}
+	}
+}
+
+func (n *Node) probeSync(uid types.UID, steady bool) {
+	if steady {
+		return
+	}
+	for _, p := range n.pods {
+		if p.uid == uid && n.k.synced[uid] {
+			n.syncPod(p)
+		}
+	}
+}
+
+// afterKubelet: the status manager's goroutine runs syncBatch for a signalled change, and the
+// recorder notes what the kubelet changed in the API.
+func (n *Node) afterKubelet() {
+	if n.k != nil {
+		status.OracleSync(n.k.ctx, n.k.sm, false)
+	}
+	n.snapshot(true)
+}
+
+// Snapshot records the API's pod Ready and container Started/Ready changes since the last
+// look, attributed to by.
+func (n *Node) snapshot(record bool) { n.SnapshotBy(record, "kubelet") }
+
+func (n *Node) SnapshotBy(record bool, by string) {
+	list, _ := n.client.CoreV1().Pods(Namespace).List(context.Background(), metav1.ListOptions{})
+	present := map[string]bool{}
+	items := list.Items
+	sort.Slice(items, func(i, j int) bool { return podIndex(n, items[i].Name) < podIndex(n, items[j].Name) })
+	for _, pod := range items {
+		present[pod.Name] = true
+		cur := apiSeen{exists: true, started: map[string]bool{}, cready: map[string]bool{}}
+		for _, c := range pod.Status.Conditions {
+			if c.Type == v1.PodReady {
+				cur.ready = c.Status == v1.ConditionTrue
+			}
+		}
+		for _, c := range pod.Status.ContainerStatuses {
+			cur.started[c.Name] = c.Started != nil && *c.Started
+			cur.cready[c.Name] = c.Ready
+		}
+		prev, had := n.seen[pod.Name]
+		n.seen[pod.Name] = cur
+		if !record || !had || !n.recording {
+			continue
+		}
+		t := n.now()
+		for _, c := range pod.Spec.Containers {
+			if prev.started[c.Name] != cur.started[c.Name] {
+				n.rec.Add(trace.Event{T: t, Kind: "container_started", Pod: pod.Name, Container: c.Name, Value: cur.started[c.Name], By: by})
+			}
+			if prev.cready[c.Name] != cur.cready[c.Name] {
+				n.rec.Add(trace.Event{T: t, Kind: "container_ready", Pod: pod.Name, Container: c.Name, Value: cur.cready[c.Name], By: by})
+			}
+		}
+		if prev.ready != cur.ready {
+			n.rec.Add(trace.Event{T: t, Kind: "pod_ready", Pod: pod.Name, Value: cur.ready, By: by})
+		}
+	}
+	for name := range n.seen {
+		if !present[name] {
+			delete(n.seen, name)
+		}
+	}
+}
+
+func podIndex(n *Node, name string) int {
+	for i, p := range n.sc.Pods {
+		if p.Name == name {
+			return i
+		}
+	}
+	return len(n.sc.Pods)
+}
+
+// PodUIDName maps a pod name to its index for the vector's ordering.
+func PodUIDName(uid types.UID) string { return strings.TrimPrefix(string(uid), "uid-") }

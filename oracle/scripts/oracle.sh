@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# oracle/scripts/oracle.sh [RELEASE…]: the vectors. For each release (default: the newest patch of
+# every minor the Go module proxy serves for k8s.io/kubernetes from 1.31 on, pre-releases
+# included), builds the harness against that release's own code (scripts/tree.sh) and runs every
+# preset (crates/sim/presets/*.toml) under each kubelet the release has: `legacy` (from 1.35 the
+# gate ChangeContainerStatusOnKubeletRestart=true) and, from 1.35, `kep` (the default).
+# Writes oracle/vectors/<release>/<preset>.<kubelet>.json.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+say() { printf '\033[1m[oracle]\033[0m %s\n' "$*"; }
+
+releases=("$@")
+if [ ${#releases[@]} -eq 0 ]; then
+  mapfile -t releases < <(scripts/releases.sh)
+fi
+for rel in "${releases[@]}"; do
+  t0=$(date +%s)
+  minor=$(echo "$rel" | sed -E 's/^v1\.([0-9]+).*/\1/')
+  mod="mods/$rel.mod"
+  # A release whose module asks for a newer Go than the machine's (1.38 wants 1.27) gets it
+  # from the module proxy, as the go command does for any module.
+  need=$(curl -sf "$(go env GOPROXY | tr ',|' '\n\n' | grep -m1 '^http')/k8s.io/kubernetes/@v/$rel.mod" | awk '$1=="go"{print $2; exit}')
+  export GOTOOLCHAIN=local
+  if [ -n "$need" ] && [ "$(printf '%s\n%s\n' "$need" "$(go env GOVERSION | sed 's/^go//')" | sort -V | tail -1)" != "$(go env GOVERSION | sed 's/^go//')" ]; then
+    export GOTOOLCHAIN=go1.27.3
+  fi
+  if [ ! -f "$mod" ]; then
+    say "$rel: writing $mod"
+    scripts/genmod.sh "$rel" > "$mod"
+    sed -i "s/^go 1.26$/go ${need:-1.26}/" "$mod"
+    go mod tidy -modfile="$mod"
+  fi
+  kdir=$(scripts/tree.sh "$rel")
+  bin=".k8s/oracle-$rel"
+  go build -modfile=".k8s/$rel.mod" -o "$bin" ./cmd/oracle
+  out="vectors/$rel"; mkdir -p "$out"
+  rm -f "$out"/*.legacy.json "$out"/*.kep.json
+  n=0
+  for f in ../crates/sim/presets/*.toml; do
+    name=$(basename "$f" .toml)
+    pols=(legacy); [ "$minor" -ge 35 ] && pols=(legacy kep)
+    for pol in "${pols[@]}"; do
+      "$bin" -scenario "$f" -policy "$pol" -release "$rel" -kdir "$kdir" -out "$out/$name.$pol.json" 2>>".k8s/$rel.log"
+      n=$((n + 1))
+    done
+  done
+  say "$rel: $n vectors in $(( $(date +%s) - t0 )) s"
+done
