@@ -132,7 +132,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "admission-after-relabel",
-        teaches: "On 1.34 (kubernetes#124586): the node loses the label web-0's nodeSelector needs while the pods run (IgnoredDuringExecution: nothing happens), then the kubelet restarts; admission runs again at its start and rejects web-0 (\"Pod was rejected: Predicate NodeAffinity failed\"): Ready goes, housekeeping kills its container, it ends Failed and leaves the Service; web-1 has no selector and flaps as any legacy restart does. From 1.35 the kubelet skips that check for a pod it admitted before (NotEvictPodOnKubeletRestart, on by default): switch the release to see web-0 kept.",
+        teaches: "On 1.34, as on every release from 1.31 to main (kubernetes#124586, open): the node loses the label web-0's nodeSelector needs while the pods run (IgnoredDuringExecution: nothing happens), then the kubelet restarts; admission runs again at its start and rejects web-0 (\"Pod was rejected: Predicate NodeAffinity failed\"): Ready goes, housekeeping kills its container, it ends Failed and leaves the Service; web-1 has no selector and flaps as any legacy restart does. Only the open PR #133803 (NotEvictPodOnKubeletRestart), which no release has, would skip that check for a pod the kubelet admitted before.",
         link: None,
         build: admission_after_relabel,
     },
@@ -504,8 +504,9 @@ pub fn upgrade_1_34_to_1_35() -> Scenario {
 }
 
 /// kubernetes#118497 and #124586: a running pod whose node no longer has the label its
-/// `nodeSelector` names is rejected when the kubelet restarts (1.34: admission checks node
-/// affinity again at start; 1.35 skips it for a pod it admitted before, PR #133803).
+/// `nodeSelector` names is rejected when the kubelet restarts (admission checks node affinity
+/// again at start on every release, 1.31 to main; only the open PR #133803 would skip it for a
+/// pod the kubelet admitted before).
 pub fn admission_after_relabel() -> Scenario {
     let mut pods = web_pods(2);
     pods[0].node_selector = [("disktype".to_string(), "ssd".to_string())].into();

@@ -54,10 +54,14 @@ pub struct Rules {
     /// #142457 (v1.38.0-alpha.2): a gRPC probe whose connection is refused fails at once, not at
     /// `timeoutSeconds` (`grpc_refused` in the prober).
     pub grpc_refused_fails_at_once: bool,
-    /// A1s, v1.35 on (`NotEvictPodOnKubeletRestart`, beta and on by default, PR #133803; not
-    /// behind `ChangeContainerStatusOnKubeletRestart`): admission at start skips the node
-    /// affinity and NoExecute taint checks for a pod that has started and was admitted before
-    /// (`predicate.go` `skipIgnorableChecks`).
+    /// A1s, on in **no release**: kubernetes PR #133803 (open) puts a `skipIgnorableChecks` in
+    /// `pkg/kubelet/lifecycle/predicate.go` `Admit` behind a gate `NotEvictPodOnKubeletRestart`
+    /// (beta, on by default, as read at 00991fb9): admission at start would skip the node
+    /// affinity and NoExecute taint checks for a pod that has started and was admitted before.
+    /// Neither the gate (`pkg/features/kube_features.go`) nor the skip (`predicate.go` `Admit`,
+    /// `generalFilter`) is in the source of v1.31.14, v1.32.13, v1.33.13, v1.34.4, v1.35.4,
+    /// v1.36.3, v1.37.2 or v1.38.0-beta.0, so every release profile (and `csp`) has it off; a
+    /// profile built by hand can turn it on to show what the PR would change.
     pub skip_ignorable_admission_checks: bool,
 }
 
@@ -85,7 +89,7 @@ impl Rules {
         container_scoped_probes: false,
         not_ready_at_start: false,
         grpc_refused_fails_at_once: false,
-        skip_ignorable_admission_checks: true,
+        skip_ignorable_admission_checks: false,
     };
     /// The ContainerScopedProbes proposal (PR #140704 at 1b5df269): the container-bound prober
     /// alone; none of the legacy manager's KEP-4781 branches (its e2e pins
@@ -101,7 +105,8 @@ impl Rules {
         not_ready_at_start: false,
         // The proposal targets 1.38, which has #142457.
         grpc_refused_fails_at_once: true,
-        skip_ignorable_admission_checks: true,
+        // Not in v1.38.0-beta.0 either (A1s).
+        skip_ignorable_admission_checks: false,
     };
 }
 
@@ -244,7 +249,7 @@ impl KubeletProfile {
         };
         // Not behind the gate: both lanes of 1.38 and main.
         rules.grpc_refused_fails_at_once = version.line() >= Line::L1_38;
-        rules.skip_ignorable_admission_checks = version.has_kep_4781();
+        // A1s (`NotEvictPodOnKubeletRestart`) stays off: no release's source has the gate.
         KubeletProfile {
             version,
             change_container_status_on_kubelet_restart: gate,
@@ -383,18 +388,30 @@ mod tests {
             assert_eq!(rules.not_ready_at_start, start, "{v:?}");
             // 1.38 and main fail a refused gRPC probe at once (#142457), on both lanes.
             assert_eq!(rules.grpc_refused_fails_at_once, v >= KubeVersion::V1_38);
-            // NotEvictPodOnKubeletRestart (beta, on, 1.35), on both lanes.
-            assert_eq!(rules.skip_ignorable_admission_checks, v.has_kep_4781());
+            // NotEvictPodOnKubeletRestart (PR #133803) is in no release's
+            // pkg/features/kube_features.go, v1.31.14 to v1.38.0-beta.0: A1s off everywhere.
+            assert!(!rules.skip_ignorable_admission_checks, "{v:?}");
             assert_eq!(
                 Rules {
                     not_ready_at_start: false,
                     grpc_refused_fails_at_once: false,
-                    skip_ignorable_admission_checks: false,
                     ..rules
                 },
                 Rules::LEGACY
             );
         }
+        // Nor on the KEP-4781 lanes, main (v1.38.0-beta.0's source) and the proposal included.
+        for p in KubeVersion::ALL
+            .into_iter()
+            .flat_map(KubeletProfile::defaults)
+        {
+            assert!(!p.rules.skip_ignorable_admission_checks, "{}", p.label());
+        }
+        assert!(
+            !KubeletProfile::csp(KubeVersion::Main)
+                .rules
+                .skip_ignorable_admission_checks
+        );
         assert_eq!(
             KubeletProfile::new(KubeVersion::Main, Policy::Kep)
                 .unwrap()

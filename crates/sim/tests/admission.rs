@@ -1,5 +1,5 @@
-//! Admission at the kubelet's start (rules A1, A1s, A2) and a user's NoExecute taint (E1u),
-//! against the Go code they follow (docs/MODEL.md): `kubelet.go` `HandlePodAdditions` and
+//! Admission at the kubelet's start (rules A1, A2; A1s only in a hand-built profile) and a
+//! user's NoExecute taint (E1u), against the Go code they follow (docs/MODEL.md): `kubelet.go` `HandlePodAdditions` and
 //! `rejectPod`, `lifecycle/predicate.go` `Admit` / `generalFilter`, `kubelet_pods.go`
 //! `HandlePodCleanups`, `status_manager.go` `mergePodStatus`, and `tainteviction`
 //! `processPodOnNode`; and the e2e_node case of PR #124445 (`restart_test.go`: "should evict
@@ -45,16 +45,18 @@ fn map(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
 const NODE_AFFINITY: &str =
     "Pod was rejected: Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector";
 
-/// Before 1.35 admission runs again at every kubelet start: web-0's node lost the label its
-/// `nodeSelector` needs at 15 s (nothing happens then: IgnoredDuringExecution); the kubelet
+/// Admission runs again at every kubelet start, on every release: web-0's node lost the label
+/// its `nodeSelector` needs at 15 s (nothing happens then: IgnoredDuringExecution); the kubelet
 /// stopped at 30 s starts at 40 s and its first pod list (2 s later) rejects web-0. Ready goes
 /// at once (the status manager drops the kubelet-owned conditions); housekeeping (every 2 s from
 /// the start) kills the container with a 1 s grace; the next 10 s `syncBatch` reconcile writes
-/// Failed, and the EndpointSlice controller drops the pod.
+/// Failed, and the EndpointSlice controller drops the pod. (`predicate.go` `Admit` and
+/// `generalFilter` check node affinity and NoExecute taints in every release from v1.31.14 to
+/// v1.38.0-beta.0; none has the open PR #133803's `skipIgnorableChecks`.)
 #[test]
-fn a_relabelled_node_rejects_the_pod_at_the_kubelet_start_before_1_35() {
+fn a_relabelled_node_rejects_the_pod_at_the_kubelet_start_on_every_release() {
     let sc = presets::admission_after_relabel();
-    for p in lanes(|v| !v.has_kep_4781()) {
+    for p in lanes(|_| true) {
         let tr = run(&sc, &p);
         let who = p.label();
         let rejected = of(&tr, Kind::PodRejected, 0);
@@ -99,16 +101,21 @@ fn a_relabelled_node_rejects_the_pod_at_the_kubelet_start_before_1_35() {
         // Never started again; web-1 (no selector) is admitted.
         assert!(of(&tr, Kind::ContainerRestart, 0).is_empty(), "{who}");
         assert!(of(&tr, Kind::PodRejected, 1).is_empty(), "{who}");
+        assert!(tr.events.iter().all(|e| e.rule != Rule::A1s), "{who}");
     }
 }
 
-/// From 1.35 `NotEvictPodOnKubeletRestart` (beta, on; `predicate.go` `skipIgnorableChecks`) lets
-/// a pod that has started and was admitted before through the node-affinity check, on both
-/// lanes (the gate is not `ChangeContainerStatusOnKubeletRestart`).
+/// A1s is the open PR #133803 (`NotEvictPodOnKubeletRestart`, `predicate.go`
+/// `skipIgnorableChecks`), which no release has: no release profile turns it on (the release
+/// profiles' switch is tested in `profile.rs`), and a profile built by hand with it shows what
+/// the PR would change: a pod that has started and was admitted before passes the node-affinity
+/// check, on either lane.
 #[test]
-fn from_1_35_both_lanes_keep_the_pod() {
+fn a_hand_built_profile_with_pr_133803_keeps_the_pod() {
     let sc = presets::admission_after_relabel();
-    for p in lanes(KubeVersion::has_kep_4781) {
+    for mut p in lanes(KubeVersion::has_kep_4781) {
+        assert!(!p.rules.skip_ignorable_admission_checks, "{}", p.label());
+        p.rules.skip_ignorable_admission_checks = true;
         let tr = run(&sc, &p);
         let who = p.label();
         assert!(
@@ -195,33 +202,32 @@ fn node_selector_requirements_match_as_labels_requirements_do() {
     assert!(r("rack", SelectorOp::DoesNotExist, &[]).matches(&labels));
 }
 
-/// A node reboot on 1.34 with the label gone: the pod's containers stopped with the node, so
-/// admission at boot rejects it and nothing is started again (no kill needed; Failed at the next
-/// reconcile). On 1.35 the allocation checkpoint under the kubelet's root directory survives the
-/// reboot: the pod is admitted and its containers start anew (B2).
+/// A node reboot with the label gone: the pod's containers stopped with the node, so admission
+/// at boot rejects it and nothing is started again (no kill needed; Failed at the next
+/// reconcile), on every release. Only PR #133803 (a hand-built profile: the allocation
+/// checkpoint under the kubelet's root directory survives the reboot) would admit it and start
+/// its containers anew (B2).
 #[test]
-fn a_node_reboot_rejects_before_1_35_and_restarts_the_pod_after() {
+fn a_node_reboot_rejects_the_pod_on_every_release() {
     let mut sc = presets::admission_after_relabel();
     sc.kubelet.restarts[0].what = RestartKind::Node;
-    let p34 = KubeletProfile::for_policy(KubeVersion::V1_34, Policy::Legacy);
-    let tr = run(&sc, &p34);
-    assert_eq!(of(&tr, Kind::PodRejected, 0).len(), 1);
-    assert!(of(&tr, Kind::ContainerRestart, 0).is_empty());
-    assert_eq!(
-        of(&tr, Kind::ContainerExit, 0).len(),
-        1,
-        "only the reboot's"
-    );
-    assert_eq!(secs(of(&tr, Kind::PodFailed, 0)[0]), 50.0);
-    for p in lanes(KubeVersion::has_kep_4781) {
+    for p in lanes(|v| v >= KubeVersion::V1_31) {
         let tr = run(&sc, &p);
-        assert!(of(&tr, Kind::PodRejected, 0).is_empty(), "{}", p.label());
-        assert!(
-            !of(&tr, Kind::ContainerRestart, 0).is_empty(),
-            "{}",
-            p.label()
+        let who = p.label();
+        assert_eq!(of(&tr, Kind::PodRejected, 0).len(), 1, "{who}");
+        assert!(of(&tr, Kind::ContainerRestart, 0).is_empty(), "{who}");
+        assert_eq!(
+            of(&tr, Kind::ContainerExit, 0).len(),
+            1,
+            "{who}: only the reboot's"
         );
+        assert_eq!(secs(of(&tr, Kind::PodFailed, 0)[0]), 50.0, "{who}");
     }
+    let mut p = KubeletProfile::for_policy(KubeVersion::V1_35, Policy::Kep);
+    p.rules.skip_ignorable_admission_checks = true;
+    let tr = run(&sc, &p);
+    assert!(of(&tr, Kind::PodRejected, 0).is_empty());
+    assert!(!of(&tr, Kind::ContainerRestart, 0).is_empty());
 }
 
 fn taint(key: &str, effect: Effect) -> Taint {

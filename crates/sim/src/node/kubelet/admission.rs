@@ -8,8 +8,9 @@
 //! Mirrors `pkg/kubelet/kubelet.go` `HandlePodAdditions` (`canAdmitPod` before
 //! `podWorkers.UpdatePod`; terminal pods skipped) and `rejectPod`;
 //! `pkg/kubelet/lifecycle/predicate.go` `Admit` and `generalFilter` (node affinity first, then
-//! NoExecute taints only; `skipIgnorableChecks` behind `NotEvictPodOnKubeletRestart`, beta and on
-//! from v1.35); `pkg/kubelet/kubelet_pods.go` `HandlePodCleanups` (a running pod no pod worker
+//! NoExecute taints only; the same in every release from v1.31.14 to v1.38.0-beta.0: none has
+//! the `skipIgnorableChecks` of the open PR #133803, A1s, which only a hand-built profile turns
+//! on); `pkg/kubelet/kubelet_pods.go` `HandlePodCleanups` (a running pod no pod worker
 //! knows is killed, grace 1 s, on the 2 s housekeeping tick); `status/status_manager.go`
 //! `mergePodStatus` (the Failed phase waits until no container can run; the kubelet-owned
 //! conditions go at once) and `syncBatch` (the 10 s reconcile that then writes Failed).
@@ -57,9 +58,10 @@ pub fn rejection(k: &Kubelet, p: usize, now: Ms) -> Option<(&'static str, &'stat
 }
 
 impl Kubelet<'_> {
-    /// A1 / A1s at the pod's first SyncPod of this process: `true` when the pod was rejected
-    /// (no pod worker, no SyncPod). The rule the first SyncPod records: A1s when 1.35's
-    /// `skipIgnorableChecks` let through a pod admission would otherwise have turned away.
+    /// A1 / A1s at the pod's first SyncPod of this process: `Err` when the pod was rejected
+    /// (no pod worker, no SyncPod). The rule the first SyncPod records: A1s when PR #133803's
+    /// `skipIgnorableChecks` (`Rules::skip_ignorable_admission_checks`: in no release, only in a
+    /// hand-built profile) let through a pod admission would otherwise have turned away.
     pub fn admit(
         &mut self,
         cx: &mut Ctx,
