@@ -42,6 +42,7 @@ import (
 	goruntime "runtime"
 	"runtime/debug"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	coordv1 "k8s.io/api/coordination/v1"
@@ -155,6 +156,7 @@ type ControlPlane struct {
 	nextMonitor              time.Time
 	// The last Step's instant, and the last doNoExecuteTaintingPass tick's.
 	stepAt, taintedAt time.Time
+	busy              atomic.Bool
 }
 
 var podsResource = v1.SchemeGroupVersion.WithResource("pods")
@@ -269,7 +271,16 @@ func (c *ControlPlane) NextDue() time.Time {
 // a Ready condition the kubelet posted (doNoScheduleTaintingPass), processPod for a pod newly
 // bound to a not-Ready node, the taint eviction controller's handlers. Call it after each write
 // of the kubelet side; Step does it first too.
-func (c *ControlPlane) Sync(ctx context.Context) error { return c.settle(ctx, "") }
+func (c *ControlPlane) Sync(ctx context.Context) error {
+	c.busy.Store(true)
+	defer c.busy.Store(false)
+	return c.settle(ctx, "")
+}
+
+// Busy says whether the controllers are running (inside Step or Sync): a write the fake
+// clientset sees then is theirs (a reactor of the kubelet side that counts the kubelet's status
+// patches can skip it: the taint eviction controller patches the DisruptionTarget condition).
+func (c *ControlPlane) Busy() bool { return c.busy.Load() }
 
 // Step runs everything due at the clock's now, in this order: what others wrote since the last
 // step (informer events, then the workers), the deletions that fall due, a monitorNodeHealth
@@ -278,6 +289,8 @@ func (c *ControlPlane) Sync(ctx context.Context) error { return c.settle(ctx, ""
 func (c *ControlPlane) Step(ctx context.Context) error {
 	now := c.clk.Now()
 	c.stepAt = now
+	c.busy.Store(true)
+	defer c.busy.Store(false)
 	if err := c.settle(ctx, ""); err != nil {
 		return err
 	}

@@ -451,8 +451,10 @@ func TestOutageLongerThanToleration(t *testing.T) {
 // alone: monitorNodeHealth calls MarkPodsNotReady only when the condition it observed was True
 // and is no longer (kubernetes#125618), and the kubelet wrote False itself. The pods' deletions
 // are scheduled for the not-ready toleration's end and cancelled when the kubelet posts True.
+// The times are the model's preset runtime-restart (the runtime down from 30 s to 120 s, the
+// kubelet posts False 30 s after its last good runtime check).
 func TestKubeletPostedNotReady(t *testing.T) {
-	const down, up = 60_000, 150_000
+	const down, up = 60_000, 120_000
 	var taintsAtDown []v1.Taint
 	r := run(t, story{RuntimeDownAt: down, RuntimeUpAt: up, Horizon: 200_000, At: map[int64]func(*fake.Clientset){
 		up - 1: func(c *fake.Clientset) {
