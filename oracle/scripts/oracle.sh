@@ -20,7 +20,7 @@ for rel in "${releases[@]}"; do
   mod="mods/$rel.mod"
   # A release whose module asks for a newer Go than the machine's (1.38 wants 1.27) gets it
   # from the module proxy, as the go command does for any module.
-  need=$(curl -sf "$(go env GOPROXY | tr ',|' '\n\n' | grep -m1 '^http')/k8s.io/kubernetes/@v/$rel.mod" | awk '$1=="go"{print $2; exit}')
+  need=$(curl -sf "$(go env GOPROXY | tr ',|' '\n\n' | grep -m1 '^http')/k8s.io/kubernetes/@v/$rel.mod" | awk '$1=="go" && !v {v=$2} END {print v}' || true)
   export GOTOOLCHAIN=local
   if [ -n "$need" ] && [ "$(printf '%s\n%s\n' "$need" "$(go env GOVERSION | sed 's/^go//')" | sort -V | tail -1)" != "$(go env GOVERSION | sed 's/^go//')" ]; then
     export GOTOOLCHAIN=go1.27.3
@@ -31,8 +31,9 @@ for rel in "${releases[@]}"; do
     sed -i "s/^go 1.26$/go ${need:-1.26}/" "$mod"
     go mod tidy -modfile="$mod"
   fi
-  kdir=$(scripts/tree.sh "$rel")
   bin=".k8s/oracle-$rel"
+  go mod tidy -modfile="$mod"
+  kdir=$(scripts/tree.sh "$rel")
   go build -modfile=".k8s/$rel.mod" -o "$bin" ./cmd/oracle
   out="vectors/$rel"; mkdir -p "$out"
   rm -f "$out"/*.legacy.json "$out"/*.kep.json

@@ -79,7 +79,7 @@ func run(scPath, policy, release, kdir, out string) error {
 		if err != nil {
 			return err
 		}
-		v.Events, err = simulate(sc, gates)
+		v.Events, err = simulate(sc, gates, kdir)
 		if err != nil {
 			return err
 		}
@@ -121,7 +121,7 @@ func startedBySameID(kdir string) (bool, error) {
 	return false, nil
 }
 
-func simulate(sc *scenario.Scenario, gates node.Gates) ([]trace.Event, error) {
+func simulate(sc *scenario.Scenario, gates node.Gates, kdir string) ([]trace.Event, error) {
 	ctx := context.Background()
 	client := fake.NewSimpleClientset()
 	clk := testingclock.NewFakeClock(trace.At(0))
@@ -132,12 +132,13 @@ func simulate(sc *scenario.Scenario, gates node.Gates) ([]trace.Event, error) {
 		return nil, err
 	}
 	clk.SetTime(trace.At(0))
-	n.StartLease()
-	n.Schedule()
-	cp, err := newControlPlane(ctx, client, clk, rec, sc)
+	cp, err := newControlPlane(ctx, client, clk, rec, sc, kdir)
 	if err != nil {
 		return nil, err
 	}
+	defer cp.Close()
+	n.StartLease()
+	n.Schedule()
 	horizon := int64(sc.HorizonS * 1000)
 	for {
 		tc := trace.Ms(cp.NextDue())
@@ -145,6 +146,11 @@ func simulate(sc *scenario.Scenario, gates node.Gates) ([]trace.Event, error) {
 		if ok {
 			clk.SetTime(trace.At(t))
 			f()
+			// The controllers' informers take in what the kubelet wrote.
+			if err := cp.Sync(ctx); err != nil {
+				return nil, err
+			}
+			n.SnapshotBy(false, "")
 			continue
 		}
 		if tc > horizon {

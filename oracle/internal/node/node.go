@@ -101,6 +101,32 @@ type Node struct {
 	current chan probeCall
 	// Record events (off while the steady state is built).
 	recording bool
+	// The container runtime answers; the kubelet's last good updateRuntimeUp; the kubelet has
+	// posted node Ready=False.
+	runtimeUp   bool
+	runtimeSync int64
+	postedFalse bool
+}
+
+const (
+	runtimeCheck      = 5_000  // kubelet.go Run: updateRuntimeUp every 5 s
+	maxWaitForRuntime = 30_000 // runtime.go maxWaitForContainerRuntime
+)
+
+// tickAtOrAfter is the first tick of a period grid anchored at base at or after t.
+func tickAtOrAfter(base, period, t int64) int64 {
+	d := t - base + period - 1
+	k := d / period
+	if d < 0 && d%period != 0 {
+		k--
+	}
+	return base + k*period
+}
+
+// runtimeErrors is runtime.go runtimeErrors: "container runtime is down" once the last good
+// updateRuntimeUp is maxWaitForContainerRuntime old.
+func (n *Node) runtimeErrors() bool {
+	return !n.runtimeUp && n.now() >= n.runtimeSync+maxWaitForRuntime
 }
 
 type podRT struct {
@@ -163,7 +189,7 @@ type wrk struct {
 
 // New builds the node in its steady state at t = 0.
 func New(sc *scenario.Scenario, gates Gates, client *fake.Clientset, clk *testingclock.FakeClock, rec *trace.Recorder, q *Queue) (*Node, error) {
-	n := &Node{sc: sc, gates: gates, client: client, clk: clk, rec: rec, q: q, seen: map[string]apiSeen{}}
+	n := &Node{sc: sc, gates: gates, client: client, clk: clk, rec: rec, q: q, seen: map[string]apiSeen{}, runtimeUp: true}
 	ctx := context.Background()
 	for i := range sc.Pods {
 		p := &podRT{idx: i, spec: &sc.Pods[i], uid: types.UID("uid-" + sc.Pods[i].Name), ip: fmt.Sprintf("10.0.0.%d", i+1)}
@@ -462,7 +488,11 @@ func (n *Node) StartLease() {
 	n.q.At(phase, func() { n.renewLease(gen) })
 }
 
-func (n *Node) postNodeReady() {
+func (n *Node) postNodeReady() { n.postNodeCondition(true) }
+
+// postNodeCondition posts the node's Ready condition: True ("kubelet is posting ready status")
+// or False with runtimeErrors' message.
+func (n *Node) postNodeCondition(ready bool) {
 	ctx := context.Background()
 	node, err := n.client.CoreV1().Nodes().Get(ctx, NodeName, metav1.GetOptions{})
 	if err != nil {
@@ -473,12 +503,17 @@ func (n *Node) postNodeReady() {
 		if c.Type != v1.NodeReady {
 			continue
 		}
-		if c.Status != v1.ConditionTrue {
-			c.LastTransitionTime = metav1.NewTime(n.clk.Now())
-			n.rec.Add(trace.Event{T: n.now(), Kind: "node_ready", Value: "True", By: "kubelet"})
+		want, reason, msg := v1.ConditionTrue, "KubeletReady", "kubelet is posting ready status"
+		if !ready {
+			want, reason, msg = v1.ConditionFalse, "KubeletNotReady", "container runtime is down"
 		}
-		c.Status, c.Reason, c.Message = v1.ConditionTrue, "KubeletReady", "kubelet is posting ready status"
+		if c.Status != want {
+			c.LastTransitionTime = metav1.NewTime(n.clk.Now())
+			n.rec.Add(trace.Event{T: n.now(), Kind: "node_ready", Value: string(want), By: "kubelet"})
+		}
+		c.Status, c.Reason, c.Message = want, reason, msg
 		c.LastHeartbeatTime = metav1.NewTime(n.clk.Now())
+		n.postedFalse = !ready
 	}
 	_, _ = n.client.CoreV1().Nodes().UpdateStatus(ctx, node, metav1.UpdateOptions{})
 }
@@ -487,6 +522,11 @@ func (n *Node) postNodeReady() {
 func (n *Node) Schedule() {
 	for _, r := range n.sc.Kubelet.Restarts {
 		at, down := int64(r.AtS*1000), int64(r.DowntimeS*1000)
+		if r.What == "runtime" {
+			n.q.At(at, n.runtimeStopped)
+			n.q.At(at+down, n.runtimeStarted)
+			continue
+		}
 		n.q.At(at, func() {
 			n.stopKubelet()
 			n.rec.Add(trace.Event{T: at, Kind: "kubelet_stop", By: "kubelet"})
@@ -496,6 +536,58 @@ func (n *Node) Schedule() {
 			n.startKubelet(at+down, false)
 			n.afterKubelet()
 		})
+	}
+}
+
+// ---- the container runtime's restart ----
+
+// runtimeStopped: the runtime stops answering; containers keep running under their shims. The
+// last good updateRuntimeUp is the last 5 s tick before now; syncNodeStatus (10 s) posts
+// Ready=False once runtimeErrors says the runtime is down.
+func (n *Node) runtimeStopped() {
+	n.runtimeUp = false
+	n.rec.Add(trace.Event{T: n.now(), Kind: "runtime_stop", By: "runtime"})
+	if n.k == nil {
+		return
+	}
+	start := n.k.start
+	n.runtimeSync = start + ((n.now()-1-start)/runtimeCheck)*runtimeCheck
+	gen := n.k.gen
+	n.q.At(tickAtOrAfter(start, nodeStatusFreq, n.runtimeSync+maxWaitForRuntime), func() { n.nodeStatus(gen) })
+}
+
+// runtimeStarted: the runtime answers again; the next updateRuntimeUp is good, the sync loop runs
+// what it skipped, and the next syncNodeStatus posts Ready=True.
+func (n *Node) runtimeStarted() {
+	n.runtimeUp = true
+	n.rec.Add(trace.Event{T: n.now(), Kind: "runtime_start", By: "runtime"})
+	if n.k == nil {
+		return
+	}
+	gen, start := n.k.gen, n.k.start
+	n.q.At(tickAtOrAfter(start, runtimeCheck, n.now()), func() {
+		if !n.alive(gen) || !n.runtimeUp {
+			return
+		}
+		n.runtimeSync = n.now()
+		n.drainResults(false)
+		if n.postedFalse {
+			n.q.At(tickAtOrAfter(start, nodeStatusFreq, n.now()), func() { n.nodeStatus(gen) })
+		}
+	})
+}
+
+// nodeStatus is syncNodeStatus: the Ready condition from runtimeErrors (nodestatus.ReadyCondition).
+func (n *Node) nodeStatus(gen int) {
+	if !n.alive(gen) {
+		return
+	}
+	if n.runtimeErrors() {
+		if !n.postedFalse {
+			n.postNodeCondition(false)
+		}
+	} else if n.postedFalse {
+		n.postNodeCondition(true)
 	}
 }
 
@@ -515,6 +607,10 @@ func (n *Node) firstSync(p *podRT, steady bool) {
 	}
 	pod = api
 	k.podMgr.UpdatePod(pod)
+	if pod.DeletionTimestamp != nil && !steady {
+		n.syncTerminatingPod(p, pod)
+		return
+	}
 	if steady {
 		status.OracleSetPodStatus(k.sm, pod, n.steadyStatus(p))
 	} else {
@@ -584,6 +680,9 @@ func (n *Node) syncPod(p *podRT) {
 			RestartCount: int32(c.instance - 1)}
 		if c.running {
 			cs.State.Running = &v1.ContainerStateRunning{StartedAt: metav1.NewTime(trace.At(c.started))}
+		} else {
+			cs.State.Terminated = &v1.ContainerStateTerminated{ExitCode: 137, Reason: "Error",
+				StartedAt: metav1.NewTime(trace.At(c.started)), FinishedAt: metav1.NewTime(n.clk.Now())}
 		}
 		// kubelet_pods.go convertToAPIContainerStatuses: with the KEP-4781 gate off (1.35 on),
 		// a running container keeps the previous status's Started — by container name, or from
@@ -601,6 +700,30 @@ func (n *Node) syncPod(p *podRT) {
 	s.Conditions = append(conds, cr, ready, v1.PodCondition{Type: v1.PodScheduled, Status: v1.ConditionTrue})
 	status.OracleSetPodStatus(k.sm, pod, s)
 	n.wakeTriggered()
+}
+
+// syncTerminatingPod is the pod worker's SyncTerminatingPod for a pod deleted in the API (an
+// eviction) that a starting kubelet meets: the status generated with no probe workers (none are
+// added for a terminating pod), then the containers killed with the deletion's grace period
+// (the model's containers take all of it), then the status generated again, terminal.
+func (n *Node) syncTerminatingPod(p *podRT, pod *v1.Pod) {
+	k := n.k
+	n.syncPod(p)
+	grace := int64(p.spec.TerminationGraceS * 1000)
+	if pod.DeletionGracePeriodSeconds != nil {
+		grace = *pod.DeletionGracePeriodSeconds * 1000
+	}
+	gen := k.gen
+	n.q.At(n.now()+grace, func() {
+		if !n.alive(gen) {
+			return
+		}
+		for _, c := range p.cs {
+			c.running = false
+		}
+		n.syncPod(p)
+		n.afterKubelet()
+	})
 }
 
 // ---- a worker's run loop ----
@@ -696,6 +819,14 @@ func (n *Node) doProbe(ws *wrk, gen int, then func(bool)) {
 		// What doProbe cached before it reached the container (an initial result) is in the
 		// results managers' channels now: the sync loop takes it while the probe runs.
 		n.drainResults(false)
+		if call.viaRuntime && !n.runtimeUp {
+			// CRI ExecSync fails at once: execprobe returns the error and doProbe throws the
+			// result away.
+			call.errc <- true
+			call.reply <- false
+			then(<-returned)
+			return
+		}
 		kind := ws.w.Kind()
 		ok := ws.ctr.answer(kind, n.now())
 		exec := int64(*ws.probe.ExecS * 1000)
@@ -712,13 +843,24 @@ func (n *Node) doProbe(ws *wrk, gen int, then func(bool)) {
 	}
 }
 
-type probeCall struct{ reply chan bool }
+type probeCall struct {
+	reply chan bool
+	// Whether the probe goes through the container runtime (exec: CRI ExecSync).
+	viaRuntime bool
+	errc       chan bool
+}
 
-// probeStarted is called on the worker's goroutine when the probe reaches the container.
-func (n *Node) probeStarted() bool {
-	c := probeCall{reply: make(chan bool)}
+// probeStarted is called on the worker's goroutine when the probe reaches the container; ok
+// false with down true: the runtime did not answer.
+func (n *Node) probeStarted(viaRuntime bool) (ok, down bool) {
+	c := probeCall{reply: make(chan bool), viaRuntime: viaRuntime, errc: make(chan bool, 1)}
 	n.current <- c
-	return <-c.reply
+	ok = <-c.reply
+	select {
+	case down = <-c.errc:
+	default:
+	}
+	return ok, down
 }
 
 type runner struct{ n *Node }
@@ -726,14 +868,18 @@ type runner struct{ n *Node }
 // RunInContainer is the runtime's ExecSync for an exec probe: exit 0 when healthy, exit 1
 // when not.
 func (r runner) RunInContainer(_ context.Context, _ kubecontainer.ContainerID, _ []string, _ time.Duration) ([]byte, error) {
-	if r.n.probeStarted() {
+	ok, down := r.n.probeStarted(true)
+	if down {
+		return nil, errors.New("rpc error: code = Unavailable desc = connection error: dial unix /run/containerd/containerd.sock: connect: connection refused")
+	}
+	if ok {
 		return nil, nil
 	}
 	return nil, utilexec.CodeExitError{Err: errors.New("command terminated with exit code 1"), Code: 1}
 }
 
 func (n *Node) netAnswer(kind, host string, port int) (probe.Result, error) {
-	if n.probeStarted() {
+	if ok, _ := n.probeStarted(false); ok {
 		return probe.Success, nil
 	}
 	return probe.Failure, nil
@@ -746,6 +892,12 @@ func (n *Node) netAnswer(kind, host string, port int) (probe.Result, error) {
 // status); then the status manager's goroutine writes what changed.
 func (n *Node) drainResults(steady bool) {
 	k := n.k
+	if !steady && n.runtimeErrors() {
+		// syncLoop: "Skipping pod synchronization" while runtimeErrors is set: the probe
+		// results wait in their channels. The status manager's own goroutine still writes.
+		n.afterKubelet()
+		return
+	}
 	for {
 		select {
 		case u := <-k.ready.Updates():
