@@ -75,11 +75,11 @@ pub enum Rule {
     U1,
     /// A not-ready NoExecute taint: pods are deleted after their not-ready toleration (300 s by default), even if Ready
     E1n,
-    /// Admission at the kubelet's start (HandlePodAdditions, before the first SyncPod) rejects a running pod that no longer fits the node: phase Failed, "Pod was rejected: …"
+    /// Admission at the kubelet's start (HandlePodAdditions, before the first SyncPod) rejects a running pod that no longer fits the node, a pod being deleted included: phase Failed, "Pod was rejected: …"
     A1,
     /// In no release (open PR #133803, NotEvictPodOnKubeletRestart; only a hand-built profile): admission at start skips the node-affinity and NoExecute-taint checks for a pod that has started and was admitted before
     A1s,
-    /// The rejected pod's containers are killed by housekeeping (HandlePodCleanups, every 2 s); phase Failed is written once none can run
+    /// The rejected pod's containers are killed by housekeeping (HandlePodCleanups, every 2 s); phase Failed is written once none can run; a Failed pod with a deletion timestamp is removed at the next housekeeping
     A2,
     /// A NoExecute taint a user adds: pods that do not tolerate it are deleted at once, or after their tolerationSeconds
     E1u,
@@ -184,7 +184,7 @@ impl Rule {
             Rule::E1n => "not-ready:NoExecute taint: pod deleted after its not-ready toleration",
             Rule::A1 => "Admission at kubelet start rejects a running pod that no longer fits the node (node selector, NoExecute taint): Failed, \"Pod was rejected\"",
             Rule::A1s => "In no release (open PR #133803, NotEvictPodOnKubeletRestart): admission at start would skip node affinity and NoExecute taints for a pod already started and admitted",
-            Rule::A2 => "Rejected pod: housekeeping kills its containers, then phase Failed is written and its endpoint goes",
+            Rule::A2 => "Rejected pod: housekeeping kills its containers, then phase Failed is written and its endpoint goes; a deleted one is then removed",
             Rule::E1u => "User NoExecute taint: pods that don't tolerate it deleted at once or after tolerationSeconds",
             Rule::ES1 => "EndpointSlice: serving = PodReady, terminating = deleting, ready = serving ∧ ¬terminating",
         }
@@ -234,9 +234,9 @@ impl Rule {
             Rule::B2 => "pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions (podSandboxChanged: CreateSandbox, InitContainersToStart from the first), kuberuntime_container.go startContainer (restartCount + 1)",
             Rule::U1 => "pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions (containerChanged: hash of the spec), PR #124220 (v1.31.0: hash of name and image only); kubernetes#129385, #129659",
             Rule::E1n => "pkg/controller/tainteviction processPodOnNode; plugin/pkg/admission/defaulttolerationseconds (--default-not-ready-toleration-seconds)",
-            Rule::A1 => "pkg/kubelet/kubelet.go HandlePodAdditions (canAdmitPod before podWorkers.UpdatePod), rejectPod; lifecycle/predicate.go Admit, generalFilter (NodeAffinity, NoExecute taints only); kubernetes#118497, #124586; e2e_node restart_test.go (PR #124445)",
+            Rule::A1 => "pkg/kubelet/kubelet.go HandlePodAdditions (canAdmitPod before podWorkers.UpdatePod; skipped only if IsPodTerminationRequested or the phase is terminal, not for a deletion timestamp), rejectPod; lifecycle/predicate.go Admit, generalFilter (NodeAffinity, NoExecute taints only); kubernetes#118497, #124586; e2e_node restart_test.go (PR #124445)",
             Rule::A1s => "PR #133803 (open): lifecycle/predicate.go Admit (skipIgnorableChecks: Status.StartTime set and allocationManager.IsPodAllocated) behind NotEvictPodOnKubeletRestart; neither is in pkg/features/kube_features.go or predicate.go of v1.31.14 to v1.37.2 or v1.38.0-beta.0",
-            Rule::A2 => "pkg/kubelet/kubelet_pods.go HandlePodCleanups (orphaned runtime pod: SyncPodKill, grace 1 s; housekeepingPeriod 2 s), status/status_manager.go mergePodStatus (terminal phase waits for PodCouldHaveRunningContainers), syncBatch (10 s); endpointslice ShouldPodBeInEndpoints",
+            Rule::A2 => "pkg/kubelet/kubelet_pods.go HandlePodCleanups (orphaned runtime pod: SyncPodKill, grace 1 s; housekeepingPeriod 2 s; filterTerminalPodsToDelete: a deleted Failed pod is removed), status/status_manager.go mergePodStatus (terminal phase waits for PodCouldHaveRunningContainers), syncBatch (10 s), canBeDeleted; endpointslice ShouldPodBeInEndpoints",
             Rule::E1u => "pkg/controller/tainteviction processPodOnNode (getMatchingTolerations, getMinTolerationTime); k8s.io/api/core/v1 toleration.go ToleratesTaint",
             Rule::ES1 => "staging/src/k8s.io/endpointslice/utils.go podToEndpoint",
         }

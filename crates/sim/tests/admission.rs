@@ -292,13 +292,91 @@ fn admission_at_start_checks_only_untolerated_noexecute_taints() {
     sc.node.changes[0].taints = Some(vec![taint("maintenance", Effect::NoSchedule)]);
     let tr = run(&sc, &p34);
     assert!(tr.events.iter().all(|e| e.kind != Kind::PodRejected));
-    // A NoExecute taint while the kubelet is down: the controller deletes web-1 at once (the
-    // kubelet terminates it when it is back); web-0 tolerates it and is admitted.
+    // A NoExecute taint web-0 tolerates: admitted (web-1's fate is the next test's).
     sc.node.changes[0].taints = Some(vec![taint("dedicated", Effect::NoExecute)]);
     let tr = run(&sc, &p34);
-    assert!(tr.events.iter().all(|e| e.kind != Kind::PodRejected));
-    assert_eq!(secs(of(&tr, Kind::Eviction, 1)[0]), 35.0);
+    assert!(of(&tr, Kind::PodRejected, 0).is_empty());
     assert!(of(&tr, Kind::Eviction, 0).is_empty());
+    assert!(of(&tr, Kind::ContainerExit, 0).is_empty());
+}
+
+/// A pod that is being deleted when the kubelet starts is admitted again like any other:
+/// `HandlePodAdditions` skips admission only for a pod whose termination the pod worker already
+/// requested (`podWorkers.IsPodTerminationRequested`) or whose phase is terminal, and a kubelet
+/// that has just started has no pod worker — a deletion timestamp in the API does not count
+/// (`kubelet.go`, the same in v1.31.14 to v1.38.0-beta.0). A NoExecute taint added at 35 s,
+/// while the kubelet is down, makes the taint eviction controller delete web-1 at once; the
+/// kubelet that starts at 40 s rejects it at its first pod list (42 s, "Predicate
+/// TaintToleration failed") instead of terminating it with its 30 s grace: Ready goes at once,
+/// housekeeping (44 s) kills the container with a 1 s grace, the 50 s `syncBatch` writes Failed,
+/// and the next housekeeping (52 s) removes the object (`filterTerminalPodsToDelete`, A2).
+/// Before, the model skipped admission for a deleting pod and removed web-1 at 72 s (K4).
+#[test]
+fn a_pod_deleted_while_the_kubelet_is_down_is_admitted_again_and_rejected() {
+    let mut sc = presets::admission_after_relabel();
+    sc.pods = presets::web_pods(2);
+    sc.pods[0].tolerations = vec![toleration(None)];
+    sc.node.changes[0].at_s = 35.0;
+    sc.node.changes[0].labels = None;
+    sc.node.changes[0].taints = Some(vec![taint("dedicated", Effect::NoExecute)]);
+    sc.validate().unwrap();
+    for p in lanes(|v| v >= KubeVersion::V1_31) {
+        let tr = run(&sc, &p);
+        let who = p.label();
+        let at = |kind, pod| -> Vec<(f64, Rule)> {
+            of(&tr, kind, pod)
+                .into_iter()
+                .map(|e| (secs(e), e.rule))
+                .collect()
+        };
+        assert_eq!(at(Kind::Eviction, 1), [(35.0, Rule::E1u)], "{who}");
+        let rejected = of(&tr, Kind::PodRejected, 1);
+        assert_eq!(rejected.len(), 1, "{who}");
+        assert_eq!(secs(rejected[0]), 42.0, "{who}");
+        assert_eq!(
+            rejected[0].value,
+            Value::Message(
+                "Pod was rejected: Predicate TaintToleration failed: node(s) had taints that the pod didn't tolerate".into()
+            ),
+            "{who}"
+        );
+        // No SyncPod, no SyncTerminatingPod: no pod worker.
+        assert!(of(&tr, Kind::PodSync, 1).is_empty(), "{who}");
+        assert_eq!(at(Kind::ContainerExit, 1), [(45.0, Rule::A2)], "{who}");
+        assert_eq!(at(Kind::PodFailed, 1), [(50.0, Rule::A2)], "{who}");
+        assert_eq!(at(Kind::PodRemoved, 1), [(52.0, Rule::A2)], "{who}");
+        // web-0 tolerates the taint: admitted, never deleted.
+        assert!(of(&tr, Kind::PodRejected, 0).is_empty(), "{who}");
+        assert!(of(&tr, Kind::PodRemoved, 0).is_empty(), "{who}");
+    }
+}
+
+/// A pod being deleted that still fits its node is admitted and terminated as before (K4: the
+/// first SyncPod of a pod with a deletion timestamp is SyncTerminatingPod, its grace honoured).
+#[test]
+fn a_deleting_pod_that_still_fits_is_terminated_with_its_grace() {
+    let mut sc = presets::admission_after_relabel();
+    sc.pods = presets::web_pods(1);
+    sc.pods[0].tolerations = vec![toleration(Some(0))];
+    sc.node.changes[0].at_s = 35.0;
+    sc.node.changes[0].labels = None;
+    sc.node.changes[0].taints = Some(vec![taint("dedicated", Effect::NoExecute)]);
+    sc.validate().unwrap();
+    for p in lanes(|v| v >= KubeVersion::V1_31) {
+        let tr = run(&sc, &p);
+        let who = p.label();
+        // Tolerated for 0 s: deleted at once, admitted at the start (it tolerates the taint).
+        assert_eq!(secs(of(&tr, Kind::Eviction, 0)[0]), 35.0, "{who}");
+        assert!(of(&tr, Kind::PodRejected, 0).is_empty(), "{who}");
+        let sync = of(&tr, Kind::PodSync, 0);
+        assert_eq!((secs(sync[0]), sync[0].rule), (42.0, Rule::K4), "{who}");
+        let removed = of(&tr, Kind::PodRemoved, 0);
+        assert_eq!(
+            (secs(removed[0]), removed[0].rule),
+            (72.0, Rule::E1d),
+            "{who}"
+        );
+    }
 }
 
 #[test]

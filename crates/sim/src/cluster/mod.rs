@@ -483,6 +483,7 @@ impl<'a> Cluster<'a> {
             | What::InitNext { .. } => return self.dispatch_restart(ev),
             What::OrphanKilled { .. }
             | What::PodFailed { .. }
+            | What::PodCleanup { .. }
             | What::NodeEdit { .. }
             | What::StatusSync { .. } => return self.dispatch_admission(ev),
             _ => {}
@@ -564,7 +565,7 @@ impl<'a> Cluster<'a> {
             What::Eviction { pod, seq } => {
                 if self.te.due(&mut cx, api, pod as usize, seq) {
                     // The kubelet's pod watch sees the deletion timestamp.
-                    k.on_pod_deleted(&mut cx, pod as usize);
+                    k.on_pod_deleted(&mut cx, api, pod as usize);
                 }
             }
             What::TerminationDone { pod, .. } => k.termination_done(&mut cx, rt, api, pod as usize),

@@ -51,7 +51,12 @@ impl<'a> Cluster<'a> {
         let (k, rt, api) = (&mut node.kubelet, &mut node.runtime, &mut self.api);
         match ev.what {
             What::OrphanKilled { pod, .. } => k.orphan_killed(&mut cx, rt, pod as usize),
-            What::PodFailed { pod, .. } => api.set_failed(&mut cx, pod as usize),
+            What::PodFailed { pod, .. } => {
+                api.set_failed(&mut cx, pod as usize);
+                // A rejected pod that is being deleted: housekeeping removes it next (A2).
+                k.schedule_terminal_cleanup(&mut cx, api, pod as usize, self.now);
+            }
+            What::PodCleanup { pod, .. } => k.terminal_cleanup(&mut cx, api, pod as usize),
             What::StatusSync { .. } => k.flush_stale(&mut cx, api),
             What::NodeEdit { idx } => {
                 let Some(obj) = k.node_obj else { return };
@@ -88,7 +93,7 @@ impl<'a> Cluster<'a> {
                     let spec = self.spec[n];
                     for p in self.te.user_taints(&mut cx, api, spec, taints) {
                         // The kubelet's pod watch sees the deletion timestamp.
-                        k.on_pod_deleted(&mut cx, p);
+                        k.on_pod_deleted(&mut cx, api, p);
                     }
                 }
             }

@@ -364,13 +364,19 @@ impl ApiServer {
 
     /// The pod object goes away once the kubelet has stopped its containers (E1d).
     pub fn remove_pod(&mut self, cx: &mut Ctx, pod: usize) {
+        self.remove_pod_by(cx, pod, Rule::E1d)
+    }
+
+    /// The pod object goes away, by `rule` (E1d; A2 for a rejected pod the kubelet's
+    /// housekeeping deletes).
+    pub fn remove_pod_by(&mut self, cx: &mut Ctx, pod: usize, rule: Rule) {
         self.pods[cx.node as usize][pod].removed = true;
         cx.emit(
             Kind::PodRemoved,
             Some(pod),
             None,
             Value::None,
-            Rule::E1d,
+            rule,
             Actor::Kubelet,
         );
         cx.touch(pod);

@@ -122,6 +122,11 @@ pub enum What {
     StatusSync {
         gen: u32,
     },
+    /// Housekeeping removes a Failed pod with a deletion timestamp no pod worker knows (A2).
+    PodCleanup {
+        gen: u32,
+        pod: u16,
+    },
     /// A user changes the node object (`NodeObject::changes[idx]`); not a kubelet's event.
     NodeEdit {
         idx: u16,
@@ -144,6 +149,7 @@ impl What {
             | What::InitNext { gen, .. }
             | What::OrphanKilled { gen, .. }
             | What::PodFailed { gen, .. }
+            | What::PodCleanup { gen, .. }
             | What::StatusSync { gen } => Some(gen),
             _ => None,
         }

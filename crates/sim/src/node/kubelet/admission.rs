@@ -13,7 +13,9 @@
 //! on); `pkg/kubelet/kubelet_pods.go` `HandlePodCleanups` (a running pod no pod worker
 //! knows is killed, grace 1 s, on the 2 s housekeeping tick); `status/status_manager.go`
 //! `mergePodStatus` (the Failed phase waits until no container can run; the kubelet-owned
-//! conditions go at once) and `syncBatch` (the 10 s reconcile that then writes Failed).
+//! conditions go at once) and `syncBatch` (the 10 s reconcile that then writes Failed);
+//! `HandlePodCleanups`' `filterTerminalPodsToDelete` and `status_manager.go` `canBeDeleted` (a
+//! Failed pod with a deletion timestamp is removed at the next housekeeping).
 
 use super::Kubelet;
 use crate::control_plane::api::{ApiServer, PatchReasons};
@@ -131,6 +133,33 @@ impl Kubelet<'_> {
             let at = tick_after(self.started_at, STATUS_SYNC, cx.now);
             cx.at(at, What::PodFailed { gen, pod: p as u16 });
         }
+    }
+
+    /// A2, the end of a rejected pod that is being deleted: once its phase is terminal (the
+    /// Failed write) and its containers are gone, the next housekeeping's `HandlePodCleanups`
+    /// finds it in `filterTerminalPodsToDelete` (a deletion timestamp, a terminal phase, no pod
+    /// worker, no running runtime pod: "An example is pods rejected during kubelet admission")
+    /// and hands it to a pod worker as `SyncPodKill`; its `SyncTerminatedPod` ends in the status
+    /// manager's `TerminatePod`, whose `podIsFinished` lets `canBeDeleted` delete the object (grace
+    /// 0). Scheduled at the first housekeeping tick strictly after `after`, when the pod is
+    /// Failed and deleted; a kubelet that cannot reach the API server waits for `api_back`.
+    pub fn schedule_terminal_cleanup(&self, cx: &mut Ctx, api: &ApiServer, p: usize, after: Ms) {
+        let a = api.pod(cx.node, p);
+        if !self.up || !self.reachable || a.removed || !a.failed || a.deleted_at.is_none() {
+            return;
+        }
+        let at = tick_after(self.started_at, HOUSEKEEPING, after);
+        let gen = self.gen;
+        cx.at(at, What::PodCleanup { gen, pod: p as u16 });
+    }
+
+    /// A2: housekeeping's `filterTerminalPodsToDelete` path (above) removes the pod object.
+    pub fn terminal_cleanup(&mut self, cx: &mut Ctx, api: &mut ApiServer, p: usize) {
+        let a = api.pod(cx.node, p);
+        if a.removed || !a.failed || a.deleted_at.is_none() || !self.reachable {
+            return;
+        }
+        api.remove_pod_by(cx, p, Rule::A2);
     }
 
     /// A2: the orphaned pod's containers are stopped; the next `syncBatch` reconcile writes the

@@ -118,6 +118,10 @@ impl Kubelet<'_> {
                     cx.now + self.first_sync_delay,
                     What::FirstSync { gen, pod: p as u16 },
                 );
+            } else {
+                // A Failed pod with a deletion timestamp: the first housekeeping after the first
+                // pod list removes it (A2).
+                self.schedule_terminal_cleanup(cx, api, p, cx.now + self.first_sync_delay);
             }
         }
         self.restart_idx += 1;
@@ -276,8 +280,11 @@ impl Kubelet<'_> {
             } else if self.pods[p].synced {
                 self.stale_statuses = true;
                 if api.pod(cx.node, p).deleted_at.is_some() {
-                    self.on_pod_deleted(cx, p);
+                    self.on_pod_deleted(cx, api, p);
                 }
+            } else {
+                // A Failed pod deleted meanwhile (A2).
+                self.schedule_terminal_cleanup(cx, api, p, cx.now);
             }
         }
         if self.stale_statuses {

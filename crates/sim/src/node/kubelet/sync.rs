@@ -34,15 +34,15 @@ impl Kubelet<'_> {
             return;
         }
         let deleting = api.pod(cx.node, p).deleted_at.is_some();
-        // A1: HandlePodAdditions admits the pod again before its worker's first SyncPod (a pod
-        // already asked to terminate is not).
-        let admitted = if deleting {
-            None
-        } else {
-            match self.admit(cx, rt, api, p) {
-                Ok(rule) => rule,
-                Err(()) => return,
-            }
+        // A1: HandlePodAdditions admits the pod again before its worker's first SyncPod. It skips
+        // admission only for a pod whose termination the pod worker already requested
+        // (`podWorkers.IsPodTerminationRequested`) or whose phase is terminal; a kubelet that
+        // has just started has no pod worker yet, so a pod that is being deleted in the API is
+        // admitted like any other, and rejected if it no longer fits (v1.31.14 to
+        // v1.38.0-beta.0 alike).
+        let admitted = match self.admit(cx, rt, api, p) {
+            Ok(rule) => rule,
+            Err(()) => return,
         };
         self.pods[p].synced = true;
         // The pod object SyncPod works from, and AddPod hands to the workers: its status as the
@@ -263,11 +263,14 @@ impl Kubelet<'_> {
         }
     }
 
-    /// The pod watch shows a deletion timestamp: a synced pod starts terminating. Without the
-    /// API server the watch shows nothing; `api_back` delivers it.
-    pub fn on_pod_deleted(&mut self, cx: &mut Ctx, p: usize) {
+    /// The pod watch shows a deletion timestamp: a synced pod starts terminating; a terminal
+    /// one no pod worker knows (rejected at admission) is removed at the next housekeeping (A2).
+    /// Without the API server the watch shows nothing; `api_back` delivers it.
+    pub fn on_pod_deleted(&mut self, cx: &mut Ctx, api: &ApiServer, p: usize) {
         if self.up && self.reachable && self.pods[p].synced {
             self.start_termination(cx, p);
+        } else if self.up && self.reachable {
+            self.schedule_terminal_cleanup(cx, api, p, cx.now);
         }
     }
 
