@@ -108,7 +108,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "runtime-restart",
-        teaches: "A 90 s container runtime restart: containers keep running and stay Ready; exec probes error and are thrown away while httpGet ones go on; 30 s after its last good runtime check the kubelet posts node Ready=False and pod syncs stop; the node lifecycle controller taints the node not-ready but leaves the pods alone (#125618), so evictions wait out the 300 s not-ready toleration. The same on both kubelets.",
+        teaches: "A 90 s container runtime restart: containers keep running and stay Ready; exec probes error and are thrown away while httpGet ones go on; 30 s after its last good runtime check the kubelet posts node Ready=False and its sync loop stops handling pods (probe results, deletions and exits wait until the runtime is back); the node lifecycle controller taints the node not-ready but leaves the pods alone (#125618), so evictions wait out the 300 s not-ready toleration. The same on both kubelets.",
         link: None,
         build: runtime_restart,
     },

@@ -59,13 +59,13 @@ pub enum Rule {
     E1d,
     /// The 1.30 kubelet posts node Ready=False at start until its first runtime check (#124397)
     K2n,
-    /// The container runtime stops: containers keep running under their shims; the kubelet keeps running, renews its lease; PLEG relists fail
+    /// The container runtime stops: containers keep running under their shims; the kubelet keeps running, renews its lease; PLEG relists fail, kills and terminations wait for the runtime
     R1,
     /// An exec probe errors while the runtime is down and its result is thrown away; httpGet, tcpSocket and grpc probes reach the container as before
     R2,
-    /// 30 s after the last good runtime check the kubelet reports "container runtime is down": the next node status posts Ready=False and pod syncs are skipped; the not-ready taints follow, pods are not marked NotReady
+    /// 30 s after the last good runtime check the kubelet reports "container runtime is down": the next node status posts Ready=False and the sync loop skips every iteration (pod updates and deletions, PLEG events, probe results, housekeeping wait); the not-ready taints follow, pods are not marked NotReady
     R3,
-    /// The runtime is back: the next runtime check (every 5 s) clears the error, the next node status posts Ready=True, the taints go; PLEG sees what changed
+    /// The runtime is back: the next runtime check (every 5 s) clears the error, the sync loop runs again at its next back-off wake and does the pod work that waited, the next node status posts Ready=True, the taints go; PLEG sees what changed
     R4,
     /// The node shuts down: every container stops, the kubelet with them
     B1,
@@ -174,10 +174,10 @@ impl Rule {
             Rule::E1c => "Taint removed before the toleration ran out: eviction cancelled",
             Rule::E1d => "Pod object removed once its containers are gone",
             Rule::K2n => "1.30 kubelet: node Ready=False at start (\"container runtime status check may not have completed yet\") until its first runtime check; fixed in 1.31 (#124430)",
-            Rule::R1 => "Container runtime stops: containers and the kubelet keep running; the lease is renewed; PLEG relists fail",
+            Rule::R1 => "Container runtime stops: containers and the kubelet keep running; the lease is renewed; PLEG relists fail; kills and terminations wait for the runtime",
             Rule::R2 => "Exec probe error thrown away while the runtime is down (no result, no failure counted); network probes keep working",
-            Rule::R3 => "Runtime down 30 s: node Ready=False posted by the kubelet, not-ready taints, no MarkPodsNotReady (#125618)",
-            Rule::R4 => "Runtime back: runtime check passes, node Ready=True at the next node status, taints removed",
+            Rule::R3 => "Runtime down 30 s: node Ready=False posted by the kubelet, not-ready taints, no MarkPodsNotReady (#125618); the sync loop skips pod work (probe results, deletions, exits)",
+            Rule::R4 => "Runtime back: runtime check passes, the sync loop does the pod work that waited, node Ready=True at the next node status, taints removed",
             Rule::B1 => "Node shuts down: every container and the kubelet stop",
             Rule::B2 => "Node booted: new sandbox, init containers re-run in order, every container new (restart count +1)",
             Rule::U1 => "Upgrade across the container-hash change (1.30 → 1.31): every container restarted at the first SyncPod",
@@ -226,10 +226,10 @@ impl Rule {
             Rule::E1c => "pkg/controller/tainteviction handleNodeUpdate (no NoExecute taints: cancel)",
             Rule::E1d => "pkg/kubelet/status/status_manager.go (pod deletion once terminated)",
             Rule::K2n => "pkg/kubelet/kubelet.go Run (syncNodeStatus before updateRuntimeUp), runtime.go runtimeErrors; fixed by PR #124430 (v1.31.0)",
-            Rule::R1 => "pkg/kubelet/pleg/generic.go relist (GetPods fails), pkg/kubelet/kubelet.go updateRuntimeUp (Status fails: no setRuntimeSync)",
+            Rule::R1 => "pkg/kubelet/pleg/generic.go relist (GetPods fails), pkg/kubelet/kubelet.go updateRuntimeUp (Status fails: no setRuntimeSync), SyncTerminatingPod / kuberuntime KillContainer (CRI calls fail: the pod worker retries), kubelet_pods.go HandlePodCleanups (Error listing containers)",
             Rule::R2 => "pkg/kubelet/prober/worker.go doProbe (\"Prober error, throw away the result\"), prober.go runProbe (exec through CRI ExecSync), kubernetes#106682",
-            Rule::R3 => "pkg/kubelet/runtime.go runtimeErrors (maxWaitForContainerRuntime 30 s), kubelet.go syncLoop (Skipping pod synchronization), kubelet_node_status.go syncNodeStatus (nodeStatusUpdateFrequency 10 s); nodelifecycle monitorNodeHealth (observed False: no MarkPodsNotReady, kubernetes#125618), doNoScheduleTaintingPass, processTaintBaseEviction",
-            Rule::R4 => "pkg/kubelet/kubelet.go updateRuntimeUp (every 5 s: setRuntimeSync), kubelet_node_status.go syncNodeStatus; nodelifecycle markNodeAsReachable",
+            Rule::R3 => "pkg/kubelet/runtime.go runtimeErrors (maxWaitForContainerRuntime 30 s), kubelet.go syncLoop (Skipping pod synchronization: no syncLoopIteration, so no config update, PLEG event, probe result or housekeeping is handled), kubelet_node_status.go syncNodeStatus (nodeStatusUpdateFrequency 10 s); nodelifecycle monitorNodeHealth (observed False: no MarkPodsNotReady, kubernetes#125618), doNoScheduleTaintingPass, processTaintBaseEviction",
+            Rule::R4 => "pkg/kubelet/kubelet.go updateRuntimeUp (every 5 s: setRuntimeSync), syncLoop (its sleep, 100 ms doubling to 5 s, ends at the next check of runtimeErrors), kubelet_node_status.go syncNodeStatus; nodelifecycle markNodeAsReachable",
             Rule::B1 => "node shutdown (process exit); e2e_node container_lifecycle_test.go node-reboot case",
             Rule::B2 => "pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions (podSandboxChanged: CreateSandbox, InitContainersToStart from the first), kuberuntime_container.go startContainer (restartCount + 1)",
             Rule::U1 => "pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions (containerChanged: hash of the spec), PR #124220 (v1.31.0: hash of name and image only); kubernetes#129385, #129659",

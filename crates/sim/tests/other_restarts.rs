@@ -371,3 +371,168 @@ fn a_refused_grpc_probe_fails_at_once_from_1_38() {
     assert!(!old.is_empty() && !new.is_empty(), "{old:?} {new:?}");
     assert_eq!(old[0] - new[0], 5_000, "{old:?} {new:?}");
 }
+
+/// The runtime-restart preset with web-0's liveness probe an httpGet (it reaches the container
+/// through its sandbox's network while the runtime is down, R2) and web-0 hung (`failing`) from
+/// `hang_s`, the runtime down from 30 s for `down_s`.
+fn hung_web_0(hang_s: f64, down_s: f64) -> Scenario {
+    let mut sc = with_restart(
+        presets::runtime_restart(),
+        Restart::of(RestartKind::Runtime, 30.0, down_s),
+    );
+    let c = &mut sc.pods[0].containers[0];
+    c.liveness_probe.as_mut().unwrap().handler = Handler::HttpGet;
+    c.truth = vec![Truth {
+        at_s: hang_s,
+        state: Health::Failing,
+    }];
+    sc.validate().unwrap();
+    sc
+}
+
+/// (seconds, rule) of web-0's events of a kind.
+fn web_0(tr: &Trace, kind: Kind) -> Vec<(f64, Rule)> {
+    of(tr, kind)
+        .into_iter()
+        .filter(|e| e.pod == Some(0))
+        .map(|e| (secs(e), e.rule))
+        .collect()
+}
+
+/// R3: while `runtimeErrors` is set, `syncLoop` skips `syncLoopIteration` ("Skipping pod
+/// synchronization", `kubelet.go`, v1.31.14 to v1.38.0-beta.0), so nothing reads the prober's
+/// result channels. web-0 hangs at 70 s, during a 90 s outage (30–120 s; the error is set from
+/// 55 s, 30 s after the last good check at 25 s): its httpGet liveness probe fails three times
+/// and the worker caches the Failure (and goes on hold) by about 100 s, but no kill follows, and
+/// its failing readiness reaches no status. The runtime is back at 120 s; `updateRuntimeUp`
+/// passes at 120 s (its 5 s grid); the loop, sleeping 100 ms doubling to 5 s since it first saw
+/// the error at 55 s, wakes at 121.3 s and runs again: the kill (P6) and its restart, and Ready
+/// false, come then. (Before, the model killed the container at about 100 s.)
+#[test]
+fn a_liveness_failure_during_a_long_runtime_outage_kills_when_the_sync_loop_runs_again() {
+    let sc = hung_web_0(70.0, 90.0);
+    for p in lanes() {
+        let tr = run(&sc, &p);
+        let who = p.label();
+        let cached: Vec<f64> = of(&tr, Kind::ProbeResult)
+            .into_iter()
+            .filter(|e| e.pod == Some(0) && e.rule == Rule::P5)
+            .filter(|e| matches!(&e.value, Value::Probe(v) if v.probe == ProbeKind::Liveness && v.result == Outcome::Failure))
+            .map(secs)
+            .collect();
+        assert!(
+            cached.first().is_some_and(|t| (90.0..110.0).contains(t)),
+            "{who}: the worker caches the Failure during the outage: {cached:?}"
+        );
+        assert_eq!(
+            web_0(&tr, Kind::ContainerExit).first(),
+            Some(&(121.3, Rule::P6)),
+            "{who}"
+        );
+        assert_eq!(
+            web_0(&tr, Kind::ContainerRestart).first(),
+            Some(&(121.3, Rule::K3r)),
+            "{who}"
+        );
+        let ready = of(&tr, Kind::PodReady);
+        assert!(
+            ready.iter().all(|e| e.pod == Some(0) && secs(e) >= 121.3),
+            "{who}: {ready:?}"
+        );
+        assert_eq!(secs(ready[0]), 121.3, "{who}");
+        assert_eq!(ready[0].value, Value::Bool(false), "{who}");
+    }
+}
+
+/// R1 before R3: a kill needs the runtime. In a 20 s outage (30–50 s) `runtimeErrors` is never
+/// set (it would be from 55 s) and the sync loop runs, so web-0's failing readiness (hung at
+/// 12 s) reaches the API during the outage; but the SyncPod that kills it after its third failed
+/// liveness probe (33–43 s) cannot reach the runtime (`KillContainer` fails, the pod worker
+/// retries): the kill comes at the first good runtime check, 50 s.
+#[test]
+fn a_liveness_kill_before_runtime_errors_waits_for_the_runtime() {
+    let sc = hung_web_0(12.0, 20.0);
+    for p in lanes() {
+        let tr = run(&sc, &p);
+        let who = p.label();
+        assert_eq!(
+            web_0(&tr, Kind::ContainerExit).first(),
+            Some(&(50.0, Rule::P6)),
+            "{who}"
+        );
+        let ready = of(&tr, Kind::PodReady);
+        assert!(
+            secs(ready[0]) > 30.0 && secs(ready[0]) < 50.0,
+            "{who}: {ready:?}"
+        );
+    }
+}
+
+/// R3: a pod evicted while the sync loop skips its iterations is not terminated: the pod update
+/// waits in the kubelet's config channel. A 10-minute outage (30–630 s): node Ready=False at
+/// 60 s, the not-ready NoExecute taint next, and the taint eviction controller deletes the three
+/// pods 300 s later (E1n). The kubelet hands the deletions to its pod workers when its loop
+/// runs again, 631.3 s (the check at 630 s, then the loop's next 5 s wake); SyncTerminatingPod
+/// stops the containers within their 30 s grace and the pods are removed at 661.3 s. (Before,
+/// the model terminated and removed them 30 s after the eviction, during the outage.)
+#[test]
+fn a_pod_evicted_during_a_10_minute_runtime_outage_is_terminated_when_the_runtime_is_back() {
+    let sc = with_restart(
+        presets::runtime_restart(),
+        Restart::of(RestartKind::Runtime, 30.0, 600.0),
+    );
+    for p in lanes() {
+        let tr = run(&sc, &p);
+        let who = p.label();
+        let ev = of(&tr, Kind::Eviction);
+        assert_eq!(ev.len(), 3, "{who}");
+        assert!(
+            ev.iter().all(|e| (355.0..375.0).contains(&secs(e))),
+            "{who}"
+        );
+        for kind in [Kind::ContainerExit, Kind::PodRemoved] {
+            let at: Vec<(f64, Rule)> = of(&tr, kind).iter().map(|e| (secs(e), e.rule)).collect();
+            let rule = if kind == Kind::PodRemoved {
+                Rule::E1d
+            } else {
+                Rule::K4
+            };
+            assert_eq!(at, [(661.3, rule); 3], "{who}: {kind:?}");
+        }
+    }
+}
+
+/// R1 on a SyncTerminatingPod in flight: a user's NoExecute taint at 20 s deletes web-0 (E1u)
+/// and the kubelet starts stopping it with its 30 s grace; the runtime stops at 30 s and with it
+/// the `StopContainer` call (worst case: the container outlives the grace). The pod worker
+/// retries the kill, with the whole grace, when the sync loop runs again after the 10-minute
+/// outage: removed at 661.3 s, not at 50 s.
+#[test]
+fn a_termination_the_runtime_stop_breaks_off_is_retried_with_its_grace() {
+    let mut sc = with_restart(
+        presets::runtime_restart(),
+        Restart::of(RestartKind::Runtime, 30.0, 600.0),
+    );
+    sc.node.changes = vec![NodeChange {
+        at_s: 20.0,
+        labels: None,
+        taints: Some(vec![Taint {
+            key: "dedicated".into(),
+            value: "infra".into(),
+            effect: Effect::NoExecute,
+        }]),
+    }];
+    sc.pods.truncate(1);
+    sc.validate().unwrap();
+    for p in lanes() {
+        let tr = run(&sc, &p);
+        let who = p.label();
+        assert_eq!(web_0(&tr, Kind::Eviction), [(20.0, Rule::E1u)], "{who}");
+        assert_eq!(web_0(&tr, Kind::PodRemoved), [(661.3, Rule::E1d)], "{who}");
+        assert_eq!(
+            web_0(&tr, Kind::ContainerExit),
+            [(661.3, Rule::K4)],
+            "{who}"
+        );
+    }
+}

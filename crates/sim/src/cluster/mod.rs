@@ -479,6 +479,7 @@ impl<'a> Cluster<'a> {
             | What::NodeBoot
             | What::NodeStatus { .. }
             | What::RuntimeCheck { .. }
+            | What::SyncLoopResume { .. }
             | What::InitDone { .. }
             | What::InitNext { .. } => return self.dispatch_restart(ev),
             What::OrphanKilled { .. }
@@ -565,7 +566,7 @@ impl<'a> Cluster<'a> {
             What::Eviction { pod, seq } => {
                 if self.te.due(&mut cx, api, pod as usize, seq) {
                     // The kubelet's pod watch sees the deletion timestamp.
-                    k.on_pod_deleted(&mut cx, api, pod as usize);
+                    k.on_pod_deleted(&mut cx, rt, api, pod as usize);
                 }
             }
             What::TerminationDone { pod, .. } => k.termination_done(&mut cx, rt, api, pod as usize),

@@ -56,7 +56,7 @@ impl<'a> Cluster<'a> {
                 // A rejected pod that is being deleted: housekeeping removes it next (A2).
                 k.schedule_terminal_cleanup(&mut cx, api, pod as usize, self.now);
             }
-            What::PodCleanup { pod, .. } => k.terminal_cleanup(&mut cx, api, pod as usize),
+            What::PodCleanup { pod, .. } => k.terminal_cleanup(&mut cx, rt, api, pod as usize),
             What::StatusSync { .. } => k.flush_stale(&mut cx, api),
             What::NodeEdit { idx } => {
                 let Some(obj) = k.node_obj else { return };
@@ -93,7 +93,7 @@ impl<'a> Cluster<'a> {
                     let spec = self.spec[n];
                     for p in self.te.user_taints(&mut cx, api, spec, taints) {
                         // The kubelet's pod watch sees the deletion timestamp.
-                        k.on_pod_deleted(&mut cx, api, p);
+                        k.on_pod_deleted(&mut cx, rt, api, p);
                     }
                 }
             }

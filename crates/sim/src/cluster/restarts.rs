@@ -6,7 +6,6 @@
 
 use super::{wake_changed, Cluster};
 use crate::core::{ms, Ctx, Ev, NodeId, What};
-use crate::rules::Rule;
 use crate::scenario::{Restart, RestartKind};
 
 impl Cluster<'_> {
@@ -47,21 +46,15 @@ impl Cluster<'_> {
             What::RuntimeStart => k.runtime_started(&mut cx, rt, api),
             What::NodeShutdown => k.node_shutdown(&mut cx, rt),
             What::NodeBoot => k.node_boot(&mut cx, rt, api),
-            What::NodeStatus { .. } => k.node_status(&mut cx, rt, api),
+            What::NodeStatus { .. } => k.node_status(&mut cx, api),
             What::RuntimeCheck { .. } => k.runtime_check(&mut cx, rt, api),
+            What::SyncLoopResume { .. } => k.sync_loop_resume(&mut cx, rt, api),
             What::InitDone { pod, c } => {
                 if !api.pod(ev.node, pod as usize).removed {
                     k.init_done(&mut cx, rt, pod as usize, c as usize);
                 }
             }
-            What::InitNext { pod, .. } => {
-                let p = pod as usize;
-                if !api.pod(ev.node, p).removed && k.pods[p].synced && !k.pods[p].terminating {
-                    // The PLEG reports the exit; SyncPod writes it and starts the next one.
-                    k.sync_pod(&mut cx, rt, api, p, Rule::B2);
-                    k.next_init(&mut cx, rt, api, p);
-                }
-            }
+            What::InitNext { pod, .. } => k.init_next(&mut cx, rt, api, pod as usize),
             _ => unreachable!("not a restart's event"),
         }
         wake_changed(&mut cx, k, rt);

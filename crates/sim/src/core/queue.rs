@@ -98,6 +98,10 @@ pub enum What {
     RuntimeCheck {
         gen: u32,
     },
+    /// The sync loop wakes from its back-off with `runtimeErrors` clear and runs again (R4).
+    SyncLoopResume {
+        gen: u32,
+    },
     /// An ordinary init container that re-runs after a reboot exits 0 (B2).
     InitDone {
         pod: u16,
@@ -146,6 +150,7 @@ impl What {
             | What::TerminationDone { gen, .. }
             | What::NodeStatus { gen }
             | What::RuntimeCheck { gen }
+            | What::SyncLoopResume { gen }
             | What::InitNext { gen, .. }
             | What::OrphanKilled { gen, .. }
             | What::PodFailed { gen, .. }

@@ -122,17 +122,24 @@ impl Kubelet<'_> {
         };
         api.patch_pod_status(cx, p, st, &why);
         // A2: the next housekeeping finds the pod's containers running with no pod worker.
-        let gen = self.gen;
         let kill = tick_after(self.started_at, HOUSEKEEPING, cx.now);
         if rt.pods[p].iter().any(|c| c.running) {
-            cx.at(
-                kill + ORPHAN_KILL_GRACE,
-                What::OrphanKilled { gen, pod: p as u16 },
-            );
+            self.kill_orphan(cx, kill, p);
         } else {
             let at = tick_after(self.started_at, STATUS_SYNC, cx.now);
+            let gen = self.gen;
             cx.at(at, What::PodFailed { gen, pod: p as u16 });
         }
+    }
+
+    /// A2: housekeeping at `at` hands the orphaned running pod to a pod worker as `SyncPodKill`
+    /// with a 1 s grace; its containers are gone then.
+    pub fn kill_orphan(&self, cx: &mut Ctx, at: Ms, p: usize) {
+        let gen = self.gen;
+        cx.at(
+            at + ORPHAN_KILL_GRACE,
+            What::OrphanKilled { gen, pod: p as u16 },
+        );
     }
 
     /// A2, the end of a rejected pod that is being deleted: once its phase is terminal (the
@@ -154,17 +161,30 @@ impl Kubelet<'_> {
     }
 
     /// A2: housekeeping's `filterTerminalPodsToDelete` path (above) removes the pod object.
-    pub fn terminal_cleanup(&mut self, cx: &mut Ctx, api: &mut ApiServer, p: usize) {
+    /// R1, R3: housekeeping does not run while the sync loop skips its iterations, and returns
+    /// at its runtime listing ("Error listing containers") while the runtime does not answer.
+    pub fn terminal_cleanup(&mut self, cx: &mut Ctx, rt: &Runtime, api: &mut ApiServer, p: usize) {
         let a = api.pod(cx.node, p);
         if a.removed || !a.failed || a.deleted_at.is_none() || !self.reachable {
+            return;
+        }
+        if self.pod_work_waits(rt, cx.now) {
+            self.held
+                .push(super::restarts::Held::Cleanup { pod: p as u16 });
             return;
         }
         api.remove_pod_by(cx, p, Rule::A2);
     }
 
     /// A2: the orphaned pod's containers are stopped; the next `syncBatch` reconcile writes the
-    /// Failed phase.
+    /// Failed phase. R1, R3: without the runtime (or the sync loop's housekeeping) the kill
+    /// waits, and housekeeping gives it its 1 s grace when it runs again.
     pub fn orphan_killed(&mut self, cx: &mut Ctx, rt: &mut Runtime, p: usize) {
+        if self.pod_work_waits(rt, cx.now) {
+            self.held
+                .push(super::restarts::Held::Orphan { pod: p as u16 });
+            return;
+        }
         for c in 0..rt.pods[p].len() {
             if rt.stop(cx, p, c) {
                 cx.emit(

@@ -28,7 +28,8 @@ impl Kubelet<'_> {
         if !self.up {
             return;
         }
-        self.skipped.clear();
+        self.held.clear();
+        self.loop_resumes_at = None;
         self.up = false;
         self.gen += 1;
         cx.emit(
@@ -98,6 +99,7 @@ impl Kubelet<'_> {
         // The first runtime check at start (since #124430, v1.31.0, before the first node
         // status; the 1.30 kubelet posts first: K2n).
         self.runtime_sync = cx.now;
+        self.runtime_stale = false;
         self.start_checks_done = cx.now;
         if self.profile.rules.not_ready_at_start {
             self.start_checks_done = cx.now + super::restarts::START_NOT_READY;
@@ -280,7 +282,7 @@ impl Kubelet<'_> {
             } else if self.pods[p].synced {
                 self.stale_statuses = true;
                 if api.pod(cx.node, p).deleted_at.is_some() {
-                    self.on_pod_deleted(cx, api, p);
+                    self.on_pod_deleted(cx, rt, api, p);
                 }
             } else {
                 // A Failed pod deleted meanwhile (A2).

@@ -53,6 +53,9 @@ pub struct KPod {
     pub awaiting_api: bool,
     /// Admission at this process's start turned the pod away (A1): no pod worker, no SyncPod.
     pub rejected: bool,
+    /// K4: when the containers of the pod SyncTerminatingPod is stopping are gone (`None`: no
+    /// kill in flight, e.g. one the runtime's stop broke off, R1).
+    pub term_deadline: Option<Ms>,
 }
 
 impl KPod {
@@ -68,6 +71,7 @@ impl KPod {
             worker_pod: None,
             awaiting_api: false,
             rejected: false,
+            term_deadline: None,
         }
     }
 
@@ -83,6 +87,7 @@ impl KPod {
         self.worker_pod = None;
         self.awaiting_api = false;
         self.rejected = false;
+        self.term_deadline = None;
     }
 }
 
@@ -131,10 +136,16 @@ pub struct Kubelet<'a> {
     pub runtime_sync: Ms,
     /// K2n: before this instant the start-up runtime check has not completed.
     pub start_checks_done: Ms,
-    /// Container exits and restarts the sync loop could not handle while the runtime was down
-    /// (the PLEG's relists failed; SyncPod's runtime calls failed or were skipped): handled at
-    /// the first good runtime check.
-    pub skipped: Vec<(u16, u8)>,
+    /// The runtime stopped after the last good check (`runtime_sync`) and no check has passed
+    /// since: `runtimeErrors` says "container runtime is down" once that check is 30 s old.
+    pub runtime_stale: bool,
+    /// The sync loop skipped its iterations while `runtimeErrors` was set; the first good check
+    /// cleared it, and the loop's next back-off wake, at this time, runs them again (R4).
+    pub loop_resumes_at: Option<Ms>,
+    /// Pod work the kubelet could not do while the runtime did not answer (CRI calls and the
+    /// PLEG's relists fail) or the sync loop skipped its iterations (`runtimeErrors`): done, in
+    /// order, when the sync loop runs again (`restarts::resume_pod_work`).
+    pub held: Vec<restarts::Held>,
     /// The kubelet was due to start while the runtime did not answer: it starts when it does.
     pub start_waits_for_runtime: bool,
     /// S5r: the node reached the API server again and the status manager holds statuses whose
@@ -199,7 +210,9 @@ impl<'a> Kubelet<'a> {
             hash_changed: false,
             runtime_sync: KUBELET_BORN,
             start_checks_done: KUBELET_BORN,
-            skipped: Vec::new(),
+            runtime_stale: false,
+            loop_resumes_at: None,
+            held: Vec::new(),
             start_waits_for_runtime: false,
         }
     }

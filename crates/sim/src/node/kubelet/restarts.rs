@@ -7,8 +7,11 @@
 //!
 //! Mirrors `pkg/kubelet/kubelet.go` (`Run`: `updateRuntimeUp` every 5 s, `syncNodeStatus` every
 //! `nodeStatusUpdateFrequency`; `syncLoop`: "Skipping pod synchronization" while
-//! `runtimeErrors`), `pkg/kubelet/runtime.go` (`runtimeErrors`: "container runtime is down" once
-//! the last good check is `maxWaitForContainerRuntime`, 30 s, old), `nodestatus.ReadyCondition`,
+//! `runtimeErrors`, with a sleep from 100 ms doubling to 5 s between checks, so no
+//! `syncLoopIteration` runs: no config update, PLEG event, sync tick, probe result or
+//! housekeeping is handled — the same in v1.31.14 to v1.38.0-beta.0), `pkg/kubelet/runtime.go`
+//! (`runtimeErrors`: "container runtime is down" once the last good check is
+//! `maxWaitForContainerRuntime`, 30 s, old), `nodestatus.ReadyCondition`,
 //! `pkg/kubelet/pleg/generic.go` (`relist` fails while the runtime does not answer),
 //! `kuberuntime_manager.go` `computePodActions` (a changed sandbox: init containers from the
 //! first; a changed container hash: kill and start), `kuberuntime_container.go` `startContainer`
@@ -21,7 +24,7 @@ use crate::node::runtime::Runtime;
 use crate::releases::KubeVersion;
 use crate::rules::Rule;
 use crate::scenario::ContainerRole;
-use crate::trace::{Actor, Kind, Ms, Value};
+use crate::trace::{Actor, Kind, Ms, Outcome, ProbeKind, Value};
 
 /// `updateRuntimeUp` runs every 5 s (`wait.Until(kl.updateRuntimeUp, 5*time.Second, …)`).
 pub const RUNTIME_CHECK: Ms = 5_000;
@@ -35,9 +38,61 @@ pub const NODE_STATUS: Ms = 10_000;
 /// idle node; longer where cAdvisor's start is slow).
 pub const START_NOT_READY: Ms = 1_000;
 
+/// The sync loop's `syncTicker` (1 s, from the loop's start with the kubelet's): while the loop
+/// runs, it checks `runtimeErrors` at least this often.
+pub const SYNC_TICK: Ms = 1_000;
+/// `syncLoop`'s sleep while `runtimeErrors` is set: `base` 100 ms, doubled (`factor` 2) after
+/// each check, at most `max` 5 s.
+pub const LOOP_BACKOFF_BASE: Ms = 100;
+pub const LOOP_BACKOFF_MAX: Ms = 5_000;
+
 /// The first tick of a `period` grid anchored at `base` that is at or after `t`.
 pub(super) fn tick_at_or_after(base: Ms, period: Ms, t: Ms) -> Ms {
     base + (t - base + period - 1).div_euclid(period) * period
+}
+
+/// `syncLoop` first saw `runtimeErrors` at `seen` and sleeps 100 ms, 200 ms, … 5 s, 5 s between
+/// checks: the first check at or after `good` (the good runtime check that cleared it), where it
+/// runs `syncLoopIteration` again.
+pub fn loop_wakes_at(seen: Ms, good: Ms) -> Ms {
+    let (mut t, mut sleep) = (seen, LOOP_BACKOFF_BASE);
+    while t < good {
+        t += sleep;
+        sleep = (sleep * 2).min(LOOP_BACKOFF_MAX);
+    }
+    t
+}
+
+/// Pod work the kubelet holds while the runtime does not answer or the sync loop skips its
+/// iterations (`Kubelet::held`), done in order when the loop runs again.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Held {
+    /// A container exit the PLEG's relist could not see, or a restart SyncPod could not make
+    /// (K5, K3r).
+    Exit { pod: u16, c: u8 },
+    /// A results-cache change `syncLoopIteration` did not take from the prober's channel (P6
+    /// kill, `SetContainerStartup`, `SetContainerReadiness` and the pod sync after them), or a
+    /// kill that could not reach the runtime.
+    Probe {
+        pod: u16,
+        c: u8,
+        kind: ProbeKind,
+        cid: u32,
+        r: Outcome,
+        rule: Rule,
+    },
+    /// A deletion the sync loop did not hand to the pod worker, or a SyncTerminatingPod whose
+    /// kill the runtime's stop broke off (K4).
+    Terminate { pod: u16 },
+    /// The first pod list's ADD (`HandlePodAdditions`, K3) of a kubelet that started without the
+    /// API server and reached it while the loop skipped.
+    FirstSync { pod: u16 },
+    /// The PLEG's report that an init container exited in a new sandbox (B2).
+    InitNext { pod: u16 },
+    /// Housekeeping's kill of a rejected pod's containers (A2).
+    Orphan { pod: u16 },
+    /// Housekeeping's removal of a Failed pod with a deletion timestamp (A2).
+    Cleanup { pod: u16 },
 }
 
 impl Kubelet<'_> {
@@ -58,8 +113,20 @@ impl Kubelet<'_> {
         if !self.up {
             return;
         }
-        let k = (cx.now - 1 - self.started_at).div_euclid(RUNTIME_CHECK);
-        self.runtime_sync = self.started_at + k * RUNTIME_CHECK;
+        if !self.runtime_stale {
+            // (Stopped again before a check passed: the last good one stays the earlier one.)
+            let k = (cx.now - 1 - self.started_at).div_euclid(RUNTIME_CHECK);
+            self.runtime_sync = self.started_at + k * RUNTIME_CHECK;
+            self.runtime_stale = true;
+        }
+        // A SyncTerminatingPod in flight: the runtime's stop breaks off its `StopContainer`
+        // (the container outlives its grace, worst case) and the pod worker retries the kill,
+        // with the pod's grace again, once the sync loop runs pod work again.
+        for p in 0..self.pods.len() {
+            if self.pods[p].terminating && self.pods[p].term_deadline.take().is_some() {
+                self.held.push(Held::Terminate { pod: p as u16 });
+            }
+        }
         let due = self.runtime_sync + MAX_WAIT_FOR_RUNTIME;
         let at = tick_at_or_after(self.started_at, NODE_STATUS, due);
         let gen = self.gen;
@@ -93,23 +160,31 @@ impl Kubelet<'_> {
         cx.at(at, What::RuntimeCheck { gen });
     }
 
-    /// R4: a good runtime check. The work the sync loop skipped runs now; a Ready=False the
-    /// kubelet posted is lifted at the next node-status post.
+    /// R4: a good runtime check: `runtimeErrors` clears. If the sync loop had been skipping its
+    /// iterations, it runs again at its next back-off wake (`loop_wakes_at`: 1.3 s after a
+    /// check on the 5 s grid); else the pod work that waited for the runtime runs now (the
+    /// PLEG's next relist, the pod worker's retry). A Ready=False the kubelet posted is lifted
+    /// at the next node-status post.
     pub fn runtime_check(&mut self, cx: &mut Ctx, rt: &mut Runtime, api: &mut ApiServer) {
         if !rt.up {
             return;
         }
+        let skipping = self.runtime_errors(cx.now) == Some(Rule::R3);
+        // The loop checked at its sync tick as the error set in (both grids from the start).
+        let seen = tick_at_or_after(
+            self.started_at,
+            SYNC_TICK,
+            self.runtime_sync + MAX_WAIT_FOR_RUNTIME,
+        );
         self.runtime_sync = cx.now;
-        for (p, c) in std::mem::take(&mut self.skipped) {
-            let (p, c) = (p as usize, c as usize);
-            if api.pod(cx.node, p).removed {
-                continue;
-            }
-            if rt.pods[p][c].running {
-                continue;
-            }
-            // The PLEG's first good relist reports the exit; SyncPod restarts it.
-            self.on_container_exit(cx, rt, api, p, c);
+        self.runtime_stale = false;
+        if skipping {
+            let at = loop_wakes_at(seen, cx.now);
+            self.loop_resumes_at = Some(at);
+            let gen = self.gen;
+            cx.at(at, What::SyncLoopResume { gen });
+        } else if self.loop_resumes_at.is_none() {
+            self.resume_pod_work(cx, rt, api);
         }
         if api.nodes[cx.node as usize].posted_false {
             let at = tick_at_or_after(self.started_at, NODE_STATUS, cx.now);
@@ -118,25 +193,90 @@ impl Kubelet<'_> {
         }
     }
 
+    /// R4: the sync loop wakes with `runtimeErrors` clear and runs `syncLoopIteration` again:
+    /// what queued up meanwhile (the pod updates, the PLEG's events, the probe results, the
+    /// sync and housekeeping tickers' buffered ticks) is handled now.
+    pub fn sync_loop_resume(&mut self, cx: &mut Ctx, rt: &mut Runtime, api: &mut ApiServer) {
+        if self.loop_resumes_at != Some(cx.now) {
+            return;
+        }
+        self.loop_resumes_at = None;
+        self.resume_pod_work(cx, rt, api);
+    }
+
+    /// The held pod work, in the order it came; what still cannot run is held again.
+    fn resume_pod_work(&mut self, cx: &mut Ctx, rt: &mut Runtime, api: &mut ApiServer) {
+        for h in std::mem::take(&mut self.held) {
+            let p = match h {
+                Held::Exit { pod, .. }
+                | Held::Probe { pod, .. }
+                | Held::Terminate { pod }
+                | Held::FirstSync { pod }
+                | Held::InitNext { pod }
+                | Held::Orphan { pod }
+                | Held::Cleanup { pod } => pod as usize,
+            };
+            if api.pod(cx.node, p).removed {
+                continue;
+            }
+            match h {
+                Held::Exit { c, .. } => {
+                    // The PLEG's first good relist reports the exit; SyncPod restarts it.
+                    if !rt.pods[p][c as usize].running {
+                        self.on_container_exit(cx, rt, api, p, c as usize);
+                    }
+                }
+                Held::Probe {
+                    c,
+                    kind,
+                    cid,
+                    r,
+                    rule,
+                    ..
+                } => self.on_probe_result(cx, rt, api, p, c as usize, kind, cid, r, rule),
+                Held::Terminate { .. } => self.terminate(cx, rt, p),
+                Held::FirstSync { .. } => self.first_sync(cx, rt, api, p),
+                Held::InitNext { .. } => self.init_next(cx, rt, api, p),
+                // Housekeeping kills them now, with the 1 s grace.
+                Held::Orphan { .. } => self.kill_orphan(cx, cx.now, p),
+                Held::Cleanup { .. } => self.terminal_cleanup(cx, rt, api, p),
+            }
+        }
+    }
+
     /// `runtimeErrors` now: the start-up check has not completed (K2n, 1.30) or the last good
-    /// check is 30 s old (R3).
-    pub fn runtime_errors(&self, rt: &Runtime, now: Ms) -> Option<Rule> {
+    /// check is 30 s old with the runtime stopped since (R3; it stays set after the runtime is
+    /// back until the next `updateRuntimeUp` passes).
+    pub fn runtime_errors(&self, now: Ms) -> Option<Rule> {
         if now < self.start_checks_done {
             Some(Rule::K2n)
-        } else if !rt.up && now >= self.runtime_sync + MAX_WAIT_FOR_RUNTIME {
+        } else if self.runtime_stale && now >= self.runtime_sync + MAX_WAIT_FOR_RUNTIME {
             Some(Rule::R3)
         } else {
             None
         }
     }
 
+    /// `syncLoop` skips `syncLoopIteration` ("Skipping pod synchronization"): from the moment
+    /// `runtimeErrors` says the runtime is down until the loop's first back-off wake after the
+    /// check that cleared it.
+    pub fn sync_loop_skips(&self, now: Ms) -> bool {
+        self.runtime_errors(now) == Some(Rule::R3) || self.loop_resumes_at.is_some_and(|t| now < t)
+    }
+
+    /// Pod work waits: the runtime does not answer (the PLEG's relists, SyncPod's and
+    /// housekeeping's CRI calls fail and are retried), or the sync loop skips its iterations.
+    pub fn pod_work_waits(&self, rt: &Runtime, now: Ms) -> bool {
+        !rt.up || self.sync_loop_skips(now)
+    }
+
     /// `syncNodeStatus`: the Ready condition from `runtimeErrors`, posted when it changed.
-    pub fn node_status(&mut self, cx: &mut Ctx, rt: &Runtime, api: &mut ApiServer) {
+    pub fn node_status(&mut self, cx: &mut Ctx, api: &mut ApiServer) {
         if !self.reachable {
             return;
         }
         let n = &api.nodes[cx.node as usize];
-        match self.runtime_errors(rt, cx.now) {
+        match self.runtime_errors(cx.now) {
             Some(rule) if !n.posted_false => api.set_node_false(cx, rule),
             None if !n.ready => {
                 let rule = if n.posted_false && self.start_checks_done == cx.now {
@@ -148,13 +288,6 @@ impl Kubelet<'_> {
             }
             _ => {}
         }
-    }
-
-    /// Whether the sync loop skips pod work now ("Skipping pod synchronization"); before the
-    /// error is set, SyncPod's runtime calls fail and are retried later: the model holds the
-    /// work until the runtime answers in both cases.
-    pub fn runtime_blocks(&self, rt: &Runtime) -> bool {
-        !rt.up
     }
 
     /// R2: an exec probe runs through the runtime (CRI `ExecSync`); while it does not answer the
@@ -386,6 +519,19 @@ impl Kubelet<'_> {
             }
         }
         self.retry_init_waiters(cx, rt, p);
+    }
+
+    /// B2: the PLEG reports an init container's exit; SyncPod writes it and starts the next.
+    pub fn init_next(&mut self, cx: &mut Ctx, rt: &mut Runtime, api: &mut ApiServer, p: usize) {
+        if api.pod(cx.node, p).removed || !self.pods[p].synced || self.pods[p].terminating {
+            return;
+        }
+        if self.pod_work_waits(rt, cx.now) {
+            self.held.push(Held::InitNext { pod: p as u16 });
+            return;
+        }
+        self.sync_pod(cx, rt, api, p, Rule::B2);
+        self.next_init(cx, rt, api, p);
     }
 
     /// B2: an ordinary init container exits 0; the PLEG reports it at its next relist.

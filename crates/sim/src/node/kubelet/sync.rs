@@ -1,10 +1,14 @@
 //! The sync loop and SyncPod: the first SyncPod after a start (K3), container restarts with
 //! crash-loop back-off (K3r), PLEG exits (K5), probe-result handling (P6 kills), and the
-//! termination of a deleted pod (K4, E1d). Called by the cluster and by the prober manager.
+//! termination of a deleted pod (K4, E1d). Work that needs the runtime while it does not answer
+//! (R1), and all of it while the sync loop skips its iterations (R3), is held
+//! (`restarts::Held`) until the loop runs again. Called by the cluster and by the prober
+//! manager.
 //!
 //! Mirrors `pkg/kubelet/kubelet.go` (`syncLoopIteration`, `SyncPod`, `SyncTerminatingPod`),
 //! `kuberuntime_manager.go` `computePodActions`, `pleg/generic.go` `relist`.
 
+use super::restarts::Held;
 use super::{backoff, Kubelet};
 use crate::control_plane::api::ApiServer;
 use crate::core::{ms, Ctx, What};
@@ -31,6 +35,11 @@ impl Kubelet<'_> {
         }
         if !self.reachable {
             self.pods[p].awaiting_api = true;
+            return;
+        }
+        if self.sync_loop_skips(cx.now) {
+            // R3: the pod list's ADD waits in the config channel.
+            self.held.push(Held::FirstSync { pod: p as u16 });
             return;
         }
         let deleting = api.pod(cx.node, p).deleted_at.is_some();
@@ -66,7 +75,7 @@ impl Kubelet<'_> {
         }
         self.sync_pod(cx, rt, api, p, Rule::K3);
         if api.pod(cx.node, p).deleted_at.is_some() {
-            self.start_termination(cx, p);
+            self.terminate(cx, rt, p);
             return;
         }
         self.pods[p].worker_pod = Some(seen);
@@ -112,9 +121,12 @@ impl Kubelet<'_> {
         if api.pod(cx.node, p).removed || self.pods[p].terminating || rt.pods[p][c].running {
             return;
         }
-        if self.runtime_blocks(rt) {
-            // R3: held until the runtime answers.
-            self.skipped.push((p as u16, c as u8));
+        if self.pod_work_waits(rt, cx.now) {
+            // R1, R3: held until the runtime answers and the sync loop runs.
+            self.held.push(Held::Exit {
+                pod: p as u16,
+                c: c as u8,
+            });
             return;
         }
         // K3i: computePodActions looks at the regular containers only once the pod has
@@ -175,9 +187,13 @@ impl Kubelet<'_> {
         p: usize,
         c: usize,
     ) {
-        if self.up && self.pods[p].synced && self.runtime_blocks(rt) {
-            // R1: the relist fails while the runtime does not answer; the exit is seen later.
-            self.skipped.push((p as u16, c as u8));
+        if self.up && self.pods[p].synced && self.pod_work_waits(rt, cx.now) {
+            // R1: the relist fails while the runtime does not answer; R3: the sync loop does
+            // not take the PLEG's events. The exit is seen later.
+            self.held.push(Held::Exit {
+                pod: p as u16,
+                c: c as u8,
+            });
         } else if self.up && self.pods[p].synced {
             self.sync_pod(cx, rt, api, p, Rule::K5);
             if self.profile.rules.container_scoped_probes && !rt.pods[p][c].running {
@@ -192,6 +208,11 @@ impl Kubelet<'_> {
 
     /// `syncLoopIteration` handles a results-cache change: readiness/startup → status manager
     /// and pod sync; a liveness or startup Failure crossing its threshold → kill (P6).
+    ///
+    /// R3: while `runtimeErrors` is set the sync loop does not read the prober's channels: the
+    /// change waits (the worker has cached it, and a liveness or startup worker is on hold) and
+    /// is handled when the loop runs again. R1: a kill needs the runtime; while it does not
+    /// answer, the SyncPod's `KillContainer` fails and is retried then.
     #[allow(clippy::too_many_arguments)]
     pub fn on_probe_result(
         &mut self,
@@ -205,6 +226,20 @@ impl Kubelet<'_> {
         r: Outcome,
         rule: Rule,
     ) {
+        let kills = matches!(kind, ProbeKind::Liveness | ProbeKind::Startup)
+            && r == Outcome::Failure
+            && rule == Rule::P5;
+        if self.sync_loop_skips(cx.now) || (kills && !rt.up) {
+            self.held.push(Held::Probe {
+                pod: p as u16,
+                c: c as u8,
+                kind,
+                cid,
+                r,
+                rule,
+            });
+            return;
+        }
         match kind {
             ProbeKind::Liveness | ProbeKind::Startup
                 if r == Outcome::Failure
@@ -266,31 +301,54 @@ impl Kubelet<'_> {
     /// The pod watch shows a deletion timestamp: a synced pod starts terminating; a terminal
     /// one no pod worker knows (rejected at admission) is removed at the next housekeeping (A2).
     /// Without the API server the watch shows nothing; `api_back` delivers it.
-    pub fn on_pod_deleted(&mut self, cx: &mut Ctx, api: &ApiServer, p: usize) {
+    pub fn on_pod_deleted(&mut self, cx: &mut Ctx, rt: &Runtime, api: &ApiServer, p: usize) {
         if self.up && self.reachable && self.pods[p].synced {
-            self.start_termination(cx, p);
+            if self.sync_loop_skips(cx.now) {
+                // R3: the update waits in the config channel; the pod worker hears of it when
+                // the sync loop runs again.
+                self.held.push(Held::Terminate { pod: p as u16 });
+            } else {
+                self.terminate(cx, rt, p);
+            }
         } else if self.up && self.reachable {
             self.schedule_terminal_cleanup(cx, api, p, cx.now);
         }
     }
 
-    /// K4: `SyncTerminatingPod` stops the containers of a deleted pod within its grace period.
-    fn start_termination(&mut self, cx: &mut Ctx, p: usize) {
-        if self.pods[p].terminating {
+    /// The kubelet has handed the pod's deletion to its pod worker (P7 reads this): it is
+    /// terminating it, or the update is not held in the config channel.
+    pub fn deletion_seen(&self, p: usize) -> bool {
+        self.pods[p].terminating
+            || (self.reachable
+                && !self
+                    .held
+                    .iter()
+                    .any(|h| matches!(h, Held::Terminate { pod } if *pod as usize == p)))
+    }
+
+    /// K4: the pod worker runs `SyncTerminatingPod`. R1: without the runtime its status read
+    /// and `StopContainer` fail; the pod worker retries when the runtime answers (and the sync
+    /// loop runs), with the pod's whole grace.
+    pub(super) fn terminate(&mut self, cx: &mut Ctx, rt: &Runtime, p: usize) {
+        if self.pod_work_waits(rt, cx.now) {
+            self.held.push(Held::Terminate { pod: p as u16 });
             return;
         }
-        self.pods[p].terminating = true;
-        if self.profile.rules.container_scoped_probes {
-            // CSP: `StopLivenessAndStartup(pod)` (no P7); readiness probes on.
-            self.stop_liveness_and_startup(p);
+        if !self.pods[p].terminating {
+            self.pods[p].terminating = true;
+            if self.profile.rules.container_scoped_probes {
+                // CSP: `StopLivenessAndStartup(pod)` (no P7); readiness probes on.
+                self.stop_liveness_and_startup(p);
+            }
+        } else if self.pods[p].term_deadline.is_some() {
+            return;
         }
         let gen = self.gen;
         // K4g: `killContainer` gives each container at least `minimumGracePeriodInSeconds`.
         let grace = ms(self.spec[p].kill_grace_s());
-        cx.at(
-            cx.now.saturating_add(grace),
-            What::TerminationDone { gen, pod: p as u16 },
-        );
+        let done = cx.now.saturating_add(grace);
+        self.pods[p].term_deadline = Some(done);
+        cx.at(done, What::TerminationDone { gen, pod: p as u16 });
     }
 
     /// K4 ends: the containers are stopped; the pod object is removed (E1d).
@@ -301,9 +359,11 @@ impl Kubelet<'_> {
         api: &mut ApiServer,
         p: usize,
     ) {
-        if api.pod(cx.node, p).removed {
+        // A kill the runtime's stop broke off (R1) is done again later.
+        if api.pod(cx.node, p).removed || self.pods[p].term_deadline != Some(cx.now) {
             return;
         }
+        self.pods[p].term_deadline = None;
         // K4g when the pod's grace was raised to the kubelet's minimum.
         let rule = if self.spec[p].termination_grace_s < self.spec[p].kill_grace_s() {
             Rule::K4g

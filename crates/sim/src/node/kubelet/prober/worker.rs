@@ -291,10 +291,10 @@ impl Kubelet<'_> {
             );
             return false;
         }
-        // The worker's pod shows the deletion once the kubelet's watch has (not while the node
-        // cannot reach the API server, unless the kubelet is already terminating the pod).
-        let deleting = api.pod(cx.node, p).deleted_at.is_some()
-            && (self.reachable || self.pods[p].terminating);
+        // The worker's pod shows the deletion once the kubelet has taken it from its watch (not
+        // while the node cannot reach the API server, nor while the sync loop skips its
+        // iterations, R3, unless the kubelet is already terminating the pod).
+        let deleting = api.pod(cx.node, p).deleted_at.is_some() && self.deletion_seen(p);
         if deleting && kind != ProbeKind::Readiness {
             // P7, graceful deletion: liveness and startup report Success.
             self.set_result(
