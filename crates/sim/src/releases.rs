@@ -112,7 +112,7 @@ pub const RELEASES: [Release; 77] = [
     r("1.33.10", "2026-03-19", L1_34, true, ""),
     r("1.33.11", "2026-04-14", L1_34, true, ""),
     r("1.33.12", "2026-05-12", L1_34, true, ""),
-    r("1.33.13", "2026-06-09", L1_34, false, "scheduled date; release not verified in stored material"),
+    r("1.33.13", "2026-06-09", L1_34, true, "the Go module proxy serves k8s.io/kubernetes v1.33.13 (date as scheduled)"),
     r("1.34", "2025-08-27", L1_34, true, ""),
     r("1.34.1", "2025-09-09", L1_34, true, ""),
     r("1.34.2", "2025-11-11", L1_34, true, "#134800: sidecar startup-probe race fix (restartPolicy Never; not on the restart path modelled)"),
@@ -143,7 +143,7 @@ pub const RELEASES: [Release; 77] = [
     r("1.36.5", "2026-09-15", L1_36, false, "scheduled date; release not verified; #142042 / #142254 not in it"),
     r("1.37", "2026-08-26", L1_37, true, ""),
     r("1.37.1", "2026-09-15", L1_37, true, "#142041 / #142253 (cherry-picks of #141342 / #141487) still open"),
-    r("1.37.2", "2026-10-13", L1_37, false, "scheduled date; release and whether it carries #142041 / #142253 not verified: modelled without them"),
+    r("1.37.2", "2026-10-13", L1_37, true, "the Go module proxy serves k8s.io/kubernetes v1.37.2 (date as scheduled); its pkg/kubelet/prober has no canInheritProbeState, so it carries neither #142041 nor #142253"),
     r("1.38", "2026-12-16", L1_38, false, "not released: rc.0 scheduled 2026-12-02, GA 2026-12-16; modelled from main at v1.38.0-alpha.2 (#141342, #141487; nothing else on these paths in CHANGELOG-1.38 alpha.1-.2)"),
     r("main", "", Main, false, "kubernetes/kubernetes main as read: v1.38.0-alpha.2 (CHANGELOG-1.38 @ 0411cc70)"),
 ];
@@ -263,6 +263,14 @@ impl KubeVersion {
             Some((i, _)) => &n[..i],
             None => n,
         }
+    }
+
+    /// `monitorNodeHealth` hands `processTaintBaseEviction` the Ready condition this pass wrote
+    /// (`currentReadyCondition`) from v1.34.0, the fix of kubernetes#120815; before it, the
+    /// condition observed at the start of the pass, so the NoExecute taint was queued one pass
+    /// (`--node-monitor-period`) after the node went Unknown.
+    pub fn taints_on_current_condition(self) -> bool {
+        self >= KubeVersion::V1_34
     }
 
     /// The kubelet has KEP-4781's code (gate `ChangeContainerStatusOnKubeletRestart`): v1.35 on.

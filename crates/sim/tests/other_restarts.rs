@@ -79,7 +79,7 @@ fn a_5_s_runtime_restart_changes_nothing_the_api_server_sees() {
 /// `updateRuntimeUp` (every 5 s) is 30 s old; the next `syncNodeStatus` (10 s) posts
 /// Ready=False. The node lifecycle controller observed False, not True, so it does not call
 /// `MarkPodsNotReady` (kubernetes#125618): the pods stay Ready in the API and in their
-/// EndpointSlices; the not-ready taints come (NoSchedule at once, NoExecute at the next pass) and
+/// EndpointSlices; the not-ready taints come (NoSchedule at once, NoExecute at the next 100 ms tainting tick) and
 /// go, and the evictions they schedule use the not-ready toleration (E1n) and are cancelled.
 #[test]
 fn a_90_s_runtime_restart_posts_node_false_and_leaves_pods_ready() {

@@ -270,8 +270,8 @@ and Ready: {kep.ready_transitions} Ready transitions against {legacy.ready_trans
         pod: None,
         caption: &[
             "A {down} outage outlives the toleration. After the {grace} grace period the node \
-lifecycle controller marks the pods NotReady ({rule:N1}) and taints the node NoExecute on its \
-next pass ({rule:N2}); {toleration} later taint eviction deletes every pod ({rule:E1}): \
+lifecycle controller marks the pods NotReady ({rule:N1}) and taints the node NoExecute at its \
+tainting queue's next tick ({rule:N2}); {toleration} later taint eviction deletes every pod ({rule:E1}): \
 {legacy.evictions} evictions with the legacy kubelet, {kep.evictions} with KEP-4781, which \
 changes nothing on the control plane's side.",
             "When the kubelet returns at {return} it finds the pods deleted and terminates them \

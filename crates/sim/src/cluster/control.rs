@@ -98,9 +98,21 @@ impl Cluster<'_> {
                 rec: &mut self.rec,
             };
             match self.nlc.pass_node(&mut cx, &mut self.api) {
-                TaintChange::Added => self.te.taint_added(&mut cx, &self.api, self.spec[n]),
+                TaintChange::Marked if self.nlc.zoned.is_none() && !self.nlc.tick_due => {
+                    self.nlc.tick_due = true;
+                    // The single-node view's tainting tick: the first at or after now.
+                    let phase = self.nlc.tainting_phase;
+                    let d = self.now - phase;
+                    let at = phase + d.div_euclid(TAINTING_PERIOD) * TAINTING_PERIOD;
+                    let at = if at < self.now {
+                        at + TAINTING_PERIOD
+                    } else {
+                        at
+                    };
+                    self.push(at, n as NodeId, What::TaintingPass);
+                }
                 TaintChange::Removed => self.te.taint_removed(&mut cx),
-                TaintChange::None => {}
+                TaintChange::None | TaintChange::Marked => {}
             }
             let k = &mut self.nodes[n].kubelet;
             if self.quiet_allowed && k.elide && k.up && self.api.nodes[n].ready {
@@ -152,7 +164,10 @@ impl Cluster<'_> {
     /// `doNoExecuteTaintingPass` every 100 ms: each zone's queue as its limiter allows (N2);
     /// taint eviction schedules the deletions.
     pub(super) fn tainting_pass(&mut self) {
-        self.push(self.now + TAINTING_PERIOD, 0, What::TaintingPass);
+        if self.nlc.zoned.is_some() {
+            self.push(self.now + TAINTING_PERIOD, 0, What::TaintingPass);
+        }
+        self.nlc.tick_due = false;
         for n in self.nlc.tainting_pass(self.now, &self.api) {
             let mut cx = Ctx {
                 now: self.now,
@@ -160,7 +175,12 @@ impl Cluster<'_> {
                 q: &mut self.queue,
                 rec: &mut self.rec,
             };
-            self.api.set_noexecute_taint(&mut cx, true, Rule::N2);
+            let rule = if self.api.nodes[n].posted_false {
+                Rule::R3
+            } else {
+                Rule::N2
+            };
+            self.api.set_noexecute_taint(&mut cx, true, rule);
             self.te.taint_added(&mut cx, &self.api, self.spec[n]);
         }
     }

@@ -168,6 +168,11 @@ impl<'a> Cluster<'a> {
                 phase: 0,
                 last_pass: Ms::MIN,
                 quiet: vec![0; nodes.len().div_ceil(64)],
+                current_condition: c.version.taints_on_current_condition(),
+                marked: Vec::new(),
+                tick_due: false,
+                tainting_phase: (draw(seed, Purpose::TaintingPhase, 0, [0, 0, 0])
+                    * TAINTING_PERIOD as f64) as Ms,
             },
             te: TaintEvictionController {
                 toleration: ms(c.toleration_s),

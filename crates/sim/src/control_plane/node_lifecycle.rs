@@ -7,7 +7,8 @@
 //! `tryUpdateNodeHealth`, `MarkPodsNotReady` (`pkg/controller/util/node`),
 //! `processTaintBaseEviction`, `markNodeAsReachable`, `handleDisruption`. In a fleet the NoExecute
 //! taint goes through the zones' rate-limited queues (`zones`); the single-node view assumes the
-//! node's peers are healthy (its zone Normal, the queue empty) and taints in the pass.
+//! node's peers are healthy (its zone Normal, its limiter's one token free), so the node marked
+//! for tainting is tainted at the next `doNoExecuteTaintingPass` tick (every 100 ms).
 
 use super::api::ApiServer;
 use super::zones::{compute_zone_state, zone_qps, Zone, ZoneState};
@@ -27,8 +28,9 @@ pub struct NodeHealth {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TaintChange {
     None,
-    Added,
     Removed,
+    /// Marked for tainting: the next `doNoExecuteTaintingPass` tick taints it.
+    Marked,
 }
 
 pub struct NodeLifecycleController {
@@ -43,6 +45,16 @@ pub struct NodeLifecycleController {
     pub last_pass: Ms,
     /// Quiet nodes (a bit per node): passes skip them (see `quiet_allowed`).
     pub quiet: Vec<u64>,
+    /// From v1.34 `processTaintBaseEviction` decides on the condition this pass wrote
+    /// (`KubeVersion::taints_on_current_condition`).
+    pub current_condition: bool,
+    /// The single-node view's tainting queue: nodes marked for tainting
+    /// (`markNodeForTainting`), tainted at the next tainting tick.
+    pub marked: Vec<usize>,
+    /// When the tainting ticks fall (`doNoExecuteTaintingPass` every 100 ms from this phase).
+    pub tainting_phase: Ms,
+    /// The single-node view has a tainting tick scheduled for the nodes marked.
+    pub tick_due: bool,
 }
 
 /// The zones of a fleet and whether the controller is in "master disruption mode".
@@ -138,7 +150,13 @@ impl NodeLifecycleController {
                 }
             }
         }
-        // processTaintBaseEviction works on the condition observed at the start of the pass.
+        // processTaintBaseEviction works on the condition observed at the start of the pass
+        // before v1.34, on the one this pass wrote from v1.34 (`currentReadyCondition`).
+        let observed_ready = if self.current_condition {
+            api.nodes[node].ready
+        } else {
+            observed_ready
+        };
         let tainted = api.nodes[node].taint_noexecute;
         if let Some(z) = self.zoned.as_mut() {
             let zone = &mut z.zones[z.zone_of[node] as usize];
@@ -151,12 +169,14 @@ impl NodeLifecycleController {
                 zone.remove(cx.node);
             }
         }
-        // processTaintBaseEviction: `not-ready:NoExecute` for a False condition (R3: the kubelet
-        // posted it; MarkPodsNotReady was not called), `unreachable:NoExecute` for Unknown.
+        // processTaintBaseEviction → markNodeForTainting queues it for doNoExecuteTaintingPass,
+        // which adds `not-ready:NoExecute` for a False condition (R3: the kubelet posted it;
+        // MarkPodsNotReady was not called), `unreachable:NoExecute` for Unknown.
         if !observed_ready && !tainted {
-            let rule = if observed_false { Rule::R3 } else { Rule::N2 };
-            api.set_noexecute_taint(cx, true, rule);
-            TaintChange::Added
+            if !self.marked.contains(&node) {
+                self.marked.push(node);
+            }
+            TaintChange::Marked
         } else if observed_ready && tainted {
             // markNodeAsReachable.
             let rule = if api.nodes[node].noexecute_not_ready {
@@ -239,7 +259,9 @@ impl NodeLifecycleController {
     /// nodes to taint now (a node that is Ready again is dropped, as the code does).
     pub fn tainting_pass(&mut self, now: Ms, api: &ApiServer) -> Vec<usize> {
         let Some(z) = self.zoned.as_mut() else {
-            return Vec::new();
+            let mut out = std::mem::take(&mut self.marked);
+            out.retain(|&n| !api.nodes[n].ready && !api.nodes[n].taint_noexecute);
+            return out;
         };
         let mut out = Vec::new();
         for zone in z.zones.iter_mut() {
