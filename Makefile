@@ -5,7 +5,7 @@ PORT ?= 8080
 # 0.0.0.0 serves the presenter's network too (the audience's phones open the QR code's link).
 HOST ?= 127.0.0.1
 
-.PHONY: run watch test setup build install bench bench-quick bench-fleet-web bench-replay svg kep-4781 node-restart regen presenting-shots clean
+.PHONY: run watch test setup build install oracle bench bench-quick bench-fleet-web bench-replay svg kep-4781 node-restart regen presenting-shots clean
 
 # Both release bundles (the app, and the fleet view in dist/fleet/), served as static files.
 run: build
@@ -34,6 +34,12 @@ install:
 	cargo install --path crates/cli --locked --offline || cargo install --path crates/cli --locked
 	ln -sf restartscope $(CARGO_BIN)/kubectl-restartscope
 	@echo "installed $(CARGO_BIN)/restartscope and $(CARGO_BIN)/kubectl-restartscope (kubectl restartscope …)"
+
+# The model's reference (docs/ORACLE.md): every served release's feature gates and the vectors of
+# Kubernetes' own kubelet and control-plane code over the presets (Go and its module proxy).
+oracle:
+	oracle/scripts/gates.sh
+	oracle/scripts/oracle.sh
 
 # Benchmarks (not tests): criterion, then scripts/bench-wasm.sh (the quick native table of
 # examples/scale.rs, the same workload as wasm32 in Node, and wasm/native).

@@ -42,7 +42,8 @@ for rel in "${releases[@]}"; do
     name=$(basename "$f" .toml)
     pols=(legacy); [ "$minor" -ge 35 ] && pols=(legacy kep)
     for pol in "${pols[@]}"; do
-      "$bin" -scenario "$f" -policy "$pol" -release "$rel" -kdir "$kdir" -out "$out/$name.$pol.json" 2>>".k8s/$rel.log"
+      timeout 600 "$bin" -scenario "$f" -policy "$pol" -release "$rel" -kdir "$kdir" -out "$out/$name.$pol.json" 2>>".k8s/$rel.log" ||
+        { echo "oracle: $rel $name $pol failed (.k8s/$rel.log)" >&2; exit 1; }
       n=$((n + 1))
     done
   done

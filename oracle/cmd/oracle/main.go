@@ -137,12 +137,15 @@ func simulate(sc *scenario.Scenario, gates node.Gates, kdir string) ([]trace.Eve
 		return nil, err
 	}
 	defer cp.Close()
+	n.Busy = cp.Busy
 	n.StartLease()
 	n.Schedule()
 	horizon := int64(sc.HorizonS * 1000)
 	for {
 		tc := trace.Ms(cp.NextDue())
-		t, f, ok := q.Pop(min(tc-1, horizon))
+		// The kubelet's events at the controllers' millisecond come first, as the model orders a
+		// lease renewal scheduled before a pass at the same millisecond.
+		t, f, ok := q.Pop(min(tc, horizon))
 		if ok {
 			clk.SetTime(trace.At(t))
 			f()

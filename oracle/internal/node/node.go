@@ -44,6 +44,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/util/flowcontrol"
 	testingclock "k8s.io/utils/clock/testing"
 	utilexec "k8s.io/utils/exec"
 	"k8s.io/utils/ptr"
@@ -101,6 +102,8 @@ type Node struct {
 	current chan probeCall
 	// Record events (off while the steady state is built).
 	recording bool
+	// The control plane is writing (its patches are not the kubelet's).
+	Busy func() bool
 	// The container runtime answers; the kubelet's last good updateRuntimeUp; the kubelet has
 	// posted node Ready=False.
 	runtimeUp   bool
@@ -143,6 +146,11 @@ type ctrRT struct {
 	instance int
 	started  int64
 	running  bool
+	// The newest exited instance's FinishedAt (-1: none), the container's health now, and when
+	// a fresh instance answers probes (warmup_s after its start).
+	finished int64
+	health   string
+	warmAt   int64
 }
 
 func (c *ctrRT) id(p *podRT) string {
@@ -168,6 +176,7 @@ type kubelet struct {
 	startup results.Manager
 	workers []*wrk
 	synced  map[types.UID]bool
+	backoff *flowcontrol.Backoff
 	ctx     context.Context
 	cancel  context.CancelFunc
 }
@@ -194,7 +203,8 @@ func New(sc *scenario.Scenario, gates Gates, client *fake.Clientset, clk *testin
 	for i := range sc.Pods {
 		p := &podRT{idx: i, spec: &sc.Pods[i], uid: types.UID("uid-" + sc.Pods[i].Name), ip: fmt.Sprintf("10.0.0.%d", i+1)}
 		for j := range sc.Pods[i].Containers {
-			p.cs = append(p.cs, &ctrRT{spec: &sc.Pods[i].Containers[j], idx: j, instance: 1, started: containersBorn, running: true})
+			p.cs = append(p.cs, &ctrRT{spec: &sc.Pods[i].Containers[j], idx: j, instance: 1, started: containersBorn, running: true,
+				finished: -1, health: "healthy", warmAt: containersBorn})
 		}
 		n.pods = append(n.pods, p)
 		pod := n.podObject(p)
@@ -229,7 +239,7 @@ func New(sc *scenario.Scenario, gates Gates, client *fake.Clientset, clk *testin
 	}
 	// Writes by the kubelet's status manager, as the model counts them.
 	client.PrependReactor("patch", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
-		if a.GetSubresource() == "status" && n.recording {
+		if a.GetSubresource() == "status" && n.recording && (n.Busy == nil || !n.Busy()) {
 			n.rec.Add(trace.Event{T: trace.Ms(n.clk.Now()), Kind: "status_write", Pod: podName(a), By: "kubelet"})
 		}
 		return false, nil, nil
@@ -331,23 +341,12 @@ func (n *Node) steadyStatus(p *podRT) v1.PodStatus {
 
 // ---- the container runtime's answers ----
 
-// health is the container's truth at ms (the scenario's truth; healthy before its first entry).
-func (c *ctrRT) health(ms int64) string {
-	h := "healthy"
-	for _, t := range c.spec.Truth {
-		if int64(t.AtS*1000) <= ms {
-			h = t.State
-		}
-	}
-	return h
-}
-
 // answer is what probing the container of kind returns at ms (crates/sim's probe_answer).
 func (c *ctrRT) answer(kind string, ms int64) bool {
-	if !c.running {
+	if !c.running || ms < c.warmAt {
 		return false
 	}
-	switch c.health(ms) {
+	switch c.health {
 	case "healthy":
 		return true
 	case "failing-readiness":
@@ -403,7 +402,8 @@ func (n *Node) startKubelet(at int64, steady bool) {
 	prev := n.clk.Now()
 	n.clk.SetTime(trace.At(at))
 	ctx, cancel := context.WithCancel(context.Background())
-	k := &kubelet{gen: gen, start: at, ctx: ctx, cancel: cancel, synced: map[types.UID]bool{}}
+	k := &kubelet{gen: gen, start: at, ctx: ctx, cancel: cancel, synced: map[types.UID]bool{},
+		backoff: flowcontrol.NewFakeBackOff(10*time.Second, 300*time.Second, n.clk)}
 	k.podMgr = kubepod.NewBasicPodManager()
 	k.live, k.ready, k.startup = results.NewManager(), results.NewManager(), results.NewManager()
 	k.sm = status.OracleNewManager(n.client, k.podMgr, &statustest.FakePodDeletionSafetyProvider{}, kubeletutil.NewPodStartupLatencyTracker())
@@ -413,6 +413,7 @@ func (n *Node) startKubelet(at int64, steady bool) {
 		n.clk.SetTime(prev)
 	}
 	n.k = k
+	n.renewals = 0
 	// The pods from the API, as the config source lists them.
 	list, _ := n.client.CoreV1().Pods(Namespace).List(ctx, metav1.ListOptions{})
 	sort.Slice(list.Items, func(i, j int) bool { return list.Items[i].Name < list.Items[j].Name })
@@ -474,9 +475,10 @@ func (n *Node) renewLease(gen int) {
 		l.Spec.RenewTime = &metav1.MicroTime{Time: n.clk.Now()}
 		_, _ = n.client.CoordinationV1().Leases("kube-node-lease").Update(ctx, l, metav1.UpdateOptions{})
 	}
-	n.renewals++
 	renew := max(int64(n.sc.Cluster.LeaseDurationS*1000)/4, 1)
-	j := draw.Draw(n.sc.Seed, draw.LeaseJitter, 0, [3]uint64{n.renewals, 0, 0})
+	// The model's key: the kubelet process's start, then the renewal number from 0.
+	j := draw.Draw(n.sc.Seed, draw.LeaseJitter, 0, [3]uint64{uint64(n.k.start), n.renewals, 0})
+	n.renewals++
 	n.q.At(n.now()+renew+int64(j*0.04*float64(renew)), func() { n.renewLease(gen) })
 }
 
@@ -518,8 +520,21 @@ func (n *Node) postNodeCondition(ready bool) {
 	_, _ = n.client.CoreV1().Nodes().UpdateStatus(ctx, node, metav1.UpdateOptions{})
 }
 
-// Schedule puts the scenario's kubelet restarts on the queue.
+// Schedule puts the scenario's truth changes and restarts on the queue.
 func (n *Node) Schedule() {
+	for _, p := range n.pods {
+		for _, c := range p.cs {
+			for _, t := range c.spec.Truth {
+				p, c, state := p, c, t.State
+				n.q.At(int64(t.AtS*1000), func() {
+					c.health = state
+					if state == "exited" && c.running {
+						n.containerExited(p, c)
+					}
+				})
+			}
+		}
+	}
 	for _, r := range n.sc.Kubelet.Restarts {
 		at, down := int64(r.AtS*1000), int64(r.DowntimeS*1000)
 		if r.What == "runtime" {
@@ -536,6 +551,120 @@ func (n *Node) Schedule() {
 			n.startKubelet(at+down, false)
 			n.afterKubelet()
 		})
+	}
+}
+
+// ---- containers that exit and start again ----
+
+// containerExited: the process exits; the PLEG's next relist reports it and the sync loop runs
+// SyncPod, which writes the status and starts the container again (kuberuntime computePodActions,
+// doBackOff). While the kubelet is down its first SyncPod does this.
+func (n *Node) containerExited(p *podRT, c *ctrRT) {
+	c.running = false
+	c.finished = n.now()
+	n.rec.Add(trace.Event{T: n.now(), Kind: "container_exit", Pod: p.spec.Name, Container: c.spec.Name, By: "runtime"})
+	if n.k == nil || !n.k.synced[p.uid] {
+		return
+	}
+	gen := n.k.gen
+	n.q.At(n.nextRelist(n.now()), func() {
+		if !n.alive(gen) || c.running {
+			return
+		}
+		n.syncPod(p)
+		n.restartContainer(p, c, false)
+		n.afterKubelet()
+	})
+}
+
+// nextRelist is the PLEG's first relist at or after t (every second from a phase drawn per
+// kubelet process, as the model draws it).
+func (n *Node) nextRelist(t int64) int64 {
+	k := n.k
+	phase := draw.Draw(n.sc.Seed, draw.PlegPhase, 0, [3]uint64{uint64(k.gen - 1), 0, 0})
+	return tickAtOrAfter(k.start+int64(phase*1000), 1000, t)
+}
+
+// restartContainer is SyncPod's start of an exited container: doBackOff
+// (kuberuntime_manager.go) against the newest exited instance's FinishedAt with client-go's
+// flowcontrol.Backoff (10 s doubling to 300 s, the kubelet's backOffPeriod and
+// MaxContainerBackOff), then a new instance; the next relist's SyncPod writes its status.
+// checked: the back-off was looked at already (a liveness kill restarts in the same SyncPod).
+func (n *Node) restartContainer(p *podRT, c *ctrRT, checked bool) {
+	k := n.k
+	if !checked && c.finished >= 0 {
+		key := fmt.Sprintf("%s_%s_%s", p.spec.Name, p.uid, c.spec.Name)
+		ts := trace.At(c.finished)
+		if k.backoff.IsInBackOffSince(key, ts) {
+			retry := c.finished + k.backoff.Get(key).Milliseconds()
+			gen := k.gen
+			n.q.At(retry, func() {
+				if n.alive(gen) && !c.running {
+					n.restartContainer(p, c, false)
+					n.afterKubelet()
+				}
+			})
+			return
+		}
+		k.backoff.Next(key, ts)
+	}
+	c.instance++
+	c.running = true
+	c.started = n.now()
+	c.health = "healthy"
+	c.warmAt = n.now() + int64(c.spec.WarmupS*1000)
+	n.rec.Add(trace.Event{T: n.now(), Kind: "container_restart", Pod: p.spec.Name, Container: c.spec.Name, By: "kubelet"})
+	gen := k.gen
+	n.q.At(n.nextRelist(n.now()+1), func() {
+		if n.alive(gen) {
+			n.syncPod(p)
+			n.afterKubelet()
+		}
+	})
+}
+
+// livenessKill is SyncPod after a liveness or startup Failure (computePodActions): doBackOff
+// reads the snapshot from before the kill, whose newest exited instance is the previous one;
+// the container is killed and, out of back-off, started again in the same SyncPod.
+func (n *Node) livenessKill(uid types.UID, id kubecontainer.ContainerID) {
+	for _, p := range n.pods {
+		if p.uid != uid {
+			continue
+		}
+		for _, c := range p.cs {
+			if !c.running || strings.TrimPrefix(c.id(p), "containerd://") != id.ID {
+				continue
+			}
+			k := n.k
+			retry := int64(-1)
+			if c.finished >= 0 {
+				key := fmt.Sprintf("%s_%s_%s", p.spec.Name, p.uid, c.spec.Name)
+				ts := trace.At(c.finished)
+				if k.backoff.IsInBackOffSince(key, ts) {
+					retry = c.finished + k.backoff.Get(key).Milliseconds()
+				} else {
+					k.backoff.Next(key, ts)
+				}
+			}
+			c.running = false
+			c.finished = n.now()
+			n.rec.Add(trace.Event{T: n.now(), Kind: "container_exit", Pod: p.spec.Name, Container: c.spec.Name, Value: "killed", By: "kubelet"})
+			if retry < 0 {
+				n.restartContainer(p, c, true)
+				return
+			}
+			// In back-off: SyncPod writes the stopped container; the pod worker retries when
+			// the back-off ends.
+			n.syncPod(p)
+			gen := k.gen
+			n.q.At(retry, func() {
+				if n.alive(gen) && !c.running {
+					n.restartContainer(p, c, false)
+					n.afterKubelet()
+				}
+			})
+			return
+		}
 	}
 }
 
@@ -618,6 +747,14 @@ func (n *Node) firstSync(p *podRT, steady bool) {
 	}
 	k.synced[p.uid] = true
 	prober.OracleAddPod(k.ctx, k.pm, pod)
+	if !steady {
+		// SyncPod's runtime part: containers that exited while the kubelet was down start again.
+		for _, c := range p.cs {
+			if !c.running {
+				n.restartContainer(p, c, false)
+			}
+		}
+	}
 	for _, w := range prober.OracleTakeAdded() {
 		ws := &wrk{w: w, pod: p, period: w.Period().Milliseconds()}
 		for _, c := range p.cs {
@@ -810,36 +947,45 @@ func (n *Node) doProbe(ws *wrk, gen int, then func(bool)) {
 	returned := make(chan bool)
 	n.current = started
 	go func() { returned <- ws.w.DoProbe(n.k.ctx) }()
-	select {
-	case keep := <-returned:
-		n.current = nil
-		then(keep)
-	case call := <-started:
-		n.current = nil
-		// What doProbe cached before it reached the container (an initial result) is in the
-		// results managers' channels now: the sync loop takes it while the probe runs.
-		n.drainResults(false)
-		if call.viaRuntime && !n.runtimeUp {
-			// CRI ExecSync fails at once: execprobe returns the error and doProbe throws the
-			// result away.
-			call.errc <- true
-			call.reply <- false
-			then(<-returned)
+	drained := false
+	for {
+		select {
+		case keep := <-returned:
+			n.current = nil
+			then(keep)
+			return
+		case call := <-started:
+			if !drained {
+				// What doProbe cached before it reached the container (an initial result) is
+				// in the results managers' channels now: the sync loop takes it while the
+				// probe runs.
+				drained = true
+				n.drainResults(false)
+				n.current = started
+			}
+			if call.viaRuntime && !n.runtimeUp {
+				// CRI ExecSync fails at once: execprobe returns the error, the prober retries
+				// (runProbeWithRetries) and doProbe throws the result away.
+				call.errc <- true
+				call.reply <- false
+				continue
+			}
+			n.current = nil
+			kind := ws.w.Kind()
+			ok := ws.ctr.answer(kind, n.now())
+			exec := int64(*ws.probe.ExecS * 1000)
+			timeout := int64(ws.probe.TimeoutS) * 1000
+			dur := exec
+			if exec > timeout {
+				dur, ok = timeout, false
+			}
+			n.q.At(n.now()+dur, func() {
+				call.reply <- ok
+				keep := <-returned
+				then(keep)
+			})
 			return
 		}
-		kind := ws.w.Kind()
-		ok := ws.ctr.answer(kind, n.now())
-		exec := int64(*ws.probe.ExecS * 1000)
-		timeout := int64(ws.probe.TimeoutS) * 1000
-		dur := exec
-		if exec > timeout {
-			dur, ok = timeout, false
-		}
-		n.q.At(n.now()+dur, func() {
-			call.reply <- ok
-			keep := <-returned
-			then(keep)
-		})
 	}
 }
 
@@ -905,10 +1051,14 @@ func (n *Node) drainResults(steady bool) {
 			n.probeSync(u.PodUID, steady)
 		case u := <-k.startup.Updates():
 			status.OracleSetContainerStartup(k.sm, u.PodUID, u.ContainerID, u.Result == results.Success)
+			if u.Result == results.Failure && !steady {
+				n.livenessKill(u.PodUID, u.ContainerID)
+			}
 			n.probeSync(u.PodUID, steady)
-		case <-k.live.Updates():
-			// A liveness failure kills the container (SyncPod); scenarios with one are not
-			// driven (scenario.Unsupported).
+		case u := <-k.live.Updates():
+			if u.Result == results.Failure && !steady {
+				n.livenessKill(u.PodUID, u.ContainerID)
+			}
 		default:
 			if !steady {
 				n.afterKubelet()

@@ -156,14 +156,6 @@ func (s *Scenario) Unsupported() []string {
 			add("init containers (pod %s)", p.Name)
 		}
 		for _, c := range p.Containers {
-			for _, t := range c.Truth {
-				if t.State == "exited" {
-					add("a container exit (pod %s: container restarts and the PLEG)", p.Name)
-				}
-				if t.State == "failing" && (c.LivenessProbe != nil || c.StartupProbe != nil) {
-					add("a liveness or startup failure (pod %s: container kills and restarts)", p.Name)
-				}
-			}
 			for _, pr := range []*Probe{c.StartupProbe, c.ReadinessProbe, c.LivenessProbe} {
 				if pr != nil && pr.Handler == "grpc" {
 					add("a grpc probe (pod %s)", p.Name)

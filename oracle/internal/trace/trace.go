@@ -14,7 +14,8 @@ type Event struct {
 	Pod       string `json:"pod,omitempty"`
 	Container string `json:"container,omitempty"`
 	Value     any    `json:"value"`
-	// By: kubelet, node_controller, taint_manager (the model's Actor names).
+	// By: the model's Actor names (kubelet, runtime, node-lifecycle-controller,
+	// taint-eviction-controller).
 	By string `json:"by,omitempty"`
 }
 
