@@ -458,8 +458,14 @@ fn report_141155_the_replacement_is_started_by_its_own_startup_probe() {
         assert_eq!(b.len(), 1, "{label}");
         let s = changes(&tr, Kind::ContainerStarted, 0, Some(0), 0.0);
         assert_eq!(s.len(), 2, "{label}: {s:?}");
-        // Killed and started in one SyncPod (P6, K3r): the next status names the replacement.
-        assert_eq!(s[0], (b[0], false, Rule::K3r), "{label}");
+        // Killed and started in one SyncPod (P6, K3r): the start hook's startup worker writes
+        // its initial result at once, or the status the PLEG's next relist brings (within a
+        // second) names the replacement.
+        assert!(
+            !s[0].1 && s[0].0 >= b[0] && s[0].0 <= b[0] + 1.0,
+            "{label}: {:?}",
+            s[0]
+        );
         let warm = b[0] + c.warmup_s;
         assert!(
             s[1].1 && s[1].0 >= warm && s[1].0 <= warm + period + 1.0,

@@ -112,7 +112,7 @@ fn presets_teach_what_they_say() {
             .t;
         tr.events
             .iter()
-            .filter(|e| e.t == kill && e.kind == Kind::ContainerStarted)
+            .filter(|e| e.t > kill && e.t <= kill + 1_000 && e.kind == Kind::ContainerStarted)
             .count()
     };
     let [l, k] = compare(&sc).unwrap();

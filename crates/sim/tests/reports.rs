@@ -380,10 +380,12 @@ fn report_141155_replacement_inherits_started_until_main() {
             let tr = run(&sc, v, policy, seed);
             let kill = kill_of(&tr);
             let s = started(&tr, 0, kill);
-            assert_eq!(
-                s[0],
-                (kill, false, Rule::K3r),
-                "seed {seed} {v:?} {policy:?}"
+            // Killed and started in one SyncPod (P6, K3r); the PLEG's next relist brings the
+            // replacement into the status (within a second).
+            assert!(
+                !s[0].1 && s[0].0 > kill && s[0].0 <= kill + 1.0,
+                "seed {seed} {v:?} {policy:?}: {:?}",
+                s[0]
             );
             let passed = s.iter().find(|c| c.1).expect("startup passes").0;
             for k in [ProbeKind::Readiness, ProbeKind::Liveness] {

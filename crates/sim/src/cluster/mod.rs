@@ -561,6 +561,7 @@ impl<'a> Cluster<'a> {
                     k.on_container_exit(&mut cx, rt, api, pod as usize, c as usize);
                 }
             }
+            What::PlegStarted { pod, .. } => k.on_container_started(&mut cx, rt, api, pod as usize),
             What::Warm { pod } => {
                 cx.touch(pod as usize);
                 rt.changed.push(pod);

@@ -65,6 +65,12 @@ pub enum What {
         pod: u16,
         c: u8,
     },
+    /// The PLEG's relist sees the container SyncPod started: the sync loop runs a SyncPod,
+    /// whose status shows the new container (K3r).
+    PlegStarted {
+        gen: u32,
+        pod: u16,
+    },
     /// A container's warm-up ends (changes what the metrics call healthy).
     Warm {
         pod: u16,
@@ -147,6 +153,7 @@ impl What {
             | What::ProbeDone { gen, .. }
             | What::ContainerRestart { gen, .. }
             | What::PlegRelist { gen, .. }
+            | What::PlegStarted { gen, .. }
             | What::TerminationDone { gen, .. }
             | What::NodeStatus { gen }
             | What::RuntimeCheck { gen }

@@ -153,7 +153,13 @@ impl Kubelet<'_> {
             Rule::K3r,
             Actor::Kubelet,
         );
-        self.sync_pod(cx, rt, api, p, Rule::K3r);
+        // SyncPod set the status it generated before the runtime's kill and start
+        // (`kubelet.go` SyncPod: generateAPIPodStatus, SetPodStatus, then
+        // containerRuntime.SyncPod); the PLEG's next relist sees the new container and the
+        // sync loop's SyncPod writes it.
+        let at = self.next_relist(cx.node, cx.now + 1);
+        let gen = self.gen;
+        cx.at(at, What::PlegStarted { gen, pod: p as u16 });
         if self.profile.rules.container_scoped_probes {
             // CSP: the start hook (`StartProbes` after CRI `StartContainer`).
             self.start_probes(cx, rt, api, p, c, false);
@@ -203,6 +209,24 @@ impl Kubelet<'_> {
             if !self.pods[p].terminating {
                 self.restart_at(cx, cx.now, p, c, false);
             }
+        }
+    }
+
+    /// The PLEG's relist sees a container SyncPod started (K3r): the sync loop's SyncPod
+    /// writes the status with the new container.
+    pub fn on_container_started(
+        &mut self,
+        cx: &mut Ctx,
+        rt: &mut Runtime,
+        api: &mut ApiServer,
+        p: usize,
+    ) {
+        if self.up
+            && self.pods[p].synced
+            && !self.pods[p].terminating
+            && !api.pod(cx.node, p).removed
+        {
+            self.sync_pod(cx, rt, api, p, Rule::K3r);
         }
     }
 
