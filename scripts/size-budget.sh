@@ -8,16 +8,16 @@ set -euo pipefail
 # budget holds the page to what was measured last plus a little, so that every feature's growth
 # is seen and weighed when it lands: raise it only by a measured amount, and record what grew
 # and by how much in CHANGES.md (docs/PERFORMANCE.md has the current numbers and what brought
-# the page down). 500 KB: 510,675 bytes measured with admission at the kubelet's start (node
-# labels, taints and their changes; a pod's node selector, affinity and tolerations), the
-# presenter view's one-frame sync and the "Watch —" caption in the app's downloaded figures.
-BUDGET=${SIZE_BUDGET_BYTES:-512000}
+# the page down). 502 KB: 512,854 bytes measured with the rules read from each release's Go
+# code (the sync loop's held work while the runtime is down, admission of a pod being deleted,
+# the tainting tick, the relist after a container start), on 510,675 before them.
+BUDGET=${SIZE_BUDGET_BYTES:-514048}
 FLEET_BUDGET=${FLEET_SIZE_BUDGET_BYTES:-204800}
 # The fleet view (dist/fleet/: its page and Web Worker) loads only when opened: 200 KB.
 # The importer's Web Worker (dist/import/: the YAML parser, validation, TOML, the evidence readers
 # and the model that replays them) loads on the first import only, so its bytes are paid there,
-# not by the page: 437 KB (CHANGES.md has what each step added).
-IMPORT_BUDGET=${IMPORT_SIZE_BUDGET_BYTES:-447488}
+# not by the page: 439 KB, 448,637 bytes measured (CHANGES.md has what each step added).
+IMPORT_BUDGET=${IMPORT_SIZE_BUDGET_BYTES:-449536}
 fail=0
 check() { # DIR BUDGET NAME
   local total=0 n f
