@@ -321,3 +321,22 @@ fn dump_model_events() {
         );
     }
 }
+
+/// The harness takes the model's timing draws (`oracle/internal/draw`, a Go port of
+/// `core/rng.rs`); its Go test holds these values, printed here with `--ignored --nocapture`.
+#[test]
+#[ignore]
+fn print_draws_for_the_go_port() {
+    use restartscope_sim::core::rng::{draw, Purpose};
+    for (seed, p, node, key) in [
+        (1u64, Purpose::Lease, 0u16, [0u64, 0, 0]),
+        (7, Purpose::WorkerJitter, 0, [1 << 32, 2, 1]),
+        (42, Purpose::LeaseJitter, 3, [(-86_400_000i64) as u64, 5, 0]),
+    ] {
+        println!(
+            "{seed} {} {node} {key:?} {:?}",
+            p as u64,
+            draw(seed, p, node, key)
+        );
+    }
+}

@@ -1,0 +1,36 @@
+package scenario
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Every preset the model ships is read, and what the harness cannot drive is named, never
+// silently run.
+func TestEveryPresetIsRead(t *testing.T) {
+	files, err := filepath.Glob("../../../crates/sim/presets/*.toml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no presets: %v", err)
+	}
+	driven := 0
+	for _, f := range files {
+		s, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Name != strings.TrimSuffix(filepath.Base(f), ".toml") || len(s.Pods) == 0 || s.HorizonS <= 0 {
+			t.Errorf("%s: read as %q with %d pods, horizon %v", f, s.Name, len(s.Pods), s.HorizonS)
+		}
+		if len(s.Unsupported()) == 0 {
+			driven++
+		}
+	}
+	if driven < len(files)/2 {
+		t.Errorf("only %d of %d presets driven", driven, len(files))
+	}
+	s, _ := Load("../../../crates/sim/presets/node-reboot.toml")
+	if u := s.Unsupported(); len(u) == 0 || !strings.Contains(u[0], "node reboot") {
+		t.Errorf("node-reboot: %v", u)
+	}
+}
