@@ -7,7 +7,9 @@
 # read-only, and `go build -overlay` may not replace files beneath it), with the harness's
 # hooks placed inside Kubernetes' own packages:
 #   oracle/overlay/<package dir>/NAME.go        added to that package (all releases);
-#   oracle/overlay/<package dir>/vX.Y/NAME.go   in its place for the releases of minor X.Y;
+#   oracle/overlay/<package dir>/vX.Y/NAME.go   in its place for the releases up to minor X.Y
+#                                               that no older vW.Z/NAME.go covers (the form a
+#                                               call had until X.Y);
 #   oracle/overlay/<package dir>/NAME.go.sed    a sed script applied to the release's own
 #                                               NAME.go (only to swap wall-clock reads and
 #                                               goroutine starts for the harness's clock; every
@@ -29,7 +31,14 @@ while IFS= read -r f; do
   dir=$(dirname "$rel_f"); name=$(basename "$rel_f")
   case "$dir" in */v[0-9]*.[0-9]*) continue ;; esac
   src="$f"
-  [ -f "$here/overlay/$dir/$minor/$name" ] && src="$here/overlay/$dir/$minor/$name"
+  # The oldest variant at or after this release's minor, if any.
+  for v in $(cd "$here/overlay/$dir" && ls -d v[0-9]*.[0-9]* 2>/dev/null | sort -V); do
+    if [ -f "$here/overlay/$dir/$v/$name" ] &&
+      [ "$(printf '%s\n%s\n' "$minor" "$v" | sort -V | head -1)" = "$minor" ]; then
+      src="$here/overlay/$dir/$v/$name"
+      break
+    fi
+  done
   case "$name" in
     *.go.sed)
       target="$tree/$dir/${name%.sed}"

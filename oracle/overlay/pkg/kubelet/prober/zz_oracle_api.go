@@ -1,5 +1,5 @@
 // One signature for the prober calls whose arguments changed between releases (RestartScope's
-// oracle hooks). This file serves 1.35 and later; v1.31/ to v1.34/ hold the older form.
+// oracle hooks). This file serves 1.35 and later; v1.34/ holds the form up to 1.34.
 package prober
 
 import (

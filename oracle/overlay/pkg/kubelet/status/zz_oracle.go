@@ -2,7 +2,7 @@
 // with `go build -overlay`: the status manager's private sync (syncBatch, the podStatusChannel
 // its Start goroutine waits on), so a harness runs the real status manager on its own clock,
 // and one signature for calls whose arguments changed between releases. No rule is changed.
-// This file serves 1.34 and later; v1.31/, v1.32/ and v1.33/ hold the older signatures.
+// This file serves 1.34 and later; v1.32/ (up to 1.32) and v1.33/ hold the older signatures.
 package status
 
 import (

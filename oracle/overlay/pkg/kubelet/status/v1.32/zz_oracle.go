@@ -2,7 +2,7 @@
 // with `go build -overlay`: the status manager's private sync (syncBatch, the podStatusChannel
 // its Start goroutine waits on), so a harness runs the real status manager on its own clock,
 // and one signature for calls whose arguments changed between releases. No rule is changed.
-// This is the 1.31 and 1.32 form.
+// This is the form up to 1.32.
 package status
 
 import (

@@ -1,1 +1,0 @@
-../v1.31/timed_workers.go.sed
