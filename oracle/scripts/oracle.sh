@@ -2,9 +2,10 @@
 # oracle/scripts/oracle.sh [RELEASE…]: the vectors. For each release (default: the newest patch of
 # every minor the Go module proxy serves for k8s.io/kubernetes from 1.31 on, pre-releases
 # included), builds the harness against that release's own code (scripts/tree.sh) and runs every
-# preset (crates/sim/presets/*.toml) under each kubelet the release has: `legacy` (from 1.35 the
+# preset (crates/sim/presets/*.toml) and every replay of Kubernetes' own tests
+# (crates/sim/replays/*.toml) under each kubelet the release has: `legacy` (from 1.35 the
 # gate ChangeContainerStatusOnKubeletRestart=true) and, from 1.35, `kep` (the default).
-# Writes oracle/vectors/<release>/<preset>.<kubelet>.json.
+# Writes oracle/vectors/<release>/<scenario>.<kubelet>.json.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -38,7 +39,7 @@ for rel in "${releases[@]}"; do
   out="vectors/$rel"; mkdir -p "$out"
   rm -f "$out"/*.legacy.json "$out"/*.kep.json
   n=0
-  for f in ../crates/sim/presets/*.toml; do
+  for f in ../crates/sim/presets/*.toml ../crates/sim/replays/*.toml; do
     name=$(basename "$f" .toml)
     pols=(legacy); [ "$minor" -ge 35 ] && pols=(legacy kep)
     for pol in "${pols[@]}"; do

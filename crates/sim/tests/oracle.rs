@@ -26,6 +26,8 @@ struct Seen {
     t: i64,
     kind: String,
     pod: String,
+    /// The container, for `container_started` / `container_ready` (empty otherwise).
+    container: String,
     value: String,
     by: String,
 }
@@ -34,19 +36,24 @@ impl std::fmt::Display for Seen {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{:>9.3}s {} {} {} by {}",
+            "{:>9.3}s {} {}{}{} {} by {}",
             self.t as f64 / 1000.0,
             self.kind,
             self.pod,
+            if self.container.is_empty() { "" } else { "/" },
+            self.container,
             self.value,
             self.by
         )
     }
 }
 
-/// The kinds compared: what the API shows (the harness records the same kinds).
-const COMPARED: [&str; 5] = [
+/// The kinds compared: what the API shows (the harness records the same kinds). Container
+/// Started and Ready are what Kubernetes' e2e tests of a kubelet restart watch.
+const COMPARED: [&str; 7] = [
     "pod_ready",
+    "container_started",
+    "container_ready",
     "node_ready",
     "taint_added",
     "taint_removed",
@@ -60,6 +67,7 @@ fn seen_from_vector(v: &Json) -> Vec<Seen> {
             t: e["t"].as_i64().unwrap(),
             kind: e["kind"].as_str().unwrap().into(),
             pod: e["pod"].as_str().unwrap_or("").into(),
+            container: e["container"].as_str().unwrap_or("").into(),
             value: match &e["value"] {
                 Json::Null => String::new(),
                 Json::String(s) => s.clone(),
@@ -82,6 +90,15 @@ fn seen_from_model(sc: &Scenario, trace: &Trace) -> Vec<Seen> {
                 .pod
                 .map(|p| sc.pods[p as usize].name.clone())
                 .unwrap_or_default(),
+            container: match (e.pod, e.container) {
+                (Some(p), Some(c)) if e.kind.as_str().starts_with("container_") => sc.pods
+                    [p as usize]
+                    .all_containers()
+                    .nth(c as usize)
+                    .map(|c| c.name.clone())
+                    .unwrap_or_default(),
+                _ => String::new(),
+            },
             value: e.value.text(),
             by: e.by.as_str().into(),
         })
@@ -128,7 +145,7 @@ fn compare(path: &Path) -> Outcome {
             .join("; "));
         return out;
     }
-    let file = root().join(format!("crates/sim/presets/{scenario}.toml"));
+    let file = scenario_file(&scenario);
     let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
     let mut sc: Scenario = toml::from_str(&text).unwrap();
     sc.cluster.version = serde_json::from_value(Json::String(model_version(&release)))
@@ -159,6 +176,15 @@ fn compare(path: &Path) -> Outcome {
         ));
     }
     out
+}
+
+/// A preset (`crates/sim/presets`) or a replay of Kubernetes' own tests (`crates/sim/replays`).
+fn scenario_file(name: &str) -> PathBuf {
+    let preset = root().join(format!("crates/sim/presets/{name}.toml"));
+    if preset.exists() {
+        return preset;
+    }
+    root().join(format!("crates/sim/replays/{name}.toml"))
 }
 
 fn vectors() -> Vec<PathBuf> {
@@ -310,10 +336,14 @@ fn model_versions_of_the_vectors() {
 fn dump_model_events() {
     let name = std::env::var("DUMP").unwrap();
     let (scenario, rel) = name.split_once('@').unwrap();
-    let file = root().join(format!("crates/sim/presets/{scenario}.toml"));
+    let file = scenario_file(scenario);
     let mut sc: Scenario = toml::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
     sc.cluster.version = serde_json::from_value(Json::String(rel.into())).unwrap();
-    let t = simulate_policy(&sc, Policy::Kep).unwrap();
+    let pol = match std::env::var("POLICY").as_deref() {
+        Ok("legacy") => Policy::Legacy,
+        _ => Policy::Kep,
+    };
+    let t = simulate_policy(&sc, pol).unwrap();
     for e in &t.events {
         println!(
             "{} {:?} {:?} {:?} {:?} {:?} {:?}",

@@ -93,7 +93,9 @@ type Node struct {
 
 	pods []*podRT
 	k    *kubelet
-	gen  int
+	// A drainResults is queued for this instant (drainSoon).
+	drainPending bool
+	gen          int
 	// The last API state the recorder saw, to record what the kubelet changed.
 	seen map[string]apiSeen
 	// The lease's renewal count (its jitter's key).
@@ -895,7 +897,7 @@ func (n *Node) loop(ws *wrk, gen int) {
 		if !n.alive(gen) {
 			return
 		}
-		n.drainResults(false)
+		n.drainSoon()
 		if !keep || ws.w.TakeStop() {
 			n.exit(ws)
 			return
@@ -960,7 +962,7 @@ func (n *Node) doProbe(ws *wrk, gen int, then func(bool)) {
 				// in the results managers' channels now: the sync loop takes it while the
 				// probe runs.
 				drained = true
-				n.drainResults(false)
+				n.drainSoon()
 				n.current = started
 			}
 			if call.viaRuntime && !n.runtimeUp {
@@ -1036,6 +1038,26 @@ func (n *Node) netAnswer(kind, host string, port int) (probe.Result, error) {
 // drainResults is syncLoopIteration's probe cases: readiness → SetContainerReadiness, startup
 // → SetContainerStartup, each followed by HandlePodSyncs (a SyncPod that regenerates the
 // status); then the status manager's goroutine writes what changed.
+// drainSoon: the sync loop takes what a doProbe put in the results managers' channels once
+// every worker due at this instant has run its doProbe. The workers AddPod starts together
+// are goroutines that read the status manager at once; the sync loop is another goroutine that
+// must be woken by the channel. No worker reads another's initial result: the startup
+// worker's Unknown does not clear Started before the readiness worker has looked.
+func (n *Node) drainSoon() {
+	if n.drainPending {
+		return
+	}
+	n.drainPending = true
+	gen := n.k.gen
+	n.q.At(n.now(), func() {
+		n.drainPending = false
+		if n.alive(gen) {
+			n.drainResults(false)
+			n.wakeTriggered()
+		}
+	})
+}
+
 func (n *Node) drainResults(steady bool) {
 	k := n.k
 	if !steady && n.runtimeErrors() {

@@ -6,13 +6,15 @@ import (
 	"testing"
 )
 
-// Every preset the model ships is read, and what the harness cannot drive is named, never
-// silently run.
+// Every preset and every replay of Kubernetes' own tests the model ships is read, and what the
+// harness cannot drive is named, never silently run.
 func TestEveryPresetIsRead(t *testing.T) {
 	files, err := filepath.Glob("../../../crates/sim/presets/*.toml")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no presets: %v", err)
+	replays, err2 := filepath.Glob("../../../crates/sim/replays/*.toml")
+	if err != nil || err2 != nil || len(files) == 0 || len(replays) == 0 {
+		t.Fatalf("no presets or replays: %v %v", err, err2)
 	}
+	files = append(files, replays...)
 	driven := 0
 	for _, f := range files {
 		s, err := Load(f)

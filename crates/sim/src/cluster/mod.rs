@@ -13,7 +13,6 @@ use crate::control_plane::node_lifecycle::{
 };
 use crate::control_plane::taint_eviction::{Pending, TaintEvictionController};
 use crate::control_plane::zones::{Zone, TAINTING_PERIOD};
-
 mod control;
 #[cfg(not(feature = "small-code"))]
 mod eager;
@@ -513,6 +512,7 @@ impl<'a> Cluster<'a> {
             What::ApiBack => k.api_back(&mut cx, rt, api),
             What::LeaseRenew { .. } => k.renew_lease(&mut cx, api, Rule::K2r),
             What::FirstSync { pod, .. } => k.first_sync(&mut cx, rt, api, pod as usize),
+            What::ProbeUpdates { .. } => k.probe_updates(&mut cx, rt, api),
             What::ProbeTick {
                 pod, c, kind, seq, ..
             } => {

@@ -108,6 +108,11 @@ pub enum What {
     SyncLoopResume {
         gen: u32,
     },
+    /// `syncLoopIteration` takes the results the workers due at this instant set inside their
+    /// `doProbe` (P1's initial values among them) from the prober's channels (P1d).
+    ProbeUpdates {
+        gen: u32,
+    },
     /// An ordinary init container that re-runs after a reboot exits 0 (B2).
     InitDone {
         pod: u16,
@@ -158,6 +163,7 @@ impl What {
             | What::NodeStatus { gen }
             | What::RuntimeCheck { gen }
             | What::SyncLoopResume { gen }
+            | What::ProbeUpdates { gen }
             | What::InitNext { gen, .. }
             | What::OrphanKilled { gen, .. }
             | What::PodFailed { gen, .. }

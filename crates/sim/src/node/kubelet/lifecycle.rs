@@ -29,6 +29,7 @@ impl Kubelet<'_> {
             return;
         }
         self.held.clear();
+        self.updates.clear();
         self.loop_resumes_at = None;
         self.up = false;
         self.gen += 1;

@@ -146,6 +146,9 @@ pub struct Kubelet<'a> {
     /// PLEG's relists fail) or the sync loop skipped its iterations (`runtimeErrors`): done, in
     /// order, when the sync loop runs again (`restarts::resume_pod_work`).
     pub held: Vec<restarts::Held>,
+    /// Results set inside `doProbe` at this instant (only `Held::Probe`): the sync loop takes
+    /// them once every worker due now has read the status (`What::ProbeUpdates`, P1d).
+    pub updates: Vec<restarts::Held>,
     /// The kubelet was due to start while the runtime did not answer: it starts when it does.
     pub start_waits_for_runtime: bool,
     /// S5r: the node reached the API server again and the status manager holds statuses whose
@@ -213,6 +216,7 @@ impl<'a> Kubelet<'a> {
             runtime_stale: false,
             loop_resumes_at: None,
             held: Vec::new(),
+            updates: Vec::new(),
             start_waits_for_runtime: false,
         }
     }

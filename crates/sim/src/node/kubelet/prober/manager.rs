@@ -8,7 +8,8 @@
 use super::{probe_spec, Worker};
 use crate::control_plane::api::ApiServer;
 use crate::core::rng::{draw, Purpose};
-use crate::core::Ctx;
+use crate::core::{Ctx, What};
+use crate::node::kubelet::restarts::Held;
 use crate::node::kubelet::Kubelet;
 use crate::node::runtime::Runtime;
 use crate::rules::Rule;
@@ -56,8 +57,80 @@ impl Kubelet<'_> {
         r: Outcome,
         rule: Rule,
     ) {
-        if !self.pods[p].probes.results.set(c, kind, cid, r) {
+        if self.record_result(cx, p, c, kind, cid, r, rule) {
+            self.on_probe_result(cx, rt, api, p, c, kind, cid, r, rule);
+        }
+    }
+
+    /// P1d: a result set inside `doProbe` (the initial value, a non-running container's
+    /// Failure, a deleting pod's Success). The cache changes at once; the sync loop takes the
+    /// update from the channel after every worker due at this instant has run its `doProbe`:
+    /// the workers `AddPod` starts together all read the status the first SyncPod set, so a
+    /// readiness worker whose container that status shows Started probes at once, although
+    /// its startup worker's initial Unknown is about to clear Started (`worker.go` `doProbe`
+    /// reads `statusManager.GetPodStatus`; `kubelet.go` `syncLoopIteration` handles
+    /// `startupManager.Updates()` / `readinessManager.Updates()` on its own goroutine).
+    #[allow(clippy::too_many_arguments)]
+    pub fn set_result_in_do_probe(
+        &mut self,
+        cx: &mut Ctx,
+        p: usize,
+        c: usize,
+        kind: ProbeKind,
+        cid: u32,
+        r: Outcome,
+        rule: Rule,
+    ) {
+        if !self.record_result(cx, p, c, kind, cid, r, rule) {
             return;
+        }
+        if self.updates.is_empty() {
+            let gen = self.gen;
+            cx.at(cx.now, What::ProbeUpdates { gen });
+        }
+        self.updates.push(Held::Probe {
+            pod: p as u16,
+            c: c as u8,
+            kind,
+            cid,
+            r,
+            rule,
+        });
+    }
+
+    /// `syncLoopIteration` takes the updates `set_result_in_do_probe` queued, in order.
+    pub fn probe_updates(&mut self, cx: &mut Ctx, rt: &mut Runtime, api: &mut ApiServer) {
+        for h in std::mem::take(&mut self.updates) {
+            if let Held::Probe {
+                pod,
+                c,
+                kind,
+                cid,
+                r,
+                rule,
+            } = h
+            {
+                if !api.pod(cx.node, pod as usize).removed {
+                    self.on_probe_result(cx, rt, api, pod as usize, c as usize, kind, cid, r, rule);
+                }
+            }
+        }
+    }
+
+    /// The results cache's `Set`: whether the value changed (then the change is traced).
+    #[allow(clippy::too_many_arguments)]
+    fn record_result(
+        &mut self,
+        cx: &mut Ctx,
+        p: usize,
+        c: usize,
+        kind: ProbeKind,
+        cid: u32,
+        r: Outcome,
+        rule: Rule,
+    ) -> bool {
+        if !self.pods[p].probes.results.set(c, kind, cid, r) {
+            return false;
         }
         let threshold = self
             .probe(p, c, kind)
@@ -83,6 +156,6 @@ impl Kubelet<'_> {
             rule,
             Actor::Kubelet,
         );
-        self.on_probe_result(cx, rt, api, p, c, kind, cid, r, rule);
+        true
     }
 }

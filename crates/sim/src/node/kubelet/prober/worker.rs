@@ -238,10 +238,8 @@ impl Kubelet<'_> {
                 && self.spec[p].role(c) == crate::scenario::ContainerRole::Sidecar
                 && cs.started == Some(true)
             {
-                self.set_result(
+                self.set_result_in_do_probe(
                     cx,
-                    rt,
-                    api,
                     p,
                     c,
                     kind,
@@ -266,7 +264,7 @@ impl Kubelet<'_> {
                     Actor::Kubelet,
                 );
             } else {
-                self.set_result(cx, rt, api, p, c, kind, cs.instance, initial, Rule::P1);
+                self.set_result_in_do_probe(cx, p, c, kind, cs.instance, initial, Rule::P1);
             }
         }
         if self.pods[p]
@@ -278,17 +276,7 @@ impl Kubelet<'_> {
         }
         if !cs.running {
             // doProbe: a non-running container is a Failure.
-            self.set_result(
-                cx,
-                rt,
-                api,
-                p,
-                c,
-                kind,
-                cs.instance,
-                Outcome::Failure,
-                Rule::P4,
-            );
+            self.set_result_in_do_probe(cx, p, c, kind, cs.instance, Outcome::Failure, Rule::P4);
             return false;
         }
         // The worker's pod shows the deletion once the kubelet has taken it from its watch (not
@@ -297,17 +285,7 @@ impl Kubelet<'_> {
         let deleting = api.pod(cx.node, p).deleted_at.is_some() && self.deletion_seen(p);
         if deleting && kind != ProbeKind::Readiness {
             // P7, graceful deletion: liveness and startup report Success.
-            self.set_result(
-                cx,
-                rt,
-                api,
-                p,
-                c,
-                kind,
-                cs.instance,
-                Outcome::Success,
-                Rule::P7,
-            );
+            self.set_result_in_do_probe(cx, p, c, kind, cs.instance, Outcome::Success, Rule::P7);
             return false;
         }
         // P3: initialDelaySeconds counted from StartedAt (whole seconds).
