@@ -68,6 +68,12 @@ impl Lane {
 }
 
 impl Runs {
+    /// Whether the scenario's release (its newest kubelet, for an in-place upgrade) has
+    /// KEP-4781's kubelet at all: from 1.35 on.
+    pub fn has_kep_kubelet(&self) -> bool {
+        restartscope_sim::KubeletProfile::new(self.scenario.newest_kubelet(), Policy::Kep).is_ok()
+    }
+
     pub fn lanes(&self) -> Vec<Lane> {
         self.traces
             .iter()

@@ -112,6 +112,29 @@ fn RestartKindChoice() -> impl IntoView {
     }
 }
 
+/// While a slider is held, the figure keeps the height it had when the drag began (`data-held`
+/// and `--held-h` on the root; style/main.css narrows it instead of letting it grow): on a
+/// phone, lanes that appear mid-drag (the node's rows past the grace period) would otherwise
+/// push the KEP-4781 run off the screen under the finger.
+fn hold_figure_size(on: bool) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Some(root) = doc.document_element() else {
+        return;
+    };
+    let root: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(root);
+    if on {
+        if let Some(fig) = doc.get_element_by_id("figure") {
+            let h = fig.get_bounding_client_rect().height();
+            let _ = root.style().set_property("--held-h", &format!("{h:.0}px"));
+            let _ = root.set_attribute("data-held", "1");
+        }
+    } else {
+        let _ = root.remove_attribute("data-held");
+    }
+}
+
 #[component]
 pub fn Controls() -> impl IntoView {
     let ui = Ui::get();
@@ -119,15 +142,11 @@ pub fn Controls() -> impl IntoView {
     let runs = ui.runs;
     // The grace and eviction marks move only when the cluster's timings do, not on each move of
     // the slider (rebuilding them on each move was part of every move's work).
+    // The selected restart's kind: where it makes the node not Ready, and its pods evicted.
+    let kind = Memo::new(move |_| selected(ui).1.what);
     let marks = Memo::new(move |_| {
-        runs.with(|r| {
-            r.as_ref().map(|r| {
-                (
-                    r.scenario.cluster.grace_s(),
-                    r.scenario.cluster.eviction_downtime_estimate_s(),
-                )
-            })
-        })
+        let kind = kind.get();
+        runs.with(|r| r.as_ref().map(|r| r.scenario.cluster.downtime_marks(kind)))
     });
     // A slider held by a pointer pauses the playback until it is let go (`change`), as a bar's
     // drag does (`restarts.rs`): each move then redraws only the figure, not the playhead's
@@ -136,10 +155,12 @@ pub fn Controls() -> impl IntoView {
     let hold = move |_: web_sys::PointerEvent| {
         was_playing.set_value(ui.playing.get_untracked());
         ui.playing.set(false);
+        hold_figure_size(true);
     };
     // Let go without a `change` (a click on the thumb that moves nothing): playback goes on as
     // it was. Checked once the release's `change`, if any, has run (it fires after `pointerup`).
     let release = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+        hold_figure_size(false);
         gloo_timers::callback::Timeout::new(0, move || {
             if was_playing.try_get_value() == Some(true) {
                 was_playing.set_value(false);
@@ -206,8 +227,12 @@ pub fn Controls() -> impl IntoView {
                         was_playing.set_value(false);
                         ui.playing.set(true);
                     } />
-                <div class="marks" aria-hidden="true">
-                    {move || marks.get().map(|(grace_s, ev_s)| {
+                <div class="marks" aria-hidden="true" class:two=move || marks.get().is_some_and(|(_, g, e)| {
+                    let n = (downtime_steps().len() - 1) as f64;
+                    let (gp, ep) = (downtime_pos(g) as f64 / n, downtime_pos(e) as f64 / n);
+                    (ep - gp).abs() < 0.35 && gp.min(ep) <= 0.2
+                })>
+                    {move || marks.get().map(|(first, grace_s, ev_s)| {
                         let n = (downtime_steps().len() - 1) as f64;
                         // Under the thumb's centre at that value: the thumb (16 px) travels
                         // from 8 px to the width less 8 px. A mark in the right third has its
@@ -216,18 +241,22 @@ pub fn Controls() -> impl IntoView {
                         // Two marks close together (a narrow slider): the first's label goes to
                         // its left, so the two do not overlap.
                         let close = (ep - gp).abs() < 0.35;
+                        // Too close, and the first too near the left edge for its label to go
+                        // to its left: the second mark's label goes under the first's.
+                        let stacked = close && gp.min(ep) <= 0.2;
                         let mark = |class: &'static str, s: f64, text: String| {
                             let p = downtime_pos(s) as f64 / n;
                             let first = p <= gp.min(ep);
                             let end = p > 0.7 || (close && first && p > 0.2);
+                            let low = stacked && !first;
                             view! {
-                                <span class=format!("mark {class}{}", if end { " end" } else { "" })
+                                <span class=format!("mark {class}{}{}", if end { " end" } else { "" }, if low { " low" } else { "" })
                                     style=format!("left:calc(8px + {:.4} * (100% - 16px))", p)>{text}</span>
                             }
                         };
                         view! {
-                            {mark("grace", grace_s, format!("grace {}", fmt_secs(grace_s)))}
-                            {mark("evict", ev_s, format!("eviction ≈ {}", fmt_secs(ev_s)))}
+                            {mark("grace", grace_s, format!("{first} {}{}", if first == "grace" { "" } else { "≈ " }, fmt_secs(grace_s.round())))}
+                            {mark("evict", ev_s, format!("eviction ≈ {}", fmt_secs(ev_s.round())))}
                         }
                     })}
                 </div>

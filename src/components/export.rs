@@ -12,6 +12,7 @@ pub fn Export() -> impl IntoView {
     let (runs, copied) = (ui.runs, ui.copied);
     // The markdown last copied, shown under the buttons (what to save the SVG as).
     let readme = RwSignal::new(None::<String>);
+    let readme_warn = RwSignal::new(None::<String>);
     view! {
         <section class="export" aria-label="Share and export">
             <button id="copy-link" type="button" on:click=move |_| {
@@ -40,9 +41,13 @@ pub fn Export() -> impl IntoView {
             <button id="copy-readme" type="button"
                 title="Markdown for a README or a KEP: the animated SVG (save it beside the page) linked to this screen"
                 on:click=move |_| runs.with_untracked(|r| if let Some(r) = r {
-                    let md = format!("[![{}]({}-animated.svg)]({})", r.alt_text().replace(['[', ']'], ""), r.file_stem(), ui.full_link());
+                    // A loopback or private address opens nothing for the README's readers: the
+                    // published site's link when the build knows it, and a warning either way.
+                    let (link, warn) = crate::components::qr::for_readme(&ui.full_link(), crate::components::qr::PUBLISHED);
+                    let md = format!("[![{}]({}-animated.svg)]({link})", r.alt_text().replace(['[', ']'], ""), r.file_stem());
                     copy_text(&md);
                     readme.set(Some(md));
+                    readme_warn.set(warn);
                 })>{move || if readme.with(Option::is_some) { "✓ Markdown copied" } else { "Copy for a README" }}</button>
             <button id="download-json" type="button" on:click=move |_| runs.with_untracked(|r| if let Some(r) = r {
                 let json = restartscope_report::json::render(&r.scenario, &r.traces);
@@ -50,7 +55,8 @@ pub fn Export() -> impl IntoView {
             })>"Download JSON trace"</button>
             <span class="hint">"Same SVG and JSON as the "<code>"restartscope"</code>" command line."</span>
             {move || readme.get().map(|md| view! {
-                <p class="readme-md" id="readme-md" role="status">"Copied — save the animated SVG beside your page: "<code>{md}</code></p>
+                <p class="readme-md" id="readme-md" role="status">"Copied — save the animated SVG beside your page: "<code>{md}</code>
+                    {move || readme_warn.get().map(|w| view! { <br/><strong class="readme-warn" id="readme-warn">{w}</strong> })}</p>
             })}
         </section>
     }

@@ -175,8 +175,24 @@ pub fn Lanes(children: Children) -> impl IntoView {
                 // A tour step's question: what follows its instant stays veiled until the next
                 // key (`Ui::reveal`).
                 {move || ui.veiled_from().and_then(|t| runs.with(|r| r.as_ref().map(|r| {
-                    let x = (r.figure.x_of(t) / r.figure.width * 100.0).clamp(0.0, 100.0);
+                    let f = &r.figure;
+                    let x = (f.x_of(t) / f.width * 100.0).clamp(0.0, 100.0);
+                    // The headers' counters are whole-run totals: they would tell the answer.
+                    let covers = (f.groups.iter())
+                        .flat_map(|g| g.counters.iter())
+                        .map(|[cx, cy, cw, ch]| {
+                            let style = format!(
+                                "left:{:.3}%;top:{:.3}%;width:{:.3}%;height:{:.3}%",
+                                cx / f.width * 100.0,
+                                cy / f.height * 100.0,
+                                (cw / f.width * 100.0).min(100.0 - cx / f.width * 100.0),
+                                ch / f.height * 100.0
+                            );
+                            view! { <div class="veil-counts" aria-hidden="true" style=style></div> }
+                        })
+                        .collect_view();
                     view! {
+                        {covers}
                         <div class="veil" id="veil" style:left=format!("{x:.3}%")
                             on:click=move |ev: web_sys::MouseEvent| { ev.stop_propagation(); ui.reveal(); }>
                             <p>"What happens next?"<br/><small>"Predict, then press → or click to reveal"</small></p>

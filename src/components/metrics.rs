@@ -112,8 +112,11 @@ fn Card(m: &'static Metric, at: Memo<Option<Ms>>) -> impl IntoView {
                         })
                     };
                     view! {
-                        <span class=class data-policy=class><small>{lane.kubelet}</small><b class:na=move || vals().get(lane.index).is_none()>{value}</b>
-                            <i class="sofar">{part}</i></span>
+                        // Spaces between the parts and the runs: the text reads "1.35 · legacy 129.3
+                        // 4 so far; …", not "129.3148.2", when copied or read aloud (the flex
+                        // layout ignores them).
+                        <span class=class data-policy=class><small>{lane.kubelet}</small>" "<b class:na=move || vals().get(lane.index).is_none()>{value}</b>
+                            " "<i class="sofar">{part}</i></span>" "
                     }
                 }).collect_view()}
             </div>

@@ -133,6 +133,16 @@ pub fn Params(children: Children) -> impl IntoView {
                             settings.update(|s| {
                                 if let Some(k) = KubeVersion::parse(&v) {
                                     s.grace_s = fmt_num(k.default_grace_s());
+                                    // An in-place upgrade to a release not newer than the new
+                                    // one is no choice any more: dropped, not kept stale.
+                                    if s.upgrade_to.is_some_and(|u| u <= k) {
+                                        s.upgrade_to = None;
+                                    }
+                                    for r in &mut s.more_restarts {
+                                        if r.upgrade_to.is_some_and(|u| u <= k) {
+                                            r.upgrade_to = None;
+                                        }
+                                    }
                                 }
                                 s.version = v;
                             });

@@ -107,24 +107,42 @@ pub fn Presenter() -> impl IntoView {
         std::mem::forget(i);
         true
     });
+    // Bumped when a tour this window loads for its notes arrives.
+    let tour_loaded = RwSignal::new(0u32);
+    let asked = StoredValue::new(Vec::<String>::new());
     // The note, the next step and the keys when the step or scenario changes.
     Effect::new(move |_| {
+        tour_loaded.track();
         let Some(el) = el.get() else { return };
         if ui.role.get() != Some(Role::Notes) {
             return;
         }
         // The tour step on screen (`TOUR/STEP`), else the scenario's preset.
         let (key, next) = match ui.tour.get() {
-            Some((name, n)) => (
-                format!("{name}/{n}"),
-                crate::tour::loaded(&name)
-                    .and_then(|t| {
-                        t.steps
-                            .get(n)
-                            .map(|s| format!("Step {}: {}", n + 1, s.title))
-                    })
-                    .unwrap_or_else(|| "the end of the tour (Esc leaves it)".into()),
-            ),
+            Some((name, n)) => {
+                // The end only past the tour's last step; a tour this window has not loaded yet
+                // (started with T in the audience window) is loaded, and its next step named
+                // by number meanwhile.
+                let steps = crate::tour::count(&name);
+                let next = if n >= steps {
+                    "the end of the tour (Esc leaves it)".to_string()
+                } else if let Some(t) = crate::tour::loaded(&name) {
+                    t.steps
+                        .get(n)
+                        .map(|s| format!("Step {}: {}", n + 1, s.title))
+                        .unwrap_or_else(|| format!("Step {} of {steps}", n + 1))
+                } else {
+                    if !asked.with_value(|a| a.contains(&name)) {
+                        asked.update_value(|a| a.push(name.clone()));
+                        let again = tour_loaded;
+                        crate::tour::load(&name, move |_| {
+                            let _ = again.try_update(|v| *v += 1);
+                        });
+                    }
+                    format!("Step {} of {steps}", n + 1)
+                };
+                (format!("{name}/{n}"), next)
+            }
             None => {
                 let p = ui.settings.with(|s| s.preset.clone());
                 let i = presets::PRESETS.iter().position(|x| x.name == p);

@@ -102,6 +102,27 @@ pub fn for_phones(link: &str, published: Option<&str>) -> (String, Option<String
     }
 }
 
+/// The link "Copy for a README" puts in the Markdown, and a warning when the page's own address
+/// is of no use to the README's readers: a loopback page's link opens nothing for them, so the
+/// published site's (same query) is used when the build knows it; a private address opens only
+/// on this network. The same reach as the QR code's ([`for_phones`]).
+pub fn for_readme(link: &str, published: Option<&str>) -> (String, Option<String>) {
+    let (to, note) = for_phones(link, published);
+    let note = note.map(|n| {
+        if let Some(rest) = n.strip_prefix("Phones can't open ") {
+            let (host, tail) = rest.split_once(':').unwrap_or((rest, ""));
+            if to != link {
+                format!("Readers can't open {host}: the link goes to the same screen on the published site{}", tail.split_once(", ").map(|(_, p)| format!(", {p}")).unwrap_or_default())
+            } else {
+                format!("Readers can't open {host}, this computer's own address: replace the link with the address where RestartScope is published (or serve it there)")
+            }
+        } else {
+            n.replace("only phones on this network can open it", "only readers on this network can open the link")
+        }
+    });
+    (to, note)
+}
+
 /// The code's SVG (`viewBox` in modules, the quiet zone included), or `None` when the link is
 /// too long for a QR code (a large imported workload).
 pub fn qr_svg(text: &str) -> Option<(i32, String)> {
@@ -198,6 +219,24 @@ mod tests {
             &d[..20]
         );
         assert!(qr_svg(&"x".repeat(5000)).is_none());
+    }
+
+    #[test]
+    fn a_readme_link_on_loopback_or_a_private_address_is_warned_of() {
+        let l = "http://127.0.0.1:8080/?preset=long-restart";
+        let (to, note) = for_readme(l, None);
+        assert_eq!(to, l);
+        assert!(note
+            .unwrap()
+            .starts_with("Readers can't open 127.0.0.1, this computer's own address"));
+        let (to, note) = for_readme(l, Some("https://example.org/restartscope/"));
+        assert_eq!(to, "https://example.org/restartscope/?preset=long-restart");
+        assert!(note
+            .unwrap()
+            .contains("published site, https://example.org/restartscope/"));
+        let (_, note) = for_readme("http://192.168.1.5:8080/?x=1", None);
+        assert!(note.unwrap().contains("only readers on this network"));
+        assert_eq!(for_readme("https://kubernetes.io/x?y=1", None).1, None);
     }
 
     #[test]

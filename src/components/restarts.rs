@@ -298,14 +298,20 @@ fn marks_of(r: &crate::state::Runs, rr: &Restart) -> [(String, String, String); 
         let left = format!("left:{:.3}%", fig.x_of(t_ms) / fig.width * 100.0);
         (class, left, text)
     };
-    let ev_s = c.eviction_downtime_estimate_s();
+    // Where this restart's kind makes the node not Ready, and its pods evicted.
+    let (first, first_s, ev_s) = c.downtime_marks(rr.what);
+    let approx = if first == "grace" { "" } else { "≈ " };
     [
         mark(
             "grace",
-            c.grace_s(),
-            format!("grace {}", fmt_secs(c.grace_s())),
+            first_s,
+            format!("{first} {approx}{}", fmt_secs(first_s.round())),
         ),
-        mark("evict", ev_s, format!("eviction ≈ {}", fmt_secs(ev_s))),
+        mark(
+            "evict",
+            ev_s,
+            format!("eviction ≈ {}", fmt_secs(ev_s.round())),
+        ),
     ]
 }
 

@@ -31,6 +31,30 @@ fn WhyColumn(lane: Lane, alone: bool) -> impl IntoView {
                 .is_some_and(|tl| !why::lines(tl, None).is_empty())
         })
     });
+    // A run with no Ready change: what the API showed instead (the node's condition and who set
+    // it, taints, deletions), up to the playhead.
+    let quiet = Memo::new(move |_| {
+        runs.with(|r| {
+            r.as_ref()
+                .and_then(|r| r.timelines.get(p))
+                .map(|tl| {
+                    let t = playhead.get();
+                    // The story is not told before the playhead gets there: a run whose node
+                    // changes later says nothing of it yet.
+                    if why::quiet_facts(tl, Some(t)).is_empty()
+                        && !why::quiet_facts(tl, None).is_empty()
+                    {
+                        format!(
+                            "No Ready change yet (up to {}).",
+                            fmt_secs((t as f64 / 1000.0).floor())
+                        )
+                    } else {
+                        why::no_ready_change(tl, Some(t))
+                    }
+                })
+                .unwrap_or_default()
+        })
+    });
     let clock = Memo::new(move |_| fmt_secs((playhead.get() as f64 / 1000.0).floor()));
     let clock = move || clock.get();
     let class = lane.class();
@@ -43,7 +67,7 @@ fn WhyColumn(lane: Lane, alone: bool) -> impl IntoView {
                     if l.is_empty() && ever.get() {
                         view! { <li class="none">{format!("No Ready change yet (up to {}).", clock())}</li> }.into_any()
                     } else if l.is_empty() {
-                        view! { <li class="none">"Never: the restart was invisible to the API server and to Services."</li> }.into_any()
+                        view! { <li class="none">{move || quiet.get()}</li> }.into_any()
                     } else {
                         l.into_iter().map(|why::WhyLine { rule, ready: v, count: n, text }| view! {
                             <li>
@@ -63,12 +87,16 @@ fn WhyColumn(lane: Lane, alone: bool) -> impl IntoView {
 
 #[component]
 pub fn Why() -> impl IntoView {
-    let lanes = Ui::get().lanes;
+    let ui = Ui::get();
+    let (lanes, runs) = (ui.lanes, ui.panels);
     view! {
         <section class="why" aria-label="Why Ready changed">
             {move || {
                 let lanes = lanes.get();
-                let alone = lanes.len() == 1 && lanes[0].policy == Policy::Legacy;
+                // Said only where the release has no KEP-4781 kubelet, not where one lane is shown.
+                let alone = lanes.len() == 1
+                    && lanes[0].policy == Policy::Legacy
+                    && runs.with(|r| r.as_ref().is_some_and(|r| !r.has_kep_kubelet()));
                 lanes.into_iter().map(|lane| view! { <WhyColumn lane=lane alone=alone /> }).collect_view()
             }}
         </section>

@@ -85,8 +85,10 @@ impl Builder {
     }
 
     /// A lane label in the left column, vertically centred on `yc`. A name too long for the
-    /// column is cut in the middle (`recomm…ice-0`: a pod's ordinal and its workload's start both
-    /// stay), measured as drawn (a pod's name is bold), with the full name as the tooltip.
+    /// column keeps its last `-` part whole (a pod's ordinal or its ReplicaSet's random suffix,
+    /// what tells the pods apart) and as much of its start as fits (`metrics-serv…-0`); a name
+    /// whose last part alone is too long is cut in the middle. Measured as drawn (a pod's name
+    /// is bold), with the full name as the tooltip.
     pub fn lane_label(&mut self, yc: f64, text: &str, class: &'static str) {
         let font = if class == "rs-label-pod" { 11.0 } else { 10.5 };
         let width = |s: &str| {
@@ -100,8 +102,21 @@ impl Builder {
         let mut s: String = text.to_string();
         if width(&s) > max_w {
             let chars: Vec<char> = text.chars().collect();
+            // The distinguishing end, whole: from the last '-' on.
+            let tail_at = chars.iter().rposition(|c| *c == '-').filter(|i| *i > 0);
+            let by_tail = tail_at.and_then(|at| {
+                let tail: String = chars[at..].iter().collect();
+                (1..at).rev().find_map(|head| {
+                    let cut: String = chars[..head].iter().collect::<String>() + "…" + &tail;
+                    (width(&cut) <= max_w && head >= 3).then_some(cut)
+                })
+            });
             let mut keep = chars.len().saturating_sub(1);
             loop {
+                if let Some(cut) = &by_tail {
+                    s = cut.clone();
+                    break;
+                }
                 let head = keep.div_ceil(2);
                 let cut: String = chars[..head]
                     .iter()

@@ -112,6 +112,9 @@ pub struct GroupBox {
     /// "kubelet down" bars).
     pub kubelet_y: f64,
     pub kubelet_h: f64,
+    /// Where the header's counters are, `[x, y, w, h]` in px (a tour step's question veils
+    /// them: they would tell its answer).
+    pub counters: Vec<[f64; 4]>,
 }
 
 /// A positioned primitive. Classes are the ones styled by [`Figure::css`]; `title` becomes a

@@ -129,7 +129,8 @@ pub fn layout_read(traces: &[Trace], timelines: &[Timeline], opts: &LayoutOpts) 
             tl,
             end: t1.min(tr.horizon).max(t0),
         };
-        y = if opts.compact {
+        let counters;
+        (y, counters) = if opts.compact {
             draw_group_compact(&mut b, &g, gy, shown, &lanes, &opts.observed)
         } else {
             draw_group(
@@ -153,6 +154,7 @@ pub fn layout_read(traces: &[Trace], timelines: &[Timeline], opts: &LayoutOpts) 
             h: y - gy,
             kubelet_y,
             kubelet_h,
+            counters,
         });
         y += gap;
     }
@@ -188,7 +190,8 @@ pub fn layout_read(traces: &[Trace], timelines: &[Timeline], opts: &LayoutOpts) 
     }
 }
 
-/// One trace's header and lanes from `gy`; returns the bottom of the group.
+/// One trace's header and lanes from `gy`; returns the bottom of the group and where the
+/// header's counters are (x, y, w, h).
 fn draw_group(
     b: &mut Builder,
     g: &Group,
@@ -197,7 +200,7 @@ fn draw_group(
     lanes: &[PodLanes],
     show_probes: bool,
     observed: &[ObservedPod],
-) -> f64 {
+) -> (f64, Vec<[f64; 4]>) {
     let tr = g.tr;
     // Header.
     let title = heading(tr);
@@ -206,6 +209,11 @@ fn draw_group(
     b.text(PAD + 4.0, gy + 15.0, title, "rs-h2", "start");
     b.text(lx, gy + 15.0, m1, "rs-meta", "start");
     b.text(PAD + 4.0, gy + 30.0, m2, "rs-meta", "start");
+    let right = b.x1 + 10.0;
+    let counters = vec![
+        [lx - 2.0, gy + 3.0, right - lx + 2.0, 16.0],
+        [PAD, gy + 19.0, right - PAD, 15.0],
+    ];
     let top = gy + HEADER_H;
     let mut y = top;
 
@@ -245,7 +253,7 @@ fn draw_group(
     y = more_pods(b, tr, shown, y);
     let bottom = y + 2.0;
     frame(b, g, gy, top, bottom);
-    bottom
+    (bottom, counters)
 }
 
 /// The observed lanes drawn under the run's pod `p`: the evidence's pod of the same name
@@ -346,7 +354,7 @@ fn draw_group_compact(
     shown: usize,
     lanes: &[PodLanes],
     observed: &[ObservedPod],
-) -> f64 {
+) -> (f64, Vec<[f64; 4]>) {
     let tr = g.tr;
     let (m1, _) = metrics_lines(&tr.metrics);
     // As many of the counts as fit on the heading's line; when not even the first does (a
@@ -377,6 +385,7 @@ fn draw_group_compact(
     }
     b.text(PAD + 4.0, gy + 14.0, title, "rs-h2", "start");
     b.text(lx, gy + 14.0, shown_m, "rs-meta", "start");
+    let counters = vec![[lx - 2.0, gy + 2.0, b.x1 + 10.0 - lx + 2.0, 16.0]];
     let top = gy + C::HEADER_H;
     let mut y = top;
     node::kubelet(b, g, y, C::KUBELET_H);
@@ -416,7 +425,7 @@ fn draw_group_compact(
     y = more_pods(b, tr, shown, y);
     let bottom = y + 2.0;
     frame(b, g, gy, top, bottom);
-    bottom
+    (bottom, counters)
 }
 
 /// "… N more pods not drawn" under the lanes when some are left out; returns the new y.

@@ -3,7 +3,7 @@
 //! condition and its writer as a comment. Read from the timeline at each instant a pod's object
 //! may change ([`crate::timeline::PodTimeline::watch`]). Called by the web app's kubectl panels.
 
-use crate::timeline::{PodState, Timeline};
+use crate::timeline::{ApiContainers, PodState, Timeline};
 use restartscope_sim::{fmt_secs, Actor, ContainerRole, Ms};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -20,7 +20,10 @@ pub struct Row {
 }
 
 impl Row {
-    fn of(t_ms: Ms, name: &str, p: &PodState) -> Row {
+    /// `p`: the pod at `t_ms`; `api`: its containers as the kubelet's last status write showed
+    /// them (kubectl prints the API object, not the runtime: STATUS and RESTARTS change only
+    /// when the kubelet writes; `None`: the steady state, all running).
+    fn of(t_ms: Ms, name: &str, p: &PodState, api: Option<ApiContainers>) -> Row {
         // kubectl's printPod counts the regular containers and the sidecars (restartable init
         // containers), not the completed ordinary init containers.
         let counted = || {
@@ -42,7 +45,7 @@ impl Row {
             "Terminating"
         } else if let Some(reason) = p.failed {
             reason
-        } else if p.rejected || counted().all(|c| c.running) {
+        } else if p.rejected || api.is_none_or(|a| a.running) {
             "Running"
         } else {
             "Error"
@@ -58,7 +61,7 @@ impl Row {
             name: name.to_string(),
             ready: format!("{r}/{n}"),
             status,
-            restarts: p.containers.iter().map(|c| c.restarts).sum(),
+            restarts: api.map_or(0, |a| a.restarts),
             condition: format!(
                 "Ready={} by {who}{}",
                 if condition { "True" } else { "False" },
@@ -79,7 +82,7 @@ pub fn rows(tl: &Timeline, until: Ms) -> Vec<Row> {
     let mut out: Vec<Row> = tl
         .pods
         .iter()
-        .map(|p| Row::of(0, &p.name, &p.initial()))
+        .map(|p| Row::of(0, &p.name, &p.initial(), None))
         .collect();
     let mut last: Vec<usize> = (0..out.len()).collect();
     let mut instants: Vec<(usize, Ms, usize)> = tl
@@ -96,7 +99,28 @@ pub fn rows(tl: &Timeline, until: Ms) -> Vec<Row> {
     restartscope_sim::core::sort::sort_unstable(&mut instants);
     for (_, t, p) in instants {
         let pt = &tl.pods[p];
-        let row = Row::of(t, &pt.name, &pt.state_at(t));
+        let row = Row::of(t, &pt.name, &pt.state_at(t), pt.api_containers_at(t));
+        // Several Ready writes of the pod in one instant are several watch events: each but the
+        // last gets its own row (the header counts every one of them as a transition).
+        let at: Vec<_> = pt.writes.iter().filter(|w| w.t == t).collect();
+        for w in at.iter().take(at.len().saturating_sub(1)) {
+            let mut mid = row.clone();
+            let n = mid.ready.split('/').nth(1).unwrap_or("0").to_string();
+            mid.ready = format!("{}/{n}", if w.ready { n.as_str() } else { "0" });
+            mid.condition = format!(
+                "Ready={} by {}",
+                if w.ready { "True" } else { "False" },
+                match w.by {
+                    Actor::NodeLifecycleController => "node-lifecycle-controller",
+                    _ => "kubelet",
+                }
+            );
+            mid.condition_ready = w.ready;
+            if out[last[p]].shows() != mid.shows() {
+                last[p] = out.len();
+                out.push(mid);
+            }
+        }
         if out[last[p]].shows() != row.shows() {
             last[p] = out.len();
             out.push(row);
@@ -189,5 +213,61 @@ mod tests {
         let rows = rows(&Timeline::new(&legacy), legacy.horizon);
         assert!(rows.iter().any(|r| r.status == "Error"), "{rows:#?}");
         assert!(rows.iter().any(|r| r.restarts == 1), "{rows:#?}");
+    }
+}
+
+#[cfg(test)]
+mod every_write {
+    use super::*;
+
+    /// Each run's kubectl rows show as many Ready condition changes as the header counts
+    /// transitions, for every preset on every release it runs on.
+    #[test]
+    fn one_condition_change_per_ready_transition() {
+        for p in restartscope_sim::presets::PRESETS {
+            let sc = (p.build)();
+            for tr in restartscope_sim::compare_default(&sc).unwrap() {
+                let tl = Timeline::new(&tr);
+                let rs = rows(&tl, tr.horizon);
+                let mut changes = 0;
+                for pod in &tl.pods {
+                    let mine: Vec<_> = rs.iter().filter(|r| r.name == pod.name).collect();
+                    changes += mine
+                        .windows(2)
+                        .filter(|w| w[0].condition_ready != w[1].condition_ready)
+                        .count();
+                }
+                assert_eq!(
+                    changes as u32, tr.metrics.ready_transitions,
+                    "{} {}",
+                    p.name, tr.kubelet
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod dump {
+    use super::*;
+    #[test]
+    #[ignore]
+    fn print_rows() {
+        let name = std::env::var("PRESET").unwrap();
+        let sc = (restartscope_sim::presets::find(&name).unwrap().build)();
+        for tr in restartscope_sim::compare_default(&sc).unwrap() {
+            println!("== {}", tr.kubelet);
+            let tl = Timeline::new(&tr);
+            for r in rows(&tl, tr.horizon) {
+                println!(
+                    "{:>8} {} {} {} {} # {}",
+                    r.t_ms, r.name, r.ready, r.status, r.restarts, r.condition
+                );
+            }
+            for w in tl.ready_writes() {
+                println!("   write {} {} {:?} {:?}", w.t, w.ready, w.by, w.rule);
+            }
+            println!("   transitions {}", tr.metrics.ready_transitions);
+        }
     }
 }

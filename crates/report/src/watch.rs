@@ -56,6 +56,8 @@ fn clause(tr: &Trace, tl: &Timeline) -> String {
     let mut first: Option<Ms> = None;
     let mut writers: Vec<(Ms, &str)> = Vec::new();
     let (mut down, mut times, mut back, mut still) = (0u64, 0u64, 0u64, 0u64);
+    // Each pod's count of NotReady writes: "2 times each" when they are all the same.
+    let mut per_pod: Vec<u64> = Vec::new();
     for p in &tl.pods {
         let nr: Vec<_> = p.writes.iter().filter(|w| !w.ready).collect();
         let Some(w) = nr.first() else {
@@ -63,6 +65,7 @@ fn clause(tr: &Trace, tl: &Timeline) -> String {
         };
         down += 1;
         times += nr.len() as u64;
+        per_pod.push(nr.len() as u64);
         first = Some(first.map_or(w.t, |t| t.min(w.t)));
         for w in nr {
             match writers.iter_mut().find(|x| x.1 == w.by.as_str()) {
@@ -88,10 +91,16 @@ fn clause(tr: &Trace, tl: &Timeline) -> String {
     let mut s = format!(
         "{} NotReady{} from {} by the {}",
         plural(down, "pod", "pods"),
-        if times > down {
-            format!(" {times} times")
-        } else {
+        if times <= down {
             String::new()
+        } else if per_pod.iter().all(|n| *n == per_pod[0]) {
+            if down == 1 {
+                format!(" {times} times")
+            } else {
+                format!(" {} times each", per_pod[0])
+            }
+        } else {
+            format!(" {times} times in all")
         },
         secs(t),
         by.join(" then the ")
@@ -169,5 +178,26 @@ mod tests {
             "{s}"
         );
         assert!(line("eviction").contains("3 pods evicted"));
+    }
+
+    /// A count of NotReady writes says whether it is per pod or in all.
+    #[test]
+    fn counts_say_per_pod_or_in_all() {
+        for p in restartscope_sim::presets::PRESETS {
+            let traces = restartscope_sim::compare_default(&(p.build)()).unwrap();
+            let s = watch_line(&traces);
+            assert!(!regex_like_bare_times(&s), "{}: {s}", p.name);
+        }
+    }
+
+    /// "N pods NotReady K times" with no "each" or "in all" after it.
+    fn regex_like_bare_times(s: &str) -> bool {
+        s.split("pods NotReady ").skip(1).any(|rest| {
+            let mut w = rest.split_whitespace();
+            let n = w.next().unwrap_or("");
+            n.parse::<u64>().is_ok()
+                && w.next() == Some("times")
+                && !matches!(w.next(), Some("each") | Some("in"))
+        })
     }
 }

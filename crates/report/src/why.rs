@@ -2,8 +2,8 @@
 //! caused it and the direction, with the reason in plain words. Read from the timeline's Ready
 //! writes. Called by the web app's "why" panel, for the whole run or up to the playhead.
 
-use crate::timeline::Timeline;
-use restartscope_sim::{Ms, Rule};
+use crate::timeline::{PodTimeline, ReadyWrite, Timeline};
+use restartscope_sim::{ConditionStatus, Ms, ProbeKind, Rule};
 
 /// Ready changes of one rule in one direction.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,26 +17,138 @@ pub struct WhyLine {
     pub text: &'static str,
 }
 
-/// The Ready changes at or before `until` (all of them for `None`), grouped by rule and
-/// direction in the order each group first happened.
+/// The Ready changes at or before `until` (all of them for `None`), grouped by rule, direction
+/// and reason in the order each group first happened.
 pub fn lines(tl: &Timeline, until: Option<Ms>) -> Vec<WhyLine> {
     let mut out: Vec<WhyLine> = Vec::new();
     let upto = until.unwrap_or(Ms::MAX);
-    for w in tl.ready_writes().into_iter().filter(|w| w.t <= upto) {
+    let mut writes: Vec<(&PodTimeline, ReadyWrite)> = (tl.pods.iter())
+        .flat_map(|p| p.writes.iter().map(move |w| (p, *w)))
+        .filter(|(_, w)| w.t <= upto)
+        .collect();
+    restartscope_sim::core::sort::sort_by_key(&mut writes, |(_, w)| w.event);
+    for (pod, w) in writes {
+        let text = reason_of(pod, &w);
         match out
             .iter_mut()
-            .find(|x| x.rule == w.rule && x.ready == w.ready)
+            .find(|x| x.rule == w.rule && x.ready == w.ready && x.text == text)
         {
             Some(x) => x.count += 1,
             None => out.push(WhyLine {
                 rule: w.rule,
                 ready: w.ready,
                 count: 1,
-                text: reason(w.rule, w.ready),
+                text,
             }),
         }
     }
     out
+}
+
+/// Why this write changed the pod's Ready: [`reason`], made exact where one rule has causes the
+/// figure tells apart. A new worker's initial value (P1) takes a pod NotReady either because a
+/// container with a startup probe is no longer started (its new startup worker has no Success
+/// yet: not started, so not ready, whatever readiness says — `prober_manager.go`
+/// `UpdatePodStatus`, `isContainerStarted`) or, with every container started, through the
+/// readiness worker's initial Failure.
+pub fn reason_of(pod: &PodTimeline, w: &ReadyWrite) -> &'static str {
+    if w.rule == Rule::P1 && !w.ready {
+        let not_started = pod
+            .containers
+            .iter()
+            .any(|c| c.cached[ProbeKind::Startup.index()].is_some() && !*c.started.at(w.t));
+        if not_started {
+            return "The restarted kubelet's new startup worker has no Success yet: the container counts as not started, so not Ready, until its startup probe succeeds.";
+        }
+    }
+    reason(w.rule, w.ready)
+}
+
+/// Who set the node's Ready condition to `status`, and why, in words (for the figure's node
+/// lane and the why panel): from the rule of the write, so a 1.30 kubelet's start-up False is
+/// not blamed on a runtime outage.
+pub fn node_cause(status: ConditionStatus, rule: Rule) -> &'static str {
+    match (status, rule) {
+        (ConditionStatus::False, Rule::K2n) => "posted by the 1.30 kubelet at its start, before its first container runtime check (\"container runtime status check may not have completed yet\"; fixed in 1.31 by #124430)",
+        (ConditionStatus::False, Rule::R3) => "posted by the kubelet: its container runtime is down",
+        (ConditionStatus::False, _) => "posted by the kubelet",
+        (ConditionStatus::Unknown, _) => "set by the node lifecycle controller: the lease went unrenewed past the grace period",
+        (ConditionStatus::True, _) => "",
+    }
+}
+
+/// What the API showed up to `until` in a run in which no pod's Ready changed, read from the run:
+/// the node's condition and who set it, the taints, the deletions.
+pub fn quiet_facts(tl: &Timeline, until: Option<Ms>) -> Vec<String> {
+    let upto = until.unwrap_or(tl.horizon);
+    let mut seen: Vec<String> = Vec::new();
+    for (a, z, st) in tl.node_ready.spans(0, upto) {
+        if st == ConditionStatus::True {
+            continue;
+        }
+        let cause = tl
+            .node_ready_cause(a)
+            .map(|(_, r)| node_cause(st, r))
+            .unwrap_or("");
+        let when = if z >= upto {
+            format!("since {}", restartscope_sim::fmt_secs(a as f64 / 1000.0))
+        } else {
+            format!(
+                "for {}",
+                restartscope_sim::fmt_secs(((z - a) as f64 / 1000.0).round())
+            )
+        };
+        seen.push(format!(
+            "the node was Ready={} {when}{}",
+            st.as_str(),
+            if cause.is_empty() {
+                String::new()
+            } else {
+                format!(" ({cause})")
+            }
+        ));
+    }
+    let tainted = tl
+        .taints
+        .iter()
+        .any(|t| t.changes().iter().any(|(t, on)| *on && *t <= upto));
+    if tainted {
+        seen.push("the node controller tainted the node".into());
+    }
+    let evicted = (tl.pods.iter())
+        .filter(|p| p.deleted.is_some_and(|t| t <= upto))
+        .count();
+    if evicted > 0 {
+        seen.push(restartscope_sim::plural(
+            evicted as u64,
+            "pod was deleted",
+            "pods were deleted",
+        ));
+    }
+    seen
+}
+
+/// The why panel's sentence for a run in which no pod's Ready changed (up to `until`): what the
+/// API did show instead ([`quiet_facts`]) or, when nothing changed there either, that the restart
+/// was invisible.
+pub fn no_ready_change(tl: &Timeline, until: Option<Ms>) -> String {
+    let seen = quiet_facts(tl, until);
+    if seen.is_empty() {
+        "No pod's Ready changed: every pod kept its Ready condition, and the node stayed Ready: the restart was invisible to the API server's conditions and to Services.".into()
+    } else {
+        format!(
+            "No pod's Ready changed: every pod kept its Ready condition, although {}.",
+            join_and(&seen)
+        )
+    }
+}
+
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{}, and {last}", init.join(", ")),
+    }
 }
 
 /// Why API-visible PodReady changed to `ready` when `rule` caused it.
@@ -92,6 +204,71 @@ mod tests {
         let total = |l: &[WhyLine]| l.iter().map(|x| x.count).sum::<usize>();
         assert_eq!(total(&all), legacy.metrics.ready_transitions as usize);
         assert_eq!(lines(&tl, Some(legacy.horizon)), all);
+    }
+
+    fn preset_on(name: &str, version: &str) -> [restartscope_sim::Trace; 2] {
+        let mut sc = (presets::find(name).unwrap().build)();
+        sc.cluster.version =
+            serde_json::from_value(serde_json::Value::String(version.into())).unwrap();
+        compare(&sc).unwrap()
+    }
+
+    /// A container runtime restart moves no pod's Ready: the panel says what the figure draws
+    /// instead — the node False posted by the kubelet (runtime down) and the taints.
+    #[test]
+    fn a_runtime_restart_says_what_the_node_did() {
+        for tr in preset_on("runtime-restart", "1.35") {
+            let tl = Timeline::new(&tr);
+            assert!(lines(&tl, None).is_empty());
+            let s = no_ready_change(&tl, None);
+            assert!(s.contains("Ready=False"), "{s}");
+            assert!(s.contains("its container runtime is down"), "{s}");
+            assert!(s.contains("tainted"), "{s}");
+            assert!(!s.contains("invisible"), "{s}");
+            // Before the restart nothing has happened yet.
+            assert!(quiet_facts(&tl, Some(1_000)).is_empty());
+        }
+    }
+
+    /// A 1.30 kubelet posts node Ready=False at its start (K2n): not blamed on the runtime.
+    #[test]
+    fn a_1_30_start_is_not_a_runtime_outage() {
+        let mut sc = presets::short_restart();
+        sc.cluster.version =
+            serde_json::from_value(serde_json::Value::String("1.30".into())).unwrap();
+        let legacy =
+            restartscope_sim::simulate_policy(&sc, restartscope_sim::Policy::Legacy).unwrap();
+        let tl = Timeline::new(&legacy);
+        let (a, _, st) = (tl.node_ready.spans(0, tl.horizon).into_iter())
+            .find(|s| s.2 != ConditionStatus::True)
+            .expect("1.30 posts False at start");
+        let (_, rule) = tl.node_ready_cause(a).unwrap();
+        assert_eq!(rule, Rule::K2n);
+        assert!(node_cause(st, rule).contains("1.30 kubelet at its start"));
+        assert!(!node_cause(st, rule).contains("runtime is down"));
+    }
+
+    /// With a startup probe, the legacy kubelet's NotReady comes from the startup worker's
+    /// initial Unknown (not started, so not ready), not from the readiness worker's Failure.
+    #[test]
+    fn a_startup_probe_notready_is_blamed_on_the_startup_worker() {
+        let [legacy, _] = preset_on("startup-probe", "1.35");
+        let tl = Timeline::new(&legacy);
+        let l = lines(&tl, None);
+        let p1: Vec<_> = l
+            .iter()
+            .filter(|x| x.rule == Rule::P1 && !x.ready)
+            .collect();
+        assert!(!p1.is_empty(), "{l:#?}");
+        // api-0 has a startup probe; web-0 has readiness only.
+        assert!(
+            p1.iter().any(|x| x.text.contains("startup worker")),
+            "{p1:?}"
+        );
+        assert!(
+            p1.iter().any(|x| x.text.contains("readiness worker")),
+            "{p1:?}"
+        );
     }
 
     #[test]

@@ -10,9 +10,7 @@ use crate::glyphs;
 use crate::svg::n;
 use restartscope_report::describe::taint_key;
 use restartscope_report::timeline::TAINTS;
-use restartscope_sim::{
-    fmt_secs, ConditionStatus, Kind, Ms, RestartKind, TaintEffect, Trace, Value,
-};
+use restartscope_sim::{fmt_secs, Kind, Ms, RestartKind, TaintEffect, Trace, Value};
 
 /// Kubelet up (thin bar) or down (hatched), each outage labelled with its length; behind it,
 /// the windows in which the node cannot reach the API server (`kubelet.api_unreachable`, K2u)
@@ -254,9 +252,14 @@ pub fn node_ready(b: &mut Builder, g: &Group, y: f64, h: f64) {
     let segs = g.tl.node_ready.spans(b.t0, g.end);
     glyphs::band(b, &segs, y, h, |v, a, z| {
         let s = v.as_str();
-        let by = match v {
-            ConditionStatus::False => " (posted by the kubelet: its container runtime is down)",
-            _ => "",
+        let cause =
+            g.tl.node_ready_cause(a)
+                .map(|(_, rule)| restartscope_report::why::node_cause(*v, rule))
+                .unwrap_or("");
+        let by = if cause.is_empty() {
+            String::new()
+        } else {
+            format!(" ({cause})")
         };
         (
             glyphs::node_class(*v),

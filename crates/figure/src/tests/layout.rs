@@ -563,3 +563,31 @@ fn long_pod_names_are_cut_in_the_middle_with_the_full_name_on_hover() {
     assert!(fig.shapes.iter().any(|s| matches!(s,
         Shape::Rect { class: "rs-hit", title: Some(t), .. } if t == "recommendationservice-7f9c8d6b5-x2k4q")));
 }
+
+/// A cut name keeps its last `-` part whole (the ordinal or the ReplicaSet's suffix that tells
+/// the pods apart) and the start of its workload's name, never a cut word before the ordinal.
+#[test]
+fn a_cut_name_keeps_its_distinguishing_end_whole() {
+    let mut sc = (presets::find("short-restart").unwrap().build)();
+    sc.pods[0].name = "metrics-server-with-a-long-name-0".into();
+    sc.pods[1].name = "metrics-server-with-a-long-name-1".into();
+    let tr = compare(&sc).unwrap();
+    let fig = layout(&tr, &LayoutOpts::default());
+    let cut: Vec<String> = fig
+        .shapes
+        .iter()
+        .filter_map(|s| match s {
+            Shape::Text {
+                text,
+                class: "rs-label-pod",
+                ..
+            } if text.contains('…') => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(!cut.is_empty());
+    for c in &cut {
+        assert!(c.starts_with("metrics-serv"), "{c}");
+        assert!(c.ends_with("…-0") || c.ends_with("…-1"), "{c}");
+    }
+}

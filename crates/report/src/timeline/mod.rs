@@ -15,7 +15,7 @@ mod track;
 pub use pod::*;
 pub use track::Track;
 
-use restartscope_sim::{ConditionStatus, Kind, Ms, TaintEffect, Trace, Value};
+use restartscope_sim::{ConditionStatus, Kind, Ms, Rule, TaintEffect, Trace, Value};
 
 /// The node lease, as the inputs of its age: renewals, the grace period, the renew interval; and
 /// what the node lifecycle controller makes of them (its passes, `probeTimestamp`).
@@ -155,6 +155,8 @@ pub struct Timeline {
     pub api_up: Track<bool>,
     pub lease: Lease,
     pub node_ready: Track<ConditionStatus>,
+    /// Each write of the node's Ready condition: when, the status, who posted it and the rule.
+    pub node_ready_writes: Vec<(Ms, ConditionStatus, restartscope_sim::Actor, Rule)>,
     /// The `unreachable` taints, in [`TAINTS`] order.
     pub taints: [Track<bool>; 2],
     pub pods: Vec<PodTimeline>,
@@ -173,6 +175,7 @@ impl Timeline {
         let mut kubelet_up = Track::new(true);
         let mut api_up = Track::new(true);
         let mut node_ready = Track::new(ConditionStatus::True);
+        let mut node_ready_writes = Vec::new();
         let mut taints = [Track::new(false), Track::new(false)];
         let mut renewals = Vec::new();
         let mut heartbeats = Vec::new();
@@ -191,6 +194,7 @@ impl Timeline {
                 Kind::NodeReady => {
                     if let Value::Condition(c) = e.value {
                         node_ready.set(e.t, c);
+                        node_ready_writes.push((e.t, c, e.by, e.rule));
                     }
                     if e.by == restartscope_sim::Actor::Kubelet {
                         heartbeats.push(e.t);
@@ -227,9 +231,18 @@ impl Timeline {
                 nlc_period: tr.nlc_period,
             },
             node_ready,
+            node_ready_writes,
             taints,
             pods,
         }
+    }
+
+    /// Who posted the node's Ready condition that holds at `t`, under which rule (`None`: the
+    /// steady state the run starts from).
+    pub fn node_ready_cause(&self, t: Ms) -> Option<(restartscope_sim::Actor, Rule)> {
+        (self.node_ready_writes.iter())
+            .rfind(|w| w.0 <= t)
+            .map(|w| (w.2, w.3))
     }
 
     pub fn taint(&self, effect: TaintEffect) -> &Track<bool> {

@@ -28,6 +28,16 @@ pub struct ReadyWrite {
     pub event: usize,
 }
 
+/// What one kubelet status write said of a pod's containers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ApiContainers {
+    pub t: Ms,
+    /// Every regular container and sidecar running.
+    pub running: bool,
+    /// The containers' restart counts, summed.
+    pub restarts: u32,
+}
+
 /// A pod's endpoint in its Service's EndpointSlices (ES1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EndpointState {
@@ -154,6 +164,12 @@ pub struct PodTimeline {
     /// Phase Failed written (A2).
     pub failed: Option<Ms>,
     pub countdowns: Vec<Countdown>,
+    /// The kubelet's pod status writes, each with what it said of the containers: whether every
+    /// counted one (regular and sidecar) was running, and the restart count. What the API shows
+    /// of the containers is what the newest of them said; the runtime's truth between them is
+    /// not in the API (a node that reboots shows its containers Running until its kubelet
+    /// writes again).
+    pub kubelet_writes: Vec<ApiContainers>,
     /// Instants at which what `kubectl get pods -w` prints of the pod may change (a status
     /// write, a Ready change, a container exit or restart, deletion, removal), each with the
     /// index of its first event.
@@ -217,6 +233,7 @@ impl PodTimeline {
             rejected: None,
             failed: None,
             countdowns: Vec::new(),
+            kubelet_writes: Vec::new(),
             watch: Vec::new(),
         }
     }
@@ -356,6 +373,20 @@ impl PodTimeline {
                 });
             }
         }
+        if e.kind == Kind::StatusWrite && e.by == Actor::Kubelet {
+            // The events before this one have set the tracks: their last values are what this
+            // write said.
+            let counted = || (self.containers.iter()).filter(|c| c.role != ContainerRole::Init);
+            self.kubelet_writes.push(ApiContainers {
+                t: e.t,
+                running: counted().all(|c| *c.running.last()),
+                restarts: self
+                    .containers
+                    .iter()
+                    .map(|c| c.restarts.len() as u32)
+                    .sum(),
+            });
+        }
         if matches!(
             e.kind,
             Kind::StatusWrite
@@ -369,6 +400,15 @@ impl PodTimeline {
         ) && self.watch.last().is_none_or(|w| w.0 != e.t)
         {
             self.watch.push((e.t, i));
+        }
+    }
+
+    /// What the API showed of the containers at `t`: the newest kubelet status write at or
+    /// before it (`None`: the steady state the run starts from, every container running).
+    pub fn api_containers_at(&self, t: Ms) -> Option<ApiContainers> {
+        match self.kubelet_writes.partition_point(|w| w.t <= t) {
+            0 => None,
+            i => Some(self.kubelet_writes[i - 1]),
         }
     }
 
