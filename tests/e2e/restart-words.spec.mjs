@@ -48,6 +48,7 @@ test('a tour step that asks hides its answer: the totals, the headers\' counters
   await expect(page.locator('#tour-question')).toBeVisible();
   await expect(page.locator('.metrics .vals').first()).toBeHidden();
   await expect(page.locator('#teaches')).toBeHidden();
+  if (await page.locator('.pdb-chart').count()) await expect(page.locator('.pdb-chart').first()).toBeHidden();
   expect(await page.locator('.veil-counts').count()).toBeGreaterThan(0);
   await page.keyboard.press('ArrowRight');
   await expect(page.locator('#tour-title')).toBeVisible();

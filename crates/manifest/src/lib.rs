@@ -16,7 +16,7 @@
 //! preset (a 20 s kubelet restart at 30 s: change it with `Overrides`, as the CLI and the form
 //! do) and validated by [`Scenario::validate`].
 //!
-//! No web dependencies; compiles to wasm32. The YAML parser is `saphyr-parser` (the choice and
+//! No web dependencies; compiles to wasm32. The YAML parser is `granit-parser` (the choice and
 //! the measured wasm sizes: docs/research/manifest-deps.md).
 //!
 //! - `yaml.rs`: text → positioned tree, with the size, depth and alias limits.

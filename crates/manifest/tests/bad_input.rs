@@ -15,10 +15,15 @@ const DEPLOYMENT: &str = include_str!("data/deployment-sidecar.yaml");
 
 #[test]
 fn malformed_yaml_gives_the_parsers_message_with_line_and_column() {
+    // Placed at the bracket that the wrong one closes.
     let e = err("apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  labels: {app: [x}\n");
     assert_eq!(e.kind, ErrorKind::Syntax);
-    assert_eq!((e.line, e.column), (Some(5), Some(19)), "{e}");
-    assert!(e.to_string().ends_with("at line 5 column 19"), "{e}");
+    assert_eq!((e.line, e.column), (Some(5), Some(17)), "{e}");
+    assert!(
+        e.to_string()
+            .ends_with("mismatched bracket '[' closed by '}' at line 5 column 17"),
+        "{e}"
+    );
     let e = err("kind: Pod\n  name: x\n metadata: y\n");
     assert_eq!(e.kind, ErrorKind::Syntax);
     assert!(e.line.is_some() && e.column.is_some(), "{e}");

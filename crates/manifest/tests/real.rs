@@ -2,9 +2,11 @@
 //! with its source on its first line): what the importer makes of them as users have them —
 //! workloads, settings alone (kubeadm, OpenShift, a control-plane static pod), and what is not
 //! a manifest (a kustomization). Then the readers' mechanics on small inputs: JSON streams,
-//! templates of other engines, a named probe port, nested blocks placed at their key.
+//! templates of other engines, a named probe port, nested blocks placed at their key, flow
+//! collections over lines as Kubernetes reads them.
 #![allow(clippy::result_large_err)]
 
+use restartscope_manifest::yaml::{self, Node, Value};
 use restartscope_manifest::{import, import_any, ErrorKind, ImportOptions, Imported, Source};
 
 fn real(name: &str) -> String {
@@ -96,6 +98,83 @@ fn an_istio_injected_deployment() {
         (r.period_s, r.failure_threshold, r.initial_delay_s),
         (2, 30, 1)
     );
+}
+
+/// tektoncd/pipeline's controller: its `args: [` runs over 20 lines, with comments and a blank
+/// line, a trailing comma, and closes with `]` at the column of `args` — not indented past the
+/// key, as YAML 1.2 wants, but as go-yaml (so kubectl) and PyYAML read it.
+#[test]
+fn tekton_pipelines_controller_closes_its_args_at_the_keys_column() {
+    let im = scenario(&["tekton-pipeline-controller.yaml"]);
+    let w = &im.workloads[0];
+    assert_eq!(
+        (w.kind.as_str(), w.name.as_str(), w.replicas, w.pods),
+        ("Deployment", "tekton-pipelines-controller", 1, 1)
+    );
+    let pod = &im.scenario.pods[0];
+    assert_eq!(pod.name, "tekton-pipelines-controller-0");
+    // The Service in the second document selects it.
+    assert_eq!(pod.services, ["tekton-pipelines-controller"]);
+    let c = &pod.containers[0];
+    assert_eq!(c.name, "tekton-pipelines-controller");
+    for p in [&c.liveness_probe, &c.readiness_probe] {
+        let p = p.as_ref().unwrap();
+        assert_eq!(
+            (
+                p.initial_delay_s,
+                p.period_s,
+                p.timeout_s,
+                p.failure_threshold
+            ),
+            (5, 10, 5, 3)
+        );
+        assert_eq!(p.handler, restartscope_sim::Handler::HttpGet);
+    }
+    assert_eq!(c.startup_probe, None);
+    // The flow sequence and the block after it are placed where they are in the file (line 1
+    // is the source comment).
+    let at = |path: &str| {
+        let u = im
+            .unused
+            .iter()
+            .find(|u| u.path == format!("spec.template.spec.containers[0].{path}"))
+            .unwrap_or_else(|| panic!("{path}: {:?}", im.unused));
+        (u.line, u.column)
+    };
+    assert_eq!(at("args"), (66, 15));
+    assert_eq!(at("volumeMounts"), (87, 9));
+    assert_eq!(at("livenessProbe.httpGet").0, 136);
+    // The args as PyYAML reads them: 10 flags, each with its value.
+    let docs = yaml::parse(&real("tekton-pipeline-controller.yaml")).unwrap();
+    assert_eq!(docs.len(), 2);
+    let args = docs[0]
+        .root
+        .get("spec")
+        .and_then(|n| n.get("template"))
+        .and_then(|n| n.get("spec"))
+        .and_then(|n| n.get("containers"))
+        .and_then(|n| match &n.value {
+            Value::Seq(v) => v.first(),
+            _ => None,
+        })
+        .and_then(|n| n.get("args"))
+        .unwrap();
+    let Value::Seq(args) = &args.value else {
+        panic!("{args:?}")
+    };
+    let args: Vec<&str> = args.iter().map(|a| a.as_str().unwrap()).collect();
+    assert_eq!(args.len(), 20);
+    assert_eq!(
+        args[..4],
+        [
+            "-kubeconfig-writer-image",
+            "ko://github.com/tektoncd/pipeline/cmd/kubeconfigwriter",
+            "-git-image",
+            "ko://github.com/tektoncd/pipeline/cmd/git-init"
+        ]
+    );
+    assert_eq!(args[18], "-shell-image-win");
+    assert!(args[19].starts_with("mcr.microsoft.com/powershell:nanoserver@sha256:b6d5ff84"));
 }
 
 #[test]
@@ -404,4 +483,89 @@ fn istio_test_data_with_a_name_kubernetes_refuses() {
         "said once: {e}"
     );
     assert!(e.line.is_some(), "placed: {e}");
+}
+
+/// A parsed document as Python's `json.dumps(yaml.safe_load(text))` prints it (PyYAML, which
+/// reads indentation as go-yaml does): the expected values below are PyYAML's.
+fn json(n: &Node) -> String {
+    match &n.value {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Float(x) => x.to_string(),
+        Value::Str(s) => format!("{s:?}"),
+        Value::Seq(v) => format!("[{}]", v.iter().map(json).collect::<Vec<_>>().join(", ")),
+        Value::Map(m) => format!(
+            "{{{}}}",
+            m.iter()
+                .map(|(k, v)| format!("{k:?}: {}", json(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+#[test]
+fn flow_collections_over_lines_close_at_any_indentation() {
+    for (text, want) in [
+        // Comments, a blank line, a trailing comma; `]` at the key's column, a key after it.
+        (
+            "c:\n  args: [\n    # a comment\n    \"a\", \"b\", # after an entry\n\n    # after a blank line\n    'c',\n  ]\n  next: 1\n",
+            r#"{"c": {"args": ["a", "b", "c"], "next": 1}}"#,
+        ),
+        // `]` left of the key's column.
+        (
+            "c:\n  args: [\n    a,\n ]\n  next: 1\n",
+            r#"{"c": {"args": ["a"], "next": 1}}"#,
+        ),
+        // `]` at column 1, two levels down, and the block going on.
+        (
+            "c:\n  d:\n    args: [a,\n    b,\n]\n  e: 2\n",
+            r#"{"c": {"d": {"args": ["a", "b"]}, "e": 2}}"#,
+        ),
+        // Entries at and left of the key's column (yaml-test-suite 9C9N).
+        (
+            "c:\n  args: [a,\n  b,\nc]\n",
+            r#"{"c": {"args": ["a", "b", "c"]}}"#,
+        ),
+        // Flow mappings, with comments, a sequence inside, `}` at the key's column and at 1.
+        (
+            "c:\n  m: {\n    # c\n    a: 1, # t\n    b: \"x\",\n  }\n  n: {\n    a: [1,\n  2],\n}\n",
+            r#"{"c": {"m": {"a": 1, "b": "x"}, "n": {"a": [1, 2]}}}"#,
+        ),
+        // In a block sequence's entries.
+        (
+            "- name: x\n  args: [\n    a,\n  ]\n- name: y\n  args: [\n  b]\n",
+            r#"[{"name": "x", "args": ["a"]}, {"name": "y", "args": ["b"]}]"#,
+        ),
+        // A quoted scalar's next line left of the key (folded), and nested collections.
+        (
+            "c:\n  args: [\n    \"a\n  b\",\n  ]\n",
+            r#"{"c": {"args": ["a b"]}}"#,
+        ),
+        (
+            "c:\n  args: [\n    {a: 1,\n  b: [2,\n3]},\n  ]\n",
+            r#"{"c": {"args": [{"a": 1, "b": [2, 3]}]}}"#,
+        ),
+        (
+            "spec:\n  containers:\n  - name: a\n    command: [\"sh\", \"-c\",\n    \"echo hi\"]\n    args: [\n    ]\n",
+            r#"{"spec": {"containers": [{"name": "a", "command": ["sh", "-c", "echo hi"], "args": []}]}}"#,
+        ),
+    ] {
+        let docs = yaml::parse(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        assert_eq!(docs.len(), 1, "{text}");
+        assert_eq!(json(&docs[0].root), want, "{text}");
+    }
+    // Still refused, as by PyYAML: a key over lines, a block key left of its mapping after the
+    // flow sequence, an unclosed or extra bracket, a block entry inside brackets.
+    for (text, line) in [
+        ("k: {\nk\n:\nv\n}\n", 3),
+        ("c:\n  args: [a,\n  b]\n next: 1\n", 4),
+        ("c:\n  args: [a,\n  b\n", 2),
+        ("c: [a, b]]\n", 1),
+        ("c:\n  args: [\n  - a\n  ]\n", 3),
+    ] {
+        let e = yaml::parse(text).expect_err(text);
+        assert_eq!(e.line, Some(line), "{text}: {e:?}");
+    }
 }
