@@ -146,7 +146,10 @@ pub fn Controls() -> impl IntoView {
     let kind = Memo::new(move |_| selected(ui).1.what);
     let marks = Memo::new(move |_| {
         let kind = kind.get();
-        runs.with(|r| r.as_ref().map(|r| r.scenario.cluster.downtime_marks(kind)))
+        runs.with(|r| {
+            r.as_ref()
+                .map(|r| restartscope_sim::downtime_marks(&r.scenario.cluster, kind))
+        })
     });
     // A slider held by a pointer pauses the playback until it is let go (`change`), as a bar's
     // drag does (`restarts.rs`): each move then redraws only the figure, not the playhead's

@@ -299,7 +299,7 @@ fn marks_of(r: &crate::state::Runs, rr: &Restart) -> [(String, String, String); 
         (class, left, text)
     };
     // Where this restart's kind makes the node not Ready, and its pods evicted.
-    let (first, first_s, ev_s) = c.downtime_marks(rr.what);
+    let (first, first_s, ev_s) = restartscope_sim::downtime_marks(c, rr.what);
     let approx = if first == "grace" { "" } else { "≈ " };
     [
         mark(

@@ -141,7 +141,7 @@ fn every_sentence_and_row_agrees_with_its_run() {
         // grace period earlier.)
         let alone = r.len() == 1 && sc.kubelet.api_unreachable.is_empty();
         if let Some(r0) = r.first().filter(|_| alone) {
-            let (_, _, ev_s) = sc.cluster.downtime_marks(r0.what);
+            let (_, _, ev_s) = restartscope_sim::downtime_marks(&sc.cluster, r0.what);
             for tr in &traces {
                 let first: Option<Ms> = tr
                     .events

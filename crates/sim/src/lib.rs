@@ -27,6 +27,7 @@ pub mod scenario;
 pub mod trace;
 
 pub use crate::core::time::{fmt_secs, group, parse_duration, parse_span, plural, words_secs};
+pub use node::kubelet::restarts::downtime_marks;
 pub use node::kubelet::{KUBELET_RESTART_GRACE, PLEG_RELIST};
 pub use profile::{KubeletProfile, Rules, VersionInfo, VERSIONS};
 pub use rules::Rule;

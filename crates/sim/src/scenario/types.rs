@@ -84,31 +84,6 @@ impl Cluster {
     pub fn eviction_downtime_estimate_s(&self) -> f64 {
         self.grace_s() + self.node_monitor_period_s + self.toleration_s
     }
-
-    /// The downtime slider's two marks for a restart of `kind`: where the node stops being
-    /// Ready (label, seconds of downtime) and roughly where its pods are evicted. A kubelet or
-    /// node restart: the grace period after the last lease renewal (N1), then the `unreachable`
-    /// toleration ([`Cluster::eviction_downtime_estimate_s`]). A container runtime restart: the
-    /// kubelet posts Ready=False once its last good runtime check (every 5 s) is 30 s old, at
-    /// its next node status (every 10 s; R3) — about 32.5 s on average — and the `not-ready`
-    /// NoExecute taint lands about half a node-monitor period later; the `not-ready`
-    /// toleration runs from there.
-    pub fn downtime_marks(&self, kind: RestartKind) -> (&'static str, f64, f64) {
-        match kind {
-            RestartKind::Runtime => {
-                let check = crate::node::kubelet::restarts::RUNTIME_CHECK as f64 / 1000.0;
-                let wait = crate::node::kubelet::restarts::MAX_WAIT_FOR_RUNTIME as f64 / 1000.0;
-                let status = crate::node::kubelet::restarts::NODE_STATUS as f64 / 1000.0;
-                let not_ready = wait - check / 2.0 + status / 2.0;
-                (
-                    "node NotReady",
-                    not_ready,
-                    not_ready + self.node_monitor_period_s / 2.0 + self.not_ready_toleration_s,
-                )
-            }
-            _ => ("grace", self.grace_s(), self.eviction_downtime_estimate_s()),
-        }
-    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

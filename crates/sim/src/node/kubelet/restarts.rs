@@ -23,7 +23,7 @@ use crate::core::{ms, Ctx, What};
 use crate::node::runtime::Runtime;
 use crate::releases::KubeVersion;
 use crate::rules::Rule;
-use crate::scenario::ContainerRole;
+use crate::scenario::{Cluster, ContainerRole, RestartKind};
 use crate::trace::{Actor, Kind, Ms, Outcome, ProbeKind, Value};
 
 /// `updateRuntimeUp` runs every 5 s (`wait.Until(kl.updateRuntimeUp, 5*time.Second, …)`).
@@ -33,6 +33,26 @@ pub const MAX_WAIT_FOR_RUNTIME: Ms = 30_000;
 /// `nodeStatusUpdateFrequency` (KubeletConfiguration default 10 s). `JitterUntil` adds up to
 /// 4 % to each wait; the model posts on the 10 s grid from the kubelet's start.
 pub const NODE_STATUS: Ms = 10_000;
+/// The downtime slider's two marks for a restart of `kind`: where the node stops being Ready
+/// (label, seconds of downtime) and roughly where its pods are evicted. A kubelet or node
+/// restart: the grace period after the last lease renewal (N1), then the `unreachable`
+/// toleration ([`Cluster::eviction_downtime_estimate_s`]). A container runtime restart: the
+/// kubelet posts Ready=False once its last good runtime check ([`RUNTIME_CHECK`]) is
+/// [`MAX_WAIT_FOR_RUNTIME`] old, at its next node status ([`NODE_STATUS`]; R3) — about 32.5 s on
+/// average — and the `not-ready` NoExecute taint lands about half a node-monitor period later;
+/// the `not-ready` toleration runs from there.
+pub fn downtime_marks(c: &Cluster, kind: RestartKind) -> (&'static str, f64, f64) {
+    match kind {
+        RestartKind::Runtime => {
+            let s = |m: Ms| m as f64 / 1000.0;
+            let not_ready = s(MAX_WAIT_FOR_RUNTIME) - s(RUNTIME_CHECK) / 2.0 + s(NODE_STATUS) / 2.0;
+            let evict = not_ready + c.node_monitor_period_s / 2.0 + c.not_ready_toleration_s;
+            ("node NotReady", not_ready, evict)
+        }
+        _ => ("grace", c.grace_s(), c.eviction_downtime_estimate_s()),
+    }
+}
+
 /// K2n: how long the 1.30 kubelet's start-up Ready=False lasts — until its first runtime check
 /// and PLEG relist have succeeded and `fastStatusUpdateOnce` posts again (about a second on an
 /// idle node; longer where cAdvisor's start is slow).
