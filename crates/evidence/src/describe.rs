@@ -38,7 +38,11 @@ pub(crate) fn looks_like(first: &str, text: &str) -> bool {
         "Lease",
         "Unschedulable",
     ];
-    (key == "Name" && (text.contains("\nNamespace:") || text.contains("\nRoles:")))
+    // A node before 1.6 had no `Roles:`; its `Conditions:` have heartbeat columns.
+    (key == "Name"
+        && (text.contains("\nNamespace:")
+            || text.contains("\nRoles:")
+            || text.contains("LastHeartbeatTime")))
         || (keys.contains(&key) && first.contains(':') && !first.contains(": {"))
         || is_event_row(first)
 }
@@ -113,6 +117,8 @@ pub(crate) fn read(text: &str) -> Evidence {
     let mut node_notready: Vec<(i64, String, usize, &str)> = Vec::new();
     let mut lease_renewed: Option<(i64, usize)> = None;
     let mut events: Vec<(String, String, i64, String, usize)> = Vec::new();
+    // The Events table with kubectl 1.5–1.9's columns (FirstSeen LastSeen Count From …).
+    let mut old_events = false;
     let mut phase: Option<(String, usize)> = None;
     let mut reason: Option<(String, usize)> = None;
     let mut message = String::new();
@@ -122,7 +128,15 @@ pub(crate) fn read(text: &str) -> Evidence {
             continue;
         }
         let ind = indent(raw);
-        let t = raw.trim();
+        // kubectl before 1.5 aligned describe's columns with tabs (a tabwriter that kept them):
+        // a tab parts columns as two spaces do.
+        let tabbed;
+        let t = if raw.contains('\t') {
+            tabbed = raw.trim().replace('\t', "  ");
+            tabbed.as_str()
+        } else {
+            raw.trim()
+        };
         // A fragment's state keys pasted flush left below its `State:` (as reporters trim
         // kubectl's indentation: `State: Running` then `Started: …`): still the block's.
         let flush_block_key = block == Some((0, false)) || block == Some((0, true));
@@ -292,7 +306,8 @@ pub(crate) fn read(text: &str) -> Evidence {
                     .collect();
                 match cols.as_slice() {
                     ["Type", ..] | [] => {}
-                    [c, ..] if c.starts_with("--") => {}
+                    // The header's rule: dashes, or box-drawing lines (kubectl 1.1–1.3).
+                    [c, ..] if c.starts_with("--") || c.starts_with('─') => {}
                     ["Ready", "False", _, since, _, message @ ..] => {
                         let t = time::rfc1123z(since).unwrap_or(0);
                         node_notready.push((t, message.join("  "), line, "kubelet"));
@@ -329,6 +344,30 @@ pub(crate) fn read(text: &str) -> Evidence {
                 {
                     continue;
                 }
+                // kubectl 1.5–1.9: `FirstSeen LastSeen Count From SubObjectPath Type Reason
+                // Message` (an empty SubObjectPath leaves no column): the row's Type is the
+                // first Normal or Warning after From.
+                if cols.first() == Some(&"FirstSeen") {
+                    old_events = true;
+                    continue;
+                }
+                if old_events && cols.len() >= 6 {
+                    let at = (cols.iter().skip(4))
+                        .position(|c| matches!(*c, "Normal" | "Warning"))
+                        .map(|i| i + 4);
+                    if let (Some(i), Some(age_ms)) = (at, time::age(cols[1])) {
+                        if let Some(reason) = cols.get(i + 1) {
+                            events.push((
+                                reason.to_string(),
+                                cols[3].to_string(),
+                                age_ms,
+                                cols.get(i + 2..).map_or(String::new(), |m| m.join("  ")),
+                                line,
+                            ));
+                            continue;
+                        }
+                    }
+                }
                 // Four columns: an event with no message (kube-proxy's `Starting`).
                 if cols.len() < 4 || !matches!(cols[0], "Normal" | "Warning") {
                     ev.unread.push(Unread {
@@ -360,6 +399,27 @@ pub(crate) fn read(text: &str) -> Evidence {
                 ));
             }
             _ => ev.skipped += 1,
+        }
+    }
+    // Events only a node has (`kubectl describe node … | grep` leaves no `Roles:`): the kubelet's
+    // Rebooted, "Starting kubelet.", the node status setters' "Node n1 status is now: …",
+    // NodeAllocatableEnforced, the node controller's RegisteredNode. Never a pod.
+    if !is_node {
+        let node_event = |e: &(String, String, i64, String, usize)| {
+            matches!(
+                e.0.as_str(),
+                "Rebooted" | "NodeAllocatableEnforced" | "RegisteredNode" | "NodeReady"
+            ) || (e.0 == "Starting" && e.3.starts_with("Starting kubelet"))
+                || (e.3.starts_with("Node ") && e.3.contains(" status is now: "))
+        };
+        if let Some(e) = events.iter().find(|e| node_event(e)) {
+            is_node = true;
+            node = node.or_else(|| {
+                e.3.strip_prefix("Node ")
+                    .and_then(|r| r.split(' ').next())
+                    .map(str::to_string)
+            });
+            pod = None;
         }
     }
     let pod_name = if is_node {

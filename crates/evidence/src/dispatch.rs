@@ -259,7 +259,7 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
         Format::PodStatus => pod::read(text)?,
         Format::Describe => describe::read(text),
         Format::EventsTable => events_table::read(text),
-        Format::ControllerLog => klog::read(text),
+        Format::ControllerLog | Format::RuntimeLog => klog::read(text),
     };
     ev.notes.splice(
         0..0,
@@ -272,6 +272,17 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
     }
     for u in &mut ev.unread {
         u.file = file;
+    }
+    if ev.obs.is_empty() && ev.format == Format::RuntimeLog {
+        // The runtime's own log without a stop or a start in it: what it is and what to add.
+        return Err(ReadError {
+            line: 1,
+            message: format!(
+                "read as the {}: {} of its lines, none a stop or a start of the runtime, and nothing of the kubelet's, so nothing about a restart. Paste its journal across the restart together with the kubelet's: `journalctl -u containerd -u kubelet -o short-iso --since …` (or `-u crio`)",
+                Format::RuntimeLog.as_str(),
+                ev.skipped
+            ),
+        });
     }
     if ev.obs.is_empty() {
         let first = ev.unread.first();

@@ -158,6 +158,80 @@ pub(crate) fn is_journalctl_note(l: &str) -> bool {
     t == "--" || t.starts_with("-- ")
 }
 
+/// The runtimes whose units and processes the journal names, as (unit or process names, the
+/// unit's systemd description, the name said).
+const RUNTIMES: [(&[&str], &str, &str); 3] = [
+    (
+        &["containerd"],
+        "containerd container runtime",
+        "containerd",
+    ),
+    (
+        &["crio", "cri-o"],
+        "Container Runtime Interface for OCI (CRI-O)",
+        "CRI-O",
+    ),
+    (
+        &["dockerd", "docker"],
+        "Docker Application Container Engine",
+        "dockerd",
+    ),
+];
+
+/// A line of the container runtime's own log, or of systemd about the runtime's unit: `None`
+/// when it is neither; `Some(None)` for one that says no stop or start; `Some(Some(what))` for
+/// a stop or a start. systemd names the unit (`containerd.service: …`) or its description
+/// ("Stopping containerd container runtime..."); the runtime's own lines come from its process
+/// (`containerd[2514]: time=… level=info msg="…"`). A unit's mount or scope
+/// (`run-containerd-runc-k8s.io-….mount`) is not the runtime's unit.
+fn runtime_says(proc_: Option<&str>, m: &str) -> Option<Option<What>> {
+    let proc_ = proc_?;
+    for (names, description, said) in RUNTIMES {
+        let name = || said.to_string();
+        if proc_ == "systemd" {
+            let unit = names
+                .iter()
+                .any(|n| m.starts_with(&format!("{n}.service: ")));
+            if !(unit || m.contains(description)) {
+                continue;
+            }
+            let stops = m.starts_with("Stopping ")
+                || m.starts_with("Stopped ")
+                || m.contains(": Sent signal SIGTERM to main process")
+                || m.contains(": Main process exited")
+                || m.contains(": Failed with result")
+                || m.contains(": State 'stop-sigterm' timed out");
+            let starts = m.starts_with("Starting ")
+                || m.starts_with("Started ")
+                || m.contains("while starting unit");
+            return Some(match (stops, starts) {
+                (true, _) => Some(What::RuntimeStopped(name())),
+                (false, true) => Some(What::RuntimeStarted(name())),
+                _ => None,
+            });
+        }
+        if names.contains(&proc_) {
+            let msg = crate::klog_says::value(m, "msg").unwrap_or_else(|| m.to_string());
+            let lower = msg.to_ascii_lowercase();
+            let starts = lower.starts_with("starting containerd")
+                || lower.starts_with("containerd successfully booted")
+                || lower.starts_with("starting cri-o")
+                || lower == "starting up";
+            let stops = lower.starts_with("received signal to terminate")
+                || lower.starts_with("stop cri service")
+                || lower.starts_with("processing signal 'terminated'")
+                || lower.starts_with("stopping containerd")
+                || lower.starts_with("graceful shutdown");
+            return Some(match (stops, starts) {
+                (true, _) => Some(What::RuntimeStopped(name())),
+                (false, true) => Some(What::RuntimeStarted(name())),
+                _ => None,
+            });
+        }
+    }
+    None
+}
+
 /// A `--logging-format=json` kubelet line.
 pub(crate) fn is_json_line(first: &str) -> bool {
     first.starts_with('{') && first.contains("\"ts\"") && first.contains("\"msg\"")
@@ -172,6 +246,8 @@ pub(crate) fn read(text: &str) -> Evidence {
     ev.yearless = true;
     let mut ready: BTreeMap<String, bool> = BTreeMap::new();
     let (mut kubelet_lines, mut controller_lines, mut json_lines) = (0, 0, 0);
+    // The runtime's lines, and any line of the kubelet's (understood or not).
+    let (mut runtime_lines, mut kubelet_seen) = (0, 0);
     // journalctl's own lines between the entries ("-- Logs begin at …", "-- No entries --", the
     // `-x` catalog's "-- Subject: …"): not the kubelet's. "-- Reboot --" (and "-- Boot ID --")
     // marks a new boot of the host: the next entry is after a node reboot.
@@ -247,8 +323,30 @@ pub(crate) fn read(text: &str) -> Evidence {
         });
         let node = l.host.map(str::to_string);
         let m = l.msg;
+        if l.klog || matches!(l.proc_, Some("kubelet" | "hyperkube")) {
+            kubelet_seen += 1;
+        }
+        // The container runtime's own lines, and systemd's about its unit: not the kubelet's.
+        if let Some(said) = runtime_says(l.proc_, m) {
+            runtime_lines += 1;
+            match said {
+                Some(what) => ev.obs.push(Obs {
+                    t_ms: l.t_ms,
+                    pod: None,
+                    node: node.clone(),
+                    what,
+                    by: Some(l.proc_.unwrap_or("runtime").to_string()),
+                    line,
+                    file: 0,
+                }),
+                None => ev.skipped += 1,
+            }
+            continue;
+        }
         let said: Vec<(Option<String>, What, Option<&'static str>)> = if !l.klog {
-            let about_kubelet = m.contains("kubelet");
+            // "kubelet.service", "kubelet: The Kubernetes Node Agent", CentOS's "Kubernetes
+            // Kubelet Server".
+            let about_kubelet = m.contains("kubelet") || m.contains("Kubelet Server");
             // systemd's unit lines: "Stopping/Stopped kubelet…", and the kubelet exiting on its
             // own ("kubelet.service: Main process exited, code=exited, status=1/FAILURE").
             if l.proc_ == Some("systemd")
@@ -287,6 +385,9 @@ pub(crate) fn read(text: &str) -> Evidence {
     }
     if controller_lines > 0 && kubelet_lines == 0 {
         ev.format = Format::ControllerLog;
+    }
+    if runtime_lines > 0 && kubelet_seen == 0 && controller_lines == 0 {
+        ev.format = Format::RuntimeLog;
     }
     if json_lines > 0 {
         // `ts` is seconds since the epoch: these times have their year.

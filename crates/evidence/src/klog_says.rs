@@ -191,6 +191,31 @@ pub(crate) fn interpret(
         }
         return one(None, What::RuntimeDown(why));
     }
+    // kubelet.go, updateRuntimeUp: "Container runtime sanity check failed" err="rpc error: code
+    // = Unavailable …" (before 1.21 `Container runtime sanity check failed: …`); and a CRI call
+    // the runtime does not answer (remote_runtime.go: "ListPodSandbox with filter nil from
+    // runtime service failed: rpc error: code = Unavailable desc = … connection is
+    // unavailable"): the runtime is down or restarting. Said once until the reason changes.
+    let cri_unavailable =
+        text.contains("from runtime service failed") && m.contains("code = Unavailable");
+    if text.starts_with("Container runtime sanity check failed") || cri_unavailable {
+        let why = value(m, "err")
+            .unwrap_or_else(|| text.split_once(": ").map_or(text, |(_, r)| r).to_string());
+        let why = if cri_unavailable {
+            format!("container runtime not answering: {why}")
+        } else {
+            format!("container runtime sanity check failed: {why}")
+        };
+        let key = if cri_unavailable {
+            "\u{0}cri-unavailable".to_string()
+        } else {
+            format!("\u{0}sanity {why}")
+        };
+        if ready.insert(key, true).is_some() {
+            return Vec::new();
+        }
+        return one(None, What::RuntimeDown(why));
+    }
     // pkg/kubelet/nodestatus/setters.go: "Node became not ready" node=… condition={…}; before
     // 1.21 `Node became not ready: {Type:Ready Status:False … Message:…}`.
     if text == "Node became not ready" || text.starts_with("Node became not ready:") {

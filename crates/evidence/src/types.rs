@@ -74,6 +74,15 @@ pub enum What {
     /// synchronization" with its reason (`kubelet.go` `syncLoop`: "container runtime is down",
     /// "PLEG is not healthy: …").
     RuntimeDown(String),
+    /// The container runtime stopped or was being stopped, as its own log or systemd's lines
+    /// about its unit say it (`containerd.service: Sent signal SIGTERM to main process`,
+    /// "Stopping containerd container runtime...", CRI-O's "Received signal to terminate",
+    /// dockerd's "Processing signal 'terminated'"); the runtime's name.
+    RuntimeStopped(String),
+    /// The container runtime started: "Started containerd container runtime.", containerd's
+    /// "starting containerd" / "containerd successfully booted", CRI-O's "Starting CRI-O",
+    /// dockerd's "Starting up"; the runtime's name.
+    RuntimeStarted(String),
     /// The pod seen at its creation: its first watch row is `Pending`, `ContainerCreating`,
     /// `Init:…` or `PodInitializing`, so its first Ready→True is its containers starting, which
     /// every release does (no restart bug concerns a pod created after the restart).
@@ -175,6 +184,8 @@ impl What {
             What::NodeNotReadyBecause(m) => format!("node NotReady: {}", cut_to(m, 90)),
             What::NodeRebooted(id) => format!("node rebooted (boot id {})", cut_to(id, 40)),
             What::RuntimeDown(m) => format!("pod sync skipped: {}", cut_to(m, 90)),
+            What::RuntimeStopped(r) => format!("container runtime {r} stopping"),
+            What::RuntimeStarted(r) => format!("container runtime {r} started"),
             What::PodCreated(status) => format!("pod created ({status})"),
         }
     }
@@ -223,6 +234,9 @@ pub enum Format {
     EventsTable,
     /// kube-controller-manager's klog (the node lifecycle controller, the taint eviction).
     ControllerLog,
+    /// The container runtime's own journal (containerd, CRI-O, dockerd) and systemd's lines
+    /// about its unit, with no kubelet line among them.
+    RuntimeLog,
 }
 
 impl Format {
@@ -236,6 +250,7 @@ impl Format {
             Format::Describe => "kubectl describe (a snapshot and its events)",
             Format::EventsTable => "kubectl get events (table)",
             Format::ControllerLog => "kube-controller-manager log (klog)",
+            Format::RuntimeLog => "container runtime log (containerd, CRI-O or dockerd journal)",
         }
     }
 }

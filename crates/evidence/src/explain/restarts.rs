@@ -152,6 +152,53 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
             }
         }
         OtherRestart::Runtime => {
+            // The runtime's own log, or systemd's lines about its unit: it stopped, started.
+            let stop = obs
+                .iter()
+                .find(|o| matches!(o.what, What::RuntimeStopped(_)));
+            let begin = obs
+                .iter()
+                .find(|o| matches!(o.what, What::RuntimeStarted(_)));
+            let said = match (stop, begin) {
+                (Some(a), Some(b)) => Some((
+                    60.0,
+                    format!(
+                        "the container runtime's own lines say it stopped ({}) and started ({})",
+                        line(a),
+                        line(b)
+                    ),
+                )),
+                (Some(a), None) => Some((
+                    50.0,
+                    format!(
+                        "the container runtime's own lines say it was stopped ({})",
+                        line(a)
+                    ),
+                )),
+                (None, Some(b)) => Some((
+                    50.0,
+                    format!(
+                        "the container runtime's own lines say it started ({})",
+                        line(b)
+                    ),
+                )),
+                (None, None) => None,
+            };
+            if let Some((s, w)) = said {
+                score += s;
+                why.push(format!("{w} (+{s})"));
+                if !obs.iter().any(|o| {
+                    matches!(
+                        o.what,
+                        What::KubeletStarted | What::KubeletStopped | What::NodeRebooted(_)
+                    )
+                }) {
+                    score += 10.0;
+                    why.push(
+                        "neither the kubelet nor the node restarted in the evidence (+10)".into(),
+                    );
+                }
+            }
             let mut best: Option<(f64, &Obs, &str)> = None;
             for o in obs {
                 let m = match &o.what {
@@ -160,8 +207,10 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                 };
                 let s = if m.contains("container runtime is down") {
                     70.0
-                } else if m.contains("PLEG is not healthy")
-                    && !m.contains("pleg has yet to be successful")
+                } else if m.starts_with("container runtime not answering")
+                    || m.starts_with("container runtime sanity check failed")
+                    || (m.contains("PLEG is not healthy")
+                        && !m.contains("pleg has yet to be successful"))
                 {
                     60.0
                 } else {

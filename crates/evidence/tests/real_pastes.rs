@@ -1,0 +1,162 @@
+//! Real pastes the readers had never seen, quoted verbatim from public reports (the source on
+//! each file's first line, what really happened on its second): the container runtime's own
+//! journal and systemd's lines about its unit, the kubelet's "Container runtime sanity check
+//! failed" and CRI calls the runtime does not answer, `kubectl describe node` with kubectl
+//! 1.2–1.9's tab-aligned columns, its conditions alone, its events alone. Each is read as what it
+//! is, and the restart it shows is named — or, when it shows none, none is.
+
+use restartscope_evidence::explain::{answer, candidates, explain_for};
+use restartscope_evidence::{read, What};
+
+fn data(name: &str) -> String {
+    let dir = format!("{}/tests/data/pastes", env!("CARGO_MANIFEST_DIR"));
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .find(|f| f.file_name().to_string_lossy().starts_with(name))
+        .unwrap_or_else(|| panic!("{name} in {dir}"));
+    let text = std::fs::read_to_string(file.path()).unwrap();
+    assert!(text.starts_with("# source: https://github.com/"), "{name}");
+    text
+}
+
+fn answered(name: &str) -> restartscope_evidence::explain::Answer {
+    let ev = read(&data(name), 0).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    let c = candidates(&ev.obs, None, None);
+    let v = explain_for(&ev.obs, &c, None);
+    answer(&ev.obs, v, None).0
+}
+
+/// systemd stopping containerd (a SIGTERM on client request) and starting it again (left-over
+/// processes "while starting unit"): a container runtime restart, named from the runtime's own
+/// lines.
+#[test]
+fn the_runtimes_own_journal_names_a_runtime_restart() {
+    for f in ["32-", "34-"] {
+        let ev = read(&data(f), 0).unwrap();
+        assert_eq!(
+            ev.format.as_str(),
+            "container runtime log (containerd, CRI-O or dockerd journal)"
+        );
+        assert!(ev.obs.iter().all(|o| o.pod.is_none()), "{f}");
+        let a = answered(f);
+        assert_eq!(a.restart.as_deref(), Some("runtime-restart"), "{f}: {a:#?}");
+        assert_eq!(a.bug, None);
+    }
+    let stop = read(&data("32-"), 0).unwrap();
+    assert!(matches!(&stop.obs[0].what, What::RuntimeStopped(r) if r == "containerd"));
+    let start = read(&data("34-"), 0).unwrap();
+    assert!(start
+        .obs
+        .iter()
+        .all(|o| matches!(&o.what, What::RuntimeStarted(r) if r == "containerd")));
+}
+
+/// containerd's journal with sandbox teardown only (a CNI problem; a cgroup misconfiguration):
+/// said to be the runtime's log, with no stop or start, never taken for the kubelet's.
+#[test]
+fn a_runtime_journal_without_a_restart_is_said_to_be_one() {
+    for f in ["28-", "41-"] {
+        let e = read(&data(f), 0).unwrap_err();
+        assert!(
+            e.message.starts_with("read as the container runtime log"),
+            "{f}: {e:?}"
+        );
+        assert!(
+            e.message.contains("none a stop or a start of the runtime"),
+            "{f}"
+        );
+        assert!(
+            e.message.contains("journalctl -u containerd -u kubelet"),
+            "{f}"
+        );
+    }
+}
+
+/// The kubelet's side of a runtime outage: "Container runtime sanity check failed" (containerd's
+/// socket resetting) and CRI calls failing `code = Unavailable` while CRI-O restarts.
+#[test]
+fn the_kubelet_not_reaching_the_runtime_is_a_runtime_outage() {
+    for f in ["21-", "37-"] {
+        let ev = read(&data(f), 0).unwrap();
+        assert!(
+            ev.obs
+                .iter()
+                .any(|o| matches!(o.what, What::RuntimeDown(_))),
+            "{f}: {:?}",
+            ev.obs
+        );
+        let a = answered(f);
+        assert_eq!(a.restart.as_deref(), Some("runtime-restart"), "{f}: {a:#?}");
+    }
+}
+
+/// `kubectl describe node` as kubectl 1.2 printed it (tab-aligned, box-drawing rules, no
+/// `Roles:`): a node, its Ready False "container runtime is down" read.
+#[test]
+fn describe_node_with_tabs_is_a_node_and_its_runtime_is_down() {
+    let ev = read(&data("09-"), 0).unwrap();
+    assert!(ev.obs.iter().all(|o| o.pod.is_none()), "{:?}", ev.obs);
+    assert!(ev.obs.iter().any(|o| matches!(&o.what, What::NodeNotReadyBecause(m) if m.contains("container runtime is down"))));
+    assert_eq!(answered("09-").restart.as_deref(), Some("runtime-restart"));
+    // Its conditions alone (kubectl 1.7, tabs): Ready Unknown by the node controller.
+    let c = read(&data("29-"), 0).unwrap();
+    assert!(c.obs.iter().all(|o| o.pod.is_none()), "{:?}", c.obs);
+    assert!(c.obs.iter().any(|o| matches!(&o.what, What::NodeNotReadyBecause(m) if m.contains("Kubelet stopped posting node status"))));
+}
+
+/// A node's events grepped out of `describe node` (no `Roles:`): the two Rebooted events make it
+/// a node and name the reboot; kubectl 1.7's `FirstSeen LastSeen Count From …` events give two
+/// kubelet starts and no reboot.
+#[test]
+fn a_nodes_events_alone_are_a_node() {
+    let ev = read(&data("48-"), 0).unwrap();
+    assert!(ev.obs.iter().all(|o| o.pod.is_none()), "{:?}", ev.obs);
+    assert_eq!(
+        ev.obs
+            .iter()
+            .filter(|o| matches!(o.what, What::NodeRebooted(_)))
+            .count(),
+        2
+    );
+    assert_eq!(answered("48-").restart.as_deref(), Some("node-reboot"));
+    let old = read(&data("12-"), 0).unwrap();
+    assert_eq!(
+        old.obs
+            .iter()
+            .filter(|o| o.what == What::KubeletStarted)
+            .count(),
+        2
+    );
+    let a = answered("12-");
+    assert_eq!(
+        (a.restart.as_deref(), a.bug.as_deref()),
+        (None, None),
+        "{a:#?}"
+    );
+}
+
+/// CentOS's "Stopping Kubernetes Kubelet Server..." (syslog-forwarded systemd lines; the paste
+/// ends before the start): the kubelet stopped; no runtime restart, no reboot, no bug.
+#[test]
+fn systemd_restarting_the_kubelet_unit_is_read() {
+    let ev = read(&data("60-"), 0).unwrap();
+    assert!(ev.obs.iter().any(|o| o.what == What::KubeletStopped));
+    assert!(ev.obs.iter().all(|o| o.pod.is_none()));
+    let a = answered("60-");
+    assert_eq!(
+        (a.restart.as_deref(), a.bug.as_deref()),
+        (None, None),
+        "{a:#?}"
+    );
+}
+
+/// No paste makes a reader panic.
+#[test]
+fn every_paste_is_read_or_refused() {
+    let dir = format!("{}/tests/data/pastes", env!("CARGO_MANIFEST_DIR"));
+    for f in std::fs::read_dir(dir).unwrap().flatten() {
+        let text = std::fs::read_to_string(f.path()).unwrap();
+        let _ = read(&text, 0);
+    }
+}
