@@ -7,9 +7,29 @@ use crate::{audit, describe, events, events_table, klog, pod, watch};
 /// What to paste instead, said by every refusal.
 const PASTE: &str = "Paste instead: `kubectl get pod NAME -o yaml` or `kubectl describe pod NAME`, `kubectl get events -o yaml`, a `kubectl get pods -w` transcript, the kubelet's log (`journalctl -u kubelet -o short-iso`) or audit log lines";
 
+/// A line of the kernel's ring buffer as `dmesg` prints it: `[67489.513411] message`.
+fn is_dmesg(t: &str) -> bool {
+    let Some(rest) = t.strip_prefix('[') else {
+        return false;
+    };
+    let Some((stamp, _)) = rest.split_once(']') else {
+        return false;
+    };
+    let stamp = stamp.trim();
+    stamp.split_once('.').is_some_and(|(a, b)| {
+        !a.is_empty()
+            && a.bytes().all(|c| c.is_ascii_digit())
+            && !b.is_empty()
+            && b.bytes().all(|c| c.is_ascii_digit())
+    })
+}
+
 /// What a line looks like, in words, for a refusal.
 fn looks(l: &str) -> &'static str {
     let t = l.trim();
+    if is_dmesg(t) {
+        return "the kernel's ring buffer (`dmesg`): the kernel's messages, not the kubelet's or kubectl's (for a reboot: `journalctl --list-boots` and the node's events, `kubectl get events --field-selector involvedObject.kind=Node`)";
+    }
     let cols: Vec<&str> = t.split_whitespace().collect();
     if cols.first() == Some(&"NAME")
         && cols.contains(&"STATUS")
@@ -70,6 +90,9 @@ fn detect_past_prose(text: &str) -> Option<(Format, Vec<(usize, String)>)> {
 }
 
 fn detect_first(first: &str, text: &str) -> Option<Format> {
+    if is_dmesg(first) {
+        return None;
+    }
     if first.starts_with('{') || first.starts_with('[') {
         if klog::is_json_line(first) {
             return Some(Format::Klog);

@@ -17,14 +17,106 @@ use crate::types::{cut, is_comment, Evidence, Format, Obs, Unread, What};
 /// `FIRSTSEEN` before it and SOURCE as `{kubelet NODE}`), `TYPE`, `REASON`, and `OBJECT` or
 /// `KIND`.
 pub(crate) fn is_header(l: &str) -> bool {
+    // kubectl before 1.3 had no TYPE column (FIRSTSEEN LASTSEEN COUNT NAME KIND SUBOBJECT
+    // REASON SOURCE MESSAGE).
     (l.contains("LAST SEEN") || l.contains("LASTSEEN"))
-        && l.contains("TYPE")
         && l.contains("REASON")
         && (l.contains("OBJECT") || l.contains("KIND"))
 }
 
 pub(crate) fn looks_like(first: &str) -> bool {
-    is_header(first)
+    is_header(first) || headerless(first).is_some()
+}
+
+/// The columns kubectl's events printer has printed, by version (`printers.go`
+/// `printEvent`/`AddHandlers` and its predecessors), with `-A`'s NAMESPACE first: a row pasted
+/// without its header is read with the first layout it fits. A new kubectl layout is a line here.
+const LAYOUTS: [&[&str]; 6] = [
+    // 1.14 and later.
+    &["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"],
+    &[
+        "NAMESPACE",
+        "LAST SEEN",
+        "TYPE",
+        "REASON",
+        "OBJECT",
+        "MESSAGE",
+    ],
+    // 1.3–1.13 (LASTSEEN, then LAST SEEN from 1.10), SUBOBJECT often empty.
+    &[
+        "LAST SEEN",
+        "FIRST SEEN",
+        "COUNT",
+        "NAME",
+        "KIND",
+        "SUBOBJECT",
+        "TYPE",
+        "REASON",
+        "SOURCE",
+        "MESSAGE",
+    ],
+    &[
+        "NAMESPACE",
+        "LAST SEEN",
+        "FIRST SEEN",
+        "COUNT",
+        "NAME",
+        "KIND",
+        "SUBOBJECT",
+        "TYPE",
+        "REASON",
+        "SOURCE",
+        "MESSAGE",
+    ],
+    &[
+        "LAST SEEN",
+        "FIRST SEEN",
+        "COUNT",
+        "NAME",
+        "KIND",
+        "TYPE",
+        "REASON",
+        "SOURCE",
+        "MESSAGE",
+    ],
+    &[
+        "NAMESPACE",
+        "LAST SEEN",
+        "FIRST SEEN",
+        "COUNT",
+        "NAME",
+        "KIND",
+        "TYPE",
+        "REASON",
+        "SOURCE",
+        "MESSAGE",
+    ],
+];
+
+/// The cells of a row: apart by two spaces or more (kubectl's tabwriter pads with three).
+fn cells(row: &str) -> Vec<&str> {
+    row.split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect()
+}
+
+/// The layout a row pasted without its header fits: its TYPE cell is Normal or Warning, its
+/// LAST SEEN an age, and it has every column up to REASON (MESSAGE may wrap to the next line).
+fn headerless(row: &str) -> Option<&'static [&'static str]> {
+    let c = cells(row);
+    LAYOUTS.into_iter().find(|l| {
+        let at = |n: &str| l.iter().position(|x| *x == n);
+        let (Some(ty), Some(seen), Some(reason)) = (at("TYPE"), at("LAST SEEN"), at("REASON"))
+        else {
+            return false;
+        };
+        c.len() > reason
+            && c.len() <= l.len()
+            && matches!(c[ty], "Normal" | "Warning")
+            && time::age(c[seen]).is_some()
+            && (l[0] != "NAMESPACE" || time::age(c[0]).is_none())
+    })
 }
 
 /// The header's columns: (name, byte offset).
@@ -81,22 +173,57 @@ fn cell<'a>(row: &'a str, cols: &[(String, usize)], name: &str) -> Option<&'a st
 
 /// Whether the row lines up with the header: each column starts after a space.
 fn aligned(row: &str, cols: &[(String, usize)]) -> bool {
-    cols.iter()
-        .skip(1)
-        .all(|(_, o)| *o < row.len() && row.is_char_boundary(*o) && row.as_bytes()[*o - 1] == b' ')
+    cols.iter().all(|(_, o)| *o < usize::MAX / 2)
+        && cols.iter().skip(1).all(|(_, o)| {
+            *o < row.len() && row.is_char_boundary(*o) && row.as_bytes()[*o - 1] == b' '
+        })
 }
 
 pub(crate) fn read(text: &str) -> Evidence {
     let mut ev = Evidence::new(Format::EventsTable, false);
     let mut cols: Vec<(String, usize)> = Vec::new();
-    for (n, raw) in text.lines().enumerate() {
-        let line = n + 1;
+    // Rows pasted without their header, and a MESSAGE wrapped onto the next line (a reporter's
+    // terminal): the wrapped line joins its row.
+    let lines: Vec<&str> = text.lines().collect();
+    let mut joined: Vec<(usize, String)> = Vec::new();
+    for (n, raw) in lines.iter().enumerate() {
+        let t = raw.trim();
+        let continues = !t.is_empty()
+            && !is_comment(t)
+            && !is_header(raw)
+            && headerless(raw).is_none()
+            && joined.last().is_some_and(|(_, prev)| {
+                headerless(prev).is_some_and(|l| cells(prev).len() < l.len())
+            });
+        if continues {
+            let last = joined.last_mut().unwrap();
+            last.1 = format!("{}   {t}", last.1.trim_end());
+        } else {
+            joined.push((n, raw.to_string()));
+        }
+    }
+    for (n, raw) in &joined {
+        let (line, raw) = (n + 1, raw.as_str());
         if raw.trim().is_empty() || is_comment(raw) {
             continue;
         }
         if is_header(raw) {
             cols = columns(raw);
             continue;
+        }
+        if cols.is_empty() {
+            if let Some(layout) = headerless(raw) {
+                // The layout as a header would give it (offsets only order the columns; the
+                // row is read by its cells).
+                let synthetic: Vec<(String, usize)> = (layout.iter().enumerate())
+                    .map(|(i, c)| (c.to_string(), usize::MAX - layout.len() + i))
+                    .collect();
+                cols = synthetic;
+                ev.notes.push(format!(
+                    "line {line}: rows without their header, read with kubectl's columns {}",
+                    layout.join(" ")
+                ));
+            }
         }
         if cols.is_empty() {
             ev.unread.push(Unread {

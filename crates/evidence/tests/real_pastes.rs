@@ -160,3 +160,52 @@ fn every_paste_is_read_or_refused() {
         let _ = read(&text, 0);
     }
 }
+
+/// `kubectl get events` rows pasted without their header, read with the column layout they fit
+/// (kubectl 1.3's NAMESPACE LASTSEEN FIRSTSEEN COUNT NAME KIND SUBOBJECT TYPE REASON SOURCE
+/// MESSAGE; 1.14's LAST SEEN TYPE REASON OBJECT MESSAGE with the MESSAGE wrapped onto the next
+/// line): probe failures, no restart, no bug.
+#[test]
+fn events_rows_without_their_header_are_read() {
+    let old = read(&data("56-"), 0).unwrap();
+    assert_eq!(old.format.as_str(), "kubectl get events (table)");
+    assert_eq!(
+        old.obs
+            .iter()
+            .filter(|o| matches!(o.what, What::ProbeFailed(_)))
+            .count(),
+        3,
+        "{:?}",
+        old.obs
+    );
+    assert!(old
+        .obs
+        .iter()
+        .all(|o| o.pod.as_deref() == Some("basic-sti-1-p7jnr")));
+    let wrapped = read(&data("57-"), 0).unwrap();
+    assert_eq!(wrapped.obs.len(), 1);
+    assert_eq!(wrapped.obs[0].what, What::ProbeFailed("Readiness".into()));
+    assert_eq!(
+        wrapped.obs[0].pod.as_deref(),
+        Some("frontend-557f465b6f-xqz9q")
+    );
+    for f in ["56-", "57-"] {
+        let a = answered(f);
+        assert_eq!(
+            (a.restart.as_deref(), a.bug.as_deref()),
+            (None, None),
+            "{f}: {a:#?}"
+        );
+    }
+}
+
+/// The kernel's ring buffer is said to be what it is, with what to paste for a reboot.
+#[test]
+fn dmesg_is_said_to_be_the_kernels() {
+    let e = read(&data("49-"), 0).unwrap_err();
+    assert!(
+        e.message.contains("the kernel's ring buffer (`dmesg`)"),
+        "{e:?}"
+    );
+    assert!(e.message.contains("journalctl --list-boots"), "{e:?}");
+}
