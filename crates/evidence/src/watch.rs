@@ -131,6 +131,10 @@ pub(crate) fn read(text: &str) -> Evidence {
                 {
                     ev.obs.push(obs(What::PodCreated(r.status.to_string())));
                 }
+                // Already being deleted when first printed.
+                if terminating {
+                    ev.obs.push(obs(What::PodDeleted));
+                }
             }
             Some((was, restarts, term)) => {
                 if r.restarts > restarts {

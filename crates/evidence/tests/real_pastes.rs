@@ -209,3 +209,22 @@ fn dmesg_is_said_to_be_the_kernels() {
     );
     assert!(e.message.contains("journalctl --list-boots"), "{e:?}");
 }
+
+/// kubernetes#17612 (kubectl 1.1): a deleted pod's `get -w po` goes 1/1 → 0/1 while
+/// Terminating. The deletion explains it, and no kubelet restart shows: no bug is named on the
+/// sequence's shape (it once named kubernetes#141473, 65 against 60).
+#[test]
+fn a_deleting_pods_notready_names_no_bug() {
+    let a = answered("76-");
+    assert_eq!(
+        (a.bug.as_deref(), a.restart.as_deref()),
+        (None, None),
+        "{a:#?}"
+    );
+    assert!(
+        a.reasons
+            .iter()
+            .any(|r| r.contains("while it was being deleted")),
+        "{a:#?}"
+    );
+}

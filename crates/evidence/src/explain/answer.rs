@@ -29,6 +29,10 @@ use crate::types::{Obs, What};
 use restartscope_sim::Policy;
 use serde::Serialize;
 
+/// How far ahead of every kubelet without the bug a bug's run must score to be named when the
+/// evidence does not show the kubelet's restart.
+const SHAPE_MARGIN: f64 = 10.0;
+
 /// What `replay` answers first.
 #[derive(Clone, Debug, Serialize)]
 pub struct Answer {
@@ -334,6 +338,12 @@ pub fn answer(
                 )),
                 Some(w) if w.score >= bug.score => reasons.push(format!(
                     "the best-matching bug, {issue} (score {:.1}), does no better than a kubelet without it, {} (score {:.1}): the evidence does not tell them apart",
+                    bug.score, w.candidate, w.score
+                )),
+                // On the sequence's shape alone (no kubelet restart in the evidence), a bug is
+                // named only well ahead of every kubelet without it: a guess is never ranked first.
+                Some(w) if !restart_seen(obs) && bug.score - w.score < SHAPE_MARGIN => reasons.push(format!(
+                    "the Ready sequence's shape fits {issue} (score {:.1}) only slightly better than a kubelet without it, {} (score {:.1}), and no kubelet restart shows in the evidence: too little to name a bug",
                     bug.score, w.candidate, w.score
                 )),
                 w => {

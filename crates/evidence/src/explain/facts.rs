@@ -33,6 +33,7 @@ fn by(o: &Obs) -> String {
 pub(super) fn pod_facts(obs: &[Obs]) -> Vec<String> {
     let mut out = restarted_while_not_ready(obs);
     out.extend(created_then_ready(obs));
+    out.extend(not_ready_while_deleting(obs));
     for o in obs {
         let pod = o.pod.as_deref().unwrap_or("the pod");
         let s = match &o.what {
@@ -228,6 +229,36 @@ fn created_then_ready(obs: &[Obs]) -> Vec<String> {
                     c.line, one.line
                 ));
             }
+        }
+    }
+    out
+}
+
+/// A pod that goes NotReady after it was seen being deleted (`Terminating`, a deletion
+/// timestamp): every release stops a deleting pod's containers (`SyncTerminatingPod`) and its
+/// Ready goes with them — the deletion, not a restart, explains it.
+fn not_ready_while_deleting(obs: &[Obs]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut said: Vec<&str> = Vec::new();
+    for d in obs.iter().filter(|o| o.what == What::PodDeleted) {
+        let Some(pod) = d.pod.as_deref() else {
+            continue;
+        };
+        if said.contains(&pod) {
+            continue;
+        }
+        let after = obs.iter().find(|o| {
+            o.pod.as_deref() == Some(pod)
+                && o.file == d.file
+                && o.what == What::ReadyChanged(false)
+                && o.line >= d.line
+        });
+        if let Some(nr) = after {
+            said.push(pod);
+            out.push(format!(
+                "{pod}: NotReady (line {}) while it was being deleted (Terminating, line {}) — its containers are stopped by the deletion, not by a restart",
+                nr.line, d.line
+            ));
         }
     }
     out
