@@ -247,6 +247,9 @@ test('screenshots of both windows at 1280×720, 1366×768 and 1920×1080; the pr
         // playback bar is one line that fits.
         expect(await p.locator('#speaker-notes .notes-text').evaluate((e) => e.scrollHeight - e.clientHeight)).toBeLessThanOrEqual(1);
         expect(await p.locator('.stage .playback').evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
+        // Its play button is not cut ("❚❚ Paus") and its scrubber can be aimed at.
+        expect(await p.locator('#play').evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
+        expect((await p.locator('#scrub').boundingBox()).width, `the scrubber at ${w}×${h}`).toBeGreaterThanOrEqual(150);
       } else {
         await expect.poll(() => onScreen(p, '#figure canvas'), { message: `the audience's figure at ${w}×${h}` }).toBe(true);
       }
