@@ -12,7 +12,8 @@ pub struct Row {
     pub name: String,
     /// Ready containers / containers, as kubectl's READY column.
     pub ready: String,
-    pub status: &'static str,
+    /// kubectl's STATUS: `Running`, `Error`, `Init:0/1`, `Terminating`, a Failed pod's reason.
+    pub status: String,
     pub restarts: u32,
     /// The PodReady condition and who wrote it (kubectl's READY column counts containers).
     pub condition: String,
@@ -41,14 +42,17 @@ impl Row {
         // `kubectl get pods -w` prints a deleted pod's last object (Terminating), never "Deleted":
         // the deletion is said in the comment. A Failed pod shows its status reason (`printPod`);
         // before that the rejected pod's phase stays Running (`mergePodStatus`).
+        // printPod: an ordinary init container running shows `Init:i/n` (after a reboot, B2).
         let status = if p.removed || p.deleting {
-            "Terminating"
+            "Terminating".to_string()
         } else if let Some(reason) = p.failed {
-            reason
+            reason.to_string()
+        } else if let Some((i, n)) = api.and_then(|a| a.init) {
+            format!("Init:{i}/{n}")
         } else if p.rejected || api.is_none_or(|a| a.running) {
-            "Running"
+            "Running".to_string()
         } else {
-            "Error"
+            "Error".to_string()
         };
         let who = match p.writer.map(|w| w.by) {
             Some(Actor::NodeLifecycleController) => "node-lifecycle-controller",
@@ -73,7 +77,7 @@ impl Row {
 
     /// What kubectl would print (the time aside).
     fn shows(&self) -> (&str, &str, u32, &str) {
-        (&self.ready, self.status, self.restarts, &self.condition)
+        (&self.ready, &self.status, self.restarts, &self.condition)
     }
 }
 
@@ -175,7 +179,7 @@ mod tests {
         let statuses: Vec<&str> = rows
             .iter()
             .filter(|r| &r.name == name)
-            .map(|r| r.status)
+            .map(|r| r.status.as_str())
             .collect();
         assert!(statuses.contains(&"Terminating"), "{statuses:?}");
         // kubectl never prints "Deleted": the last row is the last object, the comment says so.
@@ -195,7 +199,7 @@ mod tests {
         let web0: Vec<(i64, &str, &str)> = rows
             .iter()
             .filter(|r| r.name == "web-0")
-            .map(|r| (r.t_ms, r.ready.as_str(), r.status))
+            .map(|r| (r.t_ms, r.ready.as_str(), r.status.as_str()))
             .collect();
         assert_eq!(
             web0,
@@ -268,6 +272,33 @@ mod dump {
                 println!("   write {} {} {:?} {:?}", w.t, w.ready, w.by, w.rule);
             }
             println!("   transitions {}", tr.metrics.ready_transitions);
+        }
+    }
+}
+
+#[cfg(test)]
+mod reboot {
+    use super::*;
+
+    /// A node reboot: nothing new while the kubelet is down (30–70 s); at boot the kubelet
+    /// writes the re-run init container as `Init:0/1` (printPod), then Running.
+    #[test]
+    fn a_rebooted_pod_shows_init_then_running() {
+        let sc = (restartscope_sim::presets::find("node-reboot")
+            .unwrap()
+            .build)();
+        for tr in restartscope_sim::compare_default(&sc).unwrap() {
+            let rs = rows(&Timeline::new(&tr), tr.horizon);
+            let web0: Vec<(i64, &str)> = (rs.iter())
+                .filter(|r| r.name == "web-0")
+                .map(|r| (r.t_ms, r.status.as_str()))
+                .collect();
+            assert!(
+                web0.iter().all(|(t, _)| *t == 0 || *t >= 70_000),
+                "{web0:?}"
+            );
+            assert!(web0.iter().any(|(_, s)| *s == "Init:0/1"), "{web0:?}");
+            assert_eq!(web0.last().unwrap().1, "Running", "{web0:?}");
         }
     }
 }

@@ -36,6 +36,9 @@ pub struct ApiContainers {
     pub running: bool,
     /// The containers' restart counts, summed.
     pub restarts: u32,
+    /// An ordinary init container running (after a reboot, B2): (its index among the ordinary
+    /// init containers, how many there are) — kubectl's `Init:0/1`.
+    pub init: Option<(u32, u32)>,
 }
 
 /// A pod's endpoint in its Service's EndpointSlices (ES1).
@@ -377,6 +380,13 @@ impl PodTimeline {
             // The events before this one have set the tracks: their last values are what this
             // write said.
             let counted = || (self.containers.iter()).filter(|c| c.role != ContainerRole::Init);
+            let inits: Vec<&ContainerTimeline> = (self.containers.iter())
+                .filter(|c| c.role == ContainerRole::Init)
+                .collect();
+            let init = inits
+                .iter()
+                .position(|c| *c.running.last())
+                .map(|i| (i as u32, inits.len() as u32));
             self.kubelet_writes.push(ApiContainers {
                 t: e.t,
                 running: counted().all(|c| *c.running.last()),
@@ -385,6 +395,7 @@ impl PodTimeline {
                     .iter()
                     .map(|c| c.restarts.len() as u32)
                     .sum(),
+                init,
             });
         }
         if matches!(
