@@ -29,20 +29,12 @@ pub(crate) fn looks_like(first: &str) -> bool {
 }
 
 /// The columns kubectl's events printer has printed, by version (`printers.go`
-/// `printEvent`/`AddHandlers` and its predecessors), with `-A`'s NAMESPACE first: a row pasted
+/// `printEvent`/`AddHandlers` and its predecessors); `-A` puts NAMESPACE first. A row pasted
 /// without its header is read with the first layout it fits. A new kubectl layout is a line here.
-const LAYOUTS: [&[&str]; 6] = [
+const LAYOUTS: [&[&str]; 3] = [
     // 1.14 and later.
     &["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"],
-    &[
-        "NAMESPACE",
-        "LAST SEEN",
-        "TYPE",
-        "REASON",
-        "OBJECT",
-        "MESSAGE",
-    ],
-    // 1.3–1.13 (LASTSEEN, then LAST SEEN from 1.10), SUBOBJECT often empty.
+    // 1.3–1.13 (LASTSEEN, then LAST SEEN from 1.10), with SUBOBJECT …
     &[
         "LAST SEEN",
         "FIRST SEEN",
@@ -55,32 +47,8 @@ const LAYOUTS: [&[&str]; 6] = [
         "SOURCE",
         "MESSAGE",
     ],
+    // … and with an empty SUBOBJECT, which leaves no cell.
     &[
-        "NAMESPACE",
-        "LAST SEEN",
-        "FIRST SEEN",
-        "COUNT",
-        "NAME",
-        "KIND",
-        "SUBOBJECT",
-        "TYPE",
-        "REASON",
-        "SOURCE",
-        "MESSAGE",
-    ],
-    &[
-        "LAST SEEN",
-        "FIRST SEEN",
-        "COUNT",
-        "NAME",
-        "KIND",
-        "TYPE",
-        "REASON",
-        "SOURCE",
-        "MESSAGE",
-    ],
-    &[
-        "NAMESPACE",
         "LAST SEEN",
         "FIRST SEEN",
         "COUNT",
@@ -103,9 +71,18 @@ fn cells(row: &str) -> Vec<&str> {
 
 /// The layout a row pasted without its header fits: its TYPE cell is Normal or Warning, its
 /// LAST SEEN an age, and it has every column up to REASON (MESSAGE may wrap to the next line).
-fn headerless(row: &str) -> Option<&'static [&'static str]> {
+fn headerless(row: &str) -> Option<Vec<&'static str>> {
     let c = cells(row);
-    LAYOUTS.into_iter().find(|l| {
+    // Each layout, then with `-A`'s NAMESPACE first.
+    let with_ns = LAYOUTS.into_iter().flat_map(|l| {
+        [
+            l.to_vec(),
+            std::iter::once("NAMESPACE")
+                .chain(l.iter().copied())
+                .collect(),
+        ]
+    });
+    with_ns.into_iter().find(|l| {
         let at = |n: &str| l.iter().position(|x| *x == n);
         let (Some(ty), Some(seen), Some(reason)) = (at("TYPE"), at("LAST SEEN"), at("REASON"))
         else {

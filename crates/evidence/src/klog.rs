@@ -187,7 +187,6 @@ const RUNTIMES: [(&[&str], &str, &str); 3] = [
 fn runtime_says(proc_: Option<&str>, m: &str) -> Option<Option<What>> {
     let proc_ = proc_?;
     for (names, description, said) in RUNTIMES {
-        let name = || said.to_string();
         if proc_ == "systemd" {
             let unit = names
                 .iter()
@@ -204,11 +203,7 @@ fn runtime_says(proc_: Option<&str>, m: &str) -> Option<Option<What>> {
             let starts = m.starts_with("Starting ")
                 || m.starts_with("Started ")
                 || m.contains("while starting unit");
-            return Some(match (stops, starts) {
-                (true, _) => Some(What::RuntimeStopped(name())),
-                (false, true) => Some(What::RuntimeStarted(name())),
-                _ => None,
-            });
+            return Some(stop_or_start(stops, starts, said));
         }
         if names.contains(&proc_) {
             let msg = crate::klog_says::value(m, "msg").unwrap_or_else(|| m.to_string());
@@ -222,14 +217,19 @@ fn runtime_says(proc_: Option<&str>, m: &str) -> Option<Option<What>> {
                 || lower.starts_with("processing signal 'terminated'")
                 || lower.starts_with("stopping containerd")
                 || lower.starts_with("graceful shutdown");
-            return Some(match (stops, starts) {
-                (true, _) => Some(What::RuntimeStopped(name())),
-                (false, true) => Some(What::RuntimeStarted(name())),
-                _ => None,
-            });
+            return Some(stop_or_start(stops, starts, said));
         }
     }
     None
+}
+
+/// A runtime line's stop (first, if it says both) or start.
+fn stop_or_start(stops: bool, starts: bool, runtime: &str) -> Option<What> {
+    match (stops, starts) {
+        (true, _) => Some(What::RuntimeStopped(runtime.to_string())),
+        (false, true) => Some(What::RuntimeStarted(runtime.to_string())),
+        _ => None,
+    }
 }
 
 /// A `--logging-format=json` kubelet line.

@@ -226,7 +226,20 @@ impl Kubelet<'_> {
 
     /// The held pod work, in the order it came; what still cannot run is held again.
     fn resume_pod_work(&mut self, cx: &mut Ctx, rt: &mut Runtime, api: &mut ApiServer) {
-        for h in std::mem::take(&mut self.held) {
+        let held = std::mem::take(&mut self.held);
+        self.do_held(cx, rt, api, held);
+    }
+
+    /// Pod work taken off a queue (the held work, the probe updates of an instant), in order;
+    /// a removed pod's is dropped, and what still cannot run is held again by its handler.
+    pub(super) fn do_held(
+        &mut self,
+        cx: &mut Ctx,
+        rt: &mut Runtime,
+        api: &mut ApiServer,
+        work: Vec<Held>,
+    ) {
+        for h in work {
             let p = match h {
                 Held::Exit { pod, .. }
                 | Held::Probe { pod, .. }

@@ -254,14 +254,7 @@ impl Kubelet<'_> {
             && r == Outcome::Failure
             && rule == Rule::P5;
         if self.sync_loop_skips(cx.now) || (kills && !rt.up) {
-            self.held.push(Held::Probe {
-                pod: p as u16,
-                c: c as u8,
-                kind,
-                cid,
-                r,
-                rule,
-            });
+            self.held.push(Held::probe(p, c, kind, cid, r, rule));
             return;
         }
         match kind {

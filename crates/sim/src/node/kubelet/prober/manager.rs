@@ -15,6 +15,20 @@ use crate::node::runtime::Runtime;
 use crate::rules::Rule;
 use crate::trace::{Actor, Kind, Ms, Outcome, ProbeKind, ProbeValue, Value};
 
+impl Held {
+    /// A results-cache change for the sync loop.
+    pub fn probe(p: usize, c: usize, kind: ProbeKind, cid: u32, r: Outcome, rule: Rule) -> Held {
+        Held::Probe {
+            pod: p as u16,
+            c: c as u8,
+            kind,
+            cid,
+            r,
+            rule,
+        }
+    }
+}
+
 impl Kubelet<'_> {
     /// `probeManager.AddPod`: a worker per container × probe type. P2, `worker.run`: a worker
     /// sleeps a random part of its period first if the kubelet started less than a period ago.
@@ -88,33 +102,13 @@ impl Kubelet<'_> {
             let gen = self.gen;
             cx.at(cx.now, What::ProbeUpdates { gen });
         }
-        self.updates.push(Held::Probe {
-            pod: p as u16,
-            c: c as u8,
-            kind,
-            cid,
-            r,
-            rule,
-        });
+        self.updates.push(Held::probe(p, c, kind, cid, r, rule));
     }
 
     /// `syncLoopIteration` takes the updates `set_result_in_do_probe` queued, in order.
     pub fn probe_updates(&mut self, cx: &mut Ctx, rt: &mut Runtime, api: &mut ApiServer) {
-        for h in std::mem::take(&mut self.updates) {
-            if let Held::Probe {
-                pod,
-                c,
-                kind,
-                cid,
-                r,
-                rule,
-            } = h
-            {
-                if !api.pod(cx.node, pod as usize).removed {
-                    self.on_probe_result(cx, rt, api, pod as usize, c as usize, kind, cid, r, rule);
-                }
-            }
-        }
+        let updates = std::mem::take(&mut self.updates);
+        self.do_held(cx, rt, api, updates);
     }
 
     /// The results cache's `Set`: whether the value changed (then the change is traced).
