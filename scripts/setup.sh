@@ -43,6 +43,14 @@ if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q fonts-dejavu-core
 fi
 
+# The engine's budget (scripts/engine-budget.sh) counts instructions with valgrind's callgrind,
+# which a busy machine does not disturb; without it the budget falls back to wall time.
+if [ -z "${SETUP_NO_VALGRIND:-}" ] && ! command -v valgrind >/dev/null; then
+  say "installing Debian valgrind (the engine's budget counts instructions)"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q || true
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q valgrind || say "valgrind not installed: the engine's budget uses wall time"
+fi
+
 # npm dev dependencies (binaryen's wasm-opt, Playwright) from package-lock.json.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "installing npm dev dependencies (npm ci)"

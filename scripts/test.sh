@@ -55,6 +55,9 @@ step "native tests of the model as the CLI builds it (no small-code)"
 cargo test -p restartscope-sim 2>&1 | tee artifacts/cargo-test-sim.log
 summary artifacts/cargo-test-sim.log
 
+step "engine budget: both kubelets ≤ 5× a bare event loop at 1,000 pods, ×10 pods ≤ ×12"
+scripts/engine-budget.sh
+
 step "wasm-bindgen-test in headless chromium"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test -p restartscope --target wasm32-unknown-unknown --test web

@@ -516,12 +516,9 @@ impl<'a> Cluster<'a> {
             What::ProbeTick {
                 pod, c, kind, seq, ..
             } => {
-                // A stale tick changes nothing: the kubelet's worker says so without a look at
-                // the API's pod (a fleet's cache misses).
-                let (p, c) = (pod as usize, c as usize);
-                if k.tick_is_current(p, c, kind, seq) && !removed(api, pod) {
-                    k.probe_tick(&mut cx, rt, api, p, c, kind, seq);
-                }
+                // A stale tick changes nothing: the kubelet's worker says so before a look at
+                // the API's pod (a fleet's cache misses); `probe_tick` checks both.
+                k.probe_tick(&mut cx, rt, api, pod as usize, c as usize, kind, seq);
             }
             What::ProbeDone {
                 pod,
@@ -584,10 +581,12 @@ impl<'a> Cluster<'a> {
 
 /// Sleeping probe workers of pods whose containers changed during an event resume their tickers.
 /// Called at the end of every node event's dispatch (`dispatch`, `dispatch_restart`).
+#[inline]
 fn wake_changed(cx: &mut Ctx, k: &mut Kubelet, rt: &mut Runtime) {
-    if rt.changed.is_empty() {
-        return;
-    }
+    (!rt.changed.is_empty()).then(|| wake_each_changed(cx, k, rt));
+}
+
+fn wake_each_changed(cx: &mut Ctx, k: &mut Kubelet, rt: &mut Runtime) {
     let mut changed = std::mem::take(&mut rt.changed);
     if k.up && k.elide {
         crate::core::sort::sort_dedup(&mut changed);

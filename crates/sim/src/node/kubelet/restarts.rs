@@ -323,66 +323,6 @@ impl Kubelet<'_> {
         }
     }
 
-    /// R2: an exec probe runs through the runtime (CRI `ExecSync`); while it does not answer the
-    /// probe errors and `doProbe` throws the result away ("Prober error, throw away the
-    /// result"): no result, no run counted, no kill. httpGet, tcpSocket and grpc probes reach
-    /// the container's network, which its sandbox keeps. Returns whether this probe errored
-    /// (recorded as a probe with an Unknown result).
-    pub fn probe_thrown_away(
-        &self,
-        cx: &mut Ctx,
-        rt: &Runtime,
-        p: usize,
-        c: usize,
-        kind: crate::trace::ProbeKind,
-    ) -> bool {
-        let via_runtime = self
-            .probe(p, c, kind)
-            .is_some_and(|pr| pr.handler.via_runtime());
-        if rt.up || !via_runtime {
-            return false;
-        }
-        cx.emit(
-            Kind::Probe,
-            Some(p),
-            Some(c),
-            Value::Probe(crate::trace::ProbeValue {
-                probe: kind,
-                result: crate::trace::Outcome::Unknown,
-                run: 0,
-                threshold: 0,
-            }),
-            Rule::R2,
-            Actor::Kubelet,
-        );
-        true
-    }
-
-    /// A gRPC probe of a container still warming up meets a closed port (connection refused):
-    /// before #142457 (v1.38.0-alpha.2) the kubelet's gRPC prober dialled with
-    /// `grpc.WithBlock()` and failed only at `timeoutSeconds`; from it, a refused connection fails
-    /// the probe at once. `Some(how long it takes)` for such a probe, `None` for every other.
-    pub fn grpc_refused(
-        &self,
-        rt: &Runtime,
-        p: usize,
-        c: usize,
-        kind: crate::trace::ProbeKind,
-        now: Ms,
-    ) -> Option<Ms> {
-        let pr = self.probe(p, c, kind)?;
-        let r = &rt.pods[p][c];
-        let closed = r.running && now < r.warm_at;
-        if pr.handler != crate::scenario::Handler::Grpc || !closed {
-            return None;
-        }
-        Some(if self.profile.rules.grpc_refused_fails_at_once {
-            0
-        } else {
-            pr.timeout_s as Ms * 1000
-        })
-    }
-
     /// B1: the node shuts down. The kubelet stops (K1) and every container with it.
     pub fn node_shutdown(&mut self, cx: &mut Ctx, rt: &mut Runtime) {
         cx.emit(

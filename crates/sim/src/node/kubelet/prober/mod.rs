@@ -6,6 +6,7 @@
 //! `prober_manager.go` (workers keyed by `probeKey{podUID, containerName, probeType}`).
 
 pub mod bound;
+pub mod errors;
 pub mod manager;
 pub mod results;
 pub mod worker;

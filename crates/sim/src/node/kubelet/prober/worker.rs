@@ -77,7 +77,9 @@ impl Kubelet<'_> {
         let Some(w) = self.pods[p].probes.worker_mut(c, kind) else {
             return;
         };
-        if w.seq != seq {
+        // A tick of a ticker that was reset or stopped, or of a pod the API server has removed,
+        // changes nothing (the worker's key first: a stale tick needs no look at the API's pod).
+        if w.seq != seq || api.pod(cx.node, p).removed {
             return;
         }
         w.first_done = true;
