@@ -19,5 +19,8 @@ step "content-hashed worker URLs (scripts/hash-workers.sh)"
 scripts/hash-workers.sh
 step "the loading message's size: the page's gzip bytes, measured (scripts/stamp-size.sh)"
 scripts/stamp-size.sh
+step "the figure first: every preset's figure as the CLI draws it, the default one inline (scripts/static-figures.mjs)"
+cargo build -q -p restartscope-cli
+node scripts/static-figures.mjs dist "${CARGO_TARGET_DIR:-$PWD/target}/debug/restartscope"
 step "offline: the service worker's cache list, its registration and the offline zip (scripts/offline.mjs)"
 node scripts/offline.mjs dist

@@ -5,7 +5,8 @@
 //    it (hashed names included) and whose cache name is the SHA-256 of all of them: a new
 //    deployment is a new sw.js, which installs its own cache beside the old one and, once no tab
 //    runs the old version any more, deletes the old cache — a page never mixes two builds' files.
-//    It answers from its cache first (a navigation with a query, `?preset=…`, from the page's
+//    Its install takes the files the page already fetched from the HTTP cache (no second
+//    download of the wasm). It answers from its cache first (a navigation with a query, `?preset=…`, from the page's
 //    cached HTML), then from the network.
 // 2. The registration, written into dist/index.html and dist/fleet/index.html: once the page
 //    has loaded, and "Ready offline" shown the first time the site is cached.
@@ -74,8 +75,18 @@ writeFileSync(join(dist, 'sw.js'), `// RestartScope's service worker, written by
 const VERSION = '${version}';
 const CACHE = 'restartscope-' + VERSION;
 const FILES = ${JSON.stringify(urls)};
+// What the page has just fetched is not downloaded again: a file named by its content hash is
+// taken from the browser's HTTP cache whatever its age ('force-cache': the name is the content),
+// every other file is asked for as the host's caching headers say (a 304 where it is unchanged).
+const HASHED = /[-_][0-9a-f]{16}(_bg|_loader)?\\.[a-z]+$/;
+// A directory's URL ('./', './fleet/') is cached from its index.html's one download.
 self.addEventListener('install', (e) => {
-  e.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)));
+  e.waitUntil(caches.open(CACHE).then((c) => Promise.all(FILES.filter((f) => !f.endsWith('/')).map(async (f) => {
+    const r = await fetch(f, { cache: HASHED.test(f) ? 'force-cache' : 'default' });
+    if (!r.ok) throw new Error(f + ': ' + r.status);
+    if (f.endsWith('/index.html')) await c.put(f.slice(0, -'index.html'.length), r.clone());
+    await c.put(f, r);
+  }))));
 });
 self.addEventListener('activate', (e) => {
   e.waitUntil(caches.keys().then((keys) => Promise.all(

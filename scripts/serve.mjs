@@ -2,6 +2,15 @@
 // HOST is 127.0.0.1 unless given (0.0.0.0: the presenter's network, so phones can open the QR code's link).
 // Text, wasm and SVG go out gzip-compressed when the browser asks, as a static host (GitHub
 // Pages, a CDN) serves them: the load-time test (tests/e2e/load-time.spec.mjs) measures that.
+//
+// Caching as static hosts do it. By default as a CDN set up for hashed builds: a file whose name
+// carries Trunk's content hash (`-0123456789abcdef.wasm`, `_bg.wasm`, `_loader.js`) never
+// changes, `max-age=31536000, immutable`; every other file (index.html, sw.js, the tour's JSON,
+// the figures) is revalidated on each use, `no-cache` with an ETag (304 when unchanged).
+// `SERVE_CACHE=pages`: as GitHub Pages, `max-age=600` and an ETag on every file.
+// `SERVE_LOG=1`: one line per request on standard output, `METHOD PATH STATUS` (the service
+// worker's test counts what is downloaded twice).
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
@@ -16,6 +25,10 @@ const types = {
   '.json': 'application/json', '.ico': 'image/x-icon', '.txt': 'text/plain', '.zip': 'application/zip',
 };
 const gz = new Map();
+const tags = new Map();
+const pages = process.env.SERVE_CACHE === 'pages';
+const log = process.env.SERVE_LOG ? (req, status) => console.log(`${req.method} ${req.url} ${status}`) : () => {};
+const hashed = (path) => /[-_][0-9a-f]{16}(_bg|_loader)?\.[a-z]+$/.test(path);
 createServer(async (req, res) => {
   try {
     const url = new URL(req.url, 'http://localhost');
@@ -25,7 +38,22 @@ createServer(async (req, res) => {
     if (path !== root && !path.startsWith(root + sep)) { res.writeHead(403).end(); return; }
     if ((await stat(path).catch(() => null))?.isDirectory()) path = join(path, 'index.html');
     let body = await readFile(path);
-    const headers = { 'content-type': types[extname(path)] || 'application/octet-stream', 'cache-control': 'no-store' };
+    const st = await stat(path);
+    const tagKey = `${path}:${st.mtimeMs}`;
+    if (!tags.has(tagKey)) tags.set(tagKey, `"${createHash('sha1').update(body).digest('hex').slice(0, 16)}"`);
+    const etag = tags.get(tagKey);
+    const cache = pages ? 'max-age=600' : hashed(path) ? 'public, max-age=31536000, immutable' : 'no-cache';
+    const headers = {
+      'content-type': types[extname(path)] || 'application/octet-stream',
+      'cache-control': cache,
+      etag,
+      'last-modified': st.mtime.toUTCString(),
+    };
+    if (req.headers['if-none-match'] === etag) {
+      log(req, 304);
+      res.writeHead(304, { etag, 'cache-control': cache }).end();
+      return;
+    }
     if (/\bgzip\b/.test(req.headers['accept-encoding'] || '') && !['.png', '.zip'].includes(extname(path))) {
       // Compressed once per file version (the suite loads the page hundreds of times).
       const key = `${path}:${(await stat(path)).mtimeMs}`;
@@ -35,9 +63,11 @@ createServer(async (req, res) => {
       headers.vary = 'accept-encoding';
     }
     headers['content-length'] = body.length;
+    log(req, 200);
     res.writeHead(200, headers);
     res.end(body);
   } catch {
+    log(req, 404);
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   }
 }).listen(port, host, () => console.log(`serving ${root} at http://${host}:${port}/`));
