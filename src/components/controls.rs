@@ -113,25 +113,28 @@ fn RestartKindChoice() -> impl IntoView {
 }
 
 /// While a slider is held, the figure keeps the height it had when the drag began (`data-held`
-/// and `--held-h` on the root; style/main.css narrows it instead of letting it grow): on a
-/// phone, lanes that appear mid-drag (the node's rows past the grace period) would otherwise
-/// push the KEP-4781 run off the screen under the finger.
+/// and `--held-h` on the figure's section, `.lanes`; style/main.css narrows it instead of letting
+/// it grow): on a phone, lanes that appear mid-drag (the node's rows past the grace period) would
+/// otherwise push the KEP-4781 run off the screen under the finger. On the section, not the
+/// root: an attribute of the root makes the browser match the whole page's style again, in the
+/// drag's first move.
 fn hold_figure_size(on: bool) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
-    let Some(root) = doc.document_element() else {
+    let Some(fig) = doc.get_element_by_id("figure") else {
         return;
     };
-    let root: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(root);
+    let Some(lanes) = fig.parent_element() else {
+        return;
+    };
+    let lanes: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(lanes);
     if on {
-        if let Some(fig) = doc.get_element_by_id("figure") {
-            let h = fig.get_bounding_client_rect().height();
-            let _ = root.style().set_property("--held-h", &format!("{h:.0}px"));
-            let _ = root.set_attribute("data-held", "1");
-        }
+        let h = fig.get_bounding_client_rect().height();
+        let _ = lanes.style().set_property("--held-h", &format!("{h:.0}px"));
+        let _ = lanes.set_attribute("data-held", "1");
     } else {
-        let _ = root.remove_attribute("data-held");
+        let _ = lanes.remove_attribute("data-held");
     }
 }
 
