@@ -268,3 +268,36 @@ fn workloads_with_identical_probes_share_a_row_and_an_edit_there_changes_each() 
     assert_eq!(errs.len(), 1, "{errs:?}");
     assert!(matches!(errs[0].0, Field::Probe(c) if c.container == 1));
 }
+
+/// A slider drag across every downtime, up and back, at the sizes people use: each run's figure
+/// (its pods and height) is the one a fresh search finds (`fit::most_pods` checks its last
+/// answer first).
+#[test]
+fn the_pods_a_figure_draws_do_not_depend_on_the_runs_before_it() {
+    use crate::state::{compute_for, figure_spec};
+    for (w, h) in [
+        (1392.0, 900.0),
+        (1232.0, 720.0),
+        (390.0, 844.0),
+        (1318.0, 768.0),
+    ] {
+        for preset in ["short-restart", "eviction", "daemonset-long-outage"] {
+            let spec = figure_spec(false, false, w, h, crate::state::figure_top_guess(w));
+            let mut downs: Vec<u32> = (1..=40).map(|i| i * 12).collect();
+            downs.extend(downs.clone().into_iter().rev());
+            for d in downs {
+                let mut s = Settings::for_preset(preset);
+                s.downtime_s = f64::from(d);
+                let dragged = compute_for(&s, spec, None).unwrap();
+                crate::fit::forget();
+                let fresh = compute_for(&s, spec, None).unwrap();
+                assert_eq!(
+                    (dragged.figure.height, dragged.figure.shapes.len()),
+                    (fresh.figure.height, fresh.figure.shapes.len()),
+                    "{preset} at {w}×{h}, downtime {d}s"
+                );
+                let _ = compute_for(&s, spec, None);
+            }
+        }
+    }
+}

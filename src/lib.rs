@@ -8,6 +8,7 @@ pub mod components;
 pub mod custom;
 pub mod env;
 pub mod export;
+pub mod fit;
 pub mod form;
 pub mod imported;
 pub mod importer;

@@ -376,26 +376,9 @@ pub fn assemble(
     };
     let fits = |f: &Figure| max_height.is_none_or(|h| f.height <= h);
     let shown_pods = sc.pods.len().clamp(1, max_pods.max(1));
-    // The most pods that fit (down to one, the rest counted). A figure grows with its pods, so
-    // a binary search: a few layouts, not one per pod (an import of 110 pods tried 48).
     let fit = |compact: bool| {
-        let all = lay(compact, shown_pods);
-        if shown_pods == 1 || fits(&all) {
-            return (all, shown_pods);
-        }
-        let (mut lo, mut hi) = (1, shown_pods - 1);
-        let mut best = None;
-        while lo <= hi {
-            let mid = (lo + hi) / 2;
-            let f = lay(compact, mid);
-            if fits(&f) {
-                best = Some((f, mid));
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        best.unwrap_or_else(|| (lay(compact, 1), 1))
+        let key = crate::fit::Key::new(width, max_height, compact, max_pods);
+        crate::fit::most_pods(key, shown_pods, |p| lay(compact, p), fits)
     };
     let (mut figure, mut pods) = fit(compact);
     // The full layout gives way to the compact one where that draws more pods, or where even

@@ -49,7 +49,9 @@ impl Kubelet<'_> {
     }
 
     /// Whether a tick belongs to its worker's current ticker; `probe_tick` ignores any other
-    /// (among them the one tick a worker going to sleep leaves behind).
+    /// (among them the one tick a worker going to sleep leaves behind). A fleet's run-ahead
+    /// checks it (`cluster/eager.rs`).
+    #[cfg(not(feature = "small-code"))]
     pub fn tick_is_current(&self, p: usize, c: usize, kind: ProbeKind, seq: u32) -> bool {
         self.probe(p, c, kind).is_some()
             && self.pods[p]
