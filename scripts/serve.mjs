@@ -8,7 +8,7 @@
 // changes, `max-age=31536000, immutable`; every other file (index.html, sw.js, the tour's JSON,
 // the figures) is revalidated on each use, `no-cache` with an ETag (304 when unchanged).
 // `SERVE_CACHE=pages`: as GitHub Pages, `max-age=600` and an ETag on every file.
-// `SERVE_LOG=1`: one line per request on standard output, `METHOD PATH STATUS` (the service
+// `SERVE_LOG=1`: one line per request on standard output, `METHOD PATH STATUS BYTES` (the service
 // worker's test counts what is downloaded twice).
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -27,7 +27,7 @@ const types = {
 const gz = new Map();
 const tags = new Map();
 const pages = process.env.SERVE_CACHE === 'pages';
-const log = process.env.SERVE_LOG ? (req, status) => console.log(`${req.method} ${req.url} ${status}`) : () => {};
+const log = process.env.SERVE_LOG ? (req, status, bytes = 0) => console.log(`${req.method} ${req.url} ${status} ${bytes}`) : () => {};
 const hashed = (path) => /[-_][0-9a-f]{16}(_bg|_loader)?\.[a-z]+$/.test(path);
 createServer(async (req, res) => {
   try {
@@ -63,7 +63,7 @@ createServer(async (req, res) => {
       headers.vary = 'accept-encoding';
     }
     headers['content-length'] = body.length;
-    log(req, 200);
+    log(req, 200, body.length);
     res.writeHead(200, headers);
     res.end(body);
   } catch {
