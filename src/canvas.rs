@@ -29,8 +29,8 @@ extern "C" {
     fn stroke_text(this: &Setters, text: &JsValue, x: f64, y: f64);
 }
 
-/// The most texts kept as JS strings between draws (a figure has a few hundred; the cache is
-/// emptied when it would grow past this).
+/// The most texts kept as JS strings, and paths as `Path2D`s, between draws (a figure has a
+/// few hundred; a cache is emptied when it would grow past this).
 const TEXTS_KEPT: usize = 4096;
 
 fn js(ctx: &CanvasRenderingContext2d) -> &Setters {
@@ -97,6 +97,10 @@ pub struct CanvasFigure {
     /// Each text drawn, as a JS string: decoded from wasm memory once, not on every draw
     /// (twice for a text with a halo).
     texts: std::collections::BTreeMap<String, JsValue>,
+    /// Each path drawn, parsed: a `Path2D` made from its `d` once, not on every draw (a slider
+    /// move redraws a figure whose probe glyphs are mostly where they were; each new one decoded
+    /// the string from wasm memory and parsed it).
+    paths: std::collections::BTreeMap<String, Path2d>,
     /// The device px the figure covers (width, rows from the top; `data-rows`): the backing
     /// store may be taller.
     rows: (u32, u32),
@@ -122,6 +126,7 @@ impl CanvasFigure {
             hatch_dpr: 0.0,
             rows: (0, 0),
             texts: std::collections::BTreeMap::new(),
+            paths: std::collections::BTreeMap::new(),
         })
     }
 
@@ -176,7 +181,11 @@ impl CanvasFigure {
         if self.texts.len() > TEXTS_KEPT {
             self.texts.clear();
         }
+        if self.paths.len() > TEXTS_KEPT {
+            self.paths.clear();
+        }
         let texts = &mut self.texts;
+        let paths = &mut self.paths;
         let mut last = usize::MAX;
         for sh in &fig.shapes {
             let key = (sh.class(), matches!(sh, Shape::Text { .. }));
@@ -211,15 +220,19 @@ impl CanvasFigure {
                     ctx.stroke();
                 }
                 Shape::Path { d, .. } => {
-                    let Ok(p) = Path2d::new_with_path_string(d) else {
-                        continue;
+                    let p = match paths.get(d.as_str()) {
+                        Some(p) => p,
+                        None => match Path2d::new_with_path_string(d) {
+                            Ok(p) => paths.entry(d.clone()).or_insert(p),
+                            Err(_) => continue,
+                        },
                     };
                     if fill(ctx, style, &self.hatches, &mut cur) {
-                        ctx.fill_with_path_2d(&p);
+                        ctx.fill_with_path_2d(p);
                         ctx.set_global_alpha(1.0);
                     }
                     if style.stroke.is_some() {
-                        ctx.stroke_with_path(&p);
+                        ctx.stroke_with_path(p);
                     }
                 }
                 Shape::Text {
