@@ -62,7 +62,12 @@ fn main() {
                         );
                     }
                     for u in &ev.unread {
-                        println!("     unread {:>3}: {} ({})", u.line, u.why, cut(&u.text, 80));
+                        println!(
+                            "     unread {:>3}: {} ({})",
+                            u.line,
+                            u.why,
+                            cut(&u.text, 80)
+                        );
                     }
                     for n in &ev.notes {
                         println!("     note: {}", cut(n, 160));

@@ -10,15 +10,15 @@
 //!   `ContainerStarted`, `ContainerDied`, `RestartCount` at their times);
 //! - `Conditions:` (no times in describe): Ready False beside ContainersReady True is the node
 //!   controller's `MarkPodsNotReady` (`ControllerNotReady`); the values go into the notes;
-//! - the `Events:` table (`Type Reason Age From Message`): `Unhealthy` (probe failed), `Killing`
-//!   ("definition changed, will be restarted": a spec-hash restart), `Started`, `OOMKilling`,
-//!   `Evicted`, `NodeNotReady` (the node controller), and on a node `Starting` ("Starting
-//!   kubelet."), `NodeNotReady`, `NodeReady`, `Rebooted` ("… has been rebooted, boot id: …").
+//! - the `Events:` table (`Type Reason Age From Message`): the event reasons every events reader
+//!   shares (`reasons.rs`, data per release: `Unhealthy`, `Killing`, `Started`, `SandboxChanged`,
+//!   on a node `Starting`, `NodeNotReady`, `NodeReady`, `Rebooted`, `ContainerGCFailed` …).
 //!
 //! Describe prints times as RFC 1123 with a zone (`Tue, 29 Apr 2025 13:43:32 +0800`); an event's
 //! Age counts back from when describe ran, which the output does not say: events are placed
 //! counting back from the latest time in the paste, and the notes say so.
 
+use crate::reasons::{self, On};
 use crate::time;
 use crate::types::{cut, is_comment, ContainerSnap, Evidence, Format, Obs, Unread, What};
 
@@ -405,13 +405,7 @@ pub(crate) fn read(text: &str) -> Evidence {
     // Rebooted, "Starting kubelet.", the node status setters' "Node n1 status is now: …",
     // NodeAllocatableEnforced, the node controller's RegisteredNode. Never a pod.
     if !is_node {
-        let node_event = |e: &(String, String, i64, String, usize)| {
-            matches!(
-                e.0.as_str(),
-                "Rebooted" | "NodeAllocatableEnforced" | "RegisteredNode" | "NodeReady"
-            ) || (e.0 == "Starting" && e.3.starts_with("Starting kubelet"))
-                || (e.3.starts_with("Node ") && e.3.contains(" status is now: "))
-        };
+        let node_event = |e: &(String, String, i64, String, usize)| reasons::node_only(&e.0, &e.3);
         if let Some(e) = events.iter().find(|e| node_event(e)) {
             is_node = true;
             node = node.or_else(|| {
@@ -544,51 +538,18 @@ pub(crate) fn read(text: &str) -> Evidence {
             if latest == 0 { "none: relative".to_string() } else { time::clock_text(latest) }
         ));
     }
+    let on = if is_node { On::Node } else { On::Pod };
     for (reason, from, age, msg, line) in events {
-        let t = latest - age;
-        let probe = |k: &str| msg.starts_with(&format!("{k} probe"));
-        let what = match reason.as_str() {
-            "Unhealthy" if probe("Readiness") => What::ProbeFailed("Readiness".into()),
-            "Unhealthy" if probe("Liveness") => What::ProbeFailed("Liveness".into()),
-            "Unhealthy" if probe("Startup") => What::ProbeFailed("Startup".into()),
-            "Killing" if msg.contains("definition changed") => What::SpecChanged(
-                msg.strip_prefix("Container ")
-                    .and_then(|m| m.split(' ').next())
-                    .unwrap_or("?")
-                    .to_string(),
-            ),
-            "Killing" => What::ContainerDied,
-            "Started" if !is_node => What::ContainerStarted,
-            "Starting" if is_node && msg.starts_with("Starting kubelet") => What::KubeletStarted,
-            "NodeNotReady" if is_node => What::NodeReady(false),
-            "NodeReady" if is_node => What::NodeReady(true),
-            "Rebooted" if is_node => What::NodeRebooted(boot_id(&msg)),
-            "NodeNotReady" => What::ControllerNotReady,
-            "OOMKilling" | "Evicted" | "Preempting" | "TaintManagerEviction" => What::PodMessage {
-                reason: reason.clone(),
-                message: msg.clone(),
-            },
-            _ if msg.starts_with("Pod was rejected") => What::PodMessage {
-                reason: reason.clone(),
-                message: msg.clone(),
-            },
-            _ => {
-                ev.skipped += 1;
-                continue;
-            }
-        };
         let by = from.split(',').next().unwrap_or(&from).trim().to_string();
-        push(&mut ev, t, what, line, &by);
+        let by = by.trim_matches(|c| c == '{' || c == '}');
+        let by = by.split(' ').next().unwrap_or(by);
+        let Some((what, _)) = reasons::said(&reason, on, &msg, Some(by).filter(|b| !b.is_empty()))
+        else {
+            ev.skipped += 1;
+            continue;
+        };
+        push(&mut ev, latest - age, what, line, by);
     }
     ev.obs.sort_by_key(|o| (o.t_ms, o.line));
     ev
-}
-
-/// The boot id in the kubelet's `Rebooted` event ("Node n1 has been rebooted, boot id: ID"),
-/// else the whole message.
-pub(crate) fn boot_id(msg: &str) -> String {
-    match msg.split_once("boot id:") {
-        Some((_, id)) => id.trim().to_string(),
-        None => msg.trim().to_string(),
-    }
 }

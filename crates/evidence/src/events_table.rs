@@ -1,17 +1,15 @@
 //! `kubectl get events` as a table (kubectl's default printer, with or without `-w`, `-A`,
 //! `-o wide`): a header with `LAST SEEN`, `TYPE`, `REASON` and `OBJECT` (older kubectl: `KIND`,
-//! `NAME`), then one row per event. Read, as the events reader reads them (`events.rs`):
-//! `Unhealthy` (probe failed), `Killing` ("definition changed, will be restarted": a spec-hash
-//! restart; else a container killed), `Started`, `Starting` of a Node ("Starting kubelet."),
-//! `NodeNotReady` (on a Pod: the node controller's; on a Node: node Ready False), `NodeReady`,
-//! `OOMKilling`, `Evicted`, `Preempting`, `TaintManagerEviction`, "Pod was rejected: …".
+//! `NAME`), then one row per event. Read through the event reasons every events reader shares
+//! (`reasons.rs`, data: the kubelet's from `pkg/kubelet/events/event.go`, per release).
 //!
 //! Times: LAST SEEN is an age counted back from when kubectl printed the row, so times are
 //! relative (`t_ms` = −age): the notes say so. Rows are split on the header's column offsets
 //! when they line up (kubectl's tabwriter), else on whitespace with the message last.
 
+use crate::reasons::{self, On};
 use crate::time;
-use crate::types::{cut, is_comment, Evidence, Format, Obs, Unread, What};
+use crate::types::{cut, is_comment, Evidence, Format, Obs, Unread};
 
 /// A header of `kubectl get events`: `LAST SEEN` (kubectl before 1.10 printed `LASTSEEN`, with
 /// `FIRSTSEEN` before it and SOURCE as `{kubelet NODE}`), `TYPE`, `REASON`, and `OBJECT` or
@@ -279,67 +277,23 @@ pub(crate) fn read(text: &str) -> Evidence {
         };
         let msg = get("MESSAGE").unwrap_or_default();
         let from = get("SOURCE").unwrap_or_default();
-        let is_pod = okind == "pod";
-        let is_node = okind == "node";
-        let probe = |k: &str| msg.starts_with(&format!("{k} probe"));
-        let (what, by) = match reason.as_str() {
-            "Unhealthy" if probe("Readiness") => (What::ProbeFailed("Readiness".into()), "kubelet"),
-            "Unhealthy" if probe("Liveness") => (What::ProbeFailed("Liveness".into()), "kubelet"),
-            "Unhealthy" if probe("Startup") => (What::ProbeFailed("Startup".into()), "kubelet"),
-            "Killing" if msg.contains("definition changed") => (
-                What::SpecChanged(
-                    msg.strip_prefix("Container ")
-                        .and_then(|m| m.split(' ').next())
-                        .unwrap_or("?")
-                        .to_string(),
-                ),
-                "kubelet",
-            ),
-            "Killing" if is_pod => (What::ContainerDied, "kubelet"),
-            "Started" if is_pod => (What::ContainerStarted, "kubelet"),
-            "Starting" if is_node && msg.starts_with("Starting kubelet") => {
-                (What::KubeletStarted, "kubelet")
-            }
-            "NodeNotReady" if is_pod => (What::ControllerNotReady, "node-controller"),
-            // Both the kubelet (kubelet_node_status.go, recordNodeStatusEvent) and the node
-            // lifecycle controller (controller/util/node, RecordNodeStatusChange) write "Node X
-            // status is now: NodeNotReady": without `-o wide`'s SOURCE the writer is not known
-            // (a node whose kubelet is down gets the controller's).
-            "NodeNotReady" if is_node => (What::NodeReady(false), "kubelet or node-controller"),
-            "NodeReady" if is_node => (What::NodeReady(true), "kubelet"),
-            "Rebooted" if is_node => (
-                What::NodeRebooted(crate::describe::boot_id(&msg)),
-                "kubelet",
-            ),
-            "OOMKilling" | "Evicted" | "Preempting" | "TaintManagerEviction" => (
-                What::PodMessage {
-                    reason: reason.clone(),
-                    message: msg.clone(),
-                },
-                "kubelet",
-            ),
-            _ if msg.starts_with("Pod was rejected") => (
-                What::PodMessage {
-                    reason: reason.clone(),
-                    message: msg.clone(),
-                },
-                "kubelet",
-            ),
-            _ => {
-                ev.skipped += 1;
-                continue;
-            }
+        let on = match okind.as_str() {
+            "pod" => On::Pod,
+            "node" => On::Node,
+            _ => On::Any,
         };
         // SOURCE: `kubelet, node-a` (`-o wide`), `{kubelet node-a}` (before 1.10).
         let from = from.trim_matches(|c| c == '{' || c == '}');
-        let by = match from.split([',', ' ']).next() {
-            Some(f) if !f.is_empty() => f.to_string(),
-            _ => by.to_string(),
+        let source = from.split([',', ' ']).next().filter(|f| !f.is_empty());
+        let Some((what, by)) = reasons::said(&reason, on, &msg, source) else {
+            ev.skipped += 1;
+            continue;
         };
+        let by = source.unwrap_or(by).to_string();
         ev.obs.push(Obs {
             t_ms: -age_ms,
-            pod: is_pod.then(|| oname.clone()),
-            node: is_node.then(|| oname.clone()),
+            pod: (on == On::Pod).then(|| oname.clone()),
+            node: (on == On::Node).then(|| oname.clone()),
             what,
             by: Some(by),
             line,

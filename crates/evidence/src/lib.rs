@@ -30,6 +30,7 @@ mod klog;
 mod klog_says;
 pub mod observed;
 mod pod;
+pub mod reasons;
 pub mod time;
 pub mod types;
 mod watch;

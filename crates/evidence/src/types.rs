@@ -39,6 +39,15 @@ pub enum What {
     StatusWritten,
     KubeletStarted,
     KubeletStopped,
+    /// kube-proxy started on the node (its `Starting` event, "Starting kube-proxy.":
+    /// `cmd/kube-proxy/app/server.go` `birthCry`). With the kubelet's start at the same time, the
+    /// node's agents all restarted: the node did.
+    ProxyStarted,
+    /// The kubelet found the pod's sandbox gone or changed and makes a new one ("Pod sandbox
+    /// changed, it will be killed and re-created.": `computePodActions` in
+    /// `kuberuntime_manager.go`): every pod's at once after a node reboot; one pod's again and
+    /// again when the CNI or the runtime fails it.
+    SandboxChanged,
     LeaseRenewed,
     NodeReady(bool),
     PodDeleted,
@@ -165,6 +174,8 @@ impl What {
             What::StatusWritten => "status written (no Ready in the record)".into(),
             What::KubeletStarted => "kubelet started".into(),
             What::KubeletStopped => "kubelet stopped".into(),
+            What::ProxyStarted => "kube-proxy started".into(),
+            What::SandboxChanged => "pod sandbox changed, re-created".into(),
             What::LeaseRenewed => "lease renewed".into(),
             What::NodeReady(b) => format!("node Ready={}", tf(*b)),
             What::PodDeleted => "pod deleted".into(),
