@@ -48,6 +48,13 @@ pub enum What {
     /// `kuberuntime_manager.go`): every pod's at once after a node reboot; one pod's again and
     /// again when the CNI or the runtime fails it.
     SandboxChanged,
+    /// One printing of `kubectl get pods` puts this many pods' last container restarts at one
+    /// moment, `ago_ms` before it printed (`RESTARTS 1 (3m9s ago)`): every pod of the node (or
+    /// of the table) that says when it restarted, as when a node reboots.
+    RestartedTogether {
+        pods: u32,
+        ago_ms: i64,
+    },
     LeaseRenewed,
     NodeReady(bool),
     PodDeleted,
@@ -176,6 +183,10 @@ impl What {
             What::KubeletStopped => "kubelet stopped".into(),
             What::ProxyStarted => "kube-proxy started".into(),
             What::SandboxChanged => "pod sandbox changed, re-created".into(),
+            What::RestartedTogether { pods, ago_ms } => format!(
+                "{pods} pods' containers restarted together, {} before the table was printed",
+                crate::time::duration_text(*ago_ms)
+            ),
             What::LeaseRenewed => "lease renewed".into(),
             What::NodeReady(b) => format!("node Ready={}", tf(*b)),
             What::PodDeleted => "pod deleted".into(),

@@ -5,27 +5,9 @@
 //! 1.2–1.9's tab-aligned columns, its conditions alone, its events alone. Each is read as what it
 //! is, and the restart it shows is named — or, when it shows none, none is.
 
-use restartscope_evidence::explain::{answer, candidates, explain_for};
+mod common;
+use common::{answered, paste as data};
 use restartscope_evidence::{read, What};
-
-fn data(name: &str) -> String {
-    let dir = format!("{}/tests/data/pastes", env!("CARGO_MANIFEST_DIR"));
-    let file = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .find(|f| f.file_name().to_string_lossy().starts_with(name))
-        .unwrap_or_else(|| panic!("{name} in {dir}"));
-    let text = std::fs::read_to_string(file.path()).unwrap();
-    assert!(text.starts_with("# source: https://github.com/"), "{name}");
-    text
-}
-
-fn answered(name: &str) -> restartscope_evidence::explain::Answer {
-    let ev = read(&data(name), 0).unwrap_or_else(|e| panic!("{name}: {e:?}"));
-    let c = candidates(&ev.obs, None, None);
-    let v = explain_for(&ev.obs, &c, None);
-    answer(&ev.obs, v, None).0
-}
 
 /// systemd stopping containerd (a SIGTERM on client request) and starting it again (left-over
 /// processes "while starting unit"): a container runtime restart, named from the runtime's own

@@ -106,7 +106,8 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
     let start = obs.iter().find(|o| o.what == What::KubeletStarted);
     match kind {
         OtherRestart::Node => {
-            if let Some(o) = obs.iter().find(|o| matches!(o.what, What::NodeRebooted(_))) {
+            let rebooted = obs.iter().find(|o| matches!(o.what, What::NodeRebooted(_)));
+            if let Some(o) = rebooted {
                 score += 70.0;
                 why.push(format!(
                     "node {}: the kubelet's Rebooted event ({}): the node's boot id changed — it rebooted (+70)",
@@ -114,38 +115,13 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                     line(o)
                 ));
             }
-            if let Some(s) = start {
-                score += 10.0;
-                why.push(format!("the kubelet started ({}) (+10)", line(s)));
-                if let Some(n) = obs
-                    .iter()
-                    .find(|o| node_not_ready(o) && o.file == s.file && o.t_ms <= s.t_ms)
-                {
-                    score += 10.0;
-                    why.push(format!(
-                        "the node was NotReady before it ({}): its lease stopped with the node (+10)",
-                        line(n)
-                    ));
-                }
-                let mut pods: Vec<&String> = obs.iter().filter_map(|o| o.pod.as_ref()).collect();
-                pods.sort();
-                pods.dedup();
-                let restarted = |p: &&String| {
-                    obs.iter().any(|o| {
-                        o.pod.as_ref() == Some(*p)
-                            && o.file == s.file
-                            && o.t_ms >= s.t_ms
-                            && matches!(o.what, What::ContainerStarted | What::Restarted(_))
-                    })
-                };
-                if !pods.is_empty() && pods.iter().all(restarted) {
-                    score += 10.0;
-                    why.push(format!(
-                        "every observed pod's containers started again after the kubelet's start ({} pod{}) (+10)",
-                        pods.len(),
-                        if pods.len() == 1 { "" } else { "s" }
-                    ));
-                }
+            let (inferred, mut said) = reboot_hints(obs, start);
+            why.append(&mut said);
+            if rebooted.is_none() && inferred > INFERRED_MAX {
+                score += INFERRED_MAX;
+                why.push(format!("without the kubelet's Rebooted event a reboot is only inferred: at most {INFERRED_MAX:.0}"));
+            } else {
+                score += inferred;
             }
             if score > 0.0 && score < 70.0 {
                 why.push("no Rebooted event: the node's events (`kubectl get events --field-selector involvedObject.kind=Node`) would say whether it rebooted".into());
@@ -184,7 +160,7 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                 )),
                 (None, None) => None,
             };
-            if let Some((s, w)) = said {
+            if let Some((s, w)) = &said {
                 score += s;
                 why.push(format!("{w} (+{s})"));
                 if !obs.iter().any(|o| {
@@ -227,6 +203,13 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                     line(o),
                     crate::types::cut_to(m, 100)
                 ));
+                if let Some(k) = start.filter(|k| k.file == o.file && k.t_ms > o.t_ms) {
+                    score -= 20.0;
+                    why.push(format!(
+                        "the kubelet itself started after it ({}): the outage ended in a kubelet or node restart, not the runtime's alone (−20)",
+                        line(k)
+                    ));
+                }
                 let kubelet_ready = obs.iter().any(|o| {
                     matches!(o.what, What::ReadyChanged(_))
                         && !o
@@ -247,6 +230,12 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                         "the kubelet kept running (no stop or start in the evidence) (+10)".into(),
                     );
                 }
+            }
+            // The kubelet's words alone say the runtime did not answer it, not that the runtime
+            // restarted (it may never have come up, or the kubelet misread it): moderate at most.
+            if said.is_none() && score > KUBELET_WORDS_MAX {
+                score = KUBELET_WORDS_MAX;
+                why.push(format!("only the kubelet's words, not the runtime's own lines, say it: at most {KUBELET_WORDS_MAX:.0}"));
             }
         }
         OtherRestart::Upgrade => {
@@ -297,6 +286,136 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
         score: score.clamp(0.0, 100.0),
         why,
     }
+}
+
+/// The most a runtime restart scores on the kubelet's words alone (no line of the runtime's own
+/// or of systemd about its unit).
+const KUBELET_WORDS_MAX: f64 = 70.0;
+
+/// The most a reboot scores on what only suggests it (no Rebooted event): moderate, never strong.
+const INFERRED_MAX: f64 = 65.0;
+
+/// How close two events must be to be one moment of a node's restart (a kubelet and a kube-proxy
+/// starting, two pods' sandboxes changing): the agents of a booting node start within a minute
+/// or two of each other.
+const ONE_MOMENT_MS: i64 = 120_000;
+
+/// What suggests a node reboot without the kubelet's Rebooted event, and why: the kubelet's start
+/// after the node's NotReady, kube-proxy starting with it (both agents restarted: the node did;
+/// k3s runs both in one process, so this alone stays under `NAMED_AT`), the runtime not answering
+/// before (a node going down stops it first), every observed pod's containers started again,
+/// several pods' sandboxes re-created at once (`SandboxChanged`), one printing of `kubectl get
+/// pods` putting every pod's last restart at one moment, pods the graceful node shutdown
+/// terminated.
+fn reboot_hints(obs: &[Obs], start: Option<&Obs>) -> (f64, Vec<String>) {
+    let mut score = 0.0;
+    let mut why = Vec::new();
+    if let Some(s) = start {
+        score += 10.0;
+        why.push(format!("the kubelet started ({}) (+10)", line(s)));
+        if let Some(n) = obs
+            .iter()
+            .find(|o| node_not_ready(o) && o.file == s.file && o.t_ms <= s.t_ms)
+        {
+            score += 10.0;
+            why.push(format!(
+                "the node was NotReady before it ({}): its lease stopped with the node (+10)",
+                line(n)
+            ));
+        }
+        if let Some(p) = obs.iter().find(|o| {
+            o.what == What::ProxyStarted
+                && o.file == s.file
+                && (o.t_ms - s.t_ms).abs() <= ONE_MOMENT_MS
+        }) {
+            score += 20.0;
+            why.push(format!(
+                "kube-proxy started with it ({}): the node's agents both started again, as at a boot (+20)",
+                line(p)
+            ));
+        }
+        if let Some(d) = obs
+            .iter()
+            .find(|o| matches!(o.what, What::RuntimeDown(_)) && o.file == s.file && o.t_ms < s.t_ms)
+        {
+            score += 10.0;
+            why.push(format!(
+                "the container runtime stopped answering before it ({}): a node going down stops its runtime first (+10)",
+                line(d)
+            ));
+        }
+        let mut pods: Vec<&String> = obs.iter().filter_map(|o| o.pod.as_ref()).collect();
+        pods.sort();
+        pods.dedup();
+        let restarted = |p: &&String| {
+            obs.iter().any(|o| {
+                o.pod.as_ref() == Some(*p)
+                    && o.file == s.file
+                    && o.t_ms >= s.t_ms
+                    && matches!(o.what, What::ContainerStarted | What::Restarted(_))
+            })
+        };
+        if !pods.is_empty() && pods.iter().all(restarted) {
+            score += 10.0;
+            why.push(format!(
+                "every observed pod's containers started again after the kubelet's start ({} pod{}) (+10)",
+                pods.len(),
+                if pods.len() == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    // Several pods' sandboxes re-created within one moment.
+    let changed: Vec<&Obs> = obs
+        .iter()
+        .filter(|o| o.what == What::SandboxChanged)
+        .collect();
+    if let Some(first) = changed.first() {
+        let mut pods: Vec<&str> = changed
+            .iter()
+            .filter(|o| o.file == first.file && (o.t_ms - first.t_ms).abs() <= ONE_MOMENT_MS)
+            .filter_map(|o| o.pod.as_deref())
+            .collect();
+        pods.sort_unstable();
+        pods.dedup();
+        if pods.len() >= 2 {
+            score += 40.0;
+            why.push(format!(
+                "{} pods' sandboxes changed at one moment ({}): after a node reboot every pod's sandbox is gone (+40)",
+                pods.len(),
+                line(first)
+            ));
+        } else {
+            why.push(format!("one pod's SandboxChanged ({}) alone does not say the node rebooted: the network plugin or the runtime can fail one pod's sandbox", line(first)));
+        }
+    }
+    if let Some(o) = obs
+        .iter()
+        .find(|o| matches!(o.what, What::RestartedTogether { .. }))
+    {
+        if let What::RestartedTogether { pods, ago_ms } = o.what {
+            let s = if pods >= 3 { 60.0 } else { 50.0 };
+            score += s;
+            why.push(format!(
+                "{pods} pods' containers last restarted at one moment, {} before `kubectl get pods` printed ({}), and no Ready pod there went without a restart: every container on the node started again, as after a reboot — or a runtime restart that kills containers (dockerd without live-restore) (+{s:.0})",
+                crate::time::duration_text(ago_ms),
+                line(o)
+            ));
+        }
+    }
+    let shut: Vec<&Obs> = obs
+        .iter()
+        .filter(|o| matches!(&o.what, What::PodMessage { message, .. } if message.contains("graceful node shutdown")))
+        .collect();
+    if let Some(o) = shut.first() {
+        score += 60.0;
+        why.push(format!(
+            "{} pod{} terminated by the kubelet's graceful node shutdown ({}, nodeshutdown_manager_linux.go): the node was shutting down (+60)",
+            shut.len(),
+            if shut.len() == 1 { "" } else { "s" },
+            line(o)
+        ));
+    }
+    (score, why)
 }
 
 /// Whether the evidence shows the kubelet's versions across 1.30→1.31.
