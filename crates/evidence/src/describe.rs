@@ -116,6 +116,7 @@ pub(crate) fn read(text: &str) -> Evidence {
     let mut conds: Vec<(String, bool, usize)> = Vec::new();
     let mut node_notready: Vec<(i64, String, usize, &str)> = Vec::new();
     let mut lease_renewed: Option<(i64, usize)> = None;
+    let mut boot: Option<(String, usize)> = None;
     let mut events: Vec<(String, String, i64, String, usize)> = Vec::new();
     // The Events table with kubectl 1.5–1.9's columns (FirstSeen LastSeen Count From …).
     let mut old_events = false;
@@ -222,6 +223,11 @@ pub(crate) fn read(text: &str) -> Evidence {
                 ev.skipped += 1;
                 continue;
             }
+        }
+        // System Info's `Boot ID:` (a node's, kubectl 1.1 on).
+        if let Some(("Boot ID", v)) = kv(t).filter(|_| ind > 0) {
+            boot = Some((v.to_string(), line));
+            continue;
         }
         if section.is_empty() && t.starts_with("Type") && t.contains("Status") {
             section = "conditions";
@@ -495,6 +501,17 @@ pub(crate) fn read(text: &str) -> Evidence {
         });
     }
     let latest = ev.obs.iter().map(|o| o.t_ms).max().unwrap_or(0);
+    if let Some((id, line)) = boot {
+        ev.obs.push(Obs {
+            t_ms: latest,
+            pod: None,
+            node: node.clone(),
+            what: What::BootId(id),
+            by: Some("kubelet".into()),
+            line,
+            file: 0,
+        });
+    }
     // Without a dated State the events' ages are the only clock: relative.
     ev.absolute = latest != 0;
     if let Some((p, l)) = phase.filter(|p| p.0 == "Failed" || p.0 == "Succeeded") {

@@ -117,6 +117,19 @@ pub(crate) fn interpret(
             Some((w, _)) => one((on == On::Pod).then(|| field("Name")).flatten(), w),
         };
     }
+    // cAdvisor's machine info, logged once at the kubelet's start (`manager.go`: "Machine:
+    // {NumCores:4 … BootID:f74445fe-… …}"): the boot id the kubelet records.
+    if let Some(i) = m
+        .find(" BootID:")
+        .filter(|_| text.starts_with("Machine: {"))
+    {
+        let id = m[i + 8..].split([' ', '}']).next().unwrap_or("");
+        return if id.is_empty() {
+            Vec::new()
+        } else {
+            one(None, What::BootId(id.to_string()))
+        };
+    }
     if text == "Kubelet version" {
         // cmd/kubelet/app/server.go, run(): logger.Info("Kubelet version", "kubeletVersion", …),
         // logged once at every start.

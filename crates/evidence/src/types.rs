@@ -86,6 +86,10 @@ pub enum What {
     /// The node rebooted: the kubelet's `Rebooted` event ("Node n1 has been rebooted, boot id:
     /// …", `kubelet_node_status.go` when the boot id it records changes); the boot id.
     NodeRebooted(String),
+    /// The node's boot id as the evidence shows it (`kubectl describe node`'s `Boot ID:`, a Node's
+    /// `status.nodeInfo.bootID`, cAdvisor's `Machine:` line at the kubelet's start): two of one
+    /// node that differ are a reboot between them, as the kubelet's Rebooted event says.
+    BootId(String),
     /// The kubelet found the container runtime down or not answering: "skipping pod
     /// synchronization" with its reason (`kubelet.go` `syncLoop`: "container runtime is down",
     /// "PLEG is not healthy: …").
@@ -205,6 +209,7 @@ impl What {
             What::SpecChanged(c) => format!("container {c} definition changed, restarted"),
             What::NodeNotReadyBecause(m) => format!("node NotReady: {}", cut_to(m, 90)),
             What::NodeRebooted(id) => format!("node rebooted (boot id {})", cut_to(id, 40)),
+            What::BootId(id) => format!("boot id {}", cut_to(id, 40)),
             What::RuntimeDown(m) => format!("pod sync skipped: {}", cut_to(m, 90)),
             What::RuntimeStopped(r) => format!("container runtime {r} stopping"),
             What::RuntimeStarted(r) => format!("container runtime {r} started"),

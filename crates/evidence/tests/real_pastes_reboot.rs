@@ -126,3 +126,16 @@ fn one_pods_sandbox_or_kubelet_restarts_name_no_reboot() {
         .iter()
         .any(|o| o.what == What::SandboxChanged));
 }
+
+/// `describe node`'s System Info `Boot ID:` (kubectl 1.2, tabs) is read; one boot id alone says
+/// nothing of a reboot (the runtime outage stays the answer).
+#[test]
+fn one_boot_id_is_read_and_names_no_reboot() {
+    let ev = read_paste("09-");
+    assert!(ev
+        .obs
+        .iter()
+        .any(|o| o.what == What::BootId("d79314e4-112e-4942-a5b0-049893cf2592".into())));
+    let (restart, bug, _) = restart_and_bug("09-");
+    assert_eq!((restart.as_deref(), bug), (Some("runtime-restart"), None));
+}

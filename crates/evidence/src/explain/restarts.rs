@@ -115,9 +115,29 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                     line(o)
                 ));
             }
+            // Two boot ids of one node that differ (two describes, a Node's YAML and a journal).
+            let boots: Vec<&Obs> = obs
+                .iter()
+                .filter(|o| matches!(o.what, What::BootId(_)))
+                .collect();
+            let other = boots.iter().find_map(|a| {
+                boots
+                    .iter()
+                    .find(|b| b.node == a.node && b.what != a.what)
+                    .map(|b| (*a, *b))
+            });
+            if let (Some((a, b)), None) = (other, rebooted) {
+                score += 70.0;
+                why.push(format!(
+                    "node {}: its boot id differs between {} and {}: it rebooted between them (+70)",
+                    a.node.as_deref().unwrap_or("?"),
+                    line(a),
+                    line(b)
+                ));
+            }
             let (inferred, mut said) = reboot_hints(obs, start);
             why.append(&mut said);
-            if rebooted.is_none() && inferred > INFERRED_MAX {
+            if rebooted.is_none() && other.is_none() && inferred > INFERRED_MAX {
                 score += INFERRED_MAX;
                 why.push(format!("without the kubelet's Rebooted event a reboot is only inferred: at most {INFERRED_MAX:.0}"));
             } else {
@@ -482,6 +502,29 @@ mod tests {
             score,
             why: Vec::new(),
         }
+    }
+
+    fn boot(id: &str, line: usize, file: usize) -> Obs {
+        Obs {
+            t_ms: 0,
+            pod: None,
+            node: Some("n1".into()),
+            what: What::BootId(id.into()),
+            by: None,
+            line,
+            file,
+        }
+    }
+
+    /// Two boot ids of one node that differ (two files read together) are a reboot between
+    /// them, as strong as the Rebooted event; one boot id says nothing.
+    #[test]
+    fn a_changed_boot_id_is_a_reboot() {
+        let one = [boot("d79314e4", 21, 0)];
+        assert_eq!(signature(OtherRestart::Node, &one).score, 0.0);
+        let two = [boot("d79314e4", 21, 0), boot("f74445fe", 8, 1)];
+        let s = signature(OtherRestart::Node, &two);
+        assert_eq!(s.score, 70.0, "{:?}", s.why);
     }
 
     /// Ties never favour a bug; a weaker signature, or one under `NAMED_AT`, is not named.
