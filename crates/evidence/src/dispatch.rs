@@ -274,6 +274,8 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
             ),
         }
     })?;
+    // The prose above the output is said in the notes, not read as the format's.
+    let text = &blank(text, prose.iter().map(|p| p.0));
     let mut ev = match format {
         Format::KubectlWatch => watch::read(text),
         Format::EventsJson => events::read(text)?,
@@ -331,6 +333,16 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
         });
     }
     Ok(ev)
+}
+
+/// The text with these 1-based lines blanked (line numbers kept).
+fn blank(text: &str, lines: impl Iterator<Item = usize>) -> String {
+    let drop: Vec<usize> = lines.collect();
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| if drop.contains(&(i + 1)) { "" } else { l })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Several files' evidence as one time-ordered list. Relative sources (kubectl AGE) keep their

@@ -13,6 +13,7 @@
 use crate::klog_says::{controller_file, interpret};
 use crate::time;
 use crate::types::{cut, is_comment, Evidence, Format, Obs, Unread, What};
+use crate::unit_status;
 use serde_json::Value as J;
 use std::collections::BTreeMap;
 
@@ -238,7 +239,19 @@ pub(crate) fn is_json_line(first: &str) -> bool {
 }
 
 pub(crate) fn looks_like(first: &str) -> bool {
-    parse(first).is_some() || is_json_line(first)
+    parse(first).is_some() || is_json_line(first) || unit_status::header(first).is_some()
+}
+
+/// Which unit a `systemctl status` header names: the kubelet's (`kubelet.service`, CentOS's
+/// "Kubernetes Kubelet Server"), a runtime's (its name as said), or another.
+fn unit_of(unit: &str, description: &str) -> Option<Option<&'static str>> {
+    if unit == "kubelet" || description.contains("Kubelet") {
+        return Some(None);
+    }
+    RUNTIMES
+        .iter()
+        .find(|(names, ..)| names.contains(&unit))
+        .map(|(.., said)| Some(*said))
 }
 
 pub(crate) fn read(text: &str) -> Evidence {
@@ -252,11 +265,62 @@ pub(crate) fn read(text: &str) -> Evidence {
     // `-x` catalog's "-- Subject: …"): not the kubelet's. "-- Reboot --" (and "-- Boot ID --")
     // marks a new boot of the host: the next entry is after a node reboot.
     let mut reboot: Option<usize> = None;
+    // Inside a `systemctl status` block: the unit's kind (`unit_of`), `None` for another unit.
+    let mut status_of: Option<Option<Option<&'static str>>> = None;
     for (n, raw) in text.lines().enumerate() {
         let line = n + 1;
         if raw.trim().is_empty() || is_comment(raw) {
             continue;
         }
+        // `systemctl status UNIT`: its header and keys, then its journal lines (read below).
+        if let Some((unit, description)) = unit_status::header(raw) {
+            status_of = Some(unit_of(unit, description));
+            ev.skipped += 1;
+            continue;
+        }
+        if let Some(which) = status_of.filter(|_| unit_status::in_block(raw)) {
+            let what = match (which, unit_status::active(raw)) {
+                (Some(Some(rt)), Some((up, t))) => {
+                    runtime_lines += 1;
+                    let rt = rt.to_string();
+                    Some((
+                        t,
+                        if up {
+                            What::RuntimeStarted(rt)
+                        } else {
+                            What::RuntimeStopped(rt)
+                        },
+                    ))
+                }
+                (Some(None), Some((up, t))) => {
+                    kubelet_seen += 1;
+                    kubelet_lines += 1;
+                    Some((
+                        t,
+                        if up {
+                            What::KubeletStarted
+                        } else {
+                            What::KubeletStopped
+                        },
+                    ))
+                }
+                _ => None,
+            };
+            match what {
+                Some((t_ms, what)) => ev.obs.push(Obs {
+                    t_ms,
+                    pod: None,
+                    node: None,
+                    what,
+                    by: Some("systemd".into()),
+                    line,
+                    file: 0,
+                }),
+                None => ev.skipped += 1,
+            }
+            continue;
+        }
+        status_of = None;
         if is_journalctl_note(raw) {
             let t = raw.trim();
             if t == "-- Reboot --" || (t.starts_with("-- Boot ") && t.ends_with(" --")) {

@@ -33,6 +33,7 @@ mod pod;
 pub mod reasons;
 pub mod time;
 pub mod types;
+mod unit_status;
 mod watch;
 
 pub use dispatch::{align_years, detect, merge, read};

@@ -413,10 +413,12 @@ pub(crate) fn is_command(l: &str) -> bool {
     if matches!(t, "[...]" | "..." | "…" | "[…]" | "(...)") {
         return true;
     }
+    // `[root@master ~]# …`, also with its `[` lost or a list marker before it (`2)
+    // user@host ~]$ systemctl status kubelet`).
     let rest = if let Some(i) = t
         .find("]# ")
         .or_else(|| t.find("]$ "))
-        .filter(|_| t.starts_with('['))
+        .filter(|&i| t.starts_with('[') || t[..i].split_whitespace().any(|w| w.contains('@')))
     {
         &t[i + 3..]
     } else {
