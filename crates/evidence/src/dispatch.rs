@@ -132,8 +132,19 @@ fn detect_first(first: &str, text: &str) -> Option<Format> {
 /// Reads one file's text: detects its format, reads every line. `file` is its index among the
 /// files read together (kept in each observation).
 pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
+    // Lines quoted as an email reply or a markdown quote (`> Sep 23 23:42:24 node1 systemd[1]:
+    // …`, `>> …`): read without their quote marks, every line alike (a quote's lazy continuation
+    // lines have none).
+    let (unquoted, quoted) = unquote(text);
+    let text = unquoted.as_str();
     // Prompts and command lines, anywhere: blanked (line numbers kept) and listed.
     let mut commands: Vec<String> = Vec::new();
+    if quoted > 0 {
+        commands.push(format!(
+            "{quoted} line{} quoted with '>' (an email or markdown quote): read without the quote marks",
+            if quoted == 1 { "" } else { "s" }
+        ));
+    }
     let cleaned: String = text
         .lines()
         .enumerate()
@@ -333,6 +344,28 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
         });
     }
     Ok(ev)
+}
+
+/// The text with each line's leading quote marks (`> `, `>> `, `> > `) taken off, and how many
+/// lines had them. A line of `>` alone is an empty quoted line.
+fn unquote(text: &str) -> (String, usize) {
+    let mut n = 0;
+    let out: Vec<&str> = text
+        .lines()
+        .map(|l| {
+            let t = l.trim_start();
+            if !t.starts_with('>') {
+                return l;
+            }
+            n += 1;
+            let mut r = t;
+            while let Some(x) = r.strip_prefix('>') {
+                r = x.strip_prefix(' ').unwrap_or(x);
+            }
+            r
+        })
+        .collect();
+    (out.join("\n"), n)
 }
 
 /// The text with these 1-based lines blanked (line numbers kept).
