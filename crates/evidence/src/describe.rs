@@ -18,6 +18,7 @@
 //! Age counts back from when describe ran, which the output does not say: events are placed
 //! counting back from the latest time in the paste, and the notes say so.
 
+use crate::event_row::{self, When};
 use crate::reasons::{self, On};
 use crate::time;
 use crate::types::{cut, is_comment, ContainerSnap, Evidence, Format, Obs, Unread, What};
@@ -42,7 +43,8 @@ pub(crate) fn looks_like(first: &str, text: &str) -> bool {
     (key == "Name"
         && (text.contains("\nNamespace:")
             || text.contains("\nRoles:")
-            || text.contains("LastHeartbeatTime")))
+            || text.contains("LastHeartbeatTime")
+            || text.contains("LastProbeTime")))
         || (keys.contains(&key) && first.contains(':') && !first.contains(": {"))
         || is_event_row(first)
 }
@@ -117,9 +119,7 @@ pub(crate) fn read(text: &str) -> Evidence {
     let mut node_notready: Vec<(i64, String, usize, &str)> = Vec::new();
     let mut lease_renewed: Option<(i64, usize)> = None;
     let mut boot: Option<(String, usize)> = None;
-    let mut events: Vec<(String, String, i64, String, usize)> = Vec::new();
-    // The Events table with kubectl 1.5–1.9's columns (FirstSeen LastSeen Count From …).
-    let mut old_events = false;
+    let mut events: Vec<(String, String, When, String, usize)> = Vec::new();
     let mut phase: Option<(String, usize)> = None;
     let mut reason: Option<(String, usize)> = None;
     let mut message = String::new();
@@ -234,7 +234,8 @@ pub(crate) fn read(text: &str) -> Evidence {
         }
         // A node's conditions table has heartbeat columns (a pod's has Type and Status only).
         if section == "conditions" && t.starts_with("Type") {
-            is_node |= t.contains("LastHeartbeatTime");
+            // kubectl before 1.1 called the heartbeat LastProbeTime.
+            is_node |= t.contains("LastHeartbeatTime") || t.contains("LastProbeTime");
             continue;
         }
         match section {
@@ -339,70 +340,20 @@ pub(crate) fn read(text: &str) -> Evidence {
                 }
             }
             "events" => {
-                let cols: Vec<&str> = t
-                    .split("  ")
-                    .map(str::trim)
-                    .filter(|c| !c.is_empty())
-                    .collect();
-                if cols
-                    .first()
-                    .is_some_and(|c| *c == "Type" || c.starts_with("--"))
-                {
+                let first = t.split_whitespace().next().unwrap_or("");
+                // The table's header and its rule (kubectl 1.5–1.9: `FirstSeen LastSeen …`).
+                if matches!(first, "Type" | "FirstSeen") || first.starts_with("--") {
                     continue;
                 }
-                // kubectl 1.5–1.9: `FirstSeen LastSeen Count From SubObjectPath Type Reason
-                // Message` (an empty SubObjectPath leaves no column): the row's Type is the
-                // first Normal or Warning after From.
-                if cols.first() == Some(&"FirstSeen") {
-                    old_events = true;
-                    continue;
-                }
-                if old_events && cols.len() >= 6 {
-                    let at = (cols.iter().skip(4))
-                        .position(|c| matches!(*c, "Normal" | "Warning"))
-                        .map(|i| i + 4);
-                    if let (Some(i), Some(age_ms)) = (at, time::age(cols[1])) {
-                        if let Some(reason) = cols.get(i + 1) {
-                            events.push((
-                                reason.to_string(),
-                                cols[3].to_string(),
-                                age_ms,
-                                cols.get(i + 2..).map_or(String::new(), |m| m.join("  ")),
-                                line,
-                            ));
-                            continue;
-                        }
-                    }
-                }
-                // Four columns: an event with no message (kube-proxy's `Starting`).
-                if cols.len() < 4 || !matches!(cols[0], "Normal" | "Warning") {
-                    ev.unread.push(Unread {
+                match event_row::describe_row(t) {
+                    Ok((reason, from, when, msg)) => events.push((reason, from, when, msg, line)),
+                    Err(why) => ev.unread.push(Unread {
                         line,
                         file: 0,
-                        why: "not a row of describe's Events table (Type Reason Age From Message)"
-                            .into(),
+                        why,
                         text: cut(raw),
-                    });
-                    continue;
+                    }),
                 }
-                // `3m (x3 over 4m)`: the last time is the first figure.
-                let age = cols[2].split_whitespace().next().unwrap_or("");
-                let Some(age_ms) = time::age(age) else {
-                    ev.unread.push(Unread {
-                        line,
-                        file: 0,
-                        why: format!("Age {age:?} is not a kubectl age"),
-                        text: cut(raw),
-                    });
-                    continue;
-                };
-                events.push((
-                    cols[1].to_string(),
-                    cols[3].to_string(),
-                    age_ms,
-                    cols.get(4..).map_or(String::new(), |m| m.join("  ")),
-                    line,
-                ));
             }
             _ => ev.skipped += 1,
         }
@@ -411,7 +362,7 @@ pub(crate) fn read(text: &str) -> Evidence {
     // Rebooted, "Starting kubelet.", the node status setters' "Node n1 status is now: …",
     // NodeAllocatableEnforced, the node controller's RegisteredNode. Never a pod.
     if !is_node {
-        let node_event = |e: &(String, String, i64, String, usize)| reasons::node_only(&e.0, &e.3);
+        let node_event = |e: &(String, String, When, String, usize)| reasons::node_only(&e.0, &e.3);
         if let Some(e) = events.iter().find(|e| node_event(e)) {
             is_node = true;
             node = node.or_else(|| {
@@ -421,6 +372,9 @@ pub(crate) fn read(text: &str) -> Evidence {
             });
             pod = None;
         }
+    }
+    if is_node && node.is_none() {
+        node = pod.take();
     }
     let pod_name = if is_node {
         None
@@ -500,7 +454,19 @@ pub(crate) fn read(text: &str) -> Evidence {
             file: 0,
         });
     }
-    let latest = ev.obs.iter().map(|o| o.t_ms).max().unwrap_or(0);
+    // The latest time in the paste: its containers' and its events' own dates (kubectl before
+    // 1.5 printed an event's times as dates).
+    let dated = events.iter().filter_map(|e| match e.2 {
+        When::At(t) => Some(t),
+        When::Ago(_) => None,
+    });
+    let latest = ev
+        .obs
+        .iter()
+        .map(|o| o.t_ms)
+        .chain(dated)
+        .max()
+        .unwrap_or(0);
     if let Some((id, line)) = boot {
         ev.obs.push(Obs {
             t_ms: latest,
@@ -549,7 +515,7 @@ pub(crate) fn read(text: &str) -> Evidence {
                 .join(", ")
         ));
     }
-    if !events.is_empty() {
+    if events.iter().any(|e| matches!(e.2, When::Ago(_))) {
         ev.notes.push(format!(
             "events' ages count back from when describe ran, which the paste does not say: placed counting back from its latest time ({})",
             if latest == 0 { "none: relative".to_string() } else { time::clock_text(latest) }
@@ -565,7 +531,11 @@ pub(crate) fn read(text: &str) -> Evidence {
             ev.skipped += 1;
             continue;
         };
-        push(&mut ev, latest - age, what, line, by);
+        let t = match age {
+            When::Ago(a) => latest - a,
+            When::At(t) => t,
+        };
+        push(&mut ev, t, what, line, by);
     }
     ev.obs.sort_by_key(|o| (o.t_ms, o.line));
     ev

@@ -1,7 +1,7 @@
 //! The format dispatcher: `detect` a file's format from its content, `read` it with its reader,
 //! `merge` several files' observations. Above the readers: the only module that imports them all.
 
-use crate::types::{cut, is_command, is_comment, Evidence, Format, Obs, ReadError};
+use crate::types::{cut, is_command, is_comment, is_elision, Evidence, Format, Obs, ReadError};
 use crate::{audit, describe, events, events_table, klog, pod, watch};
 
 /// What to paste instead, said by every refusal.
@@ -150,10 +150,12 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
         .enumerate()
         .map(|(i, l)| {
             if is_command(l) {
-                let what = if l.chars().any(|c| c.is_alphabetic()) {
-                    "a command line"
-                } else {
+                let what = if l.trim_start().starts_with("```") {
+                    "a markdown code fence"
+                } else if is_elision(l) {
                     "an elision"
+                } else {
+                    "a command line"
                 };
                 commands.push(format!(
                     "line {}: {what}, skipped: {}",
@@ -188,7 +190,7 @@ fn read_sections(text: &str, cleaned: &str, file: usize) -> Option<Evidence> {
     let lines: Vec<&str> = cleaned.lines().collect();
     let mut starts: Vec<(usize, String)> = vec![(0, String::new())];
     for (i, l) in text.lines().enumerate() {
-        if is_command(l) && l.chars().any(|c| c.is_alphabetic()) {
+        if is_command(l) && !is_elision(l) {
             starts.push((i + 1, cut(l.trim())));
         }
     }
@@ -321,7 +323,9 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
         });
     }
     if ev.obs.is_empty() {
-        let first = ev.unread.first();
+        // Lines of the format about other things, and a few it did not understand (prose between
+        // two blocks): it holds nothing replay follows, not nothing understood.
+        let first = ev.unread.first().filter(|_| ev.skipped == 0);
         return Err(ReadError {
             line: first.map_or(1, |u| u.line),
             message: match first {
@@ -332,12 +336,21 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
                     u.text
                 ),
                 None => format!(
-                    "read as {}, but it holds nothing about pods, the kubelet or the node lease that replay follows ({}). {PASTE}",
+                    "read as {}, but it holds nothing about pods, the kubelet or the node lease that replay follows ({}{}). {PASTE}",
                     format.as_str(),
                     if ev.skipped == 1 {
                         "its one line is about something else".to_string()
                     } else {
                         format!("its {} lines are about other things", ev.skipped)
+                    },
+                    match ev.unread.first() {
+                        Some(u) => format!(
+                            "; {} not understood, line {} first: {:?}",
+                            ev.unread.len(),
+                            u.line,
+                            u.text
+                        ),
+                        None => String::new(),
                     }
                 ),
             },

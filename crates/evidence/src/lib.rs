@@ -23,6 +23,7 @@ mod audit;
 pub mod beside;
 mod describe;
 mod dispatch;
+mod event_row;
 mod events;
 mod events_table;
 pub mod explain;

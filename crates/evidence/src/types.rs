@@ -403,6 +403,18 @@ const COMMANDS: [&str; 22] = [
     "k3s",
 ];
 
+/// An elision a reporter wrote (`[...]`, `...`, `…`, `<SNIP>`), or a markdown code fence
+/// (` ``` `, ` ```bash `): no more data than a prompt.
+pub(crate) fn is_elision(l: &str) -> bool {
+    let t = l.trim();
+    matches!(t, "[...]" | "..." | "…" | "[…]" | "(...)")
+        || matches!(
+            t.to_ascii_lowercase().as_str(),
+            "<snip>" | "[snip]" | "(snip)" | "snip"
+        )
+        || (t.starts_with("```") && t[3..].bytes().all(|b| b.is_ascii_alphanumeric()))
+}
+
 /// A prompt and/or a command line (`[root@master ~]# kubectl get pod -w`, `$ k get po -w`,
 /// `controlplane:~$ kubectl describe pod x`, `# grep SyncLoop kubelet.INFO`, a bare
 /// `kubectl get events -w`): not data in any format. `k` (the usual alias) counts only before
@@ -410,7 +422,7 @@ const COMMANDS: [&str; 22] = [
 pub(crate) fn is_command(l: &str) -> bool {
     let t = l.trim();
     // An elision a reporter wrote (`[...]`, `...`, `…`) is no more data than a prompt.
-    if matches!(t, "[...]" | "..." | "…" | "[…]" | "(...)") {
+    if is_elision(t) {
         return true;
     }
     // `[root@master ~]# …`, also with its `[` lost or a list marker before it (`2)
