@@ -19,6 +19,7 @@
 //! counting back from the latest time in the paste, and the notes say so.
 
 use crate::event_row::{self, When};
+use crate::node_conditions;
 use crate::reasons::{self, On};
 use crate::time;
 use crate::types::{cut, is_comment, ContainerSnap, Evidence, Format, Obs, Unread, What};
@@ -47,6 +48,8 @@ pub(crate) fn looks_like(first: &str, text: &str) -> bool {
             || text.contains("LastProbeTime")))
         || (keys.contains(&key) && first.contains(':') && !first.contains(": {"))
         || is_event_row(first)
+        || node_conditions::row(first)
+        || node_conditions::fragment(first).is_some()
 }
 
 /// A row of describe's Events table (`Warning  Unhealthy  12s  kubelet  Liveness probe failed…`),
@@ -119,6 +122,17 @@ pub(crate) fn read(text: &str) -> Evidence {
     let mut node_notready: Vec<(i64, String, usize, &str)> = Vec::new();
     let mut lease_renewed: Option<(i64, usize)> = None;
     let mut boot: Option<(String, usize)> = None;
+    // The Conditions table's columns, as its header names them.
+    let mut cond_header: Vec<String> = [
+        "Type",
+        "Status",
+        "LastHeartbeatTime",
+        "LastTransitionTime",
+        "Reason",
+        "Message",
+    ]
+    .map(str::to_string)
+    .to_vec();
     let mut events: Vec<(String, String, When, String, usize)> = Vec::new();
     let mut phase: Option<(String, usize)> = None;
     let mut reason: Option<(String, usize)> = None;
@@ -146,6 +160,17 @@ pub(crate) fn read(text: &str) -> Evidence {
             && section == "containers"
             && containers.last().is_some_and(|c| c.fragment)
             && kv(t).is_some_and(|(k, _)| BLOCK_KEYS.contains(&k));
+        // A node's Ready condition pasted alone: its row without the table's header, or its
+        // Reason and Message only.
+        if section.is_empty() && node_conditions::row(t) {
+            section = "conditions";
+            is_node = true;
+        }
+        if let Some((by, msg)) = node_conditions::fragment(t) {
+            is_node = true;
+            node_notready.push((0, msg.to_string(), line, by));
+            continue;
+        }
         // An Events row, under its table or grepped out of it (then also flush left).
         let event_row = is_event_row(t);
         if event_row {
@@ -233,7 +258,14 @@ pub(crate) fn read(text: &str) -> Evidence {
             section = "conditions";
         }
         // A node's conditions table has heartbeat columns (a pod's has Type and Status only).
+        // A node's own condition types make the table a node's (a header a reporter trimmed of
+        // its heartbeat columns).
+        let kind = t.split_whitespace().next().unwrap_or("");
+        if section == "conditions" && node_conditions::TYPES.contains(&kind) {
+            is_node = true;
+        }
         if section == "conditions" && t.starts_with("Type") {
+            cond_header = t.split_whitespace().map(str::to_string).collect();
             // kubectl before 1.1 called the heartbeat LastProbeTime.
             is_node |= t.contains("LastHeartbeatTime") || t.contains("LastProbeTime");
             continue;
@@ -303,33 +335,19 @@ pub(crate) fn read(text: &str) -> Evidence {
                     ev.skipped += 1;
                 }
             }
-            "conditions" if is_node => {
-                // A node's table: Type, Status, LastHeartbeatTime, LastTransitionTime, Reason,
-                // Message (columns apart by two spaces or more).
-                let cols: Vec<&str> = t
-                    .split("  ")
-                    .map(str::trim)
-                    .filter(|c| !c.is_empty())
-                    .collect();
-                match cols.as_slice() {
-                    ["Type", ..] | [] => {}
-                    // The header's rule: dashes, or box-drawing lines (kubectl 1.1–1.3).
-                    [c, ..] if c.starts_with("--") || c.starts_with('─') => {}
-                    ["Ready", "False", _, since, _, message @ ..] => {
-                        let t = time::rfc1123z(since).unwrap_or(0);
-                        node_notready.push((t, message.join("  "), line, "kubelet"));
-                    }
-                    // Unknown: the node lifecycle controller's write when the kubelet stopped
-                    // posting status (`tryUpdateNodeHealth`, NodeStatusUnknown, "Kubelet stopped
-                    // posting node status.").
-                    ["Ready", "Unknown", _, since, _, message @ ..] => {
-                        let t = time::rfc1123z(since).unwrap_or(0);
-                        node_notready.push((t, message.join("  "), line, "node-controller"));
-                    }
-                    ["Ready", v, ..] => conds.push(("Ready".into(), *v == "True", line)),
-                    _ => ev.skipped += 1,
+            "conditions" if is_node => match node_conditions::ready(t, &cond_header) {
+                Some(("False", since, message)) => {
+                    node_notready.push((since, message, line, "kubelet"))
                 }
-            }
+                // Unknown: the node lifecycle controller's write when the kubelet stopped
+                // posting status (`tryUpdateNodeHealth`, NodeStatusUnknown, "Kubelet stopped
+                // posting node status.").
+                Some(("Unknown", since, message)) => {
+                    node_notready.push((since, message, line, "node-controller"))
+                }
+                Some((v, ..)) => conds.push(("Ready".into(), v == "True", line)),
+                None => ev.skipped += usize::from(!node_conditions::rule(t)),
+            },
             "conditions" => {
                 let mut it = t.split_whitespace();
                 match (it.next(), it.next()) {

@@ -81,6 +81,10 @@ fn detect_past_prose(text: &str) -> Option<(Format, Vec<(usize, String)>)> {
         if let Some(f) = detect_first(l, text) {
             return Some((f, prose));
         }
+        // Another kind's table printed before the pods' (`kubectl get deploy,pod`).
+        if watch::other_header(l) || l.split_whitespace().next().is_some_and(watch::other_kind) {
+            continue;
+        }
         if prose.len() == PROSE_LINES || looks(l) != "plain text" {
             return None;
         }
@@ -297,7 +301,7 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
         Format::PodStatus => pod::read(text)?,
         Format::Describe => describe::read(text),
         Format::EventsTable => events_table::read(text),
-        Format::ControllerLog | Format::RuntimeLog => klog::read(text),
+        Format::ControllerLog | Format::RuntimeLog | Format::E2eLog => klog::read(text),
     };
     ev.notes.splice(
         0..0,

@@ -239,8 +239,14 @@ pub(crate) fn is_json_line(first: &str) -> bool {
 }
 
 pub(crate) fn looks_like(first: &str) -> bool {
-    parse(first).is_some() || is_json_line(first) || unit_status::header(first).is_some()
+    parse(first).is_some()
+        || is_json_line(first)
+        || unit_status::header(first).is_some()
+        || crate::e2e::line(first).is_some()
 }
+
+/// The process an e2e framework line is said to come from.
+const E2E: &str = "e2e.test";
 
 /// Which unit a `systemctl status` header names: the kubelet's (`kubelet.service`, CentOS's
 /// "Kubernetes Kubelet Server"), a runtime's (its name as said), or another.
@@ -261,6 +267,9 @@ pub(crate) fn read(text: &str) -> Evidence {
     let (mut kubelet_lines, mut controller_lines, mut json_lines) = (0, 0, 0);
     // The runtime's lines, and any line of the kubelet's (understood or not).
     let (mut runtime_lines, mut kubelet_seen) = (0, 0);
+    // The e2e framework's lines, and the node its last one named.
+    let mut e2e_lines = 0;
+    let mut e2e_node: Option<String> = None;
     // journalctl's own lines between the entries ("-- Logs begin at …", "-- No entries --", the
     // `-x` catalog's "-- Subject: …"): not the kubelet's. "-- Reboot --" (and "-- Boot ID --")
     // marks a new boot of the host: the next entry is after a node reboot.
@@ -355,7 +364,16 @@ pub(crate) fn read(text: &str) -> Evidence {
                     src,
                 }
             }
-            (None, None) => match parse(raw) {
+            (None, None) => match parse(raw).or_else(|| {
+                crate::e2e::line(raw).map(|(t_ms, msg)| Line {
+                    t_ms,
+                    host: None,
+                    proc_: Some(E2E),
+                    msg,
+                    klog: false,
+                    src: "",
+                })
+            }) {
                 Some(l) => l,
                 None => {
                     ev.unread.push(Unread {
@@ -407,7 +425,26 @@ pub(crate) fn read(text: &str) -> Evidence {
             }
             continue;
         }
-        let said: Vec<(Option<String>, What, Option<&'static str>)> = if !l.klog {
+        let said: Vec<(Option<String>, What, Option<&'static str>)> = if l.proc_ == Some(E2E) {
+            e2e_lines += 1;
+            match crate::e2e::says(m) {
+                // Said once until it changes (the framework polls every two seconds).
+                // A line the paste cut short (`message: container runtime`) is the one before.
+                Some((_, What::NodeNotReadyBecause(m)))
+                    if ready.keys().any(|k| {
+                        k.starts_with("\u{0}e2e ")
+                            && k.contains(&format!("NodeNotReadyBecause(\"{m}"))
+                    }) =>
+                {
+                    Vec::new()
+                }
+                Some((n, w)) if ready.insert(format!("\u{0}e2e {n} {w:?}"), true).is_none() => {
+                    e2e_node = Some(n);
+                    vec![(None, w, Some("e2e framework (the node's condition)"))]
+                }
+                _ => Vec::new(),
+            }
+        } else if !l.klog {
             // "kubelet.service", "kubelet: The Kubernetes Node Agent", CentOS's "Kubernetes
             // Kubelet Server".
             let about_kubelet = m.contains("kubelet") || m.contains("Kubelet Server");
@@ -430,10 +467,13 @@ pub(crate) fn read(text: &str) -> Evidence {
             ev.skipped += 1;
             continue;
         }
+        let node = e2e_node.take().or(node);
         for (pod, what, writer) in said {
-            if writer.is_some() || controller {
+            // (The e2e framework's lines are counted apart, above.)
+            let e2e = l.proc_ == Some(E2E);
+            if !e2e && (writer.is_some() || controller) {
                 controller_lines += 1;
-            } else {
+            } else if !e2e {
                 kubelet_lines += 1;
             }
             ev.obs.push(Obs {
@@ -446,6 +486,9 @@ pub(crate) fn read(text: &str) -> Evidence {
                 file: 0,
             });
         }
+    }
+    if e2e_lines > 0 && kubelet_lines == 0 && controller_lines == 0 {
+        ev.format = Format::E2eLog;
     }
     if controller_lines > 0 && kubelet_lines == 0 {
         ev.format = Format::ControllerLog;

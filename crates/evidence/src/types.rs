@@ -264,6 +264,8 @@ pub enum Format {
     /// The container runtime's own journal (containerd, CRI-O, dockerd) and systemd's lines
     /// about its unit, with no kubelet line among them.
     RuntimeLog,
+    /// The Kubernetes e2e test framework's log: the node's conditions as a test saw them.
+    E2eLog,
 }
 
 impl Format {
@@ -278,6 +280,7 @@ impl Format {
             Format::EventsTable => "kubectl get events (table)",
             Format::ControllerLog => "kube-controller-manager log (klog)",
             Format::RuntimeLog => "container runtime log (containerd, CRI-O or dockerd journal)",
+            Format::E2eLog => "e2e test framework log (the node's conditions as the test saw them)",
         }
     }
 }

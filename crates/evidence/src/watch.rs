@@ -41,6 +41,11 @@ fn row(l: &str) -> Result<Row<'_>, String> {
     if i == 0 {
         return Err("no NAME before the READY column".into());
     }
+    if other_kind(t[i - 1]) {
+        return Err(
+            "another kind's row (`kubectl get deploy,pod` prints each kind's table)".into(),
+        );
+    }
     let event = match t[0] {
         e @ ("ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR") => Some(e),
         _ => None,
@@ -80,6 +85,26 @@ fn row(l: &str) -> Result<Row<'_>, String> {
     })
 }
 
+/// A row of another kind in `kubectl get deploy,pod` (`deployment.apps/web`, `node/n1`): its
+/// name carries its kind, and it is not a pod's.
+pub(crate) fn other_kind(name: &str) -> bool {
+    name.split_once('/')
+        .is_some_and(|(k, n)| k != "pod" && !k.is_empty() && !n.is_empty() && !k.contains(':'))
+}
+
+/// A `kubectl get` header of another kind's table (`NAME  READY  UP-TO-DATE  AVAILABLE  AGE`):
+/// upper-case words from NAME on, no STATUS.
+pub(crate) fn other_header(l: &str) -> bool {
+    let w: Vec<&str> = l.split_whitespace().collect();
+    w.first() == Some(&"NAME")
+        && w.len() >= 3
+        && !w.contains(&"STATUS")
+        && w.iter().all(|x| {
+            x.bytes()
+                .all(|b| b.is_ascii_uppercase() || b == b'-' || b == b'(' || b == b')')
+        })
+}
+
 fn is_header(l: &str) -> bool {
     let t: Vec<&str> = l.split_whitespace().collect();
     t.contains(&"NAME") && t.contains(&"READY") && t.contains(&"STATUS")
@@ -112,6 +137,11 @@ pub(crate) fn read(text: &str) -> Evidence {
         }
         // A shell prompt before the command (`[root@master ~]# kubectl get pod -w`).
         if l.contains("kubectl ") && row(l).is_err() {
+            ev.skipped += 1;
+            continue;
+        }
+        // Another kind's table in the same printing (`kubectl get deploy,pod`).
+        if other_header(l) || l.split_whitespace().next().is_some_and(other_kind) {
             ev.skipped += 1;
             continue;
         }
