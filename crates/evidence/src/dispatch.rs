@@ -145,7 +145,7 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
     let mut commands: Vec<String> = Vec::new();
     if quoted > 0 {
         commands.push(format!(
-            "{quoted} line{} quoted with '>' (an email or markdown quote): read without the quote marks",
+            "{quoted} line{} quoted (an email or markdown quote '>', markdown's inline code '`'): read without the quote marks",
             if quoted == 1 { "" } else { "s" }
         ));
     }
@@ -363,14 +363,22 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
     Ok(ev)
 }
 
-/// The text with each line's leading quote marks (`> `, `>> `, `> > `) taken off, and how many
-/// lines had them. A line of `>` alone is an empty quoted line.
+/// The text with each line's leading quote marks (`> `, `>> `, `> > `) or markdown's inline
+/// code marks taken off, and how many lines had them. A line of `>` alone is an empty quoted
+/// line.
 fn unquote(text: &str) -> (String, usize) {
     let mut n = 0;
     let out: Vec<&str> = text
         .lines()
         .map(|l| {
             let t = l.trim_start();
+            // Markdown's inline code around a pasted line (`` ` Oct 28 16:24:42 host kubelet[1]:
+            // … ` ``), not a fence (```).
+            if t.starts_with('`') && !t.starts_with("```") {
+                n += 1;
+                let r = t[1..].trim_start();
+                return r.strip_suffix('`').unwrap_or(r);
+            }
             if !t.starts_with('>') {
                 return l;
             }

@@ -24,7 +24,7 @@ fn an_email_quote_is_read_without_its_marks() {
     assert!(ev
         .notes
         .iter()
-        .any(|n| n.starts_with("5 lines quoted with '>'")));
+        .any(|n| n.starts_with("5 lines quoted (an email or markdown quote")));
     let a = answered("04-");
     assert_eq!((a.bug, a.restart), (None, None));
 }
@@ -122,4 +122,23 @@ fn the_e2e_frameworks_view_of_the_node() {
     );
     let a = answered("69-");
     assert_eq!((a.bug, a.restart), (None, None));
+}
+
+/// One journal line pasted in markdown's inline code (`` ` Oct 28 … ` `` over two lines): read
+/// without the marks; "definition changed, will be restarted" is a spec-hash restart (an
+/// in-place kubelet upgrade, 1.13→1.14 here), weak on one line, and no bug.
+#[test]
+fn inline_code_marks_are_taken_off() {
+    let ev = read_paste("22-");
+    assert_eq!(ev.obs.len(), 1);
+    assert_eq!(ev.obs[0].what, What::SpecChanged("kube-proxy".into()));
+    let a = answered("22-");
+    assert_eq!(
+        (a.bug.as_deref(), a.restart.as_deref()),
+        (None, Some("upgrade-1.30-to-1.31"))
+    );
+    assert!(a
+        .headline
+        .starts_with("A container-spec-hash restart explains this"));
+    assert!(a.strength.ends_with(": weak"), "{}", a.strength);
 }

@@ -380,7 +380,7 @@ pub fn answer(
         ranked.insert(0, v);
         OtherRestart::of_verdict(&ranked[0])
     });
-    if let Some(k) = restart {
+    if restart.is_some() {
         // A restart is named on its own signature: the evidence is as strong as that is.
         let score = ranked[0].score;
         let grade = if score >= 80.0 {
@@ -394,10 +394,7 @@ pub fn answer(
             .rsplit_once("; ")
             .map_or(strength_words.as_str(), |(w, _)| w)
             .to_string();
-        strength_words = format!(
-            "{what}; {}'s own signature scores {score:.0} of 100: {grade}",
-            k.what()
-        );
+        strength_words = format!("{what}; named on its own signature, {score:.0} of 100: {grade}");
     }
     if restart.is_some() {
         let mut why = ranked[0].why.clone();

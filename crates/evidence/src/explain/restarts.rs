@@ -201,6 +201,13 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                     What::NodeNotReadyBecause(m) | What::RuntimeDown(m) => m.as_str(),
                     _ => continue,
                 };
+                // The PLEG last seen Go's largest duration ago (2562047h47m16.854775807s: its
+                // relist time still zero, `pleg/generic.go` Healthy) has never relisted: the
+                // kubelet has just started, and its runtime state says "container runtime is
+                // down" until its first status check — not an outage.
+                if m.contains("2562047h47m16.854775807s") {
+                    continue;
+                }
                 let s = if m.contains("container runtime is down") {
                     70.0
                 } else if m.starts_with("container runtime not answering")
@@ -525,6 +532,25 @@ mod tests {
         let two = [boot("d79314e4", 21, 0), boot("f74445fe", 8, 1)];
         let s = signature(OtherRestart::Node, &two);
         assert_eq!(s.score, 70.0, "{:?}", s.why);
+    }
+
+    /// "container runtime is down" beside a PLEG last seen Go's largest duration ago is the
+    /// kubelet's first seconds (its PLEG has never relisted), not a runtime outage.
+    #[test]
+    fn a_pleg_that_never_relisted_is_no_outage() {
+        let o = |m: &str| Obs {
+            t_ms: 0,
+            pod: None,
+            node: None,
+            what: What::RuntimeDown(m.into()),
+            by: None,
+            line: 4,
+            file: 0,
+        };
+        let start = [o("container runtime is down PLEG is not healthy: pleg was last seen active 2562047h47m16.854775807s ago; threshold is 3m0s")];
+        assert_eq!(signature(OtherRestart::Runtime, &start).score, 0.0);
+        let down = [o("container runtime is down")];
+        assert_eq!(signature(OtherRestart::Runtime, &down).score, 70.0);
     }
 
     /// Ties never favour a bug; a weaker signature, or one under `NAMED_AT`, is not named.
