@@ -134,7 +134,9 @@ fn systemd_restarting_the_kubelet_unit_is_read() {
 }
 
 /// No paste makes a reader panic, every one names its source, and the count read never goes
-/// down (38 of the 78 when they were collected and these readers written; 25 before).
+/// down (25 before these readers; 38 of the 78 when they were collected; 54 with reboots told
+/// from kubectl get pods, systemctl status, quoted journals, every release's events columns as
+/// data and lone condition rows).
 #[test]
 fn every_paste_is_read_or_refused() {
     let dir = format!("{}/tests/data/pastes", env!("CARGO_MANIFEST_DIR"));
@@ -151,7 +153,7 @@ fn every_paste_is_read_or_refused() {
         }
     }
     assert_eq!(all, 78);
-    assert!(read_ok >= 38, "{read_ok} of {all} read");
+    assert!(read_ok >= 54, "{read_ok} of {all} read");
 }
 
 /// `kubectl get events` rows pasted without their header, read with the column layout they fit
