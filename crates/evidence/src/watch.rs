@@ -249,15 +249,18 @@ struct First {
 /// node reboot, when every container on the node starts again in a new sandbox.
 fn together(firsts: &[First], ev: &mut Evidence) {
     let own = |f: &First| matches!(f.status.as_str(), "CrashLoopBackOff" | "Error");
-    let mut nodes: Vec<Option<&str>> = firsts.iter().map(|f| f.node.as_deref()).collect();
-    nodes.sort();
-    nodes.dedup();
+    let mut nodes: Vec<Option<&str>> = Vec::new();
+    for f in firsts {
+        if !nodes.contains(&f.node.as_deref()) {
+            nodes.push(f.node.as_deref());
+        }
+    }
     for node in nodes {
         let here: Vec<&First> = firsts
             .iter()
             .filter(|f| f.node.as_deref() == node)
             .collect();
-        let mut timed: Vec<(&First, i64)> = here
+        let timed: Vec<(&First, i64)> = here
             .iter()
             .filter(|f| f.restarts > 0 && !own(f))
             .filter_map(|f| f.last_ago_ms.map(|a| (*f, a)))
@@ -267,8 +270,8 @@ fn together(firsts: &[First], ev: &mut Evidence) {
         {
             continue;
         }
-        timed.sort_by_key(|x| x.1);
-        let (lo, hi) = (timed[0].1, timed[timed.len() - 1].1);
+        let lo = timed.iter().map(|x| x.1).min().unwrap_or(0);
+        let hi = timed.iter().map(|x| x.1).max().unwrap_or(0);
         // Containers of a rebooted node start over tens of seconds (sandboxes, image checks);
         // kubectl's `(7m51s ago)` is to the second below 10 minutes, coarser after.
         let tol = 30_000.max(2 * time::age_resolution_ms(hi));

@@ -397,13 +397,14 @@ fn reboot_hints(obs: &[Obs], start: Option<&Obs>) -> (f64, Vec<String>) {
         .filter(|o| o.what == What::SandboxChanged)
         .collect();
     if let Some(first) = changed.first() {
-        let mut pods: Vec<&str> = changed
-            .iter()
-            .filter(|o| o.file == first.file && (o.t_ms - first.t_ms).abs() <= ONE_MOMENT_MS)
-            .filter_map(|o| o.pod.as_deref())
-            .collect();
-        pods.sort_unstable();
-        pods.dedup();
+        let mut pods: Vec<&str> = Vec::new();
+        for o in &changed {
+            let near = o.file == first.file && (o.t_ms - first.t_ms).abs() <= ONE_MOMENT_MS;
+            match o.pod.as_deref() {
+                Some(p) if near && !pods.contains(&p) => pods.push(p),
+                _ => {}
+            }
+        }
         if pods.len() >= 2 {
             score += 40.0;
             why.push(format!(
