@@ -273,9 +273,11 @@ fn together(firsts: &[First], ev: &mut Evidence) {
         let lo = timed.iter().map(|x| x.1).min().unwrap_or(0);
         let hi = timed.iter().map(|x| x.1).max().unwrap_or(0);
         // Containers of a rebooted node start over tens of seconds (sandboxes, image checks);
-        // kubectl's `(7m51s ago)` is to the second below 10 minutes, coarser after.
-        let tol = 30_000.max(2 * time::age_resolution_ms(hi));
-        if hi - lo > tol {
+        // kubectl's `(7m51s ago)` is to the second below 10 minutes, to the minute below 3
+        // hours, and to the hour after (`3d1h`): too coarse to call two restarts one moment.
+        let res = time::age_resolution_ms(hi);
+        let tol = 30_000.max(2 * res);
+        if res > 60_000 || hi - lo > tol {
             continue;
         }
         if here

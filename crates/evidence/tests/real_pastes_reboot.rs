@@ -139,3 +139,17 @@ fn one_boot_id_is_read_and_names_no_reboot() {
     let (restart, bug, _) = restart_and_bug("09-");
     assert_eq!((restart.as_deref(), bug), (Some("runtime-restart"), None));
 }
+
+/// Control-plane pods that restarted hundreds of times over days (etcd unreachable): two last
+/// restarts `(3d1h ago)` are known to the hour only, and the apiserver's is days apart — no
+/// moment, no reboot, no bug.
+#[test]
+fn restarts_known_to_the_hour_are_no_moment() {
+    let ev = read_paste("79-");
+    assert!(!ev
+        .obs
+        .iter()
+        .any(|o| matches!(o.what, What::RestartedTogether { .. })));
+    let (restart, bug, _) = restart_and_bug("79-");
+    assert_eq!((restart, bug), (None, None));
+}
