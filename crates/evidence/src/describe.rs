@@ -10,15 +10,17 @@
 //!   `ContainerStarted`, `ContainerDied`, `RestartCount` at their times);
 //! - `Conditions:` (no times in describe): Ready False beside ContainersReady True is the node
 //!   controller's `MarkPodsNotReady` (`ControllerNotReady`); the values go into the notes;
-//! - the `Events:` table (`Type Reason Age From Message`): `Unhealthy` (probe failed), `Killing`
-//!   ("definition changed, will be restarted": a spec-hash restart), `Started`, `OOMKilling`,
-//!   `Evicted`, `NodeNotReady` (the node controller), and on a node `Starting` ("Starting
-//!   kubelet."), `NodeNotReady`, `NodeReady`, `Rebooted` ("… has been rebooted, boot id: …").
+//! - the `Events:` table (`Type Reason Age From Message`): the event reasons every events reader
+//!   shares (`reasons.rs`, data per release: `Unhealthy`, `Killing`, `Started`, `SandboxChanged`,
+//!   on a node `Starting`, `NodeNotReady`, `NodeReady`, `Rebooted`, `ContainerGCFailed` …).
 //!
 //! Describe prints times as RFC 1123 with a zone (`Tue, 29 Apr 2025 13:43:32 +0800`); an event's
 //! Age counts back from when describe ran, which the output does not say: events are placed
 //! counting back from the latest time in the paste, and the notes say so.
 
+use crate::event_row::{self, When};
+use crate::node_conditions;
+use crate::reasons::{self, On};
 use crate::time;
 use crate::types::{cut, is_comment, ContainerSnap, Evidence, Format, Obs, Unread, What};
 
@@ -42,9 +44,12 @@ pub(crate) fn looks_like(first: &str, text: &str) -> bool {
     (key == "Name"
         && (text.contains("\nNamespace:")
             || text.contains("\nRoles:")
-            || text.contains("LastHeartbeatTime")))
+            || text.contains("LastHeartbeatTime")
+            || text.contains("LastProbeTime")))
         || (keys.contains(&key) && first.contains(':') && !first.contains(": {"))
         || is_event_row(first)
+        || node_conditions::row(first)
+        || node_conditions::fragment(first).is_some()
 }
 
 /// A row of describe's Events table (`Warning  Unhealthy  12s  kubelet  Liveness probe failed…`),
@@ -116,9 +121,19 @@ pub(crate) fn read(text: &str) -> Evidence {
     let mut conds: Vec<(String, bool, usize)> = Vec::new();
     let mut node_notready: Vec<(i64, String, usize, &str)> = Vec::new();
     let mut lease_renewed: Option<(i64, usize)> = None;
-    let mut events: Vec<(String, String, i64, String, usize)> = Vec::new();
-    // The Events table with kubectl 1.5–1.9's columns (FirstSeen LastSeen Count From …).
-    let mut old_events = false;
+    let mut boot: Option<(String, usize)> = None;
+    // The Conditions table's columns, as its header names them.
+    let mut cond_header: Vec<String> = [
+        "Type",
+        "Status",
+        "LastHeartbeatTime",
+        "LastTransitionTime",
+        "Reason",
+        "Message",
+    ]
+    .map(str::to_string)
+    .to_vec();
+    let mut events: Vec<(String, String, When, String, usize)> = Vec::new();
     let mut phase: Option<(String, usize)> = None;
     let mut reason: Option<(String, usize)> = None;
     let mut message = String::new();
@@ -145,6 +160,17 @@ pub(crate) fn read(text: &str) -> Evidence {
             && section == "containers"
             && containers.last().is_some_and(|c| c.fragment)
             && kv(t).is_some_and(|(k, _)| BLOCK_KEYS.contains(&k));
+        // A node's Ready condition pasted alone: its row without the table's header, or its
+        // Reason and Message only.
+        if section.is_empty() && node_conditions::row(t) {
+            section = "conditions";
+            is_node = true;
+        }
+        if let Some((by, msg)) = node_conditions::fragment(t) {
+            is_node = true;
+            node_notready.push((0, msg.to_string(), line, by));
+            continue;
+        }
         // An Events row, under its table or grepped out of it (then also flush left).
         let event_row = is_event_row(t);
         if event_row {
@@ -223,12 +249,25 @@ pub(crate) fn read(text: &str) -> Evidence {
                 continue;
             }
         }
+        // System Info's `Boot ID:` (a node's, kubectl 1.1 on).
+        if let Some(("Boot ID", v)) = kv(t).filter(|_| ind > 0) {
+            boot = Some((v.to_string(), line));
+            continue;
+        }
         if section.is_empty() && t.starts_with("Type") && t.contains("Status") {
             section = "conditions";
         }
         // A node's conditions table has heartbeat columns (a pod's has Type and Status only).
+        // A node's own condition types make the table a node's (a header a reporter trimmed of
+        // its heartbeat columns).
+        let kind = t.split_whitespace().next().unwrap_or("");
+        if section == "conditions" && node_conditions::TYPES.contains(&kind) {
+            is_node = true;
+        }
         if section == "conditions" && t.starts_with("Type") {
-            is_node |= t.contains("LastHeartbeatTime");
+            cond_header = t.split_whitespace().map(str::to_string).collect();
+            // kubectl before 1.1 called the heartbeat LastProbeTime.
+            is_node |= t.contains("LastHeartbeatTime") || t.contains("LastProbeTime");
             continue;
         }
         match section {
@@ -296,33 +335,19 @@ pub(crate) fn read(text: &str) -> Evidence {
                     ev.skipped += 1;
                 }
             }
-            "conditions" if is_node => {
-                // A node's table: Type, Status, LastHeartbeatTime, LastTransitionTime, Reason,
-                // Message (columns apart by two spaces or more).
-                let cols: Vec<&str> = t
-                    .split("  ")
-                    .map(str::trim)
-                    .filter(|c| !c.is_empty())
-                    .collect();
-                match cols.as_slice() {
-                    ["Type", ..] | [] => {}
-                    // The header's rule: dashes, or box-drawing lines (kubectl 1.1–1.3).
-                    [c, ..] if c.starts_with("--") || c.starts_with('─') => {}
-                    ["Ready", "False", _, since, _, message @ ..] => {
-                        let t = time::rfc1123z(since).unwrap_or(0);
-                        node_notready.push((t, message.join("  "), line, "kubelet"));
-                    }
-                    // Unknown: the node lifecycle controller's write when the kubelet stopped
-                    // posting status (`tryUpdateNodeHealth`, NodeStatusUnknown, "Kubelet stopped
-                    // posting node status.").
-                    ["Ready", "Unknown", _, since, _, message @ ..] => {
-                        let t = time::rfc1123z(since).unwrap_or(0);
-                        node_notready.push((t, message.join("  "), line, "node-controller"));
-                    }
-                    ["Ready", v, ..] => conds.push(("Ready".into(), *v == "True", line)),
-                    _ => ev.skipped += 1,
+            "conditions" if is_node => match node_conditions::ready(t, &cond_header) {
+                Some(("False", since, message)) => {
+                    node_notready.push((since, message, line, "kubelet"))
                 }
-            }
+                // Unknown: the node lifecycle controller's write when the kubelet stopped
+                // posting status (`tryUpdateNodeHealth`, NodeStatusUnknown, "Kubelet stopped
+                // posting node status.").
+                Some(("Unknown", since, message)) => {
+                    node_notready.push((since, message, line, "node-controller"))
+                }
+                Some((v, ..)) => conds.push(("Ready".into(), v == "True", line)),
+                None => ev.skipped += usize::from(!node_conditions::rule(t)),
+            },
             "conditions" => {
                 let mut it = t.split_whitespace();
                 match (it.next(), it.next()) {
@@ -333,70 +358,20 @@ pub(crate) fn read(text: &str) -> Evidence {
                 }
             }
             "events" => {
-                let cols: Vec<&str> = t
-                    .split("  ")
-                    .map(str::trim)
-                    .filter(|c| !c.is_empty())
-                    .collect();
-                if cols
-                    .first()
-                    .is_some_and(|c| *c == "Type" || c.starts_with("--"))
-                {
+                let first = t.split_whitespace().next().unwrap_or("");
+                // The table's header and its rule (kubectl 1.5–1.9: `FirstSeen LastSeen …`).
+                if matches!(first, "Type" | "FirstSeen") || first.starts_with("--") {
                     continue;
                 }
-                // kubectl 1.5–1.9: `FirstSeen LastSeen Count From SubObjectPath Type Reason
-                // Message` (an empty SubObjectPath leaves no column): the row's Type is the
-                // first Normal or Warning after From.
-                if cols.first() == Some(&"FirstSeen") {
-                    old_events = true;
-                    continue;
-                }
-                if old_events && cols.len() >= 6 {
-                    let at = (cols.iter().skip(4))
-                        .position(|c| matches!(*c, "Normal" | "Warning"))
-                        .map(|i| i + 4);
-                    if let (Some(i), Some(age_ms)) = (at, time::age(cols[1])) {
-                        if let Some(reason) = cols.get(i + 1) {
-                            events.push((
-                                reason.to_string(),
-                                cols[3].to_string(),
-                                age_ms,
-                                cols.get(i + 2..).map_or(String::new(), |m| m.join("  ")),
-                                line,
-                            ));
-                            continue;
-                        }
-                    }
-                }
-                // Four columns: an event with no message (kube-proxy's `Starting`).
-                if cols.len() < 4 || !matches!(cols[0], "Normal" | "Warning") {
-                    ev.unread.push(Unread {
+                match event_row::describe_row(t) {
+                    Ok((reason, from, when, msg)) => events.push((reason, from, when, msg, line)),
+                    Err(why) => ev.unread.push(Unread {
                         line,
                         file: 0,
-                        why: "not a row of describe's Events table (Type Reason Age From Message)"
-                            .into(),
+                        why,
                         text: cut(raw),
-                    });
-                    continue;
+                    }),
                 }
-                // `3m (x3 over 4m)`: the last time is the first figure.
-                let age = cols[2].split_whitespace().next().unwrap_or("");
-                let Some(age_ms) = time::age(age) else {
-                    ev.unread.push(Unread {
-                        line,
-                        file: 0,
-                        why: format!("Age {age:?} is not a kubectl age"),
-                        text: cut(raw),
-                    });
-                    continue;
-                };
-                events.push((
-                    cols[1].to_string(),
-                    cols[3].to_string(),
-                    age_ms,
-                    cols.get(4..).map_or(String::new(), |m| m.join("  ")),
-                    line,
-                ));
             }
             _ => ev.skipped += 1,
         }
@@ -405,13 +380,7 @@ pub(crate) fn read(text: &str) -> Evidence {
     // Rebooted, "Starting kubelet.", the node status setters' "Node n1 status is now: …",
     // NodeAllocatableEnforced, the node controller's RegisteredNode. Never a pod.
     if !is_node {
-        let node_event = |e: &(String, String, i64, String, usize)| {
-            matches!(
-                e.0.as_str(),
-                "Rebooted" | "NodeAllocatableEnforced" | "RegisteredNode" | "NodeReady"
-            ) || (e.0 == "Starting" && e.3.starts_with("Starting kubelet"))
-                || (e.3.starts_with("Node ") && e.3.contains(" status is now: "))
-        };
+        let node_event = |e: &(String, String, When, String, usize)| reasons::node_only(&e.0, &e.3);
         if let Some(e) = events.iter().find(|e| node_event(e)) {
             is_node = true;
             node = node.or_else(|| {
@@ -421,6 +390,9 @@ pub(crate) fn read(text: &str) -> Evidence {
             });
             pod = None;
         }
+    }
+    if is_node && node.is_none() {
+        node = pod.take();
     }
     let pod_name = if is_node {
         None
@@ -500,7 +472,30 @@ pub(crate) fn read(text: &str) -> Evidence {
             file: 0,
         });
     }
-    let latest = ev.obs.iter().map(|o| o.t_ms).max().unwrap_or(0);
+    // The latest time in the paste: its containers' and its events' own dates (kubectl before
+    // 1.5 printed an event's times as dates).
+    let dated = events.iter().filter_map(|e| match e.2 {
+        When::At(t) => Some(t),
+        When::Ago(_) => None,
+    });
+    let latest = ev
+        .obs
+        .iter()
+        .map(|o| o.t_ms)
+        .chain(dated)
+        .max()
+        .unwrap_or(0);
+    if let Some((id, line)) = boot {
+        ev.obs.push(Obs {
+            t_ms: latest,
+            pod: None,
+            node: node.clone(),
+            what: What::BootId(id),
+            by: Some("kubelet".into()),
+            line,
+            file: 0,
+        });
+    }
     // Without a dated State the events' ages are the only clock: relative.
     ev.absolute = latest != 0;
     if let Some((p, l)) = phase.filter(|p| p.0 == "Failed" || p.0 == "Succeeded") {
@@ -538,57 +533,28 @@ pub(crate) fn read(text: &str) -> Evidence {
                 .join(", ")
         ));
     }
-    if !events.is_empty() {
+    if events.iter().any(|e| matches!(e.2, When::Ago(_))) {
         ev.notes.push(format!(
             "events' ages count back from when describe ran, which the paste does not say: placed counting back from its latest time ({})",
             if latest == 0 { "none: relative".to_string() } else { time::clock_text(latest) }
         ));
     }
+    let on = if is_node { On::Node } else { On::Pod };
     for (reason, from, age, msg, line) in events {
-        let t = latest - age;
-        let probe = |k: &str| msg.starts_with(&format!("{k} probe"));
-        let what = match reason.as_str() {
-            "Unhealthy" if probe("Readiness") => What::ProbeFailed("Readiness".into()),
-            "Unhealthy" if probe("Liveness") => What::ProbeFailed("Liveness".into()),
-            "Unhealthy" if probe("Startup") => What::ProbeFailed("Startup".into()),
-            "Killing" if msg.contains("definition changed") => What::SpecChanged(
-                msg.strip_prefix("Container ")
-                    .and_then(|m| m.split(' ').next())
-                    .unwrap_or("?")
-                    .to_string(),
-            ),
-            "Killing" => What::ContainerDied,
-            "Started" if !is_node => What::ContainerStarted,
-            "Starting" if is_node && msg.starts_with("Starting kubelet") => What::KubeletStarted,
-            "NodeNotReady" if is_node => What::NodeReady(false),
-            "NodeReady" if is_node => What::NodeReady(true),
-            "Rebooted" if is_node => What::NodeRebooted(boot_id(&msg)),
-            "NodeNotReady" => What::ControllerNotReady,
-            "OOMKilling" | "Evicted" | "Preempting" | "TaintManagerEviction" => What::PodMessage {
-                reason: reason.clone(),
-                message: msg.clone(),
-            },
-            _ if msg.starts_with("Pod was rejected") => What::PodMessage {
-                reason: reason.clone(),
-                message: msg.clone(),
-            },
-            _ => {
-                ev.skipped += 1;
-                continue;
-            }
-        };
         let by = from.split(',').next().unwrap_or(&from).trim().to_string();
-        push(&mut ev, t, what, line, &by);
+        let by = by.trim_matches(|c| c == '{' || c == '}');
+        let by = by.split(' ').next().unwrap_or(by);
+        let Some((what, _)) = reasons::said(&reason, on, &msg, Some(by).filter(|b| !b.is_empty()))
+        else {
+            ev.skipped += 1;
+            continue;
+        };
+        let t = match age {
+            When::Ago(a) => latest - a,
+            When::At(t) => t,
+        };
+        push(&mut ev, t, what, line, by);
     }
     ev.obs.sort_by_key(|o| (o.t_ms, o.line));
     ev
-}
-
-/// The boot id in the kubelet's `Rebooted` event ("Node n1 has been rebooted, boot id: ID"),
-/// else the whole message.
-pub(crate) fn boot_id(msg: &str) -> String {
-    match msg.split_once("boot id:") {
-        Some((_, id)) => id.trim().to_string(),
-        None => msg.trim().to_string(),
-    }
 }

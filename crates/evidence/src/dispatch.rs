@@ -1,7 +1,7 @@
 //! The format dispatcher: `detect` a file's format from its content, `read` it with its reader,
 //! `merge` several files' observations. Above the readers: the only module that imports them all.
 
-use crate::types::{cut, is_command, is_comment, Evidence, Format, Obs, ReadError};
+use crate::types::{cut, is_command, is_comment, is_elision, Evidence, Format, Obs, ReadError};
 use crate::{audit, describe, events, events_table, klog, pod, watch};
 
 /// What to paste instead, said by every refusal.
@@ -81,6 +81,10 @@ fn detect_past_prose(text: &str) -> Option<(Format, Vec<(usize, String)>)> {
         if let Some(f) = detect_first(l, text) {
             return Some((f, prose));
         }
+        // Another kind's table printed before the pods' (`kubectl get deploy,pod`).
+        if watch::other_header(l) || l.split_whitespace().next().is_some_and(watch::other_kind) {
+            continue;
+        }
         if prose.len() == PROSE_LINES || looks(l) != "plain text" {
             return None;
         }
@@ -132,17 +136,30 @@ fn detect_first(first: &str, text: &str) -> Option<Format> {
 /// Reads one file's text: detects its format, reads every line. `file` is its index among the
 /// files read together (kept in each observation).
 pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
+    // Lines quoted as an email reply or a markdown quote (`> Sep 23 23:42:24 node1 systemd[1]:
+    // …`, `>> …`): read without their quote marks, every line alike (a quote's lazy continuation
+    // lines have none).
+    let (unquoted, quoted) = unquote(text);
+    let text = unquoted.as_str();
     // Prompts and command lines, anywhere: blanked (line numbers kept) and listed.
     let mut commands: Vec<String> = Vec::new();
+    if quoted > 0 {
+        commands.push(format!(
+            "{quoted} line{} quoted (an email or markdown quote '>', markdown's inline code '`'): read without the quote marks",
+            if quoted == 1 { "" } else { "s" }
+        ));
+    }
     let cleaned: String = text
         .lines()
         .enumerate()
         .map(|(i, l)| {
             if is_command(l) {
-                let what = if l.chars().any(|c| c.is_alphabetic()) {
-                    "a command line"
-                } else {
+                let what = if l.trim_start().starts_with("```") {
+                    "a markdown code fence"
+                } else if is_elision(l) {
                     "an elision"
+                } else {
+                    "a command line"
                 };
                 commands.push(format!(
                     "line {}: {what}, skipped: {}",
@@ -177,7 +194,7 @@ fn read_sections(text: &str, cleaned: &str, file: usize) -> Option<Evidence> {
     let lines: Vec<&str> = cleaned.lines().collect();
     let mut starts: Vec<(usize, String)> = vec![(0, String::new())];
     for (i, l) in text.lines().enumerate() {
-        if is_command(l) && l.chars().any(|c| c.is_alphabetic()) {
+        if is_command(l) && !is_elision(l) {
             starts.push((i + 1, cut(l.trim())));
         }
     }
@@ -274,6 +291,8 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
             ),
         }
     })?;
+    // The prose above the output is said in the notes, not read as the format's.
+    let text = &blank(text, prose.iter().map(|p| p.0));
     let mut ev = match format {
         Format::KubectlWatch => watch::read(text),
         Format::EventsJson => events::read(text)?,
@@ -282,7 +301,7 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
         Format::PodStatus => pod::read(text)?,
         Format::Describe => describe::read(text),
         Format::EventsTable => events_table::read(text),
-        Format::ControllerLog | Format::RuntimeLog => klog::read(text),
+        Format::ControllerLog | Format::RuntimeLog | Format::E2eLog => klog::read(text),
     };
     ev.notes.splice(
         0..0,
@@ -308,7 +327,9 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
         });
     }
     if ev.obs.is_empty() {
-        let first = ev.unread.first();
+        // Lines of the format about other things, and a few it did not understand (prose between
+        // two blocks): it holds nothing replay follows, not nothing understood.
+        let first = ev.unread.first().filter(|_| ev.skipped == 0);
         return Err(ReadError {
             line: first.map_or(1, |u| u.line),
             message: match first {
@@ -319,18 +340,67 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
                     u.text
                 ),
                 None => format!(
-                    "read as {}, but it holds nothing about pods, the kubelet or the node lease that replay follows ({}). {PASTE}",
+                    "read as {}, but it holds nothing about pods, the kubelet or the node lease that replay follows ({}{}). {PASTE}",
                     format.as_str(),
                     if ev.skipped == 1 {
                         "its one line is about something else".to_string()
                     } else {
                         format!("its {} lines are about other things", ev.skipped)
+                    },
+                    match ev.unread.first() {
+                        Some(u) => format!(
+                            "; {} not understood, line {} first: {:?}",
+                            ev.unread.len(),
+                            u.line,
+                            u.text
+                        ),
+                        None => String::new(),
                     }
                 ),
             },
         });
     }
     Ok(ev)
+}
+
+/// The text with each line's leading quote marks (`> `, `>> `, `> > `) or markdown's inline
+/// code marks taken off, and how many lines had them. A line of `>` alone is an empty quoted
+/// line.
+fn unquote(text: &str) -> (String, usize) {
+    let mut n = 0;
+    let out: Vec<&str> = text
+        .lines()
+        .map(|l| {
+            let t = l.trim_start();
+            // Markdown's inline code around a pasted line (`` ` Oct 28 16:24:42 host kubelet[1]:
+            // … ` ``), not a fence (```).
+            if t.starts_with('`') && !t.starts_with("```") {
+                n += 1;
+                let r = t[1..].trim_start();
+                return r.strip_suffix('`').unwrap_or(r);
+            }
+            if !t.starts_with('>') {
+                return l;
+            }
+            n += 1;
+            let mut r = t;
+            while let Some(x) = r.strip_prefix('>') {
+                r = x.strip_prefix(' ').unwrap_or(x);
+            }
+            r
+        })
+        .collect();
+    (out.join("\n"), n)
+}
+
+/// The text with these 1-based lines blanked (line numbers kept).
+fn blank(text: &str, lines: impl Iterator<Item = usize>) -> String {
+    let drop: Vec<usize> = lines.collect();
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| if drop.contains(&(i + 1)) { "" } else { l })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Several files' evidence as one time-ordered list. Relative sources (kubectl AGE) keep their

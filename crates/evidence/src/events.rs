@@ -1,11 +1,10 @@
 //! `kubectl get events -o json|yaml`: a `List` (or `EventList`) of core/v1 or events.k8s.io/v1
 //! `Event`s, or a single `Event`; also the `EventList`s inside `kubectl cluster-info dump`
 //! (several JSON documents one after the other; the others — NodeList, PodList … — are named in
-//! the notes, not read). Read: `Unhealthy` (probe failed), `Killing` (container killed),
-//! `Started` (container started), `Starting` on a Node by the kubelet (kubelet started; kube-proxy
-//! writes a `Starting` too), `NodeNotReady` on a Pod (the node lifecycle controller marks it
-//! NotReady) or on a Node, `NodeReady`, and a controller's `SuccessfulDelete` of a pod (a
-//! ReplicaSet's "Deleted pod: NAME", a StatefulSet's "delete Pod NAME in StatefulSet S successful":
+//! the notes, not read). Read: the event reasons every events reader shares (`reasons.rs`, data:
+//! the kubelet's from `pkg/kubelet/events/event.go`, per release), and a controller's
+//! `SuccessfulDelete` of a pod (a ReplicaSet's "Deleted pod: NAME", a StatefulSet's "delete Pod
+//! NAME in StatefulSet S successful":
 //! the pod's deletion is recorded on its owner, not on the pod).
 //!
 //! Times: `eventTime` (events.k8s.io writers), else `firstTimestamp`; an event seen `count` times
@@ -15,6 +14,7 @@
 //! as a StatefulSet does): said in the notes, since its Killing then Started is not a restart.
 //! An item's line is where its `metadata.name` appears (JSON) or where the item starts (YAML).
 
+use crate::reasons::{self, On};
 use crate::time;
 use crate::types::{cut, is_comment, Evidence, Format, Obs, ReadError, Unread, What};
 use restartscope_manifest::yaml::{self, Node, Value};
@@ -307,51 +307,23 @@ pub(crate) fn read(text: &str) -> Result<Evidence, ReadError> {
         }
         let mut pod = (kind == "Pod").then(|| obj_name.clone());
         let what = match (reason, kind) {
-            ("Unhealthy", "Pod") => {
-                let k = ["Readiness", "Liveness", "Startup"]
-                    .into_iter()
-                    .find(|k| message.starts_with(k))
-                    .unwrap_or("a");
-                Some(What::ProbeFailed(k.to_string()))
-            }
-            // computePodActions's "Container %s definition changed, will be restarted": the
-            // container's spec hash changed (pkg/kubelet/kuberuntime/kuberuntime_manager.go).
-            ("Killing", "Pod") if message.contains("definition changed") => {
-                Some(What::SpecChanged(
-                    message
-                        .strip_prefix("Container ")
-                        .and_then(|m| m.split(' ').next())
-                        .unwrap_or("?")
-                        .to_string(),
-                ))
-            }
-            ("Killing", "Pod") => Some(What::ContainerDied),
-            ("OOMKilling" | "Evicted" | "Preempting" | "TaintManagerEviction", _) => {
-                Some(What::PodMessage {
-                    reason: reason.to_string(),
-                    message: message.to_string(),
-                })
-            }
-            (_, "Pod") if message.starts_with("Pod was rejected") => Some(What::PodMessage {
-                reason: reason.to_string(),
-                message: message.to_string(),
-            }),
-            ("Started", "Pod") => Some(What::ContainerStarted),
-            ("Starting", "Node")
-                if message.contains("kubelet") || by.as_deref() == Some("kubelet") =>
-            {
-                Some(What::KubeletStarted)
-            }
-            ("NodeNotReady", "Pod") => Some(What::ReadyChanged(false)),
-            ("NodeNotReady", "Node") => Some(What::NodeReady(false)),
-            ("NodeReady", "Node") => Some(What::NodeReady(true)),
-            // kubelet_node_status.go: the boot id the kubelet records changed.
-            ("Rebooted", "Node") => Some(What::NodeRebooted(crate::describe::boot_id(message))),
             ("SuccessfulDelete", _) => deleted_pod(kind, message).map(|p| {
                 pod = Some(p);
                 What::PodDeleted
             }),
-            _ => None,
+            _ => {
+                let on = match kind {
+                    "Pod" => On::Pod,
+                    "Node" => On::Node,
+                    _ => On::Any,
+                };
+                reasons::said(reason, on, message, by.as_deref()).map(|(w, _)| match w {
+                    // An event's NodeNotReady on a pod carries its time and writer (the node
+                    // lifecycle controller): its Ready change, as the pod's sequence takes it.
+                    What::ControllerNotReady => What::ReadyChanged(false),
+                    w => w,
+                })
+            }
         };
         let Some(what) = what else {
             ev.skipped += 1;

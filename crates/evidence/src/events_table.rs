@@ -1,17 +1,15 @@
 //! `kubectl get events` as a table (kubectl's default printer, with or without `-w`, `-A`,
 //! `-o wide`): a header with `LAST SEEN`, `TYPE`, `REASON` and `OBJECT` (older kubectl: `KIND`,
-//! `NAME`), then one row per event. Read, as the events reader reads them (`events.rs`):
-//! `Unhealthy` (probe failed), `Killing` ("definition changed, will be restarted": a spec-hash
-//! restart; else a container killed), `Started`, `Starting` of a Node ("Starting kubelet."),
-//! `NodeNotReady` (on a Pod: the node controller's; on a Node: node Ready False), `NodeReady`,
-//! `OOMKilling`, `Evicted`, `Preempting`, `TaintManagerEviction`, "Pod was rejected: …".
+//! `NAME`), then one row per event. Read through the event reasons every events reader shares
+//! (`reasons.rs`, data: the kubelet's from `pkg/kubelet/events/event.go`, per release).
 //!
 //! Times: LAST SEEN is an age counted back from when kubectl printed the row, so times are
 //! relative (`t_ms` = −age): the notes say so. Rows are split on the header's column offsets
 //! when they line up (kubectl's tabwriter), else on whitespace with the message last.
 
-use crate::time;
-use crate::types::{cut, is_comment, Evidence, Format, Obs, Unread, What};
+use crate::event_row::{self, When};
+use crate::reasons::{self, On};
+use crate::types::{cut, is_comment, Evidence, Format, Obs, Unread};
 
 /// A header of `kubectl get events`: `LAST SEEN` (kubectl before 1.10 printed `LASTSEEN`, with
 /// `FIRSTSEEN` before it and SOURCE as `{kubelet NODE}`), `TYPE`, `REASON`, and `OBJECT` or
@@ -28,39 +26,6 @@ pub(crate) fn looks_like(first: &str) -> bool {
     is_header(first) || headerless(first).is_some()
 }
 
-/// The columns kubectl's events printer has printed, by version (`printers.go`
-/// `printEvent`/`AddHandlers` and its predecessors); `-A` puts NAMESPACE first. A row pasted
-/// without its header is read with the first layout it fits. A new kubectl layout is a line here.
-const LAYOUTS: [&[&str]; 3] = [
-    // 1.14 and later.
-    &["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"],
-    // 1.3–1.13 (LASTSEEN, then LAST SEEN from 1.10), with SUBOBJECT …
-    &[
-        "LAST SEEN",
-        "FIRST SEEN",
-        "COUNT",
-        "NAME",
-        "KIND",
-        "SUBOBJECT",
-        "TYPE",
-        "REASON",
-        "SOURCE",
-        "MESSAGE",
-    ],
-    // … and with an empty SUBOBJECT, which leaves no cell.
-    &[
-        "LAST SEEN",
-        "FIRST SEEN",
-        "COUNT",
-        "NAME",
-        "KIND",
-        "TYPE",
-        "REASON",
-        "SOURCE",
-        "MESSAGE",
-    ],
-];
-
 /// The cells of a row: apart by two spaces or more (kubectl's tabwriter pads with three).
 fn cells(row: &str) -> Vec<&str> {
     row.split("  ")
@@ -69,31 +34,32 @@ fn cells(row: &str) -> Vec<&str> {
         .collect()
 }
 
-/// The layout a row pasted without its header fits: its TYPE cell is Normal or Warning, its
-/// LAST SEEN an age, and it has every column up to REASON (MESSAGE may wrap to the next line).
+/// The layout a row pasted without its header fits (`event_row::LAYOUTS`, data).
 fn headerless(row: &str) -> Option<Vec<&'static str>> {
-    let c = cells(row);
-    // Each layout, then with `-A`'s NAMESPACE first.
-    let with_ns = LAYOUTS.into_iter().flat_map(|l| {
-        [
-            l.to_vec(),
-            std::iter::once("NAMESPACE")
-                .chain(l.iter().copied())
-                .collect(),
-        ]
-    });
-    with_ns.into_iter().find(|l| {
-        let at = |n: &str| l.iter().position(|x| *x == n);
-        let (Some(ty), Some(seen), Some(reason)) = (at("TYPE"), at("LAST SEEN"), at("REASON"))
-        else {
-            return false;
-        };
-        c.len() > reason
-            && c.len() <= l.len()
-            && matches!(c[ty], "Normal" | "Warning")
-            && time::age(c[seen]).is_some()
-            && (l[0] != "NAMESPACE" || time::age(c[0]).is_none())
-    })
+    event_row::headerless(row).map(|(l, _)| l)
+}
+
+/// The columns a header can name, as `event_row`'s layouts name them.
+const COLUMNS: [&str; 15] = [
+    "NAMESPACE",
+    "LAST SEEN",
+    "FIRST SEEN",
+    "COUNT",
+    "NAME",
+    "KIND",
+    "SUBOBJECT",
+    "TYPE",
+    "REASON",
+    "OBJECT",
+    "SOURCE",
+    "FROM",
+    "MESSAGE",
+    "LASTSEEN",
+    "FIRSTSEEN",
+];
+
+fn column(name: &str) -> Option<&'static str> {
+    COLUMNS.iter().copied().find(|c| *c == name)
 }
 
 /// The header's columns: (name, byte offset).
@@ -159,6 +125,11 @@ fn aligned(row: &str, cols: &[(String, usize)]) -> bool {
 pub(crate) fn read(text: &str) -> Evidence {
     let mut ev = Evidence::new(Format::EventsTable, false);
     let mut cols: Vec<(String, usize)> = Vec::new();
+    // Whether LAST SEEN was a date (absolute times) rather than an age.
+    let mut dated = false;
+    // After a `NAME AGE` header (the watch's generic printer): its line, and its rows.
+    let mut generic: Option<usize> = None;
+    let mut generic_rows = 0;
     // Rows pasted without their header, and a MESSAGE wrapped onto the next line (a reporter's
     // terminal): the wrapped line joins its row.
     let lines: Vec<&str> = text.lines().collect();
@@ -186,7 +157,23 @@ pub(crate) fn read(text: &str) -> Evidence {
         }
         if is_header(raw) {
             cols = columns(raw);
+            generic = None;
             continue;
+        }
+        // `kubectl get events -w` switching to its generic printer (`NAME AGE`, each event by
+        // its object name `web-0.15d6831e50a3f780` and an age): nothing in those rows to read.
+        let words: Vec<&str> = raw.split_whitespace().collect();
+        if words == ["NAME", "AGE"] {
+            generic = Some(line);
+            ev.skipped += 1;
+            continue;
+        }
+        if let (Some(_), [_, age]) = (generic, words.as_slice()) {
+            if crate::time::age(age).is_some() {
+                ev.skipped += 1;
+                generic_rows += 1;
+                continue;
+            }
         }
         if cols.is_empty() {
             if let Some(layout) = headerless(raw) {
@@ -211,25 +198,42 @@ pub(crate) fn read(text: &str) -> Evidence {
             });
             continue;
         }
-        let get = |name: &str| -> Option<String> {
+        // The cells as kubectl's tabwriter aligned them under the header, else (unaligned: `-w`
+        // prints each row through its own tabwriter) apart by two spaces or more.
+        let by_cells = |name: &str| -> Option<String> {
             if aligned(raw, &cols) {
                 return cell(raw, &cols, name).map(str::to_string);
             }
-            // Unaligned (`-w` prints each row through its own tabwriter): cells are still apart
-            // by two spaces or more (kubectl pads with three).
-            let cells: Vec<&str> = raw
-                .split("  ")
-                .map(str::trim)
-                .filter(|c| !c.is_empty())
-                .collect();
+            let cells = cells(raw);
             let i = cols.iter().position(|c| c.0 == name)?;
             if name == "MESSAGE" && i + 1 == cols.len() {
                 return Some(cells.get(i..)?.join("  "));
             }
             cells.get(i).map(|w| w.to_string())
         };
-        let (Some(age), Some(kind), Some(reason)) = (get("LAST SEEN"), get("TYPE"), get("REASON"))
-        else {
+        let typed = cols.iter().any(|c| c.0 == "TYPE");
+        let names: Vec<&'static str> = cols.iter().filter_map(|c| column(&c.0)).collect();
+        let row = match (by_cells("LAST SEEN"), by_cells("REASON")) {
+            (Some(seen), Some(reason)) => {
+                let ty = by_cells("TYPE");
+                let seen = seen.split_whitespace().collect::<Vec<_>>();
+                let ty_ok = !typed
+                    || ty
+                        .as_deref()
+                        .is_some_and(|t| matches!(t, "Normal" | "Warning"));
+                event_row::time_of(&seen)
+                    .filter(|_| ty_ok)
+                    .map(|w| (w, reason, None))
+            }
+            _ => None,
+        };
+        // Each cell by its kind (a date of six words, `{kubelet node}`, an empty SUBOBJECT).
+        let row = row.or_else(|| {
+            let f = event_row::fit(&names, raw)?;
+            let reason = f.get("REASON")?.to_string();
+            Some((f.last_seen, reason, Some(f)))
+        });
+        let Some((when, reason, fit)) = row else {
             ev.unread.push(Unread {
                 line,
                 file: 0,
@@ -238,36 +242,26 @@ pub(crate) fn read(text: &str) -> Evidence {
             });
             continue;
         };
-        let age_ms = match time::age(age.split_whitespace().next().unwrap_or("")) {
-            Some(a) => a,
-            None if age == "<unknown>" => 0,
-            None => {
-                ev.unread.push(Unread {
-                    line,
-                    file: 0,
-                    why: format!("LAST SEEN {age:?} is not a kubectl age"),
-                    text: cut(raw),
-                });
-                continue;
+        let get = |n: &str| match &fit {
+            Some(f) => f.get(n).map(str::to_string),
+            None => by_cells(n),
+        };
+        let t_ms = match when {
+            When::Ago(a) => -a,
+            When::At(t) => {
+                dated = true;
+                t
             }
         };
-        if !matches!(kind.as_str(), "Normal" | "Warning") {
-            ev.unread.push(Unread {
-                line,
-                file: 0,
-                why: format!("TYPE {kind:?} is not Normal or Warning"),
-                text: cut(raw),
-            });
-            continue;
-        }
         // `pod/web-0` (OBJECT), or KIND and NAME (older kubectl: `web-0.17a…` is the event's
-        // name, the object's name before its first dot).
+        // name, the object's name before its first dot); describe's rows name no object: a
+        // SUBOBJECT `spec.containers{app}` is a pod's.
         let (okind, oname) = match get("OBJECT") {
             Some(o) => match o.split_once('/') {
                 Some((k, n)) => (k.to_lowercase(), n.to_string()),
                 None => (String::new(), o),
             },
-            None => (
+            None if get("KIND").is_some() => (
                 get("KIND").unwrap_or_default().to_lowercase(),
                 get("NAME")
                     .unwrap_or_default()
@@ -276,77 +270,52 @@ pub(crate) fn read(text: &str) -> Evidence {
                     .unwrap_or("")
                     .to_string(),
             ),
+            None if get("SUBOBJECT").is_some_and(|s| s.starts_with("spec.")) => {
+                ("pod".into(), crate::pod::UNNAMED.to_string())
+            }
+            None => (String::new(), String::new()),
         };
         let msg = get("MESSAGE").unwrap_or_default();
-        let from = get("SOURCE").unwrap_or_default();
-        let is_pod = okind == "pod";
-        let is_node = okind == "node";
-        let probe = |k: &str| msg.starts_with(&format!("{k} probe"));
-        let (what, by) = match reason.as_str() {
-            "Unhealthy" if probe("Readiness") => (What::ProbeFailed("Readiness".into()), "kubelet"),
-            "Unhealthy" if probe("Liveness") => (What::ProbeFailed("Liveness".into()), "kubelet"),
-            "Unhealthy" if probe("Startup") => (What::ProbeFailed("Startup".into()), "kubelet"),
-            "Killing" if msg.contains("definition changed") => (
-                What::SpecChanged(
-                    msg.strip_prefix("Container ")
-                        .and_then(|m| m.split(' ').next())
-                        .unwrap_or("?")
-                        .to_string(),
-                ),
-                "kubelet",
-            ),
-            "Killing" if is_pod => (What::ContainerDied, "kubelet"),
-            "Started" if is_pod => (What::ContainerStarted, "kubelet"),
-            "Starting" if is_node && msg.starts_with("Starting kubelet") => {
-                (What::KubeletStarted, "kubelet")
-            }
-            "NodeNotReady" if is_pod => (What::ControllerNotReady, "node-controller"),
-            // Both the kubelet (kubelet_node_status.go, recordNodeStatusEvent) and the node
-            // lifecycle controller (controller/util/node, RecordNodeStatusChange) write "Node X
-            // status is now: NodeNotReady": without `-o wide`'s SOURCE the writer is not known
-            // (a node whose kubelet is down gets the controller's).
-            "NodeNotReady" if is_node => (What::NodeReady(false), "kubelet or node-controller"),
-            "NodeReady" if is_node => (What::NodeReady(true), "kubelet"),
-            "Rebooted" if is_node => (
-                What::NodeRebooted(crate::describe::boot_id(&msg)),
-                "kubelet",
-            ),
-            "OOMKilling" | "Evicted" | "Preempting" | "TaintManagerEviction" => (
-                What::PodMessage {
-                    reason: reason.clone(),
-                    message: msg.clone(),
-                },
-                "kubelet",
-            ),
-            _ if msg.starts_with("Pod was rejected") => (
-                What::PodMessage {
-                    reason: reason.clone(),
-                    message: msg.clone(),
-                },
-                "kubelet",
-            ),
-            _ => {
-                ev.skipped += 1;
-                continue;
-            }
+        let from = get("SOURCE").or_else(|| get("FROM")).unwrap_or_default();
+        let on = match okind.as_str() {
+            "pod" => On::Pod,
+            "node" => On::Node,
+            _ if reasons::node_only(&reason, &msg) => On::Node,
+            _ => On::Any,
         };
         // SOURCE: `kubelet, node-a` (`-o wide`), `{kubelet node-a}` (before 1.10).
         let from = from.trim_matches(|c| c == '{' || c == '}');
-        let by = match from.split([',', ' ']).next() {
-            Some(f) if !f.is_empty() => f.to_string(),
-            _ => by.to_string(),
+        let source = from.split([',', ' ']).next().filter(|f| !f.is_empty());
+        // A node's event without its object: the node is the source's host.
+        let oname = if oname.is_empty() && on == On::Node {
+            from.split([',', ' '])
+                .nth(1)
+                .map_or(String::new(), |h| h.trim().to_string())
+        } else {
+            oname
         };
+        let Some((what, by)) = reasons::said(&reason, on, &msg, source) else {
+            ev.skipped += 1;
+            continue;
+        };
+        let by = source.unwrap_or(by).to_string();
         ev.obs.push(Obs {
-            t_ms: -age_ms,
-            pod: is_pod.then(|| oname.clone()),
-            node: is_node.then(|| oname.clone()),
+            t_ms,
+            pod: (on == On::Pod).then(|| oname.clone()),
+            node: (on == On::Node && !oname.is_empty()).then(|| oname.clone()),
             what,
             by: Some(by),
             line,
             file: 0,
         });
     }
-    if !ev.obs.is_empty() {
+    if let Some(l) = generic {
+        ev.notes.push(format!("line {l}: `kubectl get events -w` went on with its generic printer (NAME AGE): {generic_rows} events named by their objects only, skipped"));
+    }
+    if dated {
+        ev.absolute = true;
+        ev.notes.push("LAST SEEN as a date (kubectl before 1.3, or a custom printer): a repeated event at its last time only".into());
+    } else if !ev.obs.is_empty() {
         ev.notes.push(
             "LAST SEEN counts back from when kubectl printed the row: times are relative (with -w, each row's from its own printing), a repeated event at its last time only"
                 .into(),

@@ -13,6 +13,7 @@
 use crate::klog_says::{controller_file, interpret};
 use crate::time;
 use crate::types::{cut, is_comment, Evidence, Format, Obs, Unread, What};
+use crate::unit_status;
 use serde_json::Value as J;
 use std::collections::BTreeMap;
 
@@ -238,7 +239,25 @@ pub(crate) fn is_json_line(first: &str) -> bool {
 }
 
 pub(crate) fn looks_like(first: &str) -> bool {
-    parse(first).is_some() || is_json_line(first)
+    parse(first).is_some()
+        || is_json_line(first)
+        || unit_status::header(first).is_some()
+        || crate::e2e::line(first).is_some()
+}
+
+/// The process an e2e framework line is said to come from.
+const E2E: &str = "e2e.test";
+
+/// Which unit a `systemctl status` header names: the kubelet's (`kubelet.service`, CentOS's
+/// "Kubernetes Kubelet Server"), a runtime's (its name as said), or another.
+fn unit_of(unit: &str, description: &str) -> Option<Option<&'static str>> {
+    if unit == "kubelet" || description.contains("Kubelet") {
+        return Some(None);
+    }
+    RUNTIMES
+        .iter()
+        .find(|(names, ..)| names.contains(&unit))
+        .map(|(.., said)| Some(*said))
 }
 
 pub(crate) fn read(text: &str) -> Evidence {
@@ -248,15 +267,69 @@ pub(crate) fn read(text: &str) -> Evidence {
     let (mut kubelet_lines, mut controller_lines, mut json_lines) = (0, 0, 0);
     // The runtime's lines, and any line of the kubelet's (understood or not).
     let (mut runtime_lines, mut kubelet_seen) = (0, 0);
+    // The e2e framework's lines, and the node its last one named.
+    let mut e2e_lines = 0;
+    let mut e2e_node: Option<String> = None;
     // journalctl's own lines between the entries ("-- Logs begin at …", "-- No entries --", the
     // `-x` catalog's "-- Subject: …"): not the kubelet's. "-- Reboot --" (and "-- Boot ID --")
     // marks a new boot of the host: the next entry is after a node reboot.
     let mut reboot: Option<usize> = None;
+    // Inside a `systemctl status` block: the unit's kind (`unit_of`), `None` for another unit.
+    let mut status_of: Option<Option<Option<&'static str>>> = None;
     for (n, raw) in text.lines().enumerate() {
         let line = n + 1;
         if raw.trim().is_empty() || is_comment(raw) {
             continue;
         }
+        // `systemctl status UNIT`: its header and keys, then its journal lines (read below).
+        if let Some((unit, description)) = unit_status::header(raw) {
+            status_of = Some(unit_of(unit, description));
+            ev.skipped += 1;
+            continue;
+        }
+        if let Some(which) = status_of.filter(|_| unit_status::in_block(raw)) {
+            let what = match (which, unit_status::active(raw)) {
+                (Some(Some(rt)), Some((up, t))) => {
+                    runtime_lines += 1;
+                    let rt = rt.to_string();
+                    Some((
+                        t,
+                        if up {
+                            What::RuntimeStarted(rt)
+                        } else {
+                            What::RuntimeStopped(rt)
+                        },
+                    ))
+                }
+                (Some(None), Some((up, t))) => {
+                    kubelet_seen += 1;
+                    kubelet_lines += 1;
+                    Some((
+                        t,
+                        if up {
+                            What::KubeletStarted
+                        } else {
+                            What::KubeletStopped
+                        },
+                    ))
+                }
+                _ => None,
+            };
+            match what {
+                Some((t_ms, what)) => ev.obs.push(Obs {
+                    t_ms,
+                    pod: None,
+                    node: None,
+                    what,
+                    by: Some("systemd".into()),
+                    line,
+                    file: 0,
+                }),
+                None => ev.skipped += 1,
+            }
+            continue;
+        }
+        status_of = None;
         if is_journalctl_note(raw) {
             let t = raw.trim();
             if t == "-- Reboot --" || (t.starts_with("-- Boot ") && t.ends_with(" --")) {
@@ -291,7 +364,16 @@ pub(crate) fn read(text: &str) -> Evidence {
                     src,
                 }
             }
-            (None, None) => match parse(raw) {
+            (None, None) => match parse(raw).or_else(|| {
+                crate::e2e::line(raw).map(|(t_ms, msg)| Line {
+                    t_ms,
+                    host: None,
+                    proc_: Some(E2E),
+                    msg,
+                    klog: false,
+                    src: "",
+                })
+            }) {
                 Some(l) => l,
                 None => {
                     ev.unread.push(Unread {
@@ -343,7 +425,26 @@ pub(crate) fn read(text: &str) -> Evidence {
             }
             continue;
         }
-        let said: Vec<(Option<String>, What, Option<&'static str>)> = if !l.klog {
+        let said: Vec<(Option<String>, What, Option<&'static str>)> = if l.proc_ == Some(E2E) {
+            e2e_lines += 1;
+            match crate::e2e::says(m) {
+                // Said once until it changes (the framework polls every two seconds).
+                // A line the paste cut short (`message: container runtime`) is the one before.
+                Some((_, What::NodeNotReadyBecause(m)))
+                    if ready.keys().any(|k| {
+                        k.starts_with("\u{0}e2e ")
+                            && k.contains(&format!("NodeNotReadyBecause(\"{m}"))
+                    }) =>
+                {
+                    Vec::new()
+                }
+                Some((n, w)) if ready.insert(format!("\u{0}e2e {n} {w:?}"), true).is_none() => {
+                    e2e_node = Some(n);
+                    vec![(None, w, Some("e2e framework (the node's condition)"))]
+                }
+                _ => Vec::new(),
+            }
+        } else if !l.klog {
             // "kubelet.service", "kubelet: The Kubernetes Node Agent", CentOS's "Kubernetes
             // Kubelet Server".
             let about_kubelet = m.contains("kubelet") || m.contains("Kubelet Server");
@@ -366,10 +467,13 @@ pub(crate) fn read(text: &str) -> Evidence {
             ev.skipped += 1;
             continue;
         }
+        let node = e2e_node.take().or(node);
         for (pod, what, writer) in said {
-            if writer.is_some() || controller {
+            // (The e2e framework's lines are counted apart, above.)
+            let e2e = l.proc_ == Some(E2E);
+            if !e2e && (writer.is_some() || controller) {
                 controller_lines += 1;
-            } else {
+            } else if !e2e {
                 kubelet_lines += 1;
             }
             ev.obs.push(Obs {
@@ -382,6 +486,9 @@ pub(crate) fn read(text: &str) -> Evidence {
                 file: 0,
             });
         }
+    }
+    if e2e_lines > 0 && kubelet_lines == 0 && controller_lines == 0 {
+        ev.format = Format::E2eLog;
     }
     if controller_lines > 0 && kubelet_lines == 0 {
         ev.format = Format::ControllerLog;

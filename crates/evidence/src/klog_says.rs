@@ -2,6 +2,7 @@
 //! time, host and source file off: the messages `replay` follows and the kubelet or controller
 //! code that logs each (cited at each).
 
+use crate::reasons::{self, On};
 use crate::types::What;
 use serde_json::Value as J;
 use std::collections::BTreeMap;
@@ -94,6 +95,40 @@ pub(crate) fn interpret(
     let one = |p: Option<String>, w: What| vec![(p, w, None)];
     if text.starts_with("Starting kubelet") || text == "Started kubelet" {
         return one(None, What::KubeletStarted);
+    }
+    // The event recorder's echo of an event it writes (client-go `tools/record/event.go`:
+    // `Event(v1.ObjectReference{Kind:"Node", … Name:"n1" …}): type: 'Warning' reason:
+    // 'Rebooted' Node n1 has been rebooted, boot id: …`): read as the event, through the reasons
+    // every events reader shares. "Starting kubelet." is said beside "Started kubelet" (server.go),
+    // read above.
+    if let (Some(i), true) = (m.find(" reason: '"), text.starts_with("Event(")) {
+        let rest = &m[i + 10..];
+        let (reason, msg) = rest
+            .split_once("' ")
+            .unwrap_or((rest.trim_end_matches('\''), ""));
+        let field = |k: &str| quoted_after(m, &format!("{k}:\""));
+        let on = match field("Kind").as_deref() {
+            Some("Pod") => On::Pod,
+            Some("Node") => On::Node,
+            _ => On::Any,
+        };
+        return match reasons::said(reason, on, msg.trim(), None) {
+            Some((What::KubeletStarted, _)) | None => Vec::new(),
+            Some((w, _)) => one((on == On::Pod).then(|| field("Name")).flatten(), w),
+        };
+    }
+    // cAdvisor's machine info, logged once at the kubelet's start (`manager.go`: "Machine:
+    // {NumCores:4 … BootID:f74445fe-… …}"): the boot id the kubelet records.
+    if let Some(i) = m
+        .find(" BootID:")
+        .filter(|_| text.starts_with("Machine: {"))
+    {
+        let id = m[i + 8..].split([' ', '}']).next().unwrap_or("");
+        return if id.is_empty() {
+            Vec::new()
+        } else {
+            one(None, What::BootId(id.to_string()))
+        };
     }
     if text == "Kubelet version" {
         // cmd/kubelet/app/server.go, run(): logger.Info("Kubelet version", "kubeletVersion", …),

@@ -15,7 +15,8 @@
 //! - `ContainerStarted` at `state.running.startedAt`, `ContainerDied` at `state.terminated` or
 //!   `lastState.terminated`'s `finishedAt`, `RestartCount(restartCount)` (0 included) at the
 //!   latest of those times;
-//! - for a `Node`: `KubeletVersion` (`status.nodeInfo.kubeletVersion`) and `NodeReady`.
+//! - for a `Node`: `KubeletVersion` (`status.nodeInfo.kubeletVersion`), `BootId`
+//!   (`status.nodeInfo.bootID`) and `NodeReady`.
 //!
 //! What a snapshot cannot say (the order of earlier changes, `started`/`ready` without a time) goes
 //! into the evidence's notes.
@@ -262,14 +263,21 @@ impl Reader {
                 let name = text(o, &["metadata", "name"]);
                 let conds = seq(get(o, &["status", "conditions"]));
                 self.conditions(conds, None, name, true);
-                if let Some(v) = get(o, &["status", "nodeInfo", "kubeletVersion"]) {
-                    if let Some(s) = v.as_str() {
-                        let t = conds
-                            .iter()
-                            .filter_map(|c| when(c.get("lastHeartbeatTime")))
-                            .max()
-                            .unwrap_or(0);
-                        self.push(t, None, name, What::KubeletVersion(s.to_string()), v.line);
+                let t = conds
+                    .iter()
+                    .filter_map(|c| when(c.get("lastHeartbeatTime")))
+                    .max()
+                    .unwrap_or(0);
+                // The kubelet's version and the boot id it records (`setters.go`
+                // MachineInfo: `nodeInfo.bootID`, which the Rebooted event compares).
+                for (key, what) in [
+                    ("kubeletVersion", What::KubeletVersion as fn(String) -> What),
+                    ("bootID", What::BootId),
+                ] {
+                    if let Some(v) = get(o, &["status", "nodeInfo", key]) {
+                        if let Some(s) = v.as_str().filter(|s| !s.is_empty()) {
+                            self.push(t, None, name, what(s.to_string()), v.line);
+                        }
                     }
                 }
                 return Ok(());

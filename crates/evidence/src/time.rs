@@ -198,6 +198,16 @@ pub fn clock_text(ms: i64) -> String {
     format!("{:02}:{:02}:{:02}", r / 3600, r / 60 % 60, r % 60)
 }
 
+/// A duration as kubectl writes an age, to the second: `3m9s`, `2h0m5s`, `45s`.
+pub fn duration_text(ms: i64) -> String {
+    let s = ms / 1000;
+    match (s / 3600, s / 60 % 60, s % 60) {
+        (0, 0, x) => format!("{x}s"),
+        (0, m, x) => format!("{m}m{x}s"),
+        (h, m, x) => format!("{h}h{m}m{x}s"),
+    }
+}
+
 /// kubectl's AGE column (`HumanDuration`): `45s`, `3m48s`, `4m`, `5h2m`, `2d3h`, `3y`; ms.
 pub fn age(s: &str) -> Option<i64> {
     let mut total = 0i64;

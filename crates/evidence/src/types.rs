@@ -39,6 +39,22 @@ pub enum What {
     StatusWritten,
     KubeletStarted,
     KubeletStopped,
+    /// kube-proxy started on the node (its `Starting` event, "Starting kube-proxy.":
+    /// `cmd/kube-proxy/app/server.go` `birthCry`). With the kubelet's start at the same time, the
+    /// node's agents all restarted: the node did.
+    ProxyStarted,
+    /// The kubelet found the pod's sandbox gone or changed and makes a new one ("Pod sandbox
+    /// changed, it will be killed and re-created.": `computePodActions` in
+    /// `kuberuntime_manager.go`): every pod's at once after a node reboot; one pod's again and
+    /// again when the CNI or the runtime fails it.
+    SandboxChanged,
+    /// One printing of `kubectl get pods` puts this many pods' last container restarts at one
+    /// moment, `ago_ms` before it printed (`RESTARTS 1 (3m9s ago)`): every pod of the node (or
+    /// of the table) that says when it restarted, as when a node reboots.
+    RestartedTogether {
+        pods: u32,
+        ago_ms: i64,
+    },
     LeaseRenewed,
     NodeReady(bool),
     PodDeleted,
@@ -70,6 +86,10 @@ pub enum What {
     /// The node rebooted: the kubelet's `Rebooted` event ("Node n1 has been rebooted, boot id:
     /// …", `kubelet_node_status.go` when the boot id it records changes); the boot id.
     NodeRebooted(String),
+    /// The node's boot id as the evidence shows it (`kubectl describe node`'s `Boot ID:`, a Node's
+    /// `status.nodeInfo.bootID`, cAdvisor's `Machine:` line at the kubelet's start): two of one
+    /// node that differ are a reboot between them, as the kubelet's Rebooted event says.
+    BootId(String),
     /// The kubelet found the container runtime down or not answering: "skipping pod
     /// synchronization" with its reason (`kubelet.go` `syncLoop`: "container runtime is down",
     /// "PLEG is not healthy: …").
@@ -165,6 +185,12 @@ impl What {
             What::StatusWritten => "status written (no Ready in the record)".into(),
             What::KubeletStarted => "kubelet started".into(),
             What::KubeletStopped => "kubelet stopped".into(),
+            What::ProxyStarted => "kube-proxy started".into(),
+            What::SandboxChanged => "pod sandbox changed, re-created".into(),
+            What::RestartedTogether { pods, ago_ms } => format!(
+                "{pods} pods' containers restarted together, {} before the table was printed",
+                crate::time::duration_text(*ago_ms)
+            ),
             What::LeaseRenewed => "lease renewed".into(),
             What::NodeReady(b) => format!("node Ready={}", tf(*b)),
             What::PodDeleted => "pod deleted".into(),
@@ -183,6 +209,7 @@ impl What {
             What::SpecChanged(c) => format!("container {c} definition changed, restarted"),
             What::NodeNotReadyBecause(m) => format!("node NotReady: {}", cut_to(m, 90)),
             What::NodeRebooted(id) => format!("node rebooted (boot id {})", cut_to(id, 40)),
+            What::BootId(id) => format!("boot id {}", cut_to(id, 40)),
             What::RuntimeDown(m) => format!("pod sync skipped: {}", cut_to(m, 90)),
             What::RuntimeStopped(r) => format!("container runtime {r} stopping"),
             What::RuntimeStarted(r) => format!("container runtime {r} started"),
@@ -237,6 +264,8 @@ pub enum Format {
     /// The container runtime's own journal (containerd, CRI-O, dockerd) and systemd's lines
     /// about its unit, with no kubelet line among them.
     RuntimeLog,
+    /// The Kubernetes e2e test framework's log: the node's conditions as a test saw them.
+    E2eLog,
 }
 
 impl Format {
@@ -251,6 +280,7 @@ impl Format {
             Format::EventsTable => "kubectl get events (table)",
             Format::ControllerLog => "kube-controller-manager log (klog)",
             Format::RuntimeLog => "container runtime log (containerd, CRI-O or dockerd journal)",
+            Format::E2eLog => "e2e test framework log (the node's conditions as the test saw them)",
         }
     }
 }
@@ -376,6 +406,18 @@ const COMMANDS: [&str; 22] = [
     "k3s",
 ];
 
+/// An elision a reporter wrote (`[...]`, `...`, `…`, `<SNIP>`), or a markdown code fence
+/// (` ``` `, ` ```bash `): no more data than a prompt.
+pub(crate) fn is_elision(l: &str) -> bool {
+    let t = l.trim();
+    matches!(t, "[...]" | "..." | "…" | "[…]" | "(...)")
+        || matches!(
+            t.to_ascii_lowercase().as_str(),
+            "<snip>" | "[snip]" | "(snip)" | "snip"
+        )
+        || (t.starts_with("```") && t[3..].bytes().all(|b| b.is_ascii_alphanumeric()))
+}
+
 /// A prompt and/or a command line (`[root@master ~]# kubectl get pod -w`, `$ k get po -w`,
 /// `controlplane:~$ kubectl describe pod x`, `# grep SyncLoop kubelet.INFO`, a bare
 /// `kubectl get events -w`): not data in any format. `k` (the usual alias) counts only before
@@ -383,13 +425,15 @@ const COMMANDS: [&str; 22] = [
 pub(crate) fn is_command(l: &str) -> bool {
     let t = l.trim();
     // An elision a reporter wrote (`[...]`, `...`, `…`) is no more data than a prompt.
-    if matches!(t, "[...]" | "..." | "…" | "[…]" | "(...)") {
+    if is_elision(t) {
         return true;
     }
+    // `[root@master ~]# …`, also with its `[` lost or a list marker before it (`2)
+    // user@host ~]$ systemctl status kubelet`).
     let rest = if let Some(i) = t
         .find("]# ")
         .or_else(|| t.find("]$ "))
-        .filter(|_| t.starts_with('['))
+        .filter(|&i| t.starts_with('[') || t[..i].split_whitespace().any(|w| w.contains('@')))
     {
         &t[i + 3..]
     } else {

@@ -381,6 +381,22 @@ pub fn answer(
         OtherRestart::of_verdict(&ranked[0])
     });
     if restart.is_some() {
+        // A restart is named on its own signature: the evidence is as strong as that is.
+        let score = ranked[0].score;
+        let grade = if score >= 80.0 {
+            "strong"
+        } else if score >= 60.0 {
+            "moderate"
+        } else {
+            "weak"
+        };
+        let what = strength_words
+            .rsplit_once("; ")
+            .map_or(strength_words.as_str(), |(w, _)| w)
+            .to_string();
+        strength_words = format!("{what}; named on its own signature, {score:.0} of 100: {grade}");
+    }
+    if restart.is_some() {
         let mut why = ranked[0].why.clone();
         if named.is_some() {
             why.push(format!(

@@ -97,6 +97,8 @@ pub(super) fn pod_facts(obs: &[Obs]) -> Vec<String> {
                     format!("{pod}: {reason} ({message}) — out of memory, not a restart effect")
                 } else if reason == "Preempting" || reason == "Preempted" {
                     format!("{pod}: preempted ({message}) — not a restart effect")
+                } else if message.contains("graceful node shutdown") {
+                    format!("{pod}: {reason}: {message} (nodeshutdown_manager_linux.go) — the node was shutting down, not a restart bug")
                 } else {
                     continue;
                 }

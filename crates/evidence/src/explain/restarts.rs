@@ -106,7 +106,8 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
     let start = obs.iter().find(|o| o.what == What::KubeletStarted);
     match kind {
         OtherRestart::Node => {
-            if let Some(o) = obs.iter().find(|o| matches!(o.what, What::NodeRebooted(_))) {
+            let rebooted = obs.iter().find(|o| matches!(o.what, What::NodeRebooted(_)));
+            if let Some(o) = rebooted {
                 score += 70.0;
                 why.push(format!(
                     "node {}: the kubelet's Rebooted event ({}): the node's boot id changed — it rebooted (+70)",
@@ -114,38 +115,33 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                     line(o)
                 ));
             }
-            if let Some(s) = start {
-                score += 10.0;
-                why.push(format!("the kubelet started ({}) (+10)", line(s)));
-                if let Some(n) = obs
+            // Two boot ids of one node that differ (two describes, a Node's YAML and a journal).
+            let boots: Vec<&Obs> = obs
+                .iter()
+                .filter(|o| matches!(o.what, What::BootId(_)))
+                .collect();
+            let other = boots.iter().find_map(|a| {
+                boots
                     .iter()
-                    .find(|o| node_not_ready(o) && o.file == s.file && o.t_ms <= s.t_ms)
-                {
-                    score += 10.0;
-                    why.push(format!(
-                        "the node was NotReady before it ({}): its lease stopped with the node (+10)",
-                        line(n)
-                    ));
-                }
-                let mut pods: Vec<&String> = obs.iter().filter_map(|o| o.pod.as_ref()).collect();
-                pods.sort();
-                pods.dedup();
-                let restarted = |p: &&String| {
-                    obs.iter().any(|o| {
-                        o.pod.as_ref() == Some(*p)
-                            && o.file == s.file
-                            && o.t_ms >= s.t_ms
-                            && matches!(o.what, What::ContainerStarted | What::Restarted(_))
-                    })
-                };
-                if !pods.is_empty() && pods.iter().all(restarted) {
-                    score += 10.0;
-                    why.push(format!(
-                        "every observed pod's containers started again after the kubelet's start ({} pod{}) (+10)",
-                        pods.len(),
-                        if pods.len() == 1 { "" } else { "s" }
-                    ));
-                }
+                    .find(|b| b.node == a.node && b.what != a.what)
+                    .map(|b| (*a, *b))
+            });
+            if let (Some((a, b)), None) = (other, rebooted) {
+                score += 70.0;
+                why.push(format!(
+                    "node {}: its boot id differs between {} and {}: it rebooted between them (+70)",
+                    a.node.as_deref().unwrap_or("?"),
+                    line(a),
+                    line(b)
+                ));
+            }
+            let (inferred, mut said) = reboot_hints(obs, start);
+            why.append(&mut said);
+            if rebooted.is_none() && other.is_none() && inferred > INFERRED_MAX {
+                score += INFERRED_MAX;
+                why.push(format!("without the kubelet's Rebooted event a reboot is only inferred: at most {INFERRED_MAX:.0}"));
+            } else {
+                score += inferred;
             }
             if score > 0.0 && score < 70.0 {
                 why.push("no Rebooted event: the node's events (`kubectl get events --field-selector involvedObject.kind=Node`) would say whether it rebooted".into());
@@ -184,7 +180,7 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                 )),
                 (None, None) => None,
             };
-            if let Some((s, w)) = said {
+            if let Some((s, w)) = &said {
                 score += s;
                 why.push(format!("{w} (+{s})"));
                 if !obs.iter().any(|o| {
@@ -205,6 +201,13 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                     What::NodeNotReadyBecause(m) | What::RuntimeDown(m) => m.as_str(),
                     _ => continue,
                 };
+                // The PLEG last seen Go's largest duration ago (2562047h47m16.854775807s: its
+                // relist time still zero, `pleg/generic.go` Healthy) has never relisted: the
+                // kubelet has just started, and its runtime state says "container runtime is
+                // down" until its first status check — not an outage.
+                if m.contains("2562047h47m16.854775807s") {
+                    continue;
+                }
                 let s = if m.contains("container runtime is down") {
                     70.0
                 } else if m.starts_with("container runtime not answering")
@@ -227,6 +230,13 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                     line(o),
                     crate::types::cut_to(m, 100)
                 ));
+                if let Some(k) = start.filter(|k| k.file == o.file && k.t_ms > o.t_ms) {
+                    score -= 20.0;
+                    why.push(format!(
+                        "the kubelet itself started after it ({}): the outage ended in a kubelet or node restart, not the runtime's alone (−20)",
+                        line(k)
+                    ));
+                }
                 let kubelet_ready = obs.iter().any(|o| {
                     matches!(o.what, What::ReadyChanged(_))
                         && !o
@@ -247,6 +257,12 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                         "the kubelet kept running (no stop or start in the evidence) (+10)".into(),
                     );
                 }
+            }
+            // The kubelet's words alone say the runtime did not answer it, not that the runtime
+            // restarted (it may never have come up, or the kubelet misread it): moderate at most.
+            if said.is_none() && score > KUBELET_WORDS_MAX {
+                score = KUBELET_WORDS_MAX;
+                why.push(format!("only the kubelet's words, not the runtime's own lines, say it: at most {KUBELET_WORDS_MAX:.0}"));
             }
         }
         OtherRestart::Upgrade => {
@@ -297,6 +313,137 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
         score: score.clamp(0.0, 100.0),
         why,
     }
+}
+
+/// The most a runtime restart scores on the kubelet's words alone (no line of the runtime's own
+/// or of systemd about its unit).
+const KUBELET_WORDS_MAX: f64 = 70.0;
+
+/// The most a reboot scores on what only suggests it (no Rebooted event): moderate, never strong.
+const INFERRED_MAX: f64 = 65.0;
+
+/// How close two events must be to be one moment of a node's restart (a kubelet and a kube-proxy
+/// starting, two pods' sandboxes changing): the agents of a booting node start within a minute
+/// or two of each other.
+const ONE_MOMENT_MS: i64 = 120_000;
+
+/// What suggests a node reboot without the kubelet's Rebooted event, and why: the kubelet's start
+/// after the node's NotReady, kube-proxy starting with it (both agents restarted: the node did;
+/// k3s runs both in one process, so this alone stays under `NAMED_AT`), the runtime not answering
+/// before (a node going down stops it first), every observed pod's containers started again,
+/// several pods' sandboxes re-created at once (`SandboxChanged`), one printing of `kubectl get
+/// pods` putting every pod's last restart at one moment, pods the graceful node shutdown
+/// terminated.
+fn reboot_hints(obs: &[Obs], start: Option<&Obs>) -> (f64, Vec<String>) {
+    let mut score = 0.0;
+    let mut why = Vec::new();
+    if let Some(s) = start {
+        score += 10.0;
+        why.push(format!("the kubelet started ({}) (+10)", line(s)));
+        if let Some(n) = obs
+            .iter()
+            .find(|o| node_not_ready(o) && o.file == s.file && o.t_ms <= s.t_ms)
+        {
+            score += 10.0;
+            why.push(format!(
+                "the node was NotReady before it ({}): its lease stopped with the node (+10)",
+                line(n)
+            ));
+        }
+        if let Some(p) = obs.iter().find(|o| {
+            o.what == What::ProxyStarted
+                && o.file == s.file
+                && (o.t_ms - s.t_ms).abs() <= ONE_MOMENT_MS
+        }) {
+            score += 20.0;
+            why.push(format!(
+                "kube-proxy started with it ({}): the node's agents both started again, as at a boot (+20)",
+                line(p)
+            ));
+        }
+        if let Some(d) = obs
+            .iter()
+            .find(|o| matches!(o.what, What::RuntimeDown(_)) && o.file == s.file && o.t_ms < s.t_ms)
+        {
+            score += 10.0;
+            why.push(format!(
+                "the container runtime stopped answering before it ({}): a node going down stops its runtime first (+10)",
+                line(d)
+            ));
+        }
+        let mut pods: Vec<&String> = obs.iter().filter_map(|o| o.pod.as_ref()).collect();
+        pods.sort();
+        pods.dedup();
+        let restarted = |p: &&String| {
+            obs.iter().any(|o| {
+                o.pod.as_ref() == Some(*p)
+                    && o.file == s.file
+                    && o.t_ms >= s.t_ms
+                    && matches!(o.what, What::ContainerStarted | What::Restarted(_))
+            })
+        };
+        if !pods.is_empty() && pods.iter().all(restarted) {
+            score += 10.0;
+            why.push(format!(
+                "every observed pod's containers started again after the kubelet's start ({} pod{}) (+10)",
+                pods.len(),
+                if pods.len() == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    // Several pods' sandboxes re-created within one moment.
+    let changed: Vec<&Obs> = obs
+        .iter()
+        .filter(|o| o.what == What::SandboxChanged)
+        .collect();
+    if let Some(first) = changed.first() {
+        let mut pods: Vec<&str> = Vec::new();
+        for o in &changed {
+            let near = o.file == first.file && (o.t_ms - first.t_ms).abs() <= ONE_MOMENT_MS;
+            match o.pod.as_deref() {
+                Some(p) if near && !pods.contains(&p) => pods.push(p),
+                _ => {}
+            }
+        }
+        if pods.len() >= 2 {
+            score += 40.0;
+            why.push(format!(
+                "{} pods' sandboxes changed at one moment ({}): after a node reboot every pod's sandbox is gone (+40)",
+                pods.len(),
+                line(first)
+            ));
+        } else {
+            why.push(format!("one pod's SandboxChanged ({}) alone does not say the node rebooted: the network plugin or the runtime can fail one pod's sandbox", line(first)));
+        }
+    }
+    if let Some(o) = obs
+        .iter()
+        .find(|o| matches!(o.what, What::RestartedTogether { .. }))
+    {
+        if let What::RestartedTogether { pods, ago_ms } = o.what {
+            let s = if pods >= 3 { 60.0 } else { 50.0 };
+            score += s;
+            why.push(format!(
+                "{pods} pods' containers last restarted at one moment, {} before `kubectl get pods` printed ({}), and no Ready pod there went without a restart: every container on the node started again, as after a reboot — or a runtime restart that kills containers (dockerd without live-restore) (+{s:.0})",
+                crate::time::duration_text(ago_ms),
+                line(o)
+            ));
+        }
+    }
+    let shut: Vec<&Obs> = obs
+        .iter()
+        .filter(|o| matches!(&o.what, What::PodMessage { message, .. } if message.contains("graceful node shutdown")))
+        .collect();
+    if let Some(o) = shut.first() {
+        score += 60.0;
+        why.push(format!(
+            "{} pod{} terminated by the kubelet's graceful node shutdown ({}, nodeshutdown_manager_linux.go): the node was shutting down (+60)",
+            shut.len(),
+            if shut.len() == 1 { "" } else { "s" },
+            line(o)
+        ));
+    }
+    (score, why)
 }
 
 /// Whether the evidence shows the kubelet's versions across 1.30→1.31.
@@ -363,6 +510,48 @@ mod tests {
             score,
             why: Vec::new(),
         }
+    }
+
+    fn boot(id: &str, line: usize, file: usize) -> Obs {
+        Obs {
+            t_ms: 0,
+            pod: None,
+            node: Some("n1".into()),
+            what: What::BootId(id.into()),
+            by: None,
+            line,
+            file,
+        }
+    }
+
+    /// Two boot ids of one node that differ (two files read together) are a reboot between
+    /// them, as strong as the Rebooted event; one boot id says nothing.
+    #[test]
+    fn a_changed_boot_id_is_a_reboot() {
+        let one = [boot("d79314e4", 21, 0)];
+        assert_eq!(signature(OtherRestart::Node, &one).score, 0.0);
+        let two = [boot("d79314e4", 21, 0), boot("f74445fe", 8, 1)];
+        let s = signature(OtherRestart::Node, &two);
+        assert_eq!(s.score, 70.0, "{:?}", s.why);
+    }
+
+    /// "container runtime is down" beside a PLEG last seen Go's largest duration ago is the
+    /// kubelet's first seconds (its PLEG has never relisted), not a runtime outage.
+    #[test]
+    fn a_pleg_that_never_relisted_is_no_outage() {
+        let o = |m: &str| Obs {
+            t_ms: 0,
+            pod: None,
+            node: None,
+            what: What::RuntimeDown(m.into()),
+            by: None,
+            line: 4,
+            file: 0,
+        };
+        let start = [o("container runtime is down PLEG is not healthy: pleg was last seen active 2562047h47m16.854775807s ago; threshold is 3m0s")];
+        assert_eq!(signature(OtherRestart::Runtime, &start).score, 0.0);
+        let down = [o("container runtime is down")];
+        assert_eq!(signature(OtherRestart::Runtime, &down).score, 70.0);
     }
 
     /// Ties never favour a bug; a weaker signature, or one under `NAMED_AT`, is not named.

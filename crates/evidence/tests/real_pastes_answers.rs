@@ -1,0 +1,156 @@
+//! Every real paste's answer, pinned: read or refused, and the restart named (a node reboot, a
+//! container runtime restart or outage, a spec-hash restart as after an in-place upgrade) or
+//! none. Checked by eye against each file's "what happened" line (`cargo run -p
+//! restartscope-evidence --example pastes` prints both); where they differ, the comment says
+//! why. No paste names a known kubelet bug: none of these incidents had one.
+
+mod common;
+use common::paste;
+use restartscope_evidence::explain::{answer, candidates, explain_for};
+use restartscope_evidence::read;
+
+#[derive(Debug, PartialEq)]
+enum Said {
+    Refused,
+    Read(Option<&'static str>),
+}
+use Said::*;
+
+const REBOOT: Option<&str> = Some("node-reboot");
+const RUNTIME: Option<&str> = Some("runtime-restart");
+const HASH: Option<&str> = Some("upgrade-1.30-to-1.31");
+
+/// Each paste (its number) and what replay says of it.
+const ANSWERS: [(&str, Said); 79] = [
+    ("01-", Read(REBOOT)),
+    ("02-", Read(REBOOT)),
+    ("03-", Read(REBOOT)),
+    // a reboot: the journal shows only the kubelet's start at boot (and one boot id).
+    ("04-", Read(None)),
+    ("05-", Read(RUNTIME)),
+    ("06-", Read(RUNTIME)),
+    ("07-", Read(RUNTIME)),
+    // PLEG unhealthy for hours; the reboot came after, as the fix.
+    ("08-", Read(RUNTIME)),
+    ("09-", Read(RUNTIME)),
+    ("10-", Read(RUNTIME)),
+    // the runtime down on a node just set up: an outage, not a restart.
+    ("11-", Read(RUNTIME)),
+    // the kubelet restarted twice (no other kind of restart to name).
+    ("12-", Read(None)),
+    ("13-", Read(None)),
+    ("14-", Read(None)),
+    ("15-", Read(None)),
+    ("16-", Refused),
+    // one message without a time: the kubelet's first seconds (PLEG never relisted).
+    ("17-", Refused),
+    ("18-", Refused),
+    ("19-", Read(None)),
+    // the kubelet misread docker's version and marked the runtime down: an outage as the kubelet saw it.
+    ("20-", Read(RUNTIME)),
+    ("21-", Read(RUNTIME)),
+    ("22-", Read(HASH)),
+    // a reboot: every pod restarted, but this kubectl prints no time for RESTARTS.
+    ("23-", Read(None)),
+    ("24-", Read(None)),
+    // a reboot (`reboot` at node1's prompt): the pods' table shows no one moment of restarts.
+    ("25-", Read(None)),
+    ("26-", Read(REBOOT)),
+    ("27-", Refused),
+    ("28-", Refused),
+    // a runtime hang: the node controller's Unknown alone names no restart.
+    ("29-", Read(None)),
+    ("30-", Read(None)),
+    ("31-", Refused),
+    ("32-", Read(RUNTIME)),
+    // containerd's journal without its stop or start (the restart is after the cut).
+    ("33-", Refused),
+    ("34-", Read(RUNTIME)),
+    ("35-", Refused),
+    // CRI-O failed to start after a reboot: the runtime down is named, the reboot not shown.
+    ("36-", Read(RUNTIME)),
+    ("37-", Read(RUNTIME)),
+    // a reboot: systemctl status shows only the kubelet's start.
+    ("38-", Read(None)),
+    ("39-", Refused),
+    // prose, `get nodes`, a Conditions table cut before Ready.
+    ("40-", Refused),
+    ("41-", Refused),
+    ("42-", Read(RUNTIME)),
+    // `kubectl get nodes` alone: refused, with what to paste.
+    ("43-", Refused),
+    // `kubectl get nodes` alone: refused, with what to paste.
+    ("44-", Refused),
+    ("45-", Read(None)),
+    ("46-", Read(None)),
+    // the kind node containers restarted: two kubelet starts, no other agent in the excerpt.
+    ("47-", Read(None)),
+    ("48-", Read(REBOOT)),
+    ("49-", Refused),
+    ("50-", Refused),
+    ("51-", Refused),
+    ("52-", Read(None)),
+    ("53-", Refused),
+    ("54-", Read(None)),
+    ("55-", Read(None)),
+    ("56-", Read(None)),
+    ("57-", Read(None)),
+    ("58-", Refused),
+    ("59-", Read(None)),
+    ("60-", Read(None)),
+    ("61-", Read(None)),
+    ("62-", Read(None)),
+    // `oc get nodes` after a cluster restart: refused, with what to paste.
+    ("63-", Refused),
+    // a reboot: the kubelet's lines cut before their klog header (no time).
+    ("64-", Refused),
+    // a reboot: the kubelet's unit in an auto-restart loop.
+    ("65-", Read(None)),
+    ("66-", Read(None)),
+    ("67-", Read(None)),
+    ("68-", Read(None)),
+    ("69-", Read(None)),
+    ("70-", Read(None)),
+    // `kubectl get nodes` across a reboot: refused, with what to paste.
+    ("71-", Refused),
+    ("72-", Read(RUNTIME)),
+    // a reboot: a Go goroutine dump, no time.
+    ("73-", Refused),
+    ("74-", Read(REBOOT)),
+    // back after a graceful shutdown: new pods ContainerCreating, no restart count moved.
+    ("75-", Read(None)),
+    ("76-", Read(None)),
+    ("77-", Refused),
+    ("78-", Refused),
+    // Control-plane pods restarting on their own for days: `(3d1h ago)` is to the hour, too
+    // coarse to call two restarts one moment, and the apiserver's differs.
+    ("79-", Read(None)),
+];
+
+#[test]
+fn every_pastes_answer() {
+    let mut wrong = Vec::new();
+    for (f, want) in ANSWERS {
+        let got = match read(&paste(f), 0) {
+            Err(_) => Refused,
+            Ok(ev) => {
+                let c = candidates(&ev.obs, None, None);
+                let a = answer(&ev.obs, explain_for(&ev.obs, &c, None), None).0;
+                assert_eq!(
+                    a.bug, None,
+                    "{f}: a known bug named for an incident that had none"
+                );
+                Read(
+                    [REBOOT, RUNTIME, HASH]
+                        .into_iter()
+                        .flatten()
+                        .find(|k| a.restart.as_deref() == Some(*k)),
+                )
+            }
+        };
+        if got != want {
+            wrong.push(format!("{f}: {got:?}, not {want:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
