@@ -79,6 +79,10 @@ func run(scPath, policy, release, kdir, out string) error {
 		if err != nil {
 			return err
 		}
+		gates.ExitedRegularInitializes, err = exitedRegularInitializes(kdir)
+		if err != nil {
+			return err
+		}
 		v.Events, err = simulate(sc, gates, kdir)
 		if err != nil {
 			return err
@@ -119,6 +123,18 @@ func startedBySameID(kdir string) (bool, error) {
 	}
 	// No Started kept at all (before KEP-4781): the gate check never runs.
 	return false, nil
+}
+
+// exitedRegularInitializes reads the release's kuberuntime_container.go
+// computeInitContainerActions: whether any regular container of the active sandbox, an exited
+// one too, makes the pod initialized (kubecontainer.HasAnyActiveRegularContainerStarted), or
+// only a Created or Running one (the node-reboot workaround of PR #120269).
+func exitedRegularInitializes(kdir string) (bool, error) {
+	b, err := os.ReadFile(filepath.Join(kdir, "pkg/kubelet/kuberuntime/kuberuntime_container.go"))
+	if err != nil {
+		return false, err
+	}
+	return strings.Contains(string(b), "HasAnyActiveRegularContainerStarted("), nil
 }
 
 func simulate(sc *scenario.Scenario, gates node.Gates, kdir string) ([]trace.Event, error) {

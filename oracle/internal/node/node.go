@@ -22,6 +22,10 @@
 //     SetContainerReadiness, startup → SetContainerStartup, then HandlePodSyncs);
 //   - the status manager's goroutine (status_manager.go Start: syncBatch on podStatusChannel,
 //     syncBatch(all) every 10 s);
+//   - init containers: ordinary ones completed before the story (Terminated, exit 0, in
+//     InitContainerStatuses); sidecars (restartPolicy Always) running beside the regular
+//     containers, probed by the workers AddPod creates for them; and
+//     computeInitContainerActions' "initialized" before SyncPod starts a regular container;
 //   - the node lease (component-helpers lease controller) and the node's Ready condition.
 //
 // The timing randomness (a worker's initial sleep, ticker phases, lease jitter) is the model's
@@ -80,6 +84,10 @@ type Gates struct {
 	HasKEP bool
 	// kubelet_pods.go keeps Started only for the same container ID (#141342).
 	StartedBySameID bool
+	// computeInitContainerActions counts any regular container of the active sandbox, an
+	// exited one too, as initialized (kubecontainer.HasAnyActiveRegularContainerStarted);
+	// before, only a Created or Running one.
+	ExitedRegularInitializes bool
 }
 
 // Node is one node: its runtime, its kubelet process (nil while down) and the API.
@@ -139,15 +147,27 @@ type podRT struct {
 	spec *scenario.Pod
 	uid  types.UID
 	ip   string
-	cs   []*ctrRT
+	// The init containers (spec.initContainers, in order) and the regular containers.
+	ics []*ctrRT
+	cs  []*ctrRT
+	// Regular containers SyncPod did not start because the pod had not initialized.
+	waiting map[*ctrRT]bool
 }
 
+// all is the pod's containers as the model numbers them: init containers first.
+func (p *podRT) all() []*ctrRT { return append(append([]*ctrRT{}, p.ics...), p.cs...) }
+
 type ctrRT struct {
-	spec     *scenario.Container
-	idx      int
-	instance int
-	started  int64
-	running  bool
+	spec *scenario.Container
+	// The index among the pod's init and regular containers, init containers first (the
+	// model's numbering, the key of its draws).
+	idx int
+	// An ordinary init container (completed, exit 0, before the story) or a restartable one
+	// (a sidecar: restartPolicy Always, running beside the regular containers).
+	init, sidecar bool
+	instance      int
+	started       int64
+	running       bool
 	// The newest exited instance's FinishedAt (-1: none), the container's health now, and when
 	// a fresh instance answers probes (warmup_s after its start).
 	finished int64
@@ -204,8 +224,23 @@ func New(sc *scenario.Scenario, gates Gates, client *fake.Clientset, clk *testin
 	ctx := context.Background()
 	for i := range sc.Pods {
 		p := &podRT{idx: i, spec: &sc.Pods[i], uid: types.UID("uid-" + sc.Pods[i].Name), ip: fmt.Sprintf("10.0.0.%d", i+1)}
+		p.waiting = map[*ctrRT]bool{}
+		ni := len(sc.Pods[i].InitContainers)
+		for j := range sc.Pods[i].InitContainers {
+			spec := &sc.Pods[i].InitContainers[j]
+			c := &ctrRT{spec: spec, idx: j, instance: 1, started: containersBorn, running: true,
+				finished: -1, health: "healthy", warmAt: containersBorn}
+			if spec.RestartPolicy == "Always" {
+				c.sidecar = true
+			} else {
+				// Ran to completion before the regular containers started.
+				c.init, c.running = true, false
+				c.started, c.finished = containersBorn-2_000, containersBorn-1_000
+			}
+			p.ics = append(p.ics, c)
+		}
 		for j := range sc.Pods[i].Containers {
-			p.cs = append(p.cs, &ctrRT{spec: &sc.Pods[i].Containers[j], idx: j, instance: 1, started: containersBorn, running: true,
+			p.cs = append(p.cs, &ctrRT{spec: &sc.Pods[i].Containers[j], idx: ni + j, instance: 1, started: containersBorn, running: true,
 				finished: -1, health: "healthy", warmAt: containersBorn})
 		}
 		n.pods = append(n.pods, p)
@@ -293,12 +328,19 @@ func (n *Node) podObject(p *podRT) *v1.Pod {
 			{Key: v1.TaintNodeUnreachable, Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoExecute},
 		}
 	}
-	for j, c := range p.spec.Containers {
-		ct := v1.Container{Name: c.Name, Image: "registry.k8s.io/pause:3.10"}
-		ct.StartupProbe = probeObject(c.StartupProbe, j)
-		ct.ReadinessProbe = probeObject(c.ReadinessProbe, j)
-		ct.LivenessProbe = probeObject(c.LivenessProbe, j)
-		pod.Spec.Containers = append(pod.Spec.Containers, ct)
+	for _, c := range p.all() {
+		ct := v1.Container{Name: c.spec.Name, Image: "registry.k8s.io/pause:3.10"}
+		ct.StartupProbe = probeObject(c.spec.StartupProbe, c.idx)
+		ct.ReadinessProbe = probeObject(c.spec.ReadinessProbe, c.idx)
+		ct.LivenessProbe = probeObject(c.spec.LivenessProbe, c.idx)
+		if c.sidecar {
+			ct.RestartPolicy = ptr.To(v1.ContainerRestartPolicyAlways)
+		}
+		if c.sidecar || c.init {
+			pod.Spec.InitContainers = append(pod.Spec.InitContainers, ct)
+		} else {
+			pod.Spec.Containers = append(pod.Spec.Containers, ct)
+		}
 	}
 	return pod
 }
@@ -331,14 +373,35 @@ func (n *Node) steadyStatus(p *podRT) v1.PodStatus {
 		{Type: v1.ContainersReady, Status: v1.ConditionTrue, LastTransitionTime: t},
 		{Type: v1.PodScheduled, Status: v1.ConditionTrue, LastTransitionTime: t},
 	}
-	for _, c := range p.cs {
-		s.ContainerStatuses = append(s.ContainerStatuses, v1.ContainerStatus{
+	for _, c := range p.all() {
+		cs := v1.ContainerStatus{
 			Name: c.spec.Name, ContainerID: c.id(p), Image: "registry.k8s.io/pause:3.10", ImageID: "sha256:pause",
 			Ready: true, Started: ptr.To(true),
 			State: v1.ContainerState{Running: &v1.ContainerStateRunning{StartedAt: metav1.NewTime(trace.At(c.started))}},
-		})
+		}
+		if c.init {
+			// A completed init container: Started false (not running), Ready (exit 0).
+			cs.Started = ptr.To(false)
+			cs.State = c.terminated(c.finished)
+		}
+		if c.init || c.sidecar {
+			s.InitContainerStatuses = append(s.InitContainerStatuses, cs)
+		} else {
+			s.ContainerStatuses = append(s.ContainerStatuses, cs)
+		}
 	}
 	return s
+}
+
+// terminated is an exited instance's state: an ordinary init container's exit 0
+// ("Completed", at its finish), any other container's kill (137, finished as of now).
+func (c *ctrRT) terminated(now int64) v1.ContainerState {
+	t := &v1.ContainerStateTerminated{ExitCode: 137, Reason: "Error",
+		StartedAt: metav1.NewTime(trace.At(c.started)), FinishedAt: metav1.NewTime(trace.At(now))}
+	if c.init {
+		t.ExitCode, t.Reason, t.FinishedAt = 0, "Completed", metav1.NewTime(trace.At(c.finished))
+	}
+	return v1.ContainerState{Terminated: t}
 }
 
 // ---- the container runtime's answers ----
@@ -525,7 +588,7 @@ func (n *Node) postNodeCondition(ready bool) {
 // Schedule puts the scenario's truth changes and restarts on the queue.
 func (n *Node) Schedule() {
 	for _, p := range n.pods {
-		for _, c := range p.cs {
+		for _, c := range p.all() {
 			for _, t := range c.spec.Truth {
 				p, c, state := p, c, t.State
 				n.q.At(int64(t.AtS*1000), func() {
@@ -594,6 +657,12 @@ func (n *Node) nextRelist(t int64) int64 {
 // checked: the back-off was looked at already (a liveness kill restarts in the same SyncPod).
 func (n *Node) restartContainer(p *podRT, c *ctrRT, checked bool) {
 	k := n.k
+	if !checked && !c.init && !c.sidecar && !n.initialized(p) {
+		// computePodActions: `if changes.KillPod || !hasInitialized { return changes }`, before
+		// the regular containers (and their back-off) are looked at.
+		p.waiting[c] = true
+		return
+	}
 	if !checked && c.finished >= 0 {
 		key := fmt.Sprintf("%s_%s_%s", p.spec.Name, p.uid, c.spec.Name)
 		ts := trace.At(c.finished)
@@ -625,6 +694,52 @@ func (n *Node) restartContainer(p *podRT, c *ctrRT, checked bool) {
 	})
 }
 
+// initialized is computeInitContainerActions' return value (kuberuntime_container.go) for the
+// harness's pods, whose ordinary init containers all completed: initialized when the pod has
+// no init containers or a regular container is Running (or, where the release's code says
+// so, any regular container of the active sandbox: an exited one too); else the last init
+// container decides (the reverse walk sets podHasInitialized only at i == len-1): an
+// ordinary one exited 0; a sidecar when it runs and, with a startup probe, the startup
+// manager holds Success for its container ID (`found == false` breaks out of the switch).
+func (n *Node) initialized(p *podRT) bool {
+	if len(p.ics) == 0 {
+		return true
+	}
+	for _, c := range p.cs {
+		if c.running || (n.gates.ExitedRegularInitializes && c.finished >= 0) {
+			return true
+		}
+	}
+	last := p.ics[len(p.ics)-1]
+	if last.init {
+		return true
+	}
+	if !last.running {
+		return false
+	}
+	if last.spec.StartupProbe == nil {
+		return true
+	}
+	r, found := n.k.startup.Get(kubecontainer.ContainerID{Type: "containerd", ID: strings.TrimPrefix(last.id(p), "containerd://")})
+	return found && r == results.Success
+}
+
+// startWaiting is a later SyncPod's computePodActions: the regular containers that waited
+// for the pod to initialize start once it has.
+func (n *Node) startWaiting(p *podRT) {
+	if len(p.waiting) == 0 || n.k == nil || !n.initialized(p) {
+		return
+	}
+	for _, c := range p.cs {
+		if p.waiting[c] {
+			delete(p.waiting, c)
+			if !c.running {
+				n.restartContainer(p, c, false)
+			}
+		}
+	}
+}
+
 // livenessKill is SyncPod after a liveness or startup Failure (computePodActions): doBackOff
 // reads the snapshot from before the kill, whose newest exited instance is the previous one;
 // the container is killed and, out of back-off, started again in the same SyncPod.
@@ -633,7 +748,7 @@ func (n *Node) livenessKill(uid types.UID, id kubecontainer.ContainerID) {
 		if p.uid != uid {
 			continue
 		}
-		for _, c := range p.cs {
+		for _, c := range p.all() {
 			if !c.running || strings.TrimPrefix(c.id(p), "containerd://") != id.ID {
 				continue
 			}
@@ -751,15 +866,17 @@ func (n *Node) firstSync(p *podRT, steady bool) {
 	prober.OracleAddPod(k.ctx, k.pm, pod)
 	if !steady {
 		// SyncPod's runtime part: containers that exited while the kubelet was down start again.
-		for _, c := range p.cs {
-			if !c.running {
+		// Sidecars first (computePodActions' InitContainersToStart), then the regular
+		// containers, which wait until the pod has initialized.
+		for _, c := range p.all() {
+			if !c.running && !c.init {
 				n.restartContainer(p, c, false)
 			}
 		}
 	}
 	for _, w := range prober.OracleTakeAdded() {
 		ws := &wrk{w: w, pod: p, period: w.Period().Milliseconds()}
-		for _, c := range p.cs {
+		for _, c := range p.all() {
 			if c.spec.Name == w.Container() {
 				ws.ctr = c
 			}
@@ -810,18 +927,19 @@ func (n *Node) syncPod(p *podRT) {
 	}
 	s := v1.PodStatus{Phase: v1.PodRunning, PodIP: p.ip, PodIPs: []v1.PodIP{{IP: p.ip}}, HostIP: "10.1.0.1",
 		StartTime: old.StartTime, QOSClass: v1.PodQOSBestEffort}
+	// convertToAPIContainerStatuses runs once for the init containers and once for the regular
+	// ones, each against the previous status's list of its kind.
 	oldByName := map[string]v1.ContainerStatus{}
-	for _, c := range old.ContainerStatuses {
+	for _, c := range append(append([]v1.ContainerStatus{}, old.InitContainerStatuses...), old.ContainerStatuses...) {
 		oldByName[c.Name] = c
 	}
-	for _, c := range p.cs {
+	for _, c := range p.all() {
 		cs := v1.ContainerStatus{Name: c.spec.Name, ContainerID: c.id(p), Image: "registry.k8s.io/pause:3.10", ImageID: "sha256:pause",
 			RestartCount: int32(c.instance - 1)}
 		if c.running {
 			cs.State.Running = &v1.ContainerStateRunning{StartedAt: metav1.NewTime(trace.At(c.started))}
 		} else {
-			cs.State.Terminated = &v1.ContainerStateTerminated{ExitCode: 137, Reason: "Error",
-				StartedAt: metav1.NewTime(trace.At(c.started)), FinishedAt: metav1.NewTime(n.clk.Now())}
+			cs.State = c.terminated(n.now())
 		}
 		// kubelet_pods.go convertToAPIContainerStatuses: with the KEP-4781 gate off (1.35 on),
 		// a running container keeps the previous status's Started — by container name, or from
@@ -831,14 +949,23 @@ func (n *Node) syncPod(p *podRT) {
 				cs.Started = o.Started
 			}
 		}
-		s.ContainerStatuses = append(s.ContainerStatuses, cs)
+		if c.init || c.sidecar {
+			s.InitContainerStatuses = append(s.InitContainerStatuses, cs)
+		} else {
+			s.ContainerStatuses = append(s.ContainerStatuses, cs)
+		}
 	}
 	prober.OracleUpdatePodStatus(k.ctx, k.pm, pod, &s)
-	conds := []v1.PodCondition{{Type: v1.PodInitialized, Status: v1.ConditionTrue}}
-	cr, ready := status.OracleConditions(pod, &old, conds, s.ContainerStatuses, s.Phase)
+	// generateAPIPodStatus: the conditions over allContainerStatuses (init containers first).
+	all := append(append([]v1.ContainerStatus{}, s.InitContainerStatuses...), s.ContainerStatuses...)
+	conds := []v1.PodCondition{status.OracleInitialized(pod, &old, all, s.Phase)}
+	cr, ready := status.OracleConditions(pod, &old, conds, all, s.Phase)
 	s.Conditions = append(conds, cr, ready, v1.PodCondition{Type: v1.PodScheduled, Status: v1.ConditionTrue})
 	status.OracleSetPodStatus(k.sm, pod, s)
 	n.wakeTriggered()
+	if pod.DeletionTimestamp == nil && k.synced[p.uid] {
+		n.startWaiting(p)
+	}
 }
 
 // syncTerminatingPod is the pod worker's SyncTerminatingPod for a pod deleted in the API (an
@@ -857,7 +984,7 @@ func (n *Node) syncTerminatingPod(p *podRT, pod *v1.Pod) {
 		if !n.alive(gen) {
 			return
 		}
-		for _, c := range p.cs {
+		for _, c := range p.all() {
 			c.running = false
 		}
 		n.syncPod(p)
@@ -1129,7 +1256,7 @@ func (n *Node) SnapshotBy(record bool, by string) {
 				cur.ready = c.Status == v1.ConditionTrue
 			}
 		}
-		for _, c := range pod.Status.ContainerStatuses {
+		for _, c := range append(append([]v1.ContainerStatus{}, pod.Status.InitContainerStatuses...), pod.Status.ContainerStatuses...) {
 			cur.started[c.Name] = c.Started != nil && *c.Started
 			cur.cready[c.Name] = c.Ready
 		}
@@ -1139,7 +1266,7 @@ func (n *Node) SnapshotBy(record bool, by string) {
 			continue
 		}
 		t := n.now()
-		for _, c := range pod.Spec.Containers {
+		for _, c := range append(append([]v1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
 			if prev.started[c.Name] != cur.started[c.Name] {
 				n.rec.Add(trace.Event{T: t, Kind: "container_started", Pod: pod.Name, Container: c.Name, Value: cur.started[c.Name], By: by})
 			}

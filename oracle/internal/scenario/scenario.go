@@ -152,10 +152,7 @@ func (s *Scenario) Unsupported() []string {
 		add("node labels and taints (admission at the kubelet's start)")
 	}
 	for _, p := range s.Pods {
-		if len(p.InitContainers) > 0 {
-			add("init containers (pod %s)", p.Name)
-		}
-		for _, c := range p.Containers {
+		for _, c := range append(append([]Container{}, p.InitContainers...), p.Containers...) {
 			for _, pr := range []*Probe{c.StartupProbe, c.ReadinessProbe, c.LivenessProbe} {
 				if pr != nil && pr.Handler == "grpc" {
 					add("a grpc probe (pod %s)", p.Name)

@@ -31,6 +31,14 @@ func TestEveryPresetIsRead(t *testing.T) {
 	if driven < len(files)/2 {
 		t.Errorf("only %d of %d presets driven", driven, len(files))
 	}
+	// Init containers and sidecars are driven (pkg/kubelet/prober AddPod's restartable init
+	// containers, InitContainerStatuses).
+	for _, f := range []string{"../../../crates/sim/replays/e2e-not-change-container-status-restartable-init.toml",
+		"../../../crates/sim/presets/report-136910-sidecar-startup.toml"} {
+		if s, err := Load(f); err != nil || len(s.Unsupported()) != 0 || len(s.Pods[0].InitContainers) == 0 {
+			t.Errorf("%s: %v %v", f, err, s.Unsupported())
+		}
+	}
 	s, _ := Load("../../../crates/sim/presets/node-reboot.toml")
 	if u := s.Unsupported(); len(u) == 0 || !strings.Contains(u[0], "node reboot") {
 		t.Errorf("node-reboot: %v", u)

@@ -52,3 +52,9 @@ func OracleConditions(pod *v1.Pod, old *v1.PodStatus, conditions []v1.PodConditi
 	cr := GenerateContainersReadyCondition(pod, old, cs, phase)
 	return cr, GeneratePodReadyCondition(pod, old, append(conditions, cr), cs, phase)
 }
+
+// OracleInitialized is generateAPIPodStatus's Initialized condition (over the init and regular
+// container statuses, as generateAPIPodStatus passes them).
+func OracleInitialized(pod *v1.Pod, old *v1.PodStatus, cs []v1.ContainerStatus, phase v1.PodPhase) v1.PodCondition {
+	return GeneratePodInitializedCondition(pod, old, cs, phase)
+}
