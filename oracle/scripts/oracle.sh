@@ -3,7 +3,8 @@
 # every minor the Go module proxy serves for k8s.io/kubernetes from 1.31 on, pre-releases
 # included), builds the harness against that release's own code (scripts/tree.sh) and runs every
 # preset (crates/sim/presets/*.toml) and every replay of Kubernetes' own tests
-# (crates/sim/replays/*.toml) under each kubelet the release has: `legacy` (from 1.35 the
+# (crates/sim/replays/*.toml) and the cases written for a rule the code changed
+# (crates/sim/oracle-cases/*.toml) under each kubelet the release has: `legacy` (from 1.35 the
 # gate ChangeContainerStatusOnKubeletRestart=true) and, from 1.35, `kep` (the default).
 # Writes oracle/vectors/<release>/<scenario>.<kubelet>.json.
 set -euo pipefail
@@ -39,7 +40,7 @@ for rel in "${releases[@]}"; do
   out="vectors/$rel"; mkdir -p "$out"
   rm -f "$out"/*.legacy.json "$out"/*.kep.json
   n=0
-  for f in ../crates/sim/presets/*.toml ../crates/sim/replays/*.toml; do
+  for f in ../crates/sim/presets/*.toml ../crates/sim/replays/*.toml ../crates/sim/oracle-cases/*.toml; do
     name=$(basename "$f" .toml)
     pols=(legacy); [ "$minor" -ge 35 ] && pols=(legacy kep)
     for pol in "${pols[@]}"; do

@@ -54,6 +54,12 @@ pub struct Rules {
     /// #142457 (v1.38.0-alpha.2): a gRPC probe whose connection is refused fails at once, not at
     /// `timeoutSeconds` (`grpc_refused` in the prober).
     pub grpc_refused_fails_at_once: bool,
+    /// K3i after #138514 (v1.37.0): `computeInitContainerActions` takes the pod as initialized
+    /// when any regular container of the current sandbox exists, an exited one too
+    /// (`kubecontainer.HasAnyActiveRegularContainerStarted` over `ActiveContainerStatuses`);
+    /// before it, only a Created or Running one counted (the node-reboot workaround of #120269,
+    /// which could not tell the sandboxes' containers apart). Not behind a gate.
+    pub exited_regular_initializes: bool,
     /// A1s, on in **no release**: kubernetes PR #133803 (open) puts a `skipIgnorableChecks` in
     /// `pkg/kubelet/lifecycle/predicate.go` `Admit` behind a gate `NotEvictPodOnKubeletRestart`
     /// (beta, on by default, as read at 00991fb9): admission at start would skip the node
@@ -76,6 +82,7 @@ impl Rules {
         container_scoped_probes: false,
         not_ready_at_start: false,
         grpc_refused_fails_at_once: false,
+        exited_regular_initializes: false,
         skip_ignorable_admission_checks: false,
     };
     /// KEP-4781 as released in v1.35.0.
@@ -89,6 +96,7 @@ impl Rules {
         container_scoped_probes: false,
         not_ready_at_start: false,
         grpc_refused_fails_at_once: false,
+        exited_regular_initializes: false,
         skip_ignorable_admission_checks: false,
     };
     /// The ContainerScopedProbes proposal (PR #140704 at 1b5df269): the container-bound prober
@@ -105,6 +113,8 @@ impl Rules {
         not_ready_at_start: false,
         // The proposal targets 1.38, which has #142457.
         grpc_refused_fails_at_once: true,
+        // The proposal's branch is based on 1.38's main, which has #138514.
+        exited_regular_initializes: true,
         // Not in v1.38.0-beta.0 either (A1s).
         skip_ignorable_admission_checks: false,
     };
@@ -249,6 +259,8 @@ impl KubeletProfile {
         };
         // Not behind the gate: both lanes of 1.38 and main.
         rules.grpc_refused_fails_at_once = version.line() >= Line::L1_38;
+        // Not behind a gate either: both lanes of 1.37, 1.38 and main (#138514, v1.37.0).
+        rules.exited_regular_initializes = version.line() >= Line::L1_37;
         // A1s (`NotEvictPodOnKubeletRestart`) stays off: no release's source has the gate.
         KubeletProfile {
             version,
@@ -388,6 +400,8 @@ mod tests {
             assert_eq!(rules.not_ready_at_start, start, "{v:?}");
             // 1.38 and main fail a refused gRPC probe at once (#142457), on both lanes.
             assert_eq!(rules.grpc_refused_fails_at_once, v >= KubeVersion::V1_38);
+            // 1.37 on take an exited regular container as initialized (#138514).
+            assert_eq!(rules.exited_regular_initializes, v >= KubeVersion::V1_37);
             // NotEvictPodOnKubeletRestart (PR #133803) is in no release's
             // pkg/features/kube_features.go, v1.31.14 to v1.38.0-beta.0: A1s off everywhere.
             assert!(!rules.skip_ignorable_admission_checks, "{v:?}");
@@ -395,6 +409,7 @@ mod tests {
                 Rules {
                     not_ready_at_start: false,
                     grpc_refused_fails_at_once: false,
+                    exited_regular_initializes: false,
                     ..rules
                 },
                 Rules::LEGACY

@@ -27,7 +27,8 @@ pub enum Line {
     L1_35_4,
     /// As 1.35.4 (#137146, v1.36.0).
     L1_36,
-    /// As 1.36.
+    /// As 1.36, and an exited regular container of the current sandbox initializes the pod
+    /// (K3i after #138514, v1.37.0; both lanes).
     L1_37,
     /// + Started and Ready inherited only for the same container ID (#141342, #141487).
     L1_38,
@@ -141,7 +142,7 @@ pub const RELEASES: [Release; 77] = [
     r("1.36.3", "2026-07-14", L1_36, true, ""),
     r("1.36.4", "2026-08-11", L1_36, true, ""),
     r("1.36.5", "2026-09-15", L1_36, false, "scheduled date; release not verified; #142042 / #142254 not in it"),
-    r("1.37", "2026-08-26", L1_37, true, ""),
+    r("1.37", "2026-08-26", L1_37, true, "#138514: computeInitContainerActions takes an exited regular container of the current sandbox as initialized (read in the module's v1.37.0 source; not in v1.36.3)"),
     r("1.37.1", "2026-09-15", L1_37, true, "#142041 / #142253 (cherry-picks of #141342 / #141487) still open"),
     r("1.37.2", "2026-10-13", L1_37, true, "the Go module proxy serves k8s.io/kubernetes v1.37.2 (date as scheduled); its pkg/kubelet/prober has no canInheritProbeState, so it carries neither #142041 nor #142253"),
     r("1.38", "2026-12-16", L1_38, false, "not released: rc.0 scheduled 2026-12-02, GA 2026-12-16; modelled from main at v1.38.0-alpha.2 (#141342, #141487; nothing else on these paths in CHANGELOG-1.38 alpha.1-.2)"),

@@ -178,13 +178,16 @@ fn compare(path: &Path) -> Outcome {
     out
 }
 
-/// A preset (`crates/sim/presets`) or a replay of Kubernetes' own tests (`crates/sim/replays`).
+/// A preset (`crates/sim/presets`), a replay of Kubernetes' own tests (`crates/sim/replays`) or
+/// a case written for a rule a release changed (`crates/sim/oracle-cases`).
 fn scenario_file(name: &str) -> PathBuf {
-    let preset = root().join(format!("crates/sim/presets/{name}.toml"));
-    if preset.exists() {
-        return preset;
+    for dir in ["presets", "replays"] {
+        let f = root().join(format!("crates/sim/{dir}/{name}.toml"));
+        if f.exists() {
+            return f;
+        }
     }
-    root().join(format!("crates/sim/replays/{name}.toml"))
+    root().join(format!("crates/sim/oracle-cases/{name}.toml"))
 }
 
 fn vectors() -> Vec<PathBuf> {

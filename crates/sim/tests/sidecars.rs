@@ -186,16 +186,45 @@ fn app_restarts(tr: &Trace) -> (usize, Vec<f64>) {
     )
 }
 
-/// K3i, `computeInitContainerActions`: an app container that exited while the kubelet was down
-/// waits, after the restart, for the last sidecar's startup result. The legacy kubelet re-runs
-/// the sidecar's startup probe (its worker's initial Unknown, then Success) and restarts the app
-/// in the pod sync that follows; 1.35.0 with KEP-4781 never has a result (#136910); 1.35.4 and
-/// later seed Success when the startup worker first runs (P1s), and the app restarts then.
+/// K3i, `computeInitContainerActions`: before 1.37 an app container that exited while the
+/// kubelet was down waits, after the restart, for the last sidecar's startup result. The legacy
+/// kubelet re-runs the sidecar's startup probe (its worker's initial Unknown, then Success) and
+/// restarts the app in the pod sync that follows; 1.35.0 with KEP-4781 never has a result
+/// (#136910); 1.35.4 and 1.36 seed Success when the startup worker first runs (P1s), and the
+/// app restarts then. From 1.37 (#138514) the exited app container of the current sandbox makes
+/// the pod initialized: it restarts in the first SyncPod, before any startup result, on both
+/// lanes (the harness running v1.37.2's `computeInitContainerActions` restarts it at once too).
 #[test]
 fn k3i_app_waits_for_the_last_sidecars_startup_result() {
     let sc = app_exits_in_downtime(vec![sidecar(true)]);
     for seed in 1..=10 {
-        for v in KubeVersion::ALL {
+        for v in KubeVersion::ALL
+            .into_iter()
+            .filter(|v| *v >= KubeVersion::V1_37)
+        {
+            for policy in [Policy::Legacy, Policy::Kep] {
+                let tr = run_on(&sc, v, policy, seed);
+                let (waits, restarts) = app_restarts(&tr);
+                assert_eq!(waits, 0, "{}", tr.kubelet);
+                assert_eq!(restarts.len(), 1, "{}", tr.kubelet);
+                let startup_success = tr.events.iter().find(|e| {
+                    e.container == Some(0)
+                        && matches!(e.value, Value::Probe(p) if p.probe == ProbeKind::Startup && p.result == Outcome::Success)
+                        && (e.kind == Kind::ProbeResult)
+                });
+                if let Some(e) = startup_success {
+                    assert!(
+                        restarts[0] <= t(e),
+                        "{}: restarted after the startup result",
+                        tr.kubelet
+                    );
+                }
+            }
+        }
+        for v in KubeVersion::ALL
+            .into_iter()
+            .filter(|v| *v < KubeVersion::V1_37)
+        {
             let tr = run_on(&sc, v, Policy::Legacy, seed);
             let (waits, restarts) = app_restarts(&tr);
             assert_eq!(waits, 1, "{}", tr.kubelet);
@@ -214,7 +243,7 @@ fn k3i_app_waits_for_the_last_sidecars_startup_result() {
         }
         let tr = run_on(&sc, KubeVersion::V1_35, Policy::Kep, seed);
         assert_eq!(app_restarts(&tr), (1, vec![]));
-        for v in [KubeVersion::V1_35_4, KubeVersion::V1_36, KubeVersion::Main] {
+        for v in [KubeVersion::V1_35_4, KubeVersion::V1_36] {
             let tr = run_on(&sc, v, Policy::Kep, seed);
             let seeded = tr
                 .events

@@ -22,8 +22,10 @@ use crate::trace::{Actor, Kind, Outcome, ProbeKind, Value};
 impl Kubelet<'_> {
     /// `computeInitContainerActions`' return value for the runtime's state now:
     /// - no init containers: initialized;
-    /// - a regular container Running (or Created): initialized (`podHasInitialized`; an Exited
-    ///   one does not count, the node-reboot workaround of PR #120269);
+    /// - a regular container Running (or Created): initialized (`podHasInitialized`; before
+    ///   #138514, v1.37.0, an Exited one does not count, the node-reboot workaround of PR
+    ///   #120269; from it, any regular container of the current sandbox counts, Exited too:
+    ///   `Rules::exited_regular_initializes`);
     /// - else the last init container decides: an ordinary one that exited 0 is initialized; a
     ///   sidecar is when it runs and, if it has a startup probe, the startup manager holds
     ///   Success for its container ID. `found == false` (no result at all) `break`s out of the
@@ -41,6 +43,12 @@ impl Kubelet<'_> {
         if rt.reinit[p].is_some() {
             // B2: a new sandbox whose init containers have not all run again.
             return false;
+        }
+        if self.profile.rules.exited_regular_initializes
+            && (ni..spec.n_containers()).any(|c| rt.pods[p][c].instance > 0)
+        {
+            // #138514 (v1.37.0): a regular container of the current sandbox, exited too.
+            return true;
         }
         let last = ni - 1;
         match spec.role(last) {
