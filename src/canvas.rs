@@ -100,7 +100,8 @@ pub struct CanvasFigure {
     /// Each path drawn, parsed: a `Path2D` made from its `d` once, not on every draw (a slider
     /// move redraws a figure whose probe glyphs are mostly where they were; each new one decoded
     /// the string from wasm memory and parsed it).
-    paths: std::collections::BTreeMap<String, Path2d>,
+    /// (As `JsValue`s: the same map as `texts`, no second copy of its code in the page.)
+    paths: std::collections::BTreeMap<String, JsValue>,
     /// The device px the figure covers (width, rows from the top; `data-rows`): the backing
     /// store may be taller.
     rows: (u32, u32),
@@ -220,10 +221,10 @@ impl CanvasFigure {
                     ctx.stroke();
                 }
                 Shape::Path { d, .. } => {
-                    let p = match paths.get(d.as_str()) {
-                        Some(p) => p,
+                    let p: &Path2d = match paths.get(d.as_str()) {
+                        Some(p) => p.unchecked_ref(),
                         None => match Path2d::new_with_path_string(d) {
-                            Ok(p) => paths.entry(d.clone()).or_insert(p),
+                            Ok(p) => paths.entry(d.clone()).or_insert(p.into()).unchecked_ref(),
                             Err(_) => continue,
                         },
                     };

@@ -89,6 +89,10 @@ async function drag(page, rounds) {
   const box = await page.locator('#downtime').boundingBox();
   const y = box.y + box.height / 2;
   for (let round = 0; round < rounds; round++) {
+    // A hand takes the slider again a moment after letting it go, not within the same frame:
+    // pressing at once made the press's hit test lay out the panels that the release updates
+    // (4–6 ms of style and layout in the first move's task), which a person's drags never meet.
+    if (round > 0) await page.waitForTimeout(250);
     await page.mouse.move(box.x + 20, y);
     await page.mouse.down();
     for (let i = 0; i < 20; i++) {
