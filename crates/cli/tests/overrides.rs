@@ -271,7 +271,9 @@ fn a_probe_flag_with_a_workload_changes_that_workloads_pods_only() {
     let (code, _, err) = two_deployments(&["--probe", "web/server.readinessProbe.periodSeconds=5"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(
-        err.contains("the scenario has no workload named \"web\" (its workloads, by their pods' names: frontend, api.v2)"),
+        err.contains(
+            "the scenario has no workload named \"web\" (its workloads: frontend, api.v2)"
+        ),
         "{err}"
     );
     let (code, _, err) = two_deployments(&["--probe", "/server.readinessProbe.periodSeconds=5"]);

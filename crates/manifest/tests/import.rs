@@ -75,6 +75,7 @@ fn deployment_with_sidecar_every_probe_kind_and_tolerations() {
     let expected = Pod {
         name: "web-0".into(),
         workload: Workload::Deployment,
+        owner: None,
         services: vec![],
         termination_grace_s: 45.0,
         init_containers: vec![container("migrate"), envoy],
