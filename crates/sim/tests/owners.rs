@@ -188,3 +188,15 @@ fn scenario_files_read_and_write_the_owner_only_when_a_pod_has_one() {
         "{e}"
     );
 }
+
+/// A fleet names every node's pods its own way (`web-0`, …, `ds`): a template taken from an
+/// import keeps its spec, not its owner, so the DaemonSet pod is not the Deployment's.
+#[test]
+fn a_fleets_pods_do_not_keep_the_templates_owner() {
+    let mut f = fleet::rolling_upgrade();
+    f.template.owner = Some(Owner::new(OwnerKind::Deployment, "web"));
+    assert!(f.validate().is_ok());
+    let pods = f.node_pods();
+    assert!(pods.iter().all(|p| p.owner.is_none()));
+    assert_eq!(pods.last().unwrap().name, "ds");
+}
