@@ -230,7 +230,7 @@ pub(crate) fn deployments(workloads: &[(&str, usize)]) -> Scenario {
         .unwrap()
         .build)()
     .with_pods(n);
-    let mut used = std::collections::BTreeSet::new();
+    let mut used = Vec::new();
     let mut pods = sc.pods.iter_mut();
     for (name, k) in workloads {
         let owner = Owner::new(OwnerKind::Deployment, *name);
@@ -241,7 +241,7 @@ pub(crate) fn deployments(workloads: &[(&str, usize)]) -> Scenario {
             .zip(pods.by_ref())
         {
             p.name = name;
-            p.owner = Some(owner.clone());
+            p.owner = Some(owner.to_string());
         }
     }
     sc

@@ -17,7 +17,6 @@ use crate::{
 use restartscope_sim::{
     limits, Cluster, Kubelet, Owner, OwnerKind, Pdb, Pod, Policy, Scenario, Workload as Kind,
 };
-use std::collections::BTreeSet;
 
 fn matches(selector: &[(String, String)], labels: &[(String, String)]) -> bool {
     !selector.is_empty() && selector.iter().all(|s| labels.contains(s))
@@ -117,7 +116,8 @@ pub(crate) fn scenario(o: Objects, opts: &ImportOptions) -> Result<Import, Impor
         return Err(too_many_pods(&workloads, wanted, on_node));
     }
     // Names taken: the bare Pods' own first, so that no generated name is one of them.
-    let mut used: BTreeSet<String> = workloads
+    // At most `limits::PODS` (1,000) names: a list is enough.
+    let mut used: Vec<String> = workloads
         .iter()
         .filter(|w| w.kind == "Pod")
         .map(|w| w.name.clone())
@@ -151,7 +151,7 @@ pub(crate) fn scenario(o: Objects, opts: &ImportOptions) -> Result<Import, Impor
         for name in names {
             let mut p = w.template.pod.clone();
             p.name = name;
-            p.owner = owner.clone();
+            p.owner = owner.as_ref().map(Owner::to_string);
             p.services = service.clone();
             for (path, line, col) in &w.template.locs {
                 locs.push((format!("pods[{}].{path}", pods.len()), wi, *line, *col));

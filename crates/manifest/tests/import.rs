@@ -2,8 +2,8 @@
 
 use restartscope_manifest::{import, ImportOptions, Source};
 use restartscope_sim::{
-    Container, Effect, Handler, IntOrPercent, Operator, Owner, OwnerKind, Pdb, Pod, Probe,
-    Scenario, Toleration, Workload,
+    Container, Effect, Handler, IntOrPercent, Operator, Pdb, Pod, Probe, Scenario, Toleration,
+    Workload,
 };
 
 fn data(name: &str) -> String {
@@ -79,7 +79,7 @@ fn deployment_with_sidecar_every_probe_kind_and_tolerations() {
     let expected = Pod {
         name: "web-688597-w57c9".into(),
         workload: Workload::Deployment,
-        owner: Some(Owner::new(OwnerKind::Deployment, "web")),
+        owner: Some("Deployment/web".into()),
         services: vec![],
         termination_grace_s: 45.0,
         init_containers: vec![container("migrate"), envoy],
@@ -161,7 +161,7 @@ fn statefulset_with_its_headless_service() {
     let names: Vec<&str> = sc.pods.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["db-0", "db-1"]);
     let p = &sc.pods[0];
-    assert_eq!(p.owner, Some(Owner::new(OwnerKind::StatefulSet, "db")));
+    assert_eq!(p.owner.as_deref(), Some("StatefulSet/db"));
     assert_eq!(p.services, ["db"]);
     assert_eq!(p.termination_grace_s, 120.0);
     assert_eq!(p.workload, Workload::Deployment);
@@ -185,10 +185,7 @@ fn daemonset_has_one_pod_on_this_node_and_is_never_evicted() {
     assert_eq!(sc.pods.len(), 1);
     assert_eq!(sc.pods[0].name, "node-exporter-6nhns");
     assert_eq!(sc.pods[0].workload, Workload::DaemonSet);
-    assert_eq!(
-        sc.pods[0].owner,
-        Some(Owner::new(OwnerKind::DaemonSet, "node-exporter"))
-    );
+    assert_eq!(sc.pods[0].owner.as_deref(), Some("DaemonSet/node-exporter"));
     assert_eq!(
         sc.pods[0].containers[0].liveness_probe,
         Some(via(probe(30, 1, 1, 3, 0), Handler::HttpGet))

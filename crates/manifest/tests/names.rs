@@ -67,7 +67,7 @@ fn a_real_deployments_pods_are_its_replicasets() {
             .scenario
             .pods
             .iter()
-            .all(|p| p.owner == Some(owner.clone())));
+            .all(|p| p.owned_by() == Some(owner.clone())));
         // Grouped under the Deployment's name, whatever the pods' names.
         assert_eq!(im.scenario.workload_names(), [deployment]);
         // The same at every import.
@@ -180,7 +180,7 @@ fn every_kind_is_named_as_its_controller_names_its_pods() {
     for w in &im.workloads {
         for p in &im.scenario.pods[w.first_pod..w.first_pod + w.pods] {
             let want = OwnerKind::from_kind(&w.kind).map(|k| Owner::new(k, &w.name));
-            assert_eq!(p.owner, want, "{}", p.name);
+            assert_eq!(p.owned_by(), want, "{}", p.name);
         }
     }
     assert_eq!(
@@ -215,7 +215,7 @@ fn every_kind_is_named_as_its_controller_names_its_pods() {
 #[test]
 fn a_generated_name_is_never_a_bare_pods() {
     let web = Owner::new(OwnerKind::Deployment, "web");
-    let taken = web.pod_names(0, 1, &mut BTreeSet::new()).remove(0);
+    let taken = web.pod_names(0, 1, &mut Vec::new()).remove(0);
     let text = format!(
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: {taken}}}\nspec: {{containers: [{{name: c, image: x}}]}}
 ---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web}}\nspec: {{replicas: 2, template: {{metadata: {{labels: {{app: x}}}}, spec: {{containers: [{{name: c, image: x}}]}}}}}}

@@ -20,10 +20,10 @@ fn names(sc: &Scenario) -> Vec<&str> {
 /// short-restart's pod as `n` pods of `owner`, named as its controller names them.
 fn owned(owner: &Owner, n: usize) -> Scenario {
     let mut sc = (presets::find("short-restart").unwrap().build)().with_pods(n);
-    let mut used = BTreeSet::new();
+    let mut used = Vec::new();
     for (p, name) in sc.pods.iter_mut().zip(owner.pod_names(0, n, &mut used)) {
         p.name = name;
-        p.owner = Some(owner.clone());
+        p.owner = Some(owner.to_string());
         if owner.kind == OwnerKind::DaemonSet {
             p.workload = Workload::DaemonSet;
         }
@@ -54,7 +54,7 @@ fn a_deployments_copies_are_more_pods_of_its_replicaset() {
     assert!(more.pods[3]
         .name
         .starts_with(&format!("keda-operator-{hash}-")));
-    assert_eq!(more.pods[3].owner, Some(keda.clone()));
+    assert_eq!(more.pods[3].owned_by(), Some(keda.clone()));
     assert_eq!(more.workload_names(), ["keda-operator"]);
     assert!(more.validate().is_ok());
     // Fewer: the first.
@@ -111,12 +111,12 @@ fn other_controllers_name_their_pods_their_own_way() {
 #[test]
 fn a_generated_name_in_use_is_drawn_again_and_the_same_input_gives_the_same_names() {
     let web = Owner::new(OwnerKind::Deployment, "web");
-    let first = web.pod_names(0, 3, &mut BTreeSet::new());
-    assert_eq!(first, web.pod_names(0, 3, &mut BTreeSet::new()));
+    let first = web.pod_names(0, 3, &mut Vec::new());
+    assert_eq!(first, web.pod_names(0, 3, &mut Vec::new()));
     // Another Deployment's hash differs.
     let api = Owner::new(OwnerKind::Deployment, "api").pod_template_hash();
     assert_ne!(api, web.pod_template_hash());
-    let mut used = BTreeSet::from([first[0].clone()]);
+    let mut used = vec![first[0].clone()];
     let again = web.pod_names(0, 1, &mut used);
     assert_ne!(again[0], first[0]);
     assert!(again[0].starts_with(&format!("web-{}-", web.pod_template_hash())));
@@ -130,7 +130,7 @@ fn without_an_owner_the_name_says_the_workload_as_before() {
     assert_eq!(sc.workload_names(), ["web"]);
     // A pod with an owner is grouped by it, whatever its name.
     sc.pods[2].name = "cache-0".into();
-    sc.pods[2].owner = Some(Owner::new(OwnerKind::StatefulSet, "redis"));
+    sc.pods[2].owner = Some("StatefulSet/redis".into());
     assert_eq!(sc.workload_names(), ["web", "redis"]);
     assert_eq!(sc.pods[2].workload_name(), "redis");
 }
@@ -138,9 +138,9 @@ fn without_an_owner_the_name_says_the_workload_as_before() {
 #[test]
 fn owners_are_validated_in_kubernetes_names() {
     let mut sc = owned(&Owner::new(OwnerKind::Deployment, "web"), 1);
-    sc.pods[0].owner.as_mut().unwrap().name = "Web".into();
+    sc.pods[0].owner = Some("Deployment/Web".into());
     let e = sc.validate().unwrap_err();
-    assert_eq!(e[0].field, "pods[0].owner.name");
+    assert_eq!(e[0].field, "pods[0].owner");
     assert!(
         e[0].message.starts_with(
             "metadata.name of the pod's owner, Deployment \"Web\", must be a lowercase RFC 1123 subdomain"
@@ -156,7 +156,7 @@ fn owners_are_validated_in_kubernetes_names() {
     assert_eq!(e[0].field, "pods[0].workload");
     assert!(
         e[0].message.starts_with(
-            "pods[0].workload must be \"daemonset\" for a pod of DaemonSet ds, got \"deployment\""
+            "pods[0].workload must be \"daemonset\" for a pod of DaemonSet/ds, got \"deployment\""
         ),
         "{}",
         e[0].message
@@ -173,20 +173,25 @@ fn scenario_files_read_and_write_the_owner_only_when_a_pod_has_one() {
     assert!(!plain.to_json(false).contains("owner"));
     let sc = owned(&Owner::new(OwnerKind::Deployment, "web"), 2);
     let json = sc.to_json(false);
-    assert!(
-        json.contains(r#""owner":{"kind":"Deployment","name":"web"}"#),
-        "{json}"
-    );
+    assert!(json.contains(r#""owner":"Deployment/web""#), "{json}");
     assert_eq!(Scenario::from_json(&json).unwrap(), sc);
     let text = toml::to_string(&sc).unwrap();
+    assert!(text.contains("\nowner = \"Deployment/web\"\n"), "{text}");
     assert_eq!(toml::from_str::<Scenario>(&text).unwrap(), sc);
-    // A kind whose controller creates no pods is refused by name.
-    let bad = json.replace(r#""kind":"Deployment""#, r#""kind":"Pod""#);
-    let e = Scenario::from_json(&bad).unwrap_err();
-    assert!(
-        e.starts_with("pods[0].owner.kind: unknown variant `Pod`"),
-        "{e}"
-    );
+    // A kind whose controller creates no pods, or no name, is refused by validation.
+    for bad in ["Pod/web", "Deployment/", "web"] {
+        let sc = Scenario::from_json(&json.replace("Deployment/web", bad)).unwrap();
+        let e = sc.validate().unwrap_err();
+        assert_eq!(e[0].field, "pods[0].owner");
+        assert_eq!(
+            e[0].message,
+            format!("pods[0].owner must be KIND/NAME, the pod's workload (\"Deployment/web\"), KIND one of Deployment, ReplicaSet, ReplicationController, StatefulSet, DaemonSet, Job, CronJob; got {bad:?}")
+        );
+        // Grouped by the text after the `/`, as far as it goes.
+        assert_eq!(sc.pods[0].workload_name(), bad.rsplit('/').next().unwrap());
+    }
+    let kinds: Vec<&str> = OwnerKind::ALL.iter().map(|k| k.as_str()).collect();
+    assert_eq!(OWNER_KINDS, kinds.join(", "));
 }
 
 /// A fleet names every node's pods its own way (`web-0`, …, `ds`): a template taken from an
@@ -194,7 +199,7 @@ fn scenario_files_read_and_write_the_owner_only_when_a_pod_has_one() {
 #[test]
 fn a_fleets_pods_do_not_keep_the_templates_owner() {
     let mut f = fleet::rolling_upgrade();
-    f.template.owner = Some(Owner::new(OwnerKind::Deployment, "web"));
+    f.template.owner = Some("Deployment/web".into());
     assert!(f.validate().is_ok());
     let pods = f.node_pods();
     assert!(pods.iter().all(|p| p.owner.is_none()));

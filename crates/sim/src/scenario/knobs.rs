@@ -3,8 +3,7 @@
 //! (`edit.rs`), which the CLI (`--pods`, `--probe`) and the web form share.
 
 use super::check::FieldError;
-use super::types::{Container, Pod, Probe, ProbeKind, Scenario};
-use std::collections::BTreeSet;
+use super::types::{Container, Owner, Pod, Probe, ProbeKind, Scenario};
 
 /// The most pods the `pods` knob gives a node: the kubelet's default `maxPods` (110).
 pub const MAX_PODS: usize = 110;
@@ -230,15 +229,21 @@ fn split_index(name: &str) -> (&str, Option<u64>) {
 }
 
 impl Pod {
-    /// The workload the pod belongs to: its [`Owner`](super::types::Owner)'s name when it has one (the import sets
-    /// it: a Deployment's pods `web-688597-w57c9` → `web`). Else by its name, as scenarios
-    /// without owners name a controller's pods `<workload>-<index>` (`with_pods` names their
-    /// copies so): the name without a trailing `-<digits>`, `frontend-3` → `frontend`,
-    /// `probe-repro` → `probe-repro` (a bare Pod is its own workload; one named `api-2` is
-    /// counted with `api`'s pods).
+    /// The pod's owner (`owner`, read by [`Owner::parse`]), when it has one that reads.
+    pub fn owned_by(&self) -> Option<Owner> {
+        self.owner.as_deref().and_then(Owner::parse)
+    }
+
+    /// The workload the pod belongs to: its `owner`'s name when it has one (the import sets it:
+    /// a Deployment's pods `web-688597-w57c9` → `web`). Else by its name, as scenarios without
+    /// owners name a controller's pods `<workload>-<index>` (`with_pods` names their copies
+    /// so): the name without a trailing `-<digits>`, `frontend-3` → `frontend`, `probe-repro`
+    /// → `probe-repro` (a bare Pod is its own workload; one named `api-2` is counted with
+    /// `api`'s pods).
     pub fn workload_name(&self) -> &str {
         match &self.owner {
-            Some(o) => &o.name,
+            // `Deployment/web` → `web` (one that does not read is validation's to refuse).
+            Some(o) => o.split_once('/').map_or(o.as_str(), |(_, name)| name),
             None => split_index(&self.name).0,
         }
     }
@@ -258,7 +263,7 @@ impl Scenario {
     }
 
     /// `n` pods: fewer keeps the first `n`; more adds copies of the first pod, named as its
-    /// owner's controller names the pods it creates ([`Owner::pod_names`](super::types::Owner::pod_names): a Deployment's
+    /// owner's controller names the pods it creates (`Owner::pod_names`: a Deployment's
     /// `web-688597-w57c9` → more of its ReplicaSet's, a StatefulSet's `db-0` → `db-1`, …), or,
     /// without an owner, after it (`web-0` … `web-2` → `web-3`, `web-4`, …; `probe-repro` →
     /// `probe-repro-1`, …); never a name in use. A copy has the template's spec (containers,
@@ -272,13 +277,13 @@ impl Scenario {
         let Some(template) = self.pods.first().cloned() else {
             return self;
         };
-        let names = match &template.owner {
+        let names = match template.owned_by() {
             Some(owner) => {
-                let mut used: BTreeSet<String> = self.pods.iter().map(|p| p.name.clone()).collect();
+                let mut used: Vec<String> = self.pods.iter().map(|p| p.name.clone()).collect();
                 let from = self
                     .pods
                     .iter()
-                    .filter(|p| p.owner.as_ref() == Some(owner))
+                    .filter(|p| p.owner == template.owner)
                     .count();
                 owner.pod_names(from, n - self.pods.len(), &mut used)
             }

@@ -20,13 +20,10 @@
 //! wasm. The pod-template-hash is shortened to 6 characters and hashes the Deployment's name,
 //! not its template: the names stay short to read, and a copy `with_pods` makes gets its
 //! ReplicaSet's name from the owner alone. A name already in use is drawn again, as the API
-//! server retries a generated name that exists (`GenerateName` retries on AlreadyExists).
-
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
+//! server retries a generated name that exists (its `RetryGenerateName` feature).
 
 /// The kinds of workload whose controller creates pods, by their Kubernetes `kind`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OwnerKind {
     Deployment,
     ReplicaSet,
@@ -73,13 +70,37 @@ impl std::fmt::Display for OwnerKind {
 
 /// The workload a pod belongs to: the object at the top of its `metadata.ownerReferences`
 /// chain (a Deployment's pod → its ReplicaSet → the Deployment; a CronJob's → its Job → the
-/// CronJob), as one names it with `kubectl`: `owner = { kind = "Deployment", name = "web" }`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// CronJob). A scenario writes it `KIND/NAME`, as `kubectl` takes it: `owner = "Deployment/web"`
+/// (`Pod::owner`, a plain string: a line per pod in a scenario file, and no reader of its own
+/// in the page's code); `Pod::owned_by` reads it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Owner {
     pub kind: OwnerKind,
     /// The workload's `metadata.name`.
     pub name: String,
+}
+
+/// The kinds `Pod::owner` takes, for messages.
+pub const OWNER_KINDS: &str =
+    "Deployment, ReplicaSet, ReplicationController, StatefulSet, DaemonSet, Job, CronJob";
+
+impl std::fmt::Display for Owner {
+    /// `Deployment/web`, as `Pod::owner` holds it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.kind.as_str())?;
+        f.write_str("/")?;
+        f.write_str(&self.name)
+    }
+}
+
+impl Owner {
+    /// `Deployment/web`; `None` when the kind is not one of [`OwnerKind::ALL`] or the name is
+    /// empty (the name's own rule, a DNS-1123 subdomain, so no `/`, is validation's).
+    pub fn parse(s: &str) -> Option<Owner> {
+        let (kind, name) = s.split_once('/')?;
+        let kind = OwnerKind::from_kind(kind)?;
+        (!name.is_empty()).then(|| Owner::new(kind, name))
+    }
 }
 
 /// `k8s.io/apimachinery/pkg/util/rand`'s `alphanums`: no vowels and no `0`, `1`, `3`, so no
@@ -111,13 +132,24 @@ fn stable_hash(parts: &[&[u8]]) -> u64 {
     h ^ (h >> 31)
 }
 
+/// The last `N` decimal digits of `n` (ASCII, zero-padded).
+fn digits<const N: usize>(mut n: u64) -> [u8; N] {
+    let mut out = [b'0'; N];
+    for d in out.iter_mut().rev() {
+        *d = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    out
+}
+
 /// `s` cut to at most `max` bytes, at a character boundary.
-fn cut(s: &str, max: usize) -> &str {
+fn cut(mut s: String, max: usize) -> String {
     let mut end = s.len().min(max);
     while !s.is_char_boundary(end) {
         end -= 1;
     }
-    &s[..end]
+    s.truncate(end);
+    s
 }
 
 impl Owner {
@@ -133,28 +165,29 @@ impl Owner {
     /// `ALPHANUMS[byte % 27]`, so only `4`–`9`, `b`, `c`, `d`, `f`): 6 of them here, of the
     /// Deployment's name (Kubernetes: up to 10, of the pod template, `5d59d67564`).
     pub fn pod_template_hash(&self) -> String {
-        format!("{:06}", stable_hash(&[self.name.as_bytes()]) % 1_000_000)
-            .bytes()
-            .map(|b| ALPHANUMS[usize::from(b) % ALPHANUMS.len()] as char)
+        digits::<6>(stable_hash(&[self.name.as_bytes()]))
+            .iter()
+            .map(|&b| ALPHANUMS[usize::from(b) % ALPHANUMS.len()] as char)
             .collect()
     }
 
     /// The `generateName` of the pods its controller creates (cut to
     /// `maxGeneratedNameLength`); `None` for a StatefulSet, which names them by ordinal.
     pub fn generate_name(&self) -> Option<String> {
-        let prefix = match self.kind {
+        let mut prefix = format!("{}-", self.name);
+        match self.kind {
             OwnerKind::StatefulSet => return None,
             // Its ReplicaSet's pods.
-            OwnerKind::Deployment => format!("{}-{}-", self.name, self.pod_template_hash()),
+            OwnerKind::Deployment => prefix.push_str(&self.pod_template_hash()),
             // Its Job's pods, the Job named by a scheduled minute.
-            OwnerKind::CronJob => format!(
-                "{}-{}-",
-                self.name,
-                MINUTE_2026 + stable_hash(&[self.name.as_bytes()]) % 525_600
-            ),
-            _ => format!("{}-", self.name),
-        };
-        Some(cut(&prefix, MAX_GENERATED_NAME_LENGTH).to_string())
+            OwnerKind::CronJob => {
+                let minute = MINUTE_2026 + stable_hash(&[self.name.as_bytes()]) % 525_600;
+                prefix.extend(digits::<8>(minute).map(char::from));
+            }
+            _ => return Some(cut(prefix, MAX_GENERATED_NAME_LENGTH)),
+        }
+        prefix.push('-');
+        Some(cut(prefix, MAX_GENERATED_NAME_LENGTH))
     }
 
     /// The names of `n` pods its controller creates, the `from`-th on (the pods it already has
@@ -162,38 +195,37 @@ impl Owner {
     /// of them in `used`; each is added to `used`. A StatefulSet's take the lowest ordinals not in
     /// use (the controller creates each missing ordinal); the others' random part is drawn from a
     /// hash of the `generateName` and the pod's index, again while the name is in use.
-    pub fn pod_names(&self, from: usize, n: usize, used: &mut BTreeSet<String>) -> Vec<String> {
+    pub fn pod_names(&self, from: usize, n: usize, used: &mut Vec<String>) -> Vec<String> {
+        let mut names = Vec::with_capacity(n);
         let Some(base) = self.generate_name() else {
-            let names: Vec<String> = (0..)
-                .map(|i: u64| format!("{}-{i}", self.name))
-                .filter(|name| !used.contains(name))
-                .take(n)
-                .collect();
-            used.extend(names.iter().cloned());
+            let mut ordinal = 0u64;
+            while names.len() < n {
+                let name = format!("{}-{ordinal}", self.name);
+                ordinal += 1;
+                if !used.contains(&name) {
+                    used.push(name.clone());
+                    names.push(name);
+                }
+            }
             return names;
         };
-        (from..from + n)
-            .map(|i| {
-                (0u32..)
-                    .map(|attempt| {
-                        // u64: the same names on 32-bit wasm as natively.
-                        let mut h = stable_hash(&[
-                            base.as_bytes(),
-                            &(i as u64).to_le_bytes(),
-                            &attempt.to_le_bytes(),
-                        ]);
-                        let random: String = (0..5)
-                            .map(|_| {
-                                let c = ALPHANUMS[(h % 27) as usize];
-                                h /= 27;
-                                c as char
-                            })
-                            .collect();
-                        format!("{base}{random}")
-                    })
-                    .find(|name| used.insert(name.clone()))
-                    .expect("an unused name")
-            })
-            .collect()
+        for i in from..from + n {
+            // u64: the same names on 32-bit wasm as natively.
+            let index = (i as u64).to_le_bytes();
+            for attempt in 0u32.. {
+                let mut h = stable_hash(&[base.as_bytes(), &index, &attempt.to_le_bytes()]);
+                let mut name = base.clone();
+                for _ in 0..5 {
+                    name.push(ALPHANUMS[(h % 27) as usize] as char);
+                    h /= 27;
+                }
+                if !used.contains(&name) {
+                    used.push(name.clone());
+                    names.push(name);
+                    break;
+                }
+            }
+        }
+        names
     }
 }

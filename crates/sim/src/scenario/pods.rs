@@ -8,7 +8,8 @@ use super::check::{
     dns_label_ok, dns_subdomain_ok, limits, probe, LABEL, LABEL_1035, SUBDOMAIN, V,
 };
 use super::types::{
-    Container, IntOrPercent, OwnerKind, Pod, Scenario, Workload, RESTART_POLICY_ALWAYS,
+    Container, IntOrPercent, Owner, OwnerKind, Pod, Scenario, Workload, OWNER_KINDS,
+    RESTART_POLICY_ALWAYS,
 };
 use std::collections::BTreeSet;
 
@@ -91,11 +92,21 @@ pub(super) fn pods(v: &mut V, sc: &Scenario, horizon: f64) {
 /// DaemonSet controller's own toleration does) and only theirs (the model's check: the owner
 /// and the kind say the same).
 fn owner(v: &mut V, pf: &str, p: &Pod) {
-    let Some(o) = &p.owner else {
+    let Some(text) = &p.owner else {
+        return;
+    };
+    let f = format!("{pf}.owner");
+    let Some(o) = Owner::parse(text) else {
+        v.push(
+            &f,
+            &f,
+            format!(
+                "{f} must be KIND/NAME, the pod's workload (\"Deployment/web\"), KIND one of {OWNER_KINDS}; got {text:?}"
+            ),
+        );
         return;
     };
     if !dns_subdomain_ok(&o.name) {
-        let f = format!("{pf}.owner.name");
         v.push(
             &f,
             "metadata.name",
@@ -117,8 +128,7 @@ fn owner(v: &mut V, pf: &str, p: &Pod) {
             &f,
             &f,
             format!(
-                "{f} must be {want:?} for a pod of {} {}, got {got:?} (\"daemonset\" is a DaemonSet's pod, which tolerates the unreachable taint forever)",
-                o.kind, o.name
+                "{f} must be {want:?} for a pod of {o}, got {got:?} (\"daemonset\" is a DaemonSet's pod, which tolerates the unreachable taint forever)"
             ),
         );
     }

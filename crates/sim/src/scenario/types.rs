@@ -5,7 +5,7 @@
 pub use super::kinds::{Handler, RestartKind};
 use super::node::{NodeObject, SelectorTerm, Toleration};
 use super::one_or_many;
-pub use super::owner::{Owner, OwnerKind};
+pub use super::owner::{Owner, OwnerKind, OWNER_KINDS};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -148,10 +148,11 @@ pub struct Pod {
     pub name: String,
     #[serde(default = "d_workload")]
     pub workload: Workload,
-    /// The workload that made the pod ([`Owner`]: what `Pod::workload_name` gives and how
-    /// `with_pods` names copies); absent: a bare Pod, or pods named `<workload>-<index>`.
+    /// The workload that made the pod, `KIND/NAME` (`Deployment/web`, [`Owner`]): what
+    /// `Pod::workload_name` gives and how `with_pods` names copies; absent: a bare Pod, or pods
+    /// named `<workload>-<index>`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub owner: Option<Owner>,
+    pub owner: Option<String>,
     /// Every Service whose selector matches this pod (none, one or several): the EndpointSlice
     /// controller lists the pod in each one's slices. Read as `service = "web"` (one Service, the
     /// scenario files before Services were a list), `service = ["web", "web-headless"]` or
