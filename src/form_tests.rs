@@ -190,14 +190,8 @@ fn slider_steps_are_fine_at_short_durations() {
 /// Four single-pod workloads whose `app` containers probe in two ways: `frontend` and `api`
 /// every 10 s, `cart` and `checkout` every 3 s.
 fn shop() -> std::sync::Arc<crate::custom::Imported> {
-    let mut sc = (presets::find("short-restart").unwrap().build)().with_pods(4);
-    for (p, name) in sc
-        .pods
-        .iter_mut()
-        .zip(["frontend-0", "cart-0", "checkout-0", "api-0"])
-    {
-        p.name = name.into();
-    }
+    let mut sc =
+        crate::probes::deployments(&[("frontend", 1), ("cart", 1), ("checkout", 1), ("api", 1)]);
     for p in &mut sc.pods[1..3] {
         p.containers[0].readiness_probe.as_mut().unwrap().period_s = 3;
     }

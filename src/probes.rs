@@ -79,10 +79,10 @@ pub fn texts(p: &Probe) -> [String; 6] {
 
 /// The scenario's probe table: sidecars, then regular containers, each name once, with the
 /// probes of the first pod that has it (an edit applies to the container in every pod). With
-/// `per_workload` and pods of several workloads (an import: `frontend-0`, `api-0`, …), each
-/// workload's containers once instead (an edit applies to that workload's pods only), so ten
-/// Deployments whose `server` containers probe differently show ten rows; those whose `server`
-/// probes the same share one ([`merge`]).
+/// `per_workload` and pods of several workloads (`Pod::workload_name`: an import's Deployments
+/// `frontend` and `api`), each workload's containers once instead (an edit applies to that
+/// workload's pods only), so ten Deployments whose `server` containers probe differently show
+/// ten rows; those whose `server` probes the same share one ([`merge`]).
 pub fn table_of(sc: &Scenario, per_workload: bool) -> Vec<ContainerProbes> {
     let by_workload = per_workload && sc.workload_names().len() > 1;
     let mut out: Vec<ContainerProbes> = Vec::new();
@@ -219,22 +219,39 @@ pub fn cell_of(table: &[ContainerProbes], k8s: &str, workload: Option<&str>) -> 
     })
 }
 
-/// An import of two workloads whose `app` containers probe differently: Deployment `frontend`
-/// (`frontend-0`, `frontend-1`, readiness every 10 s) and Deployment `api` (`api-0`, every
-/// 3 s), as the importer names their pods.
+/// short-restart's pod as the pods of these Deployments (name, pods), in order, each with its
+/// Deployment as its owner and named as its ReplicaSet names them (`frontend-<hash>-<5>`), as
+/// the importer makes them.
 #[cfg(test)]
-pub(crate) fn two_workloads() -> std::sync::Arc<crate::custom::Imported> {
+pub(crate) fn deployments(workloads: &[(&str, usize)]) -> Scenario {
+    use restartscope_sim::{Owner, OwnerKind};
+    let n = workloads.iter().map(|w| w.1).sum();
     let mut sc = (restartscope_sim::presets::find("short-restart")
         .unwrap()
         .build)()
-    .with_pods(3);
-    for (p, name) in sc
-        .pods
-        .iter_mut()
-        .zip(["frontend-0", "frontend-1", "api-0"])
-    {
-        p.name = name.into();
+    .with_pods(n);
+    let mut used = Vec::new();
+    let mut pods = sc.pods.iter_mut();
+    for (name, k) in workloads {
+        let owner = Owner::new(OwnerKind::Deployment, *name);
+        // The names first: `zip` takes no pod once they run out.
+        for (name, p) in owner
+            .pod_names(0, *k, &mut used)
+            .into_iter()
+            .zip(pods.by_ref())
+        {
+            p.name = name;
+            p.owner = Some(owner.to_string());
+        }
     }
+    sc
+}
+
+/// An import of two workloads whose `app` containers probe differently: Deployment `frontend`
+/// (2 pods, readiness every 10 s) and Deployment `api` (1 pod, every 3 s).
+#[cfg(test)]
+pub(crate) fn two_workloads() -> std::sync::Arc<crate::custom::Imported> {
+    let mut sc = deployments(&[("frontend", 2), ("api", 1)]);
     sc.pods[2].containers[0]
         .readiness_probe
         .as_mut()

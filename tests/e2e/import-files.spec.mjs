@@ -101,6 +101,10 @@ const JOB_JSON = JSON.stringify({
 }, null, 2);
 
 
+// API's pods, as the Deployment's ReplicaSet names them (crates/sim/src/scenario/owner.rs): a
+// StatefulSet's are `db-0`, `db-1`, a DaemonSet's `logs-7xclk`, the same at every import.
+const API_PODS = ['api-88cd8d-stb87', 'api-88cd8d-t9wr9'];
+
 async function openPanel(page) {
   if (!(await page.locator('#import-panel').isVisible())) await page.locator('#import-open').click();
   await expect(page.locator('#import-panel')).toBeVisible();
@@ -171,7 +175,7 @@ test('drop a manifest on the text box: its pods in the figure and the kubectl pa
   await importNow(page);
   await expect(page.locator('#import-error')).toHaveText('');
   await expect(page.locator('#preset option:checked')).toHaveText('Imported: Deployment api (2 pods)');
-  await expectPods(page, ['api-0', 'api-1']);
+  await expectPods(page, API_PODS);
   await expect.poll(() => page.evaluate(() => location.search)).toContain('scenario=');
   await expect(page.locator('#import-too-large')).toBeHidden();
   await shot(page, 'import-drop-1440-light');
@@ -188,7 +192,7 @@ test('open files with the file input: YAML with several documents, then JSON', a
   await importNow(page);
   await expect(page.locator('#import-error')).toHaveText('');
   await expect(page.locator('#preset option:checked')).toHaveText('Imported: StatefulSet db (2 pods), DaemonSet logs (1 pod)');
-  await expectPods(page, ['db-0', 'db-1', 'logs']);
+  await expectPods(page, ['db-0', 'db-1', 'logs-7xclk']);
   await expect.poll(() => page.evaluate(() => location.search)).toContain('scenario=');
   const multiSearch = await page.evaluate(() => location.search);
   await page.locator('#import-notes summary').click();
@@ -200,7 +204,7 @@ test('open files with the file input: YAML with several documents, then JSON', a
   await importNow(page);
   await expect(page.locator('#import-error')).toHaveText('');
   await expect(page.locator('#preset option:checked')).toHaveText('Imported: Deployment cache (3 pods)');
-  await expectPods(page, ['cache-0', 'cache-1', 'cache-2']);
+  await expectPods(page, ['cache-cb66b9-h2ttt', 'cache-cb66b9-wd6dz', 'cache-cb66b9-5bz4f']);
   await expect(page.locator('#figure canvas').first()).not.toContainText('db-0');
   await expect.poll(() => page.evaluate(() => location.search)).not.toEqual(multiSearch);
   expect(await page.evaluate(() => location.search)).toContain('scenario=');
@@ -242,7 +246,7 @@ test('a workload too large for a link: the panel says so, no partial scenario=, 
   // Another scenario first, then the file through the file input: the same figure again.
   await page.locator('#import-file').setInputFiles({ name: 'api.yaml', mimeType: 'text/yaml', buffer: Buffer.from(API) });
   await importNow(page);
-  await expectPods(page, ['api-0']);
+  await expectPods(page, API_PODS.slice(0, 1));
   await expect(page.locator('#import-too-large')).toBeHidden();
   await page.locator('#import-file').setInputFiles(path);
   await expect(page.locator('#import-text')).toHaveValue(toml);
@@ -259,7 +263,7 @@ test('a file over 1 MiB, dropped or opened: refused with a message naming it, th
   await openPanel(page);
   await page.locator('#import-file').setInputFiles({ name: 'api.yaml', mimeType: 'text/yaml', buffer: Buffer.from(API) });
   await importNow(page);
-  await expectPods(page, ['api-0', 'api-1']);
+  await expectPods(page, API_PODS);
   await expect.poll(() => page.evaluate(() => location.search)).toContain('scenario=');
   const before = await figureOf(page);
   const search = await page.evaluate(() => location.search);
@@ -287,7 +291,7 @@ test('a binary file, opened or dropped: "not UTF-8 text" at once, the text box a
   await openPanel(page);
   await page.locator('#import-file').setInputFiles({ name: 'api.yaml', mimeType: 'text/yaml', buffer: Buffer.from(API) });
   await importNow(page);
-  await expectPods(page, ['api-0', 'api-1']);
+  await expectPods(page, API_PODS);
   await expect.poll(() => page.evaluate(() => location.search)).toContain('scenario=');
   const before = await figureOf(page);
   const search = await page.evaluate(() => location.search);
@@ -315,7 +319,7 @@ test('a binary file, opened or dropped: "not UTF-8 text" at once, the text box a
   await expect(page.locator('#import-text')).toHaveValue(MULTI);
   await expect(page.locator('#import-error')).toHaveText('');
   await importNow(page);
-  await expectPods(page, ['db-0', 'logs']);
+  await expectPods(page, ['db-0', 'logs-7xclk']);
   expect(problems).toEqual([]);
 });
 
@@ -330,6 +334,6 @@ test('drop on the panel outside the text box: taken by the panel, not opened by 
     await expect(page.locator('#import-text')).toHaveValue(API);
   }
   await importNow(page);
-  await expectPods(page, ['api-0', 'api-1']);
+  await expectPods(page, API_PODS);
   expect(problems).toEqual([]);
 });

@@ -53,6 +53,10 @@ spec:
   ports: [{port: 80}]
 `;
 
+// WEB's pods, as the Deployment's ReplicaSet names them: `web-<pod-template-hash>-<5>`
+// (crates/sim/src/scenario/owner.rs; the same at every import).
+const WEB_PODS = ['web-688597-w57c9', 'web-688597-xkvtn', 'web-688597-9hqv5'];
+
 async function importText(page, text) {
   if (!(await page.locator('#import-panel').isVisible())) await page.locator('#import-open').click();
   await page.locator('#import-text').fill(text);
@@ -74,7 +78,7 @@ test('paste a Deployment: its pods on screen, the not-used list, bad input keeps
   expect(worker.map((u) => u.replace(/.*\/import\/import-worker-[0-9a-f]{16}/, 'H')).sort(), worker.join(' '))
     .toEqual(['H.js', 'H_bg.wasm', 'H_loader.js']);
   const figure = page.locator('#figure canvas').first();
-  for (const pod of ['web-0', 'web-1', 'web-2']) {
+  for (const pod of WEB_PODS) {
     await expect(figure).toContainText(pod);
     await expect(page.locator('.kubectl').first()).toContainText(pod);
   }
@@ -160,13 +164,13 @@ test('the link and the scenario TOML carry the imported scenario', async ({ page
   const [dl] = await Promise.all([page.waitForEvent('download'), page.locator('#import-export-toml').click()]);
   expect(dl.suggestedFilename()).toMatch(/\.toml$/);
   const toml = readFileSync(await dl.path(), 'utf8');
-  for (const pod of ['web-0', 'web-1', 'web-2']) expect(toml).toContain(pod);
+  for (const pod of WEB_PODS) expect(toml).toContain(pod);
 
   await page.locator('#copy-link').click();
   const page2 = await context.newPage();
   const problems2 = await open(page2, search);
   await expect(page2.locator('#preset option:checked')).toHaveText('Imported: Deployment web (3 pods)');
-  await expect(page2.locator('#figure canvas').first()).toContainText('web-2');
+  await expect(page2.locator('#figure canvas').first()).toContainText(WEB_PODS[2]);
   expect(await figureOf(page2)).toEqual(svg);
 
   await page.reload();
@@ -175,7 +179,7 @@ test('the link and the scenario TOML carry the imported scenario', async ({ page
   // The TOML file opens again in the same panel.
   await importText(page2, toml);
   await expect(page2.locator('#import-error')).toHaveText('');
-  await expect(page2.locator('#figure canvas').first()).toContainText('web-1');
+  await expect(page2.locator('#figure canvas').first()).toContainText(WEB_PODS[1]);
   expect(problems).toEqual([]);
   expect(problems2).toEqual([]);
 });

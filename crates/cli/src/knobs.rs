@@ -37,7 +37,8 @@ pub fn pods(value: &str) -> Result<usize, UserError> {
 
 /// `--probe app.livenessProbe.periodSeconds=5`, `--probe app.livenessProbe=off`: the container
 /// in every pod; `--probe frontend/server.readinessProbe.periodSeconds=5`: in workload
-/// `frontend`'s pods only (`frontend-0`, `frontend-1`, …).
+/// `frontend`'s pods only (`Pod::workload_name`: an imported Deployment's pods by their owner,
+/// `frontend-cc4c85-mprmp`, …; a preset's by their names, `frontend-0`, …).
 pub fn probe(value: &str) -> Result<ProbeEdit, UserError> {
     let fields: Vec<&str> = ProbeField::ALL.iter().map(|f| f.k8s()).collect();
     let usage = || {

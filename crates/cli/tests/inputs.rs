@@ -71,7 +71,10 @@ fn standard_input() {
     let yaml = std::fs::read_to_string(format!("{DATA}/deployment-sidecar.yaml")).unwrap();
     let (code, out, err) = piped(&["simulate", "-f", "-", "-o", "json"], &yaml);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(pods(&out), ["web-0", "web-1", "web-2"]);
+    assert_eq!(
+        pods(&out),
+        ["web-688597-w57c9", "web-688597-xkvtn", "web-688597-9hqv5"]
+    );
     // The same as reading the file.
     let file = ok_stdout(&[
         "simulate",

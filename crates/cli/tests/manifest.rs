@@ -76,7 +76,8 @@ fn several_manifests_and_replicas_on_this_node() {
         .iter()
         .map(|p| p["name"].as_str().unwrap())
         .collect();
-    assert_eq!(pods, ["web-0", "node-exporter-0"]);
+    // As their controllers name them: the Deployment's ReplicaSet's pod, the DaemonSet's.
+    assert_eq!(pods, ["web-688597-w57c9", "node-exporter-6nhns"]);
 }
 
 #[test]

@@ -225,7 +225,19 @@ spec:
 /// `simulate -f` of [`TWO_DEPLOYMENTS`] with these flags: the exit code, the readiness period
 /// of each pod's `server` (from the JSON's scenario) and standard error.
 fn two_deployments(flags: &[&str]) -> (Option<i32>, Vec<u64>, String) {
-    let dir = std::env::temp_dir().join(format!("restartscope-probe-wl-{}", std::process::id()));
+    let (code, pods, err) = two_deployments_pods(flags);
+    (code, pods.into_iter().map(|(_, p)| p).collect(), err)
+}
+
+/// [`two_deployments`] with each pod's name beside its period.
+fn two_deployments_pods(flags: &[&str]) -> (Option<i32>, Vec<(String, u64)>, String) {
+    // A directory of its own per call: the tests run at once, and each removes its directory.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "restartscope-probe-wl-{}-{call}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let f = dir.join("two.yaml");
     std::fs::write(&f, TWO_DEPLOYMENTS).unwrap();
@@ -241,7 +253,10 @@ fn two_deployments(flags: &[&str]) -> (Option<i32>, Vec<u64>, String) {
             let sc: Scenario = serde_json::from_value(doc["scenario"].clone()).unwrap();
             sc.pods
                 .iter()
-                .map(|p| u64::from(p.containers[0].readiness_probe.as_ref().unwrap().period_s))
+                .map(|p| {
+                    let r = p.containers[0].readiness_probe.as_ref().unwrap();
+                    (p.name.clone(), u64::from(r.period_s))
+                })
                 .collect()
         })
         .unwrap_or_default();
@@ -271,7 +286,9 @@ fn a_probe_flag_with_a_workload_changes_that_workloads_pods_only() {
     let (code, _, err) = two_deployments(&["--probe", "web/server.readinessProbe.periodSeconds=5"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(
-        err.contains("the scenario has no workload named \"web\" (its workloads, by their pods' names: frontend, api.v2)"),
+        err.contains(
+            "the scenario has no workload named \"web\" (its workloads: frontend, api.v2)"
+        ),
         "{err}"
     );
     let (code, _, err) = two_deployments(&["--probe", "/server.readinessProbe.periodSeconds=5"]);
@@ -280,4 +297,35 @@ fn a_probe_flag_with_a_workload_changes_that_workloads_pods_only() {
         err.contains("use [WORKLOAD/]CONTAINER.KIND.FIELD=VALUE"),
         "{err}"
     );
+}
+
+/// An imported Deployment's pods are its ReplicaSet's (`frontend-<pod-template-hash>-<5>`), not
+/// `frontend-0`: `--probe frontend/…` still finds them by their owner, and `--pods` adds more of
+/// the ReplicaSet's, which the edit reaches too.
+#[test]
+fn a_deployments_pods_and_their_copies_are_one_workload_under_replicaset_names() {
+    let (code, pods, err) = two_deployments_pods(&[
+        "--pods",
+        "5",
+        "--probe",
+        "frontend/server.readinessProbe.periodSeconds=7",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let periods: Vec<u64> = pods.iter().map(|p| p.1).collect();
+    assert_eq!(periods, [7, 7, 3, 7, 7]);
+    let hash = restartscope_sim::Owner::new(restartscope_sim::OwnerKind::Deployment, "frontend")
+        .pod_template_hash();
+    for i in [0, 1, 3, 4] {
+        let rest = pods[i].0.strip_prefix(&format!("frontend-{hash}-"));
+        assert_eq!(rest.map(str::len), Some(5), "{pods:?}");
+    }
+    assert!(pods[2].0.starts_with("api.v2-"), "{pods:?}");
+    // The same names at every run.
+    let again: Vec<String> = two_deployments_pods(&["--pods", "5"])
+        .1
+        .into_iter()
+        .map(|p| p.0)
+        .collect();
+    let first: Vec<String> = pods.into_iter().map(|p| p.0).collect();
+    assert_eq!(again, first);
 }

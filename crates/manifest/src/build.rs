@@ -1,5 +1,7 @@
-//! [`Objects`] → the validated [`Scenario`]: the pods each workload puts on this node (named as
-//! their controllers would, `web-0`, `web-1`, …), every Service whose selector matches each pod
+//! [`Objects`] → the validated [`Scenario`]: the pods each workload puts on this node, each with
+//! its workload as its owner and named as its controller names it ([`Owner::pod_names`]: `db-0`
+//! of a StatefulSet, `web-688597-w57c9` of a Deployment, `node-exporter-6nhns` of a DaemonSet; a
+//! bare Pod by its own name), every Service whose selector matches each pod
 //! (the EndpointSlice controller lists a pod in each: `pkg/controller/endpointslice`
 //! `syncService` selects the pods of one Service by its `spec.selector`), the
 //! PodDisruptionBudget and the pods its own selector matches (`pkg/controller/disruption`
@@ -12,7 +14,9 @@ use crate::podspec::Tolerates;
 use crate::{
     ErrorKind, Import, ImportError, ImportOptions, Workload, IMPORT_DOWNTIME_S, IMPORT_RESTART_AT_S,
 };
-use restartscope_sim::{limits, Cluster, Kubelet, Pdb, Policy, Scenario, Workload as Kind};
+use restartscope_sim::{
+    limits, Cluster, Kubelet, Owner, OwnerKind, Pdb, Pod, Policy, Scenario, Workload as Kind,
+};
 
 fn matches(selector: &[(String, String)], labels: &[(String, String)]) -> bool {
     !selector.is_empty() && selector.iter().all(|s| labels.contains(s))
@@ -111,6 +115,13 @@ pub(crate) fn scenario(o: Objects, opts: &ImportOptions) -> Result<Import, Impor
     if wanted > limits::PODS.1 {
         return Err(too_many_pods(&workloads, wanted, on_node));
     }
+    // Names taken: the bare Pods' own first, so that no generated name is one of them.
+    // At most `limits::PODS` (1,000) names: a list is enough.
+    let mut used: Vec<String> = workloads
+        .iter()
+        .filter(|w| w.kind == "Pod")
+        .map(|w| w.name.clone())
+        .collect();
     for (wi, w) in workloads.iter().enumerate() {
         let n = on_node(w);
         let selecting: Vec<&ServiceObj> = services
@@ -132,9 +143,15 @@ pub(crate) fn scenario(o: Objects, opts: &ImportOptions) -> Result<Import, Impor
         let service: Vec<String> = selecting.iter().map(|s| s.name.clone()).collect();
         tolerate(w, &mut toleration, &mut notes);
         let first = pods.len();
-        for i in 0..n {
+        let owner = OwnerKind::from_kind(w.kind).map(|k| Owner::new(k, &w.name));
+        let names = match &owner {
+            Some(o) => o.pod_names(0, n, &mut used),
+            None => vec![w.name.clone(); n],
+        };
+        for name in names {
             let mut p = w.template.pod.clone();
-            p.name = pod_name(w, i);
+            p.name = name;
+            p.owner = owner.as_ref().map(Owner::to_string);
             p.services = service.clone();
             for (path, line, col) in &w.template.locs {
                 locs.push((format!("pods[{}].{path}", pods.len()), wi, *line, *col));
@@ -168,7 +185,7 @@ pub(crate) fn scenario(o: Objects, opts: &ImportOptions) -> Result<Import, Impor
     } else {
         notes.push("no Service in the manifests: the pods are behind no Service, so no endpoints are shown (add the Service's manifest to see them)".into());
     }
-    let pdb = budget(&pdbs, &workloads, &infos, &mut notes);
+    let pdb = budget(&pdbs, &workloads, &infos, &pods, &mut notes);
     let name = scenario_name(&infos);
     let description = format!(
         "Imported: {}",
@@ -217,15 +234,6 @@ pub(crate) fn scenario(o: Objects, opts: &ImportOptions) -> Result<Import, Impor
     })
 }
 
-/// As its controller names it, minus the random suffix: a Pod by its name, a StatefulSet's pods
-/// by ordinal (`web-0`), the others by index as well.
-fn pod_name(w: &WorkloadObj, i: usize) -> String {
-    match w.kind {
-        "Pod" => w.name.clone(),
-        _ => format!("{}-{i}", w.name),
-    }
-}
-
 fn scenario_name(infos: &[Workload]) -> String {
     let mut names: Vec<&str> = infos.iter().map(|w| w.name.as_str()).take(3).collect();
     names.dedup();
@@ -271,6 +279,7 @@ fn budget(
     pdbs: &[crate::objects::PdbObj],
     workloads: &[WorkloadObj],
     infos: &[Workload],
+    pods: &[Pod],
     notes: &mut Vec<String>,
 ) -> Option<Pdb> {
     let mut chosen: Option<(Pdb, &str)> = None;
@@ -279,7 +288,8 @@ fn budget(
             .iter()
             .zip(infos)
             .filter(|(w, _)| matches(&b.match_labels, &w.labels))
-            .flat_map(|(w, info)| (0..info.pods).map(move |i| pod_name(w, i)))
+            .flat_map(|(_, info)| &pods[info.first_pod..info.first_pod + info.pods])
+            .map(|p| p.name.clone())
             .collect();
         match &chosen {
             None if !covered.is_empty() => {

@@ -87,6 +87,7 @@ pub(crate) fn read(
         pod: Pod {
             name: String::new(),
             workload,
+            owner: None,
             services: Vec::new(),
             termination_grace_s,
             init_containers,

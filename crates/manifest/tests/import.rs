@@ -52,8 +52,12 @@ fn deployment_with_sidecar_every_probe_kind_and_tolerations() {
     let im = load(&["deployment-sidecar.yaml"], &ImportOptions::default());
     let sc: &Scenario = &im.scenario;
     assert_eq!(sc.pods.len(), 3);
+    // A Deployment's pods are its ReplicaSet's: `web-<pod-template-hash>-<5 characters>`.
     let names: Vec<&str> = sc.pods.iter().map(|p| p.name.as_str()).collect();
-    assert_eq!(names, ["web-0", "web-1", "web-2"]);
+    assert_eq!(
+        names,
+        ["web-688597-w57c9", "web-688597-xkvtn", "web-688597-9hqv5"]
+    );
     let envoy = Container {
         restart_policy: Some("Always".into()),
         // tcpSocket startup probe, httpGet readiness probe with every default.
@@ -73,8 +77,9 @@ fn deployment_with_sidecar_every_probe_kind_and_tolerations() {
         ..container("log-shipper")
     };
     let expected = Pod {
-        name: "web-0".into(),
+        name: "web-688597-w57c9".into(),
         workload: Workload::Deployment,
+        owner: Some("Deployment/web".into()),
         services: vec![],
         termination_grace_s: 45.0,
         init_containers: vec![container("migrate"), envoy],
@@ -156,6 +161,7 @@ fn statefulset_with_its_headless_service() {
     let names: Vec<&str> = sc.pods.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["db-0", "db-1"]);
     let p = &sc.pods[0];
+    assert_eq!(p.owner.as_deref(), Some("StatefulSet/db"));
     assert_eq!(p.services, ["db"]);
     assert_eq!(p.termination_grace_s, 120.0);
     assert_eq!(p.workload, Workload::Deployment);
@@ -177,8 +183,9 @@ fn daemonset_has_one_pod_on_this_node_and_is_never_evicted() {
     let im = load(&["daemonset.yaml"], &ImportOptions::default());
     let sc = &im.scenario;
     assert_eq!(sc.pods.len(), 1);
-    assert_eq!(sc.pods[0].name, "node-exporter-0");
+    assert_eq!(sc.pods[0].name, "node-exporter-6nhns");
     assert_eq!(sc.pods[0].workload, Workload::DaemonSet);
+    assert_eq!(sc.pods[0].owner.as_deref(), Some("DaemonSet/node-exporter"));
     assert_eq!(
         sc.pods[0].containers[0].liveness_probe,
         Some(via(probe(30, 1, 1, 3, 0), Handler::HttpGet))
@@ -197,7 +204,9 @@ fn daemonset_has_one_pod_on_this_node_and_is_never_evicted() {
 fn cronjob_pod_template_and_parallelism() {
     let im = load(&["cronjob.yaml"], &ImportOptions::default());
     let sc = &im.scenario;
-    assert_eq!(sc.pods.len(), 2);
+    // A CronJob's pods are its Job's, named by its scheduled minute: `report-<minute>-<5>`.
+    let names: Vec<&str> = sc.pods.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["report-29952972-rh9h9", "report-29952972-9tslf"]);
     assert_eq!(
         sc.pods[0].containers[0].liveness_probe,
         Some(probe(60, 1, 1, 2, 0))
@@ -218,11 +227,12 @@ fn multi_document_file_with_service_and_budget() {
     let im = load(&["multi.yaml"], &ImportOptions::default());
     let sc = &im.scenario;
     assert_eq!(sc.pods.len(), 4);
+    assert_eq!(sc.pods[0].name, "api-88cd8d-stb87");
     assert!(sc.pods.iter().all(|p| p.services == ["api"]));
     assert_eq!(
         sc.pdb,
         Some(Pdb {
-            pods: (0..4).map(|i| format!("api-{i}")).collect(),
+            pods: sc.pods.iter().map(|p| p.name.clone()).collect(),
             service: None,
             min_available: Some(IntOrPercent::Str("75%".into())),
             max_unavailable: None,
@@ -242,6 +252,8 @@ fn pod_json() {
     let im = load(&["pod.json"], &ImportOptions::default());
     let p = &im.scenario.pods[0];
     assert_eq!(p.name, "debug");
+    // A bare Pod: its own name, no owner.
+    assert_eq!(p.owner, None);
     assert_eq!(p.termination_grace_s, 5.0);
     let c = &p.containers[0];
     assert_eq!(c.startup_probe, Some(probe(1, 1, 1, 10, 0)));

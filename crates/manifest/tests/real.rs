@@ -112,7 +112,8 @@ fn tekton_pipelines_controller_closes_its_args_at_the_keys_column() {
         ("Deployment", "tekton-pipelines-controller", 1, 1)
     );
     let pod = &im.scenario.pods[0];
-    assert_eq!(pod.name, "tekton-pipelines-controller-0");
+    // Its ReplicaSet's pod.
+    assert_eq!(pod.name, "tekton-pipelines-controller-5c556d-wd5xt");
     // The Service in the second document selects it.
     assert_eq!(pod.services, ["tekton-pipelines-controller"]);
     let c = &pod.containers[0];

@@ -131,7 +131,14 @@ spec:
     );
     let im = import_str(&text, &ImportOptions::default()).unwrap();
     let pdb = im.scenario.pdb.as_ref().expect("the budget is used");
-    assert_eq!(pdb.pods, ["worker-0", "worker-1", "worker-2"]);
+    assert_eq!(
+        pdb.pods,
+        [
+            "worker-4dd587-vmmql",
+            "worker-4dd587-szdcb",
+            "worker-4dd587-9v6rj"
+        ]
+    );
     assert_eq!(pdb.service, None);
     assert_eq!(im.scenario.pdb_pods(), [2, 3, 4]);
     assert!(im.scenario.pods[2].services.is_empty());

@@ -166,6 +166,7 @@ fn pod(name: &str, service: Option<&str>, containers: Vec<Container>) -> Pod {
     Pod {
         name: name.into(),
         workload: Workload::Deployment,
+        owner: None,
         services: service.into_iter().map(str::to_string).collect(),
         termination_grace_s: 30.0,
         init_containers: vec![],

@@ -265,9 +265,8 @@ fn a_probe_edit_of_one_workload_leaves_the_other_workloads_pods_alone() {
         })
         .unwrap_err();
     assert!(
-        e.message.contains(
-            "no workload named \"web\" (its workloads, by their pods' names: frontend, api)"
-        ),
+        e.message
+            .contains("no workload named \"web\" (its workloads: frontend, api)"),
         "{}",
         e.message
     );

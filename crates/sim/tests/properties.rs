@@ -140,6 +140,7 @@ fn scenario(healthy: bool, max_downtime: u32) -> impl Strategy<Value = Scenario>
                             } else {
                                 Workload::Deployment
                             },
+                            owner: None,
                             services: if svc { vec!["svc".to_string()] } else { vec![] },
                             termination_grace_s: 30.0,
                             init_containers: vec![],

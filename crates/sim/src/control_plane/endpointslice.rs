@@ -227,6 +227,7 @@ mod tests {
         let pod = |svc: &[&str]| Pod {
             name: "p".into(),
             workload: Workload::Deployment,
+            owner: None,
             services: svc.iter().map(|s| s.to_string()).collect(),
             termination_grace_s: 30.0,
             init_containers: vec![],
@@ -260,6 +261,7 @@ mod tests {
         let pod = |svc: &[&str]| Pod {
             name: "p".into(),
             workload: Workload::Deployment,
+            owner: None,
             services: svc.iter().map(|s| s.to_string()).collect(),
             termination_grace_s: 30.0,
             init_containers: vec![],

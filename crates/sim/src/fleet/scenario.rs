@@ -97,12 +97,15 @@ pub mod limits {
 
 impl Fleet {
     /// The pods of every node: `pods_per_node` copies of the template, then the DaemonSet pod.
+    /// Named by the fleet's own scheme (`web-0`, …, `ds`), without the template's owner: the
+    /// names say the workload (`Pod::workload_name`).
     pub fn node_pods(&self) -> Vec<Pod> {
         let mut pods: Vec<Pod> = (0..self.pods_per_node)
             .map(|i| {
                 let mut p = self.template.clone();
                 p.name = format!("{}-{i}", self.template.name);
                 p.workload = Workload::Deployment;
+                p.owner = None;
                 p.services = if self.services > 0 {
                     vec![format!("svc-{}", i % self.services)]
                 } else {
@@ -115,6 +118,7 @@ impl Fleet {
             let mut p = self.template.clone();
             p.name = "ds".into();
             p.workload = Workload::DaemonSet;
+            p.owner = None;
             p.services = Vec::new();
             pods.push(p);
         }

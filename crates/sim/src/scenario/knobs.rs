@@ -3,7 +3,7 @@
 //! (`edit.rs`), which the CLI (`--pods`, `--probe`) and the web form share.
 
 use super::check::FieldError;
-use super::types::{Container, Pod, Probe, ProbeKind, Scenario};
+use super::types::{Container, Owner, Pod, Probe, ProbeKind, Scenario};
 
 /// The most pods the `pods` knob gives a node: the kubelet's default `maxPods` (110).
 pub const MAX_PODS: usize = 110;
@@ -229,13 +229,23 @@ fn split_index(name: &str) -> (&str, Option<u64>) {
 }
 
 impl Pod {
-    /// The workload the pod belongs to, by its name: a controller's pods are named
-    /// `<workload>-<index>` (a StatefulSet's ordinals; the import names the pods of every
-    /// controller so, and `with_pods` names its copies so), a bare Pod is its own workload. The
-    /// name without a trailing `-<digits>`: `frontend-3` → `frontend`, `probe-repro` →
-    /// `probe-repro` (a bare Pod named `api-2` is counted with `api`'s pods).
+    /// The pod's owner (`owner`, read by [`Owner::parse`]), when it has one that reads.
+    pub fn owned_by(&self) -> Option<Owner> {
+        self.owner.as_deref().and_then(Owner::parse)
+    }
+
+    /// The workload the pod belongs to: its `owner`'s name when it has one (the import sets it:
+    /// a Deployment's pods `web-688597-w57c9` → `web`). Else by its name, as scenarios without
+    /// owners name a controller's pods `<workload>-<index>` (`with_pods` names their copies
+    /// so): the name without a trailing `-<digits>`, `frontend-3` → `frontend`, `probe-repro`
+    /// → `probe-repro` (a bare Pod is its own workload; one named `api-2` is counted with
+    /// `api`'s pods).
     pub fn workload_name(&self) -> &str {
-        split_index(&self.name).0
+        match &self.owner {
+            // `Deployment/web` → `web` (one that does not read is validation's to refuse).
+            Some(o) => o.split_once('/').map_or(o.as_str(), |(_, name)| name),
+            None => split_index(&self.name).0,
+        }
     }
 }
 
@@ -252,11 +262,13 @@ impl Scenario {
         out
     }
 
-    /// `n` pods: fewer keeps the first `n`; more adds copies of the first pod named after it
-    /// (`web-0` … `web-2` → `web-3`, `web-4`, …; `probe-repro` → `probe-repro-1`, …), skipping
-    /// names in use. A copy has the template's spec (containers, init containers, probes,
-    /// warm-up, Service, workload) and no truth schedule: a healthy replica, whatever the
-    /// template's own story (docs/MODEL.md, "Pods").
+    /// `n` pods: fewer keeps the first `n`; more adds copies of the first pod, named as its
+    /// owner's controller names the pods it creates (`Owner::pod_names`: a Deployment's
+    /// `web-688597-w57c9` → more of its ReplicaSet's, a StatefulSet's `db-0` → `db-1`, …), or,
+    /// without an owner, after it (`web-0` … `web-2` → `web-3`, `web-4`, …; `probe-repro` →
+    /// `probe-repro-1`, …); never a name in use. A copy has the template's spec (containers,
+    /// init containers, probes, warm-up, Service, workload, owner) and no truth schedule: a
+    /// healthy replica, whatever the template's own story (docs/MODEL.md, "Pods").
     pub fn with_pods(mut self, n: usize) -> Scenario {
         if n <= self.pods.len() {
             self.pods.truncate(n);
@@ -265,23 +277,19 @@ impl Scenario {
         let Some(template) = self.pods.first().cloned() else {
             return self;
         };
-        let (base, _) = split_index(&template.name);
-        let base = base.to_string();
-        let mut next = self
-            .pods
-            .iter()
-            .filter_map(|p| match split_index(&p.name) {
-                (b, Some(i)) if b == base => Some(i + 1),
-                _ => None,
-            })
-            .max()
-            .unwrap_or(1);
-        while self.pods.len() < n {
-            let name = format!("{base}-{next}");
-            next += 1;
-            if self.pods.iter().any(|p| p.name == name) {
-                continue;
+        let names = match template.owned_by() {
+            Some(owner) => {
+                let mut used: Vec<String> = self.pods.iter().map(|p| p.name.clone()).collect();
+                let from = self
+                    .pods
+                    .iter()
+                    .filter(|p| p.owner == template.owner)
+                    .count();
+                owner.pod_names(from, n - self.pods.len(), &mut used)
             }
+            None => self.indexed_names(&template.name, n - self.pods.len()),
+        };
+        for name in names {
             let mut copy: Pod = template.clone();
             copy.name = name;
             for c in copy
@@ -294,6 +302,25 @@ impl Scenario {
             self.pods.push(copy);
         }
         self
+    }
+
+    /// `n` names after `name` with the next free indices: `web-2` → `web-3`, `web-4`, …
+    fn indexed_names(&self, name: &str, n: usize) -> Vec<String> {
+        let (base, _) = split_index(name);
+        let next = self
+            .pods
+            .iter()
+            .filter_map(|p| match split_index(&p.name) {
+                (b, Some(i)) if b == base => Some(i + 1),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(1);
+        (next..)
+            .map(|i| format!("{base}-{i}"))
+            .filter(|name| !self.pods.iter().any(|p| &p.name == name))
+            .take(n)
+            .collect()
     }
 
     /// Applies one probe edit to the container of that name in every pod, or in the pods of
@@ -333,7 +360,7 @@ impl Scenario {
                 )
             } else {
                 format!(
-                    "{f}.{}: the scenario has no workload named {w:?} (its workloads, by their pods' names: {})",
+                    "{f}.{}: the scenario has no workload named {w:?} (its workloads: {})",
                     edit.kind.k8s(),
                     workloads.join(", ")
                 )

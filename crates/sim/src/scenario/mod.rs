@@ -6,7 +6,9 @@
 //!
 //! - `types.rs`: [`Scenario`] and its parts, [`Policy`], [`KubeVersion`], the defaults;
 //!   `kinds.rs`: what a restart stops ([`RestartKind`]) and a probe's [`Handler`]; `node.rs`:
-//!   the node object's labels and taints and a pod's node selector, affinity and tolerations.
+//!   the node object's labels and taints and a pod's node selector, affinity and tolerations;
+//!   `one_or_many.rs`: a pod's Services read from one name or a list; `owner.rs`: the workload
+//!   that made a pod ([`Owner`]) and the names its controller gives its pods.
 //! - `validate.rs`: what is accepted ([`Scenario::validate`], [`limits`], [`FieldError`]).
 //! - `knobs.rs`: the number of pods and any probe of any container (`with_pods`, `with_probe`).
 //! - `json.rs`: a Scenario to and from JSON with serde_json, errors naming the field's path
@@ -22,6 +24,8 @@ pub mod json;
 mod kinds;
 mod knobs;
 mod node;
+pub(crate) mod one_or_many;
+mod owner;
 mod pods;
 mod types;
 mod validate;

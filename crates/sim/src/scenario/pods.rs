@@ -7,7 +7,10 @@
 use super::check::{
     dns_label_ok, dns_subdomain_ok, limits, probe, LABEL, LABEL_1035, SUBDOMAIN, V,
 };
-use super::types::{Container, IntOrPercent, Scenario, RESTART_POLICY_ALWAYS};
+use super::types::{
+    Container, IntOrPercent, Owner, OwnerKind, Pod, Scenario, Workload, OWNER_KINDS,
+    RESTART_POLICY_ALWAYS,
+};
 use std::collections::BTreeSet;
 
 pub(super) fn pods(v: &mut V, sc: &Scenario, horizon: f64) {
@@ -36,6 +39,7 @@ pub(super) fn pods(v: &mut V, sc: &Scenario, horizon: f64) {
                 format!("metadata.name {:?} is used by two pods", p.name),
             );
         }
+        owner(v, &pf, p);
         for (k, s) in p.services.iter().enumerate() {
             if !dns_label_ok(s, true) {
                 let f = format!("{pf}.service[{k}]");
@@ -80,6 +84,53 @@ pub(super) fn pods(v: &mut V, sc: &Scenario, horizon: f64) {
     }
     if let Some(pdb) = &sc.pdb {
         budget(v, sc, pdb);
+    }
+}
+
+/// The pod's workload (`owner`): its name is an object's `metadata.name`, and a DaemonSet's
+/// pods are `workload = "daemonset"` (they tolerate the unreachable taint forever, as the
+/// DaemonSet controller's own toleration does) and only theirs (the model's check: the owner
+/// and the kind say the same).
+fn owner(v: &mut V, pf: &str, p: &Pod) {
+    let Some(text) = &p.owner else {
+        return;
+    };
+    let f = format!("{pf}.owner");
+    let Some(o) = Owner::parse(text) else {
+        v.push(
+            &f,
+            &f,
+            format!(
+                "{f} must be KIND/NAME, the pod's workload (\"Deployment/web\"), KIND one of {OWNER_KINDS}; got {text:?}"
+            ),
+        );
+        return;
+    };
+    if !dns_subdomain_ok(&o.name) {
+        v.push(
+            &f,
+            "metadata.name",
+            format!(
+                "metadata.name of the pod's owner, {} {:?}, must be {SUBDOMAIN}",
+                o.kind, o.name
+            ),
+        );
+    }
+    let ds = p.workload == Workload::DaemonSet;
+    if ds != (o.kind == OwnerKind::DaemonSet) {
+        let f = format!("{pf}.workload");
+        let (want, got) = if ds {
+            ("deployment", "daemonset")
+        } else {
+            ("daemonset", "deployment")
+        };
+        v.push(
+            &f,
+            &f,
+            format!(
+                "{f} must be {want:?} for a pod of {o}, got {got:?} (\"daemonset\" is a DaemonSet's pod, which tolerates the unreachable taint forever)"
+            ),
+        );
     }
 }
 

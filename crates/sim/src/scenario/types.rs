@@ -4,6 +4,8 @@
 
 pub use super::kinds::{Handler, RestartKind};
 use super::node::{NodeObject, SelectorTerm, Toleration};
+use super::one_or_many;
+pub use super::owner::{Owner, OwnerKind, OWNER_KINDS};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -146,6 +148,11 @@ pub struct Pod {
     pub name: String,
     #[serde(default = "d_workload")]
     pub workload: Workload,
+    /// The workload that made the pod, `KIND/NAME` (`Deployment/web`, [`Owner`]): what
+    /// `Pod::workload_name` gives and how `with_pods` names copies; absent: a bare Pod, or pods
+    /// named `<workload>-<index>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
     /// Every Service whose selector matches this pod (none, one or several): the EndpointSlice
     /// controller lists the pod in each one's slices. Read as `service = "web"` (one Service, the
     /// scenario files before Services were a list), `service = ["web", "web-headless"]` or
@@ -479,47 +486,6 @@ impl Scenario {
             .filter(|(_, p)| covered(p))
             .map(|(i, _)| i as u16)
             .collect()
-    }
-}
-
-/// A list of Service names read from one name or a list, written as one name when it holds one
-/// (so scenario files and links from before Services were a list read, and read back, the same).
-pub(crate) mod one_or_many {
-    use serde::de::{SeqAccess, Visitor};
-    use serde::{Deserializer, Serialize, Serializer};
-
-    pub fn serialize<S: Serializer>(v: &[String], s: S) -> Result<S::Ok, S::Error> {
-        match v {
-            [one] => one.serialize(s),
-            _ => v.serialize(s),
-        }
-    }
-
-    struct OneOrMany;
-
-    impl<'de> Visitor<'de> for OneOrMany {
-        type Value = Vec<String>;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a Service name or a list of Service names")
-        }
-        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
-            Ok(vec![v.to_string()])
-        }
-        /// `null` (a trace's pod info without a Service, as written before): no Service.
-        fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
-            Ok(Vec::new())
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-            let mut out = Vec::new();
-            while let Some(s) = seq.next_element::<String>()? {
-                out.push(s);
-            }
-            Ok(out)
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-        d.deserialize_any(OneOrMany)
     }
 }
 

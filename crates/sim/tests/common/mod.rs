@@ -16,6 +16,7 @@ pub fn canonical(downtime_s: f64, seed: u64) -> Scenario {
         pods: vec![Pod {
             name: "web-0".into(),
             workload: Workload::Deployment,
+            owner: None,
             services: vec!["web".into()],
             termination_grace_s: 30.0,
             init_containers: vec![],

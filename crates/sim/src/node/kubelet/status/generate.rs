@@ -167,6 +167,7 @@ mod tests {
         Pod {
             name: "web-0".into(),
             workload: Workload::Deployment,
+            owner: None,
             services: vec![],
             termination_grace_s: 30.0,
             init_containers: vec![],
