@@ -39,49 +39,22 @@ fn headerless(row: &str) -> Option<Vec<&'static str>> {
     event_row::headerless(row).map(|(l, _)| l)
 }
 
-/// The columns a header can name, as `event_row`'s layouts name them.
-const COLUMNS: [&str; 15] = [
-    "NAMESPACE",
-    "LAST SEEN",
-    "FIRST SEEN",
-    "COUNT",
-    "NAME",
-    "KIND",
-    "SUBOBJECT",
-    "TYPE",
-    "REASON",
-    "OBJECT",
-    "SOURCE",
-    "FROM",
-    "MESSAGE",
-    "LASTSEEN",
-    "FIRSTSEEN",
-];
+/// The columns a header can name: every column of `event_row::LAYOUTS`, `-A`'s NAMESPACE, and
+/// the old spellings LASTSEEN and FIRSTSEEN.
+fn header_names() -> impl Iterator<Item = &'static str> {
+    ["NAMESPACE", "LASTSEEN", "FIRSTSEEN"]
+        .into_iter()
+        .chain(event_row::LAYOUTS.iter().flat_map(|l| l.iter().copied()))
+}
 
 fn column(name: &str) -> Option<&'static str> {
-    COLUMNS.iter().copied().find(|c| *c == name)
+    header_names().find(|c| *c == name)
 }
 
 /// The header's columns: (name, byte offset).
 fn columns(h: &str) -> Vec<(String, usize)> {
-    let names = [
-        "NAMESPACE",
-        "LAST SEEN",
-        "LASTSEEN",
-        "FIRST SEEN",
-        "FIRSTSEEN",
-        "COUNT",
-        "NAME",
-        "KIND",
-        "SUBOBJECT",
-        "TYPE",
-        "REASON",
-        "OBJECT",
-        "SOURCE",
-        "MESSAGE",
-    ];
     let mut out: Vec<(String, usize)> = Vec::new();
-    for n in names {
+    for n in header_names() {
         // The old spelling's column is the same column.
         let name = match n {
             "LASTSEEN" => "LAST SEEN",
