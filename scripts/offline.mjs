@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { HASHED } from './hashed.mjs';
 
 const dist = process.argv[2] || 'dist';
 const ZIP = 'restartscope-offline.zip';
@@ -78,7 +79,7 @@ const FILES = ${JSON.stringify(urls)};
 // What the page has just fetched is not downloaded again: a file named by its content hash is
 // taken from the browser's HTTP cache whatever its age ('force-cache': the name is the content),
 // every other file is asked for as the host's caching headers say (a 304 where it is unchanged).
-const HASHED = /[-_][0-9a-f]{16}(_bg|_loader)?\\.[a-z]+$/;
+const HASHED = ${HASHED};
 // A directory's URL ('./', './fleet/') is cached from its index.html's one download.
 self.addEventListener('install', (e) => {
   e.waitUntil(caches.open(CACHE).then((c) => Promise.all(FILES.filter((f) => !f.endsWith('/')).map(async (f) => {

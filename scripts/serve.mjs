@@ -11,6 +11,7 @@
 // `SERVE_LOG=1`: one line per request on standard output, `METHOD PATH STATUS BYTES` (the service
 // worker's test counts what is downloaded twice).
 import { createHash } from 'node:crypto';
+import { HASHED } from './hashed.mjs';
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
@@ -28,7 +29,7 @@ const gz = new Map();
 const tags = new Map();
 const pages = process.env.SERVE_CACHE === 'pages';
 const log = process.env.SERVE_LOG ? (req, status, bytes = 0) => console.log(`${req.method} ${req.url} ${status} ${bytes}`) : () => {};
-const hashed = (path) => /[-_][0-9a-f]{16}(_bg|_loader)?\.[a-z]+$/.test(path);
+const hashed = (path) => HASHED.test(path);
 createServer(async (req, res) => {
   try {
     const url = new URL(req.url, 'http://localhost');
