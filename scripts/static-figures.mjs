@@ -67,7 +67,7 @@ const choose = `<script id="rs-first-figure">
   const dark = matchMedia('(prefers-color-scheme: dark)').matches;
   const theme = q.get('theme');
   const same = [...q.keys()].every((k) => keys.includes(k)) && presets.includes(preset) &&
-    !(theme === 'dark' && !dark) && !(theme === 'light' && dark) && !location.pathname.includes('/fleet');
+    !(theme === 'dark' && !dark) && !(theme === 'light' && dark);
   if (!same) { img.remove(); fig.classList.remove('has-figure'); return; }
   if (preset !== img.dataset.preset) {
     img.src = 'figures/' + preset + '.svg';
