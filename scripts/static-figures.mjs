@@ -8,7 +8,7 @@
 //   own, no style shared with the page);
 // - a small script right after it shows `figures/NAME.svg` for `?preset=NAME`, and no figure at
 //   all for an address that changes what the figure draws (a downtime, a release, restarts, an
-//   imported workload, a tour, the presenter's layout) or its colours (`theme=` other than the
+//   imported workload, a tour, the presenter's notes window) or its colours (`theme=` other than the
 //   reader's scheme): the skeleton says "Loading" there, as it did before.
 //
 // The app replaces the skeleton when it mounts (src/lib.rs); tests/e2e/first-figure.spec.mjs
@@ -21,8 +21,9 @@ import { execFileSync } from 'node:child_process';
 
 const [dist = 'dist', cli = 'target/debug/restartscope'] = process.argv.slice(2);
 const DEFAULT = 'short-restart';
-// The query keys that leave the figure as the preset draws it.
-const VIEW_KEYS = ['preset', 't', 'speed', 'theme', 'embed'];
+// The query keys that leave the figure as the preset draws it (`present` too: the presenter's
+// projector on a slow network is where the figure first matters most; not its notes window).
+const VIEW_KEYS = ['preset', 't', 'speed', 'theme', 'embed', 'present'];
 
 const presets = execFileSync(cli, ['presets'], { encoding: 'utf8' })
   .split('\n')
@@ -67,7 +68,7 @@ const choose = `<script id="rs-first-figure">
   const dark = matchMedia('(prefers-color-scheme: dark)').matches;
   const theme = q.get('theme');
   const same = [...q.keys()].every((k) => keys.includes(k)) && presets.includes(preset) &&
-    !(theme === 'dark' && !dark) && !(theme === 'light' && dark);
+    !(theme === 'dark' && !dark) && !(theme === 'light' && dark) && q.get('present') !== 'notes';
   if (!same) { img.remove(); fig.classList.remove('has-figure'); return; }
   if (preset !== img.dataset.preset) {
     img.src = 'figures/' + preset + '.svg';

@@ -32,7 +32,7 @@ test('before the wasm arrives, the address\'s own scene is on screen; an address
   let release;
   const held = new Promise((r) => { release = r; });
   await page.route('**/*.wasm', async (route) => { await held; await route.continue(); });
-  for (const [q, want] of [['', 'short-restart'], ['?preset=eviction&t=60', 'eviction'], ['?preset=node-reboot&embed=1', 'node-reboot']]) {
+  for (const [q, want] of [['', 'short-restart'], ['?preset=eviction&t=60', 'eviction'], ['?preset=node-reboot&embed=1', 'node-reboot'], ['?preset=eviction&present=1', 'eviction'], ['?present=audience', 'short-restart']]) {
     await page.goto(q || '/');
     const img = page.locator('#skeleton #first-figure');
     await expect(img).toBeVisible();
@@ -44,7 +44,7 @@ test('before the wasm arrives, the address\'s own scene is on screen; an address
     await expect(img).toHaveAttribute('alt', /.+/);
     await expect(page.locator('#skeleton [role=status]')).toContainText('Loading the model');
   }
-  for (const q of ['?preset=eviction&downtime=90s', '?version=1.34', '?preset=no-such', '?tour=kep-4781']) {
+  for (const q of ['?preset=eviction&downtime=90s', '?version=1.34', '?preset=no-such', '?tour=kep-4781', '?present=notes']) {
     await page.goto(q);
     await expect(page.locator('#skeleton [role=status]')).toContainText('Loading the model');
     await expect(page.locator('#first-figure')).toHaveCount(0);
