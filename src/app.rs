@@ -228,6 +228,9 @@ pub fn App() -> impl IntoView {
     // Listened in the capture phase (not `window_event_listener`, which bubbles): the bar
     // handles stop their pointerdown's propagation.
     let held = StoredValue::new(false);
+    // The drag rests (or ends): the next layout is the whole figure, its tooltips too, even
+    // while the pointer is still down.
+    let resting = StoredValue::new(false);
     let panels_later = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
     for (ev, down) in [
         ("pointerdown", true),
@@ -240,7 +243,8 @@ pub fn App() -> impl IntoView {
             if !down {
                 if let Some(t) = panels_later.try_update_value(Option::take).flatten() {
                     t.cancel();
-                    ui.panels.set(ui.runs.get_untracked());
+                    resting.set_value(true);
+                    ui.relayout.update(|n| *n += 1);
                 }
             }
         });
@@ -256,7 +260,13 @@ pub fn App() -> impl IntoView {
     Effect::new(move |shown: Option<Option<(String, usize)>>| {
         let s = ui.settings.get();
         let tour = ui.tour.get();
+        ui.relayout.track();
         let t0 = now_ms();
+        // Every run while a pointer is held (a drag, its first move too: drawing every
+        // panel on it was the slowest move of each drag, the input-to-paint p95) until the
+        // drag rests.
+        let rapid = held.get_value() && !resting.get_value();
+        resting.set_value(false);
         // Presentation view in a tour, on a screen narrower than 1680 px, puts the step's caption
         // under the figure (style/main.css): the figure leaves it TOUR_BELOW_H px, so the step's
         // title, its caption and Back / Next are on the screen with it (1280×720 too).
@@ -293,6 +303,10 @@ pub fn App() -> impl IntoView {
             }
         } else {
             spec
+        };
+        let spec = crate::state::FigureSpec {
+            tooltips: !rapid,
+            ..spec
         };
         let mut opened_at = None;
         ui.tours_loaded.track();
@@ -355,12 +369,10 @@ pub fn App() -> impl IntoView {
         match result {
             Ok(r) => {
                 let h = r.horizon;
-                // Every run while a pointer is held (a drag, its first move too: drawing every
-                // panel on it was the slowest move of each drag, the input-to-paint p95).
-                let rapid = held.get_value();
                 let later = rapid.then(|| {
                     gloo_timers::callback::Timeout::new(PANEL_REST_MS, move || {
-                        ui.panels.set(ui.runs.get_untracked());
+                        resting.set_value(true);
+                        ui.relayout.update(|n| *n += 1);
                     })
                 });
                 panels_later.update_value(|p| {

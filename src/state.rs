@@ -32,6 +32,8 @@ pub struct Runs {
     /// Evidence replayed beside the runs (`restartscope replay`'s): each pod's observed lane and the alignment
     /// note, drawn in the figure and in its downloads.
     pub observed: Arc<(Vec<ObservedPod>, Option<String>)>,
+    /// The figure's pods' lanes have their tooltips (`FigureSpec::tooltips`).
+    pub tooltips: bool,
 }
 
 /// What the page shows about one run besides its data: its kubelet profile's label ("1.35 · default (KEP-4781)",
@@ -192,6 +194,9 @@ pub struct FigureSpec {
     pub max_height: Option<f64>,
     /// The full layout gives way to the compact one where that fits more pods in `max_height`.
     pub compact_fallback: bool,
+    /// The pods' lanes carry their tooltips (`LayoutOpts::tooltips`): not while a slider is
+    /// held, when no pointer can hover and writing them was half the figure's layout.
+    pub tooltips: bool,
 }
 
 /// The smallest text the compact layout draws (badge letters, 8.5 px) must show at 12 px on a
@@ -252,6 +257,7 @@ pub fn figure_spec(
             compact_fallback: false,
             max_pods: PRESENT_PODS,
             max_height: Some(((view_h - PRESENT_CHROME_H) / PRESENT_SCALE).max(200.0)),
+            tooltips: true,
         }
     } else if embed {
         FigureSpec {
@@ -260,6 +266,7 @@ pub fn figure_spec(
             compact_fallback: false,
             max_pods: if shown_w < 400.0 { 2 } else { PRESENT_PODS },
             max_height: Some(((view_h - EMBED_CHROME_H) / EMBED_SCALE).max(200.0)),
+            tooltips: true,
         }
     } else {
         let narrow = shown_w < NARROW_W;
@@ -276,6 +283,7 @@ pub fn figure_spec(
             compact_fallback: !narrow,
             max_pods: LayoutOpts::default().max_pods,
             max_height: (view_h > 0.0).then(|| ((view_h - fig_top - below) / scale).max(240.0)),
+            tooltips: true,
         }
     }
 }
@@ -356,6 +364,7 @@ pub fn assemble(
         max_pods,
         max_height,
         compact_fallback,
+        tooltips,
     } = spec;
     let timelines: Vec<Timeline> = traces.iter().map(Timeline::new).collect();
     let lay = |compact: bool, max_pods: usize| {
@@ -370,6 +379,7 @@ pub fn assemble(
                 max_pods,
                 observed: observed.clone(),
                 note: note.clone(),
+                tooltips,
                 ..LayoutOpts::default()
             },
         )
@@ -402,6 +412,7 @@ pub fn assemble(
         figure: Arc::new(figure),
         log: Arc::new(log),
         pods_left_out,
+        tooltips,
     }
 }
 

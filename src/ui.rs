@@ -19,6 +19,9 @@ pub struct Ui {
     /// the settings change under a held pointer (a drag), when they catch up once the edits
     /// rest for `app::PANEL_REST_MS` or the pointer is let go, so each move redraws only the figure (drawn within one frame of the move).
     pub panels: RwSignal<Option<Runs>>,
+    /// Bumped when a drag rests or ends: the runs are laid out again with the tooltips the
+    /// held slider's layouts left out, and the panels show them.
+    pub relayout: RwSignal<u32>,
     /// The settings `runs` were simulated from: the only settings the address bar and a copied
     /// link ever hold (a rejected setting is never simulated, never shared).
     pub valid: RwSignal<Option<Settings>>,
@@ -95,6 +98,7 @@ impl Ui {
             errors: RwSignal::new(Vec::new()),
             runs,
             panels: RwSignal::new(None),
+            relayout: RwSignal::new(0),
             valid: RwSignal::new(None),
             lanes: Memo::new(move |_| {
                 runs.with(|r| r.as_ref().map(Runs::lanes).unwrap_or_default())

@@ -9,7 +9,7 @@ await page.evaluate(() => {
   document.addEventListener('input', (e) => {
     const d = performance.now(); let end = null; const v = e.target.value; const me = { d, own: null }; cur = me;
     const ch = new MessageChannel(); ch.port1.onmessage = () => { end ??= performance.now(); }; ch.port2.postMessage(0);
-    requestAnimationFrame(() => { end ??= performance.now(); window.__w.push([v, +(end - d).toFixed(1), +(me.own ?? 0).toFixed(1), +document.documentElement.dataset.computeMs]); });
+    requestAnimationFrame(() => { end ??= performance.now(); window.__w.push([v, +(end - d).toFixed(1), +(me.own ?? 0).toFixed(1), +document.documentElement.dataset.computeMs, +document.documentElement.dataset.modelMs]); });
   }, true);
 });
 for (let r = 0; r < 4; r++) {

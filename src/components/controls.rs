@@ -63,7 +63,14 @@ fn upgrade_targets(version: &str) -> Vec<KubeVersion> {
 #[component]
 fn RestartKindChoice() -> impl IntoView {
     let ui = Ui::get();
-    let what = move || selected(ui).1.what;
+    // What the controls show, read once per settings change and passed on only when it
+    // changes: a slider's move changes the settings, never these.
+    let kind = Memo::new(move |_| {
+        let r = selected(ui).1;
+        (r.what, r.upgrade_to)
+    });
+    let version = Memo::new(move |_| ui.settings.with(|s| s.version.clone()));
+    let what = move || kind.get().0;
     let set_what = move |v: String| {
         if let Some(k) = RestartKind::parse(&v) {
             ui.fresh_edit.set_value(true);
@@ -80,8 +87,8 @@ fn RestartKindChoice() -> impl IntoView {
         set_selected(ui, |r| r.upgrade_to = KubeVersion::parse(&v));
     };
     let options = move || {
-        let now = selected(ui).1.upgrade_to;
-        let mut l = ui.settings.with(|s| upgrade_targets(&s.version));
+        let now = kind.get().1;
+        let mut l = version.with(|v| upgrade_targets(v));
         if let Some(v) = now.filter(|v| !l.contains(v)) {
             l.insert(0, v);
         }
@@ -100,7 +107,7 @@ fn RestartKindChoice() -> impl IntoView {
             <select id="upgrade-to" disabled=move || !what().stops_kubelet()
                 title="The kubelet that starts again is this release (an in-place upgrade)"
                 on:change=move |ev| set_upgrade(event_target_value(&ev))>
-                <option value="" prop:selected=move || selected(ui).1.upgrade_to.is_none()>"none"</option>
+                <option value="" prop:selected=move || kind.get().1.is_none()>"none"</option>
                 {options}
             </select></span>
         </div>

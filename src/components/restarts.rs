@@ -54,17 +54,24 @@ fn patch_rows(body: &web_sys::Element, list: &[Restart], sel: usize) {
                 }
             }
         }
-        if let Some(td) = tr.query_selector(".back").ok().flatten() {
-            td.set_text_content(Some(&fmt_secs(r.end_s())));
-        }
+        // Each cell written only when its words change: a slider's move changes one time.
+        let set_text = |sel: &str, text: &str| {
+            if let Some(td) = tr.query_selector(sel).ok().flatten() {
+                if td.text_content().as_deref() != Some(text) {
+                    td.set_text_content(Some(text));
+                }
+            }
+        };
+        set_text(".back", &fmt_secs(r.end_s()));
+        let up = r.upgrade_to.map(|v| format!(" → {}", v.as_str()));
+        set_text(
+            ".what",
+            &format!("{}{}", restarts::subject(r.what), up.unwrap_or_default()),
+        );
         if let Some(td) = tr.query_selector(".what").ok().flatten() {
-            let up = r.upgrade_to.map(|v| format!(" → {}", v.as_str()));
-            td.set_text_content(Some(&format!(
-                "{}{}",
-                restarts::subject(r.what),
-                up.unwrap_or_default()
-            )));
-            let _ = td.set_attribute("title", r.what.label());
+            if td.get_attribute("title").as_deref() != Some(r.what.label()) {
+                let _ = td.set_attribute("title", r.what.label());
+            }
         }
         if let Some(b) = tr.query_selector("button").ok().flatten() {
             let _ = b.toggle_attribute_with_force("disabled", list.len() < 2);

@@ -15,6 +15,8 @@ pub struct Builder {
     pub over: Vec<Shape>,
     /// The keys of the taints drawn (`not-ready`, `unreachable`), for the legend's words.
     pub taint_keys: Vec<&'static str>,
+    /// The pods' lanes carry tooltips (`LayoutOpts::tooltips`).
+    pub tooltips: bool,
 }
 
 impl Builder {
@@ -27,7 +29,13 @@ impl Builder {
             under: Vec::new(),
             over: Vec::new(),
             taint_keys: Vec::new(),
+            tooltips: true,
         }
+    }
+
+    /// A pod lane's tooltip, written only when the figure has them.
+    pub fn tip(&self, text: impl FnOnce() -> String) -> Option<String> {
+        self.tooltips.then(text)
     }
 
     pub fn x(&self, t: Ms) -> f64 {

@@ -32,6 +32,10 @@ pub struct LayoutOpts {
     pub observed: Vec<ObservedPod>,
     /// A line (wrapped) under the heading: how the evidence's clock was put on the model's axis.
     pub note: Option<String>,
+    /// Tooltips on the pods' lanes (default true): each Ready span, writer badge, probe mark and
+    /// endpoint span says what it is and when. The page lays a figure out without them while
+    /// a slider is held (no pointer can hover then) and with them once the hand rests.
+    pub tooltips: bool,
 }
 
 /// One observed Ready step of a pod: from `t_ms` (on the figure's axis, already aligned to
@@ -96,6 +100,7 @@ impl Default for LayoutOpts {
             compact: false,
             observed: Vec::new(),
             note: None,
+            tooltips: true,
         }
     }
 }

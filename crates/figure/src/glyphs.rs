@@ -4,7 +4,7 @@
 
 use crate::builder::Builder;
 use crate::geom::{text_w, BADGE_ROW, BADGE_W};
-use crate::svg::n;
+use crate::svg::{n, push_n};
 use restartscope_report::timeline::{ApiReady, EndpointState, MarkKind, ProbeMark};
 use restartscope_sim::{Actor, ConditionStatus, Ms, Outcome, Rule, TaintEffect};
 
@@ -84,7 +84,7 @@ pub fn band<T>(
             (xa, y, (xz - xa).max(0.6), h),
             class,
             &label,
-            Some(title),
+            (!title.is_empty()).then_some(title),
         );
     }
     let (lo, hi) = match (segs.first(), segs.last()) {
@@ -96,7 +96,13 @@ pub fn band<T>(
         let (class, _, title) = style(v, *a, *z);
         let mid = (b.x(*a) + b.x(*z)) / 2.0;
         let x = (mid - MIN_STATE_W / 2.0).clamp(lo, (hi - MIN_STATE_W).max(lo));
-        state(b, (x, y, MIN_STATE_W, h), class, "", Some(title));
+        state(
+            b,
+            (x, y, MIN_STATE_W, h),
+            class,
+            "",
+            (!title.is_empty()).then_some(title),
+        );
     }
 }
 
@@ -194,35 +200,27 @@ impl ProbeGlyph {
 pub fn probe(b: &mut Builder, g: ProbeGlyph, x: f64, yc: f64, title: Option<String>) {
     let (d, class) = match g {
         ProbeGlyph::Success => (
-            format!(
-                "M{} {}L{} {}L{} {}",
-                n(x - 3.0),
-                n(yc),
-                n(x - 1.0),
-                n(yc + 3.0),
-                n(x + 3.0),
-                n(yc - 3.5)
-            ),
+            path_d(&[
+                ('M', x - 3.0, yc),
+                ('L', x - 1.0, yc + 3.0),
+                ('L', x + 3.0, yc - 3.5),
+            ]),
             "rs-probe-ok",
         ),
         ProbeGlyph::Failure => (
-            format!(
-                "M{} {}L{} {}M{} {}L{} {}",
-                n(x - 3.0),
-                n(yc - 3.0),
-                n(x + 3.0),
-                n(yc + 3.0),
-                n(x - 3.0),
-                n(yc + 3.0),
-                n(x + 3.0),
-                n(yc - 3.0)
-            ),
+            path_d(&[
+                ('M', x - 3.0, yc - 3.0),
+                ('L', x + 3.0, yc + 3.0),
+                ('M', x - 3.0, yc + 3.0),
+                ('L', x + 3.0, yc - 3.0),
+            ]),
             "rs-probe-fail",
         ),
-        ProbeGlyph::InitialFailure => (
-            format!("M{} {}h6v6h-6z", n(x - 3.0), n(yc - 3.0)),
-            "rs-probe-seed",
-        ),
+        ProbeGlyph::InitialFailure => {
+            let mut d = path_d(&[('M', x - 3.0, yc - 3.0)]);
+            d.push_str("h6v6h-6z");
+            (d, "rs-probe-seed")
+        }
         ProbeGlyph::InitialSkipped => (circle(x, yc, 3.0), "rs-probe-kept"),
     };
     debug_assert_eq!(class, probe_class(g));
@@ -237,6 +235,19 @@ pub fn probe_class(g: ProbeGlyph) -> &'static str {
         ProbeGlyph::InitialFailure => "rs-probe-seed",
         ProbeGlyph::InitialSkipped => "rs-probe-kept",
     }
+}
+
+/// A path's `d` from its commands and their points (`M3 4L5 6`): a probe mark is drawn per
+/// probe run on every slider move, so its points are written straight into one string.
+fn path_d(cmds: &[(char, f64, f64)]) -> String {
+    let mut d = String::with_capacity(cmds.len() * 10);
+    for &(c, x, y) in cmds {
+        d.push(c);
+        push_n(&mut d, x);
+        d.push(' ');
+        push_n(&mut d, y);
+    }
+    d
 }
 
 fn circle(x: f64, y: f64, r: f64) -> String {

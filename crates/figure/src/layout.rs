@@ -81,6 +81,7 @@ pub fn layout_read(traces: &[Trace], timelines: &[Timeline], opts: &LayoutOpts) 
     let x0 = (width * 0.16).clamp(80.0, 120.0);
     let x1 = width - 14.0;
     let mut b = Builder::new(x0, x1, t0, t1);
+    b.tooltips = opts.tooltips;
 
     let mut order: Vec<(&Trace, &Timeline)> = traces.iter().zip(timelines).collect();
     restartscope_sim::core::sort::sort_by_key(&mut order, |(t, _)| t.policy);

@@ -19,24 +19,53 @@ const DEFS: &str = concat!(
 
 /// Number for SVG: one decimal, no trailing `.0`.
 pub fn n(v: f64) -> String {
+    let mut out = String::new();
+    push_n(&mut out, v);
+    out
+}
+
+/// Appends [`n`]`(v)` to `out`, without a string of its own: a path's points are written
+/// straight into its `d`.
+pub fn push_n(out: &mut String, v: f64) {
     // In tenths as an integer: the same digits as `{:.1}` of the rounded value (that value is
     // the double nearest k/10, which prints as k/10), without the float formatter's exact
     // mode, a fifth of the figure's layout time on a slider move.
     let k = (v * 10.0).round();
     if !k.is_finite() || k.abs() >= 1e15 {
         let r = k / 10.0;
-        return if r == r.trunc() {
+        out.push_str(&if r == r.trunc() {
             format!("{}", r as i64)
         } else {
             format!("{r:.1}")
-        };
+        });
+        return;
     }
     let k = k as i64;
-    if k % 10 == 0 {
-        (k / 10).to_string()
-    } else {
-        let sign = if k < 0 { "-" } else { "" };
-        format!("{sign}{}.{}", (k / 10).abs(), (k % 10).abs())
+    if k < 0 {
+        out.push('-');
+    }
+    let a = k.unsigned_abs();
+    push_u64(out, a / 10);
+    if a % 10 != 0 {
+        out.push('.');
+        out.push((b'0' + (a % 10) as u8) as char);
+    }
+}
+
+/// The decimal digits of `v`.
+fn push_u64(out: &mut String, mut v: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    for &b in &buf[i..] {
+        out.push(b as char);
     }
 }
 

@@ -48,8 +48,8 @@ pub fn ready(b: &mut Builder, g: &Group, p: usize, y: f64, badge_row: f64, h: f6
     let (x0, x1, t0, t1) = (b.x0, b.x1, b.t0, b.t1);
     let width = |a, z| x_of(x0, x1, t0, t1, z) - x_of(x0, x1, t0, t1, a);
     let segs = pt.ready.spans(b.t0, g.end);
+    let tips = b.tooltips;
     glyphs::band(b, &segs, band_y, h, |v, a, z| {
-        let dur = ts(z - a);
         let class = glyphs::ready_class(*v);
         match v {
             ApiReady::True | ApiReady::False => {
@@ -58,16 +58,28 @@ pub fn ready(b: &mut Builder, g: &Group, p: usize, y: f64, badge_row: f64, h: f6
                 } else {
                     "False"
                 };
-                let mut title = format!("{name} Ready={s} {}–{} ({dur}){}", ts(a), ts(z), why(a));
+                let mut title = if tips {
+                    format!(
+                        "{name} Ready={s} {}–{} ({}){}",
+                        ts(a),
+                        ts(z),
+                        ts(z - a),
+                        why(a)
+                    )
+                } else {
+                    String::new()
+                };
                 let mut label = s.to_string();
                 if let Some((at, message)) = rejected.as_ref().filter(|r| r.0 == a) {
                     let then = failed
                         .map(|f| format!("; phase Failed at {}", ts(f)))
                         .unwrap_or_default();
-                    title = format!(
-                        "{title}. Rejected at the kubelet's start ({}): {message}{then}",
-                        ts(*at)
-                    );
+                    if tips {
+                        title = format!(
+                            "{title}. Rejected at the kubelet's start ({}): {message}{then}",
+                            ts(*at)
+                        );
+                    }
                     let long = if failed.is_some() {
                         "False: rejected at kubelet start, Failed"
                     } else {
@@ -88,7 +100,11 @@ pub fn ready(b: &mut Builder, g: &Group, p: usize, y: f64, badge_row: f64, h: f6
             ApiReady::Removed => (
                 class,
                 "removed".into(),
-                format!("{name} removed from the API server at {}", ts(a)),
+                if tips {
+                    format!("{name} removed from the API server at {}", ts(a))
+                } else {
+                    String::new()
+                },
             ),
         }
     });
@@ -99,17 +115,19 @@ pub fn ready(b: &mut Builder, g: &Group, p: usize, y: f64, badge_row: f64, h: f6
         let bx = x.max(last_right + BADGE_W / 2.0 + 1.0);
         last_right = bx + BADGE_W / 2.0;
         let value = if w.ready { "True" } else { "False" };
-        let title = format!(
-            "{}: {name} Ready={value} written by the {} — {}: {}",
-            ts(w.t),
-            w.by.as_str(),
-            w.rule.id(),
-            w.rule.title()
-        );
+        let title = b.tip(|| {
+            format!(
+                "{}: {name} Ready={value} written by the {} — {}: {}",
+                ts(w.t),
+                w.by.as_str(),
+                w.rule.id(),
+                w.rule.title()
+            )
+        });
         if (bx - x).abs() > 0.5 {
             b.line(x, band_y, bx, badge_y + BADGE_ROW - 1.0, "rs-leader");
         }
-        glyphs::badge(b, bx, badge_y, w.by, Some(title));
+        glyphs::badge(b, bx, badge_y, w.by, title);
     }
 }
 
@@ -136,7 +154,7 @@ pub fn probes(b: &mut Builder, g: &Group, p: usize, y: f64) {
             continue;
         };
         let x = b.x(m.t);
-        let title = format!("{}: {}", ts(m.t), describe(g.tr, &g.tr.events[m.event]));
+        let title = b.tip(|| format!("{}: {}", ts(m.t), describe(g.tr, &g.tr.events[m.event])));
         if glyph == ProbeGlyph::Failure {
             // The failure count toward failureThreshold, where one failure is not enough and
             // there is room before the next tick.
@@ -157,7 +175,7 @@ pub fn probes(b: &mut Builder, g: &Group, p: usize, y: f64) {
                 );
             }
         }
-        glyphs::probe(b, glyph, x, yc, Some(title));
+        glyphs::probe(b, glyph, x, yc, title);
     }
 }
 
@@ -179,6 +197,7 @@ pub fn endpoint(b: &mut Builder, g: &Group, p: usize, y: f64, h: f64, strip: boo
     };
     let name = &info.name;
     let segs = ep.spans(b.t0, g.end);
+    let tips = b.tooltips;
     glyphs::band(b, &segs, y, h, |v, a, z| {
         (
             glyphs::endpoint_class(*v),
@@ -187,12 +206,16 @@ pub fn endpoint(b: &mut Builder, g: &Group, p: usize, y: f64, h: f64, strip: boo
             } else {
                 v.label().to_string()
             },
-            format!(
-                "endpoint of {name} in {svc}: {} {}–{}",
-                v.label(),
-                ts(a),
-                ts(z)
-            ),
+            if tips {
+                format!(
+                    "endpoint of {name} in {svc}: {} {}–{}",
+                    v.label(),
+                    ts(a),
+                    ts(z)
+                )
+            } else {
+                String::new()
+            },
         )
     });
 }

@@ -20,27 +20,42 @@ pub fn ms(s: f64) -> Ms {
 
 /// Seconds as a short human duration: `45s`, `1m30s`, `1h`, `1.5s`.
 pub fn fmt_secs(s: f64) -> String {
+    use core::fmt::Write;
     let neg = s < 0.0;
     let s = s.abs();
     let whole = s.floor() as u64;
     let frac = s - whole as f64;
     let (h, m, sec) = (whole / 3600, (whole % 3600) / 60, whole % 60);
-    let mut out = String::new();
+    let mut out = String::with_capacity(12);
     if neg {
         out.push('-');
     }
     if h > 0 {
-        out.push_str(&format!("{h}h"));
+        let _ = write!(out, "{h}h");
     }
     if m > 0 {
-        out.push_str(&format!("{m}m"));
+        let _ = write!(out, "{m}m");
     }
     if sec > 0 || frac > 1e-9 || out.is_empty() || out == "-" {
         if frac > 1e-9 {
-            let v = sec as f64 + frac;
-            out.push_str(&format!("{}s", (v * 1000.0).round() / 1000.0));
+            // The seconds rounded to milliseconds, as `{}` of `(v * 1000).round() / 1000`
+            // prints them (the shortest digits of k/1000 are k's with the point moved and the
+            // trailing zeros dropped, below 2^53), without the float formatter: tooltips
+            // and labels write a time per mark on every slider move.
+            let k = ((sec as f64 + frac) * 1000.0).round() as u64;
+            let _ = write!(out, "{}", k / 1000);
+            let mut f = k % 1000;
+            if f > 0 {
+                let mut digits = 3;
+                while f % 10 == 0 {
+                    f /= 10;
+                    digits -= 1;
+                }
+                let _ = write!(out, ".{f:0digits$}");
+            }
+            out.push('s');
         } else {
-            out.push_str(&format!("{sec}s"));
+            let _ = write!(out, "{sec}s");
         }
     }
     out
@@ -210,6 +225,69 @@ mod tests {
                 assert_eq!(ms(s), (s * 1000.0).round() as Ms, "{s:e}");
                 assert_eq!(ms(-s), (-s * 1000.0).round() as Ms, "{s:e}");
             }
+        }
+    }
+
+    /// The formula `fmt_secs` had: the float formatter's shortest digits of the value rounded
+    /// to milliseconds.
+    fn fmt_secs_by_formatter(s: f64) -> String {
+        let neg = s < 0.0;
+        let s = s.abs();
+        let whole = s.floor() as u64;
+        let frac = s - whole as f64;
+        let (h, m, sec) = (whole / 3600, (whole % 3600) / 60, whole % 60);
+        let mut out = String::new();
+        if neg {
+            out.push('-');
+        }
+        if h > 0 {
+            out.push_str(&format!("{h}h"));
+        }
+        if m > 0 {
+            out.push_str(&format!("{m}m"));
+        }
+        if sec > 0 || frac > 1e-9 || out.is_empty() || out == "-" {
+            if frac > 1e-9 {
+                let v = sec as f64 + frac;
+                out.push_str(&format!("{}s", (v * 1000.0).round() / 1000.0));
+            } else {
+                out.push_str(&format!("{sec}s"));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn fmt_secs_writes_the_float_formatters_digits() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut cases = vec![
+            0.0,
+            -0.0,
+            0.0005,
+            0.0015,
+            59.9996,
+            59.9994,
+            119.9996,
+            3599.9999,
+            1e-10,
+            0.1,
+            0.7,
+            41.846,
+            384.907,
+            -1.5,
+            86_400.25,
+            1.000_000_001,
+        ];
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            cases.push((x % 100_000_000) as f64 / 1e3);
+            cases.push((x % 10_000_000) as f64 / 1e4 - 500.0);
+            cases.push((x % 1_000_000) as f64 / 7.0);
+        }
+        for s in cases {
+            assert_eq!(fmt_secs(s), fmt_secs_by_formatter(s), "{s:?}");
         }
     }
 
