@@ -385,8 +385,13 @@ pub fn App() -> impl IntoView {
                 }
                 ui.runs.set(Some(r));
                 ui.valid.set(Some(s));
-                ui.errors.set(Vec::new());
-                ui.playhead.update(|p| *p = (*p).min(h));
+                // Set only when they change: each set wakes what reads them, on every move.
+                if ui.errors.with_untracked(|e| !e.is_empty()) {
+                    ui.errors.set(Vec::new());
+                }
+                if ui.playhead.get_untracked() > h {
+                    ui.playhead.set(h);
+                }
                 if let Some(t) = opened_at {
                     ui.playing.set(false);
                     ui.playhead.set(t.min(h));

@@ -295,3 +295,68 @@ fn the_pods_a_figure_draws_do_not_depend_on_the_runs_before_it() {
         }
     }
 }
+
+/// The figure a run gets is the full layout with the most pods that fit the height, or the
+/// compact one where that draws more pods (or, where even one pod does not fit, is shorter):
+/// laid out pod count by pod count here, against `assemble`'s shortcuts (the last answer
+/// first, the full layout with every pod before the compact one).
+#[test]
+fn the_figure_is_the_one_with_the_most_pods_that_fit() {
+    use crate::state::{compute_for, figure_spec, FigureSpec};
+    for (w, h) in [
+        (1392.0, 900.0),
+        (1232.0, 720.0),
+        (1318.0, 768.0),
+        (1392.0, 600.0),
+    ] {
+        for preset in ["short-restart", "eviction", "daemonset-long-outage"] {
+            let spec = figure_spec(false, false, w, h, crate::state::figure_top_guess(w));
+            for d in [5u32, 40, 90, 300] {
+                let mut s = Settings::for_preset(preset);
+                s.downtime_s = f64::from(d);
+                let lay = |compact: bool, p: usize| {
+                    let one = FigureSpec {
+                        compact,
+                        compact_fallback: false,
+                        max_pods: p,
+                        max_height: None,
+                        ..spec
+                    };
+                    compute_for(&s, one, None).unwrap().figure
+                };
+                let fits =
+                    |f: &restartscope_figure::Figure| spec.max_height.is_none_or(|m| f.height <= m);
+                let shown = s.scenario().unwrap().pods.len().clamp(1, spec.max_pods);
+                let best = |compact: bool| {
+                    (1..=shown)
+                        .rev()
+                        .find(|&p| fits(&lay(compact, p)))
+                        .unwrap_or(1)
+                };
+                let pods = best(false);
+                let mut want = (lay(false, pods), pods);
+                if pods < shown || !fits(&want.0) {
+                    let small_pods = best(true);
+                    let small = lay(true, small_pods);
+                    if small_pods > pods || (!fits(&want.0) && small.height < want.0.height) {
+                        want = (small, small_pods);
+                    }
+                }
+                let got = compute_for(&s, spec, None).unwrap();
+                assert_eq!(
+                    (
+                        got.figure.height,
+                        got.figure.shapes.len(),
+                        got.pods_left_out
+                    ),
+                    (
+                        want.0.height,
+                        want.0.shapes.len(),
+                        s.scenario().unwrap().pods.len() - want.1
+                    ),
+                    "{preset} at {w}×{h}, downtime {d}s"
+                );
+            }
+        }
+    }
+}

@@ -386,20 +386,44 @@ pub fn assemble(
     };
     let fits = |f: &Figure| max_height.is_none_or(|h| f.height <= h);
     let shown_pods = sc.pods.len().clamp(1, max_pods.max(1));
+    // The full layout gives way to the compact one where that draws more pods, or where even
+    // one pod a run does not fit and the compact one is shorter (three runs on a 720-px screen,
+    // once the downtime passes the grace period and the node's rows come in).
+    let fallback = |(figure, pods): (Figure, usize), (small, small_pods): (Figure, usize)| {
+        if small_pods > pods || (!fits(&figure) && small.height < figure.height) {
+            (small, small_pods)
+        } else {
+            (figure, pods)
+        }
+    };
     let fit = |compact: bool| {
         let key = crate::fit::Key::new(width, max_height, compact, max_pods);
         crate::fit::most_pods(key, shown_pods, |p| lay(compact, p), fits)
     };
-    let (mut figure, mut pods) = fit(compact);
-    // The full layout gives way to the compact one where that draws more pods, or where even
-    // one pod a run does not fit and the compact one is shorter (three runs on a 720-px screen,
-    // once the downtime passes the grace period and the node's rows come in).
-    if compact_fallback && !compact && (pods < shown_pods || !fits(&figure)) {
-        let (small, small_pods) = fit(true);
-        if small_pods > pods || (!fits(&figure) && small.height < figure.height) {
-            (figure, pods) = (small, small_pods);
+    let (figure, pods) = if compact_fallback && !compact && shown_pods > 1 {
+        // Where the full layout cannot draw every pod and the compact one can, the compact one
+        // is the answer whatever number the full one would fit (a laptop's screen, every
+        // slider move: two layouts, not three).
+        let all = lay(false, shown_pods);
+        if fits(&all) {
+            (all, shown_pods)
+        } else {
+            let (small, small_pods) = fit(true);
+            if small_pods == shown_pods {
+                (small, small_pods)
+            } else {
+                let (figure, pods) = fit(false);
+                fallback((figure, pods), (small, small_pods))
+            }
         }
-    }
+    } else {
+        let (figure, pods) = fit(compact);
+        if compact_fallback && !compact && (pods < shown_pods || !fits(&figure)) {
+            fallback((figure, pods), fit(true))
+        } else {
+            (figure, pods)
+        }
+    };
     let pods_left_out = sc.pods.len().saturating_sub(pods);
     let log = notable::merged(&traces);
     let observed = Arc::new((observed, note));

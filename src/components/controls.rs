@@ -67,10 +67,13 @@ fn RestartKindChoice() -> impl IntoView {
     // changes: a slider's move changes the settings, never these.
     let kind = Memo::new(move |_| {
         let r = selected(ui).1;
-        (r.what, r.upgrade_to)
+        (
+            r.what,
+            r.upgrade_to,
+            ui.settings.with(|s| s.version.clone()),
+        )
     });
-    let version = Memo::new(move |_| ui.settings.with(|s| s.version.clone()));
-    let what = move || kind.get().0;
+    let what = move || kind.with(|k| k.0);
     let set_what = move |v: String| {
         if let Some(k) = RestartKind::parse(&v) {
             ui.fresh_edit.set_value(true);
@@ -87,8 +90,7 @@ fn RestartKindChoice() -> impl IntoView {
         set_selected(ui, |r| r.upgrade_to = KubeVersion::parse(&v));
     };
     let options = move || {
-        let now = kind.get().1;
-        let mut l = version.with(|v| upgrade_targets(v));
+        let (now, mut l) = kind.with(|k| (k.1, upgrade_targets(&k.2)));
         if let Some(v) = now.filter(|v| !l.contains(v)) {
             l.insert(0, v);
         }
@@ -107,7 +109,7 @@ fn RestartKindChoice() -> impl IntoView {
             <select id="upgrade-to" disabled=move || !what().stops_kubelet()
                 title="The kubelet that starts again is this release (an in-place upgrade)"
                 on:change=move |ev| set_upgrade(event_target_value(&ev))>
-                <option value="" prop:selected=move || kind.get().1.is_none()>"none"</option>
+                <option value="" prop:selected=move || kind.with(|k| k.1.is_none())>"none"</option>
                 {options}
             </select></span>
         </div>
@@ -165,6 +167,18 @@ pub fn Controls() -> impl IntoView {
     // drag does (`restarts.rs`): each move then redraws only the figure, not the playhead's
     // panels too (the playhead's step and the panels it wakes ran in every drag frame).
     let was_playing = StoredValue::new(false);
+    // The slider shows the selected restart's downtime (an undo, a link, a tour step set it),
+    // written only when it is not already there: under a dragging hand it always is, and
+    // writing it anyway cost each move a property set.
+    let slider = NodeRef::<leptos::html::Input>::new();
+    Effect::new(move |_| {
+        let pos = downtime_pos(selected(ui).1.downtime_s).to_string();
+        if let Some(el) = slider.get() {
+            if el.value() != pos {
+                el.set_value(&pos);
+            }
+        }
+    });
     let hold = move |_: web_sys::PointerEvent| {
         was_playing.set_value(ui.playing.get_untracked());
         ui.playing.set(false);
@@ -225,8 +239,7 @@ pub fn Controls() -> impl IntoView {
                     <output id="downtime-value" for="downtime">{move || fmt_secs(selected(ui).1.downtime_s)}</output>
                 </label>
                 <input id="downtime" type="range" min="0" max=downtime_steps().len() - 1 step="1"
-                    list="downtime-marks"
-                    prop:value=move || downtime_pos(selected(ui).1.downtime_s).to_string()
+                    list="downtime-marks" node_ref=slider
                     aria-valuetext=move || words_secs(selected(ui).1.downtime_s)
                     on:input=move |ev| {
                         let pos: usize = event_target_value(&ev).parse().unwrap_or(0);

@@ -46,7 +46,7 @@ pub fn push_n(out: &mut String, v: f64) {
     }
     let a = k.unsigned_abs();
     push_u64(out, a / 10);
-    if a % 10 != 0 {
+    if !a.is_multiple_of(10) {
         out.push('.');
         out.push((b'0' + (a % 10) as u8) as char);
     }

@@ -222,16 +222,40 @@ struct Slot {
     next: u32,
 }
 
+thread_local! {
+    /// The last dropped queue's buckets, for the next queue of this thread: the page runs two
+    /// or three kubelets on every slider move, each with a new queue, and 128 KB of buckets
+    /// allocated and cleared for each was a sixth of the move's model and layout.
+    static SPARE: std::cell::Cell<Option<(Vec<u32>, Vec<u32>)>> = const { std::cell::Cell::new(None) };
+}
+
+impl Drop for Queue {
+    fn drop(&mut self) {
+        let buckets = (
+            std::mem::take(&mut self.head),
+            std::mem::take(&mut self.tail),
+        );
+        let _ = SPARE.try_with(|s| s.set(Some(buckets)));
+    }
+}
+
 impl Default for Queue {
     fn default() -> Self {
+        // A bucket's head and tail mean something only while its `occupied` bit is set, so
+        // buckets another queue used need no clearing.
+        let (head, tail) = SPARE
+            .try_with(|s| s.take())
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| (vec![0; WHEEL], vec![0; WHEEL]));
         Queue {
             cursor: -1,
             slots: Vec::new(),
             free: Vec::new(),
             has_free: Vec::new(),
             low: 0,
-            head: vec![NIL; WHEEL],
-            tail: vec![NIL; WHEEL],
+            head,
+            tail,
             occupied: vec![0; WHEEL / 64],
             far: BinaryHeap::new(),
             seq: 0,
@@ -300,7 +324,7 @@ impl Queue {
 
     fn append(&mut self, b: usize, ev: Ev) {
         let i = self.take_slot(Slot { ev, next: NIL });
-        if self.head[b] == NIL {
+        if !self.is_occupied(b) {
             self.head[b] = i;
             self.occupied[b / 64] |= 1 << (b % 64);
         } else {
@@ -322,10 +346,10 @@ impl Queue {
         let mut k = 0;
         let start = slot(self.cursor);
         for b in (start..WHEEL).chain(0..start) {
-            let mut i = self.head[b];
-            if i == NIL {
+            if !self.is_occupied(b) {
                 continue;
             }
+            let mut i = self.head[b];
             self.head[b] = k as u32;
             while i != NIL {
                 order[k] = i;
@@ -363,7 +387,7 @@ impl Queue {
             }
         }
         for b in 0..WHEEL {
-            if self.head[b] != NIL {
+            if self.is_occupied(b) {
                 let (a, z) = (self.head[b], self.tail[b]);
                 for i in a..z {
                     self.slots[i as usize].next = i + 1;
@@ -397,12 +421,11 @@ impl Queue {
     pub fn pop(&mut self) -> Option<(Ms, Ev)> {
         loop {
             let b = slot(self.cursor);
-            let i = self.head[b];
-            if i != NIL {
+            if self.is_occupied(b) {
+                let i = self.head[b];
                 let Slot { ev, next } = self.slots[i as usize];
                 self.head[b] = next;
                 if next == NIL {
-                    self.tail[b] = NIL;
                     self.occupied[b / 64] &= !(1 << (b % 64));
                 }
                 self.free_slot(i);
@@ -412,6 +435,11 @@ impl Queue {
                 return None;
             }
         }
+    }
+
+    /// Bucket `b` holds events (its `head` and `tail` are slots).
+    fn is_occupied(&self, b: usize) -> bool {
+        self.occupied[b / 64] & (1 << (b % 64)) != 0
     }
 
     /// Moves to the next instant that has events; false when there is none.

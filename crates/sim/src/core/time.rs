@@ -44,14 +44,20 @@ pub fn fmt_secs(s: f64) -> String {
             // and labels write a time per mark on every slider move.
             let k = ((sec as f64 + frac) * 1000.0).round() as u64;
             let _ = write!(out, "{}", k / 1000);
-            let mut f = k % 1000;
+            let f = k % 1000;
             if f > 0 {
-                let mut digits = 3;
-                while f % 10 == 0 {
-                    f /= 10;
-                    digits -= 1;
+                out.push('.');
+                let digits = [f / 100, f / 10 % 10, f % 10];
+                let used = if !f.is_multiple_of(10) {
+                    3
+                } else if !f.is_multiple_of(100) {
+                    2
+                } else {
+                    1
+                };
+                for d in &digits[..used] {
+                    out.push(char::from(b'0' + *d as u8));
                 }
-                let _ = write!(out, ".{f:0digits$}");
             }
             out.push('s');
         } else {
