@@ -73,14 +73,16 @@ const ANSWERS: [(&str, Said); 79] = [
     // a reboot: systemctl status shows only the kubelet's start.
     ("38-", Read(None)),
     ("39-", Refused),
-    // prose, `get nodes`, a Conditions table cut before Ready.
-    ("40-", Refused),
+    // prose, `get nodes` (both nodes NotReady when printed: a state), a Conditions table cut
+    // before Ready (its lines not understood).
+    ("40-", Read(None)),
     ("41-", Refused),
     ("42-", Read(RUNTIME)),
-    // `kubectl get nodes` alone: refused, with what to paste.
-    ("43-", Refused),
-    // `kubectl get nodes` alone: refused, with what to paste.
-    ("44-", Refused),
+    // `kubectl get nodes` alone (kubectl 1.7, roles in STATUS): one node NotReady when printed, a
+    // state, not a restart.
+    ("43-", Read(None)),
+    // `kubectl get nodes` above a cut `describe node` (not understood): one node NotReady, a state.
+    ("44-", Read(None)),
     ("45-", Read(None)),
     ("46-", Read(None)),
     // the kind node containers restarted: two kubelet starts, no other agent in the excerpt.
@@ -100,8 +102,9 @@ const ANSWERS: [(&str, Said); 79] = [
     ("60-", Read(None)),
     ("61-", Read(None)),
     ("62-", Read(None)),
-    // `oc get nodes` after a cluster restart: refused, with what to paste.
-    ("63-", Refused),
+    // `oc get nodes` before and after a cluster restart: Ready → NotReady on each node (AGE grew:
+    // the same node objects); they stayed down, so no restart is seen to end.
+    ("63-", Read(None)),
     // a reboot: the kubelet's lines cut before their klog header (no time).
     ("64-", Refused),
     // a reboot: the kubelet's unit in an auto-restart loop.
@@ -111,8 +114,9 @@ const ANSWERS: [(&str, Said); 79] = [
     ("68-", Read(None)),
     ("69-", Read(None)),
     ("70-", Read(None)),
-    // `kubectl get nodes` across a reboot: refused, with what to paste.
-    ("71-", Refused),
+    // `kubectl get nodes -o wide` twice during a reboot: kube2 Ready → NotReady, the paste ends
+    // before it came back; the cut `cri-o://1.` is no runtime change.
+    ("71-", Read(None)),
     ("72-", Read(RUNTIME)),
     // a reboot: a Go goroutine dump, no time.
     ("73-", Refused),
