@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 /// The columns kubectl's node printer has printed, newest first; a non-wide printing stops after
 /// VERSION (AGE before 1.6), `--show-labels` adds LABELS last. A row without its header is read
 /// with the first layout it fits; a header names its own columns. A new layout is a line here.
-pub(crate) const LAYOUTS: [&[&str]; 4] = [
+pub(crate) const LAYOUTS: [&[&str]; 6] = [
     // 1.11 and later (`-o wide` with INTERNAL-IP).
     &[
         "NAME",
@@ -55,8 +55,12 @@ pub(crate) const LAYOUTS: [&[&str]; 4] = [
         "OS-IMAGE",
         "KERNEL-VERSION",
     ],
-    // Before 1.6: `NAME STATUS AGE` (`oc get nodes` of origin 1.2–1.5 too).
+    // 1.2–1.5: `NAME STATUS AGE` (`oc get nodes` of origin 1.2 too).
     &["NAME", "STATUS", "AGE", "LABELS"],
+    // 1.1: LABELS before STATUS.
+    &["NAME", "LABELS", "STATUS", "AGE"],
+    // 1.0: no AGE.
+    &["NAME", "LABELS", "STATUS"],
 ];
 
 /// A STATUS cell: printNode's `Ready`, `NotReady` (the Ready condition False or Unknown) or
@@ -69,7 +73,7 @@ fn status(c: &str) -> Option<&str> {
 /// A header of `kubectl get nodes`: NAME, STATUS and node columns only (`get pods` has READY).
 pub(crate) fn header(l: &str) -> Option<Vec<&'static str>> {
     let w: Vec<&str> = l.split_whitespace().collect();
-    if w.len() < 2 || w[0] != "NAME" || w[1] != "STATUS" {
+    if w.len() < 2 || w[0] != "NAME" || !w.contains(&"STATUS") {
         return None;
     }
     w.iter()
@@ -95,7 +99,7 @@ fn fit(cols: &[&'static str], row: &str) -> Option<Vec<(&'static str, String)>> 
     let mut out = Vec::new();
     for (k, col) in cols.iter().enumerate() {
         let Some(c) = tok.get(i).copied() else {
-            let need = cols.iter().position(|c| *c == "AGE").unwrap_or(1);
+            let need = cols.iter().position(|c| *c == "AGE").unwrap_or(cols.len());
             return (k > need).then_some(out);
         };
         let ok = match *col {
@@ -131,17 +135,29 @@ fn headerless(row: &str) -> Option<Vec<(&'static str, String)>> {
 /// A node as last printed.
 struct Last {
     ready: String,
+    status: String,
     version: Option<String>,
     runtime: Option<String>,
     age_ms: i64,
     line: usize,
 }
 
+type Cells = Vec<(&'static str, String)>;
+
+fn cell(cells: &Cells, c: &str) -> Option<String> {
+    cells.iter().find(|x| x.0 == c).map(|x| x.1.clone())
+}
+
+fn age_of(cells: &Cells) -> i64 {
+    cell(cells, "AGE").and_then(|a| time::age(&a)).unwrap_or(0)
+}
+
 pub(crate) fn read(text: &str) -> Evidence {
     let mut ev = Evidence::new(Format::NodesTable, false);
     let mut cols: Option<Vec<&'static str>> = None;
-    let mut last: BTreeMap<String, Last> = BTreeMap::new();
-    let mut printings = 1;
+    // Each row: (its printing, line, cells).
+    let mut rows: Vec<(usize, usize, Cells)> = Vec::new();
+    let mut printing = 0;
     let mut in_printing: Vec<String> = Vec::new();
     for (n, l) in text.lines().enumerate() {
         let line = n + 1;
@@ -151,7 +167,7 @@ pub(crate) fn read(text: &str) -> Evidence {
         if let Some(h) = header(l) {
             cols = Some(h);
             if !in_printing.is_empty() {
-                printings += 1;
+                printing += 1;
                 in_printing.clear();
             }
             continue;
@@ -174,19 +190,64 @@ pub(crate) fn read(text: &str) -> Evidence {
             });
             continue;
         };
-        let get = |c: &str| cells.iter().find(|x| x.0 == c).map(|x| x.1.clone());
+        // `-w` without a header between: a node printed again starts another printing.
+        let name = cell(&cells, "NAME").unwrap_or_default();
+        if in_printing.contains(&name) {
+            printing += 1;
+            in_printing.clear();
+        }
+        in_printing.push(name);
+        rows.push((printing, line, cells));
+    }
+    let printings = printing + 1;
+    // Printings pasted out of the order kubectl printed them ("… but before the upgrade:"): every
+    // node the first printing has is younger in it. Read in AGE order (one node's AGE going down
+    // alone is that node object re-created).
+    let first = |p: usize| rows.iter().find(|r| r.0 == p).map_or(0, |r| r.1);
+    let key = |p: usize| {
+        rows.iter()
+            .filter(|r| r.0 == p)
+            .filter_map(|r| {
+                let then = rows
+                    .iter()
+                    .find(|o| o.0 == 0 && cell(&o.2, "NAME") == cell(&r.2, "NAME"))?;
+                let (a, b) = (age_of(&then.2), age_of(&r.2));
+                Some(if b + time::age_resolution_ms(b) <= a {
+                    b - a
+                } else {
+                    0
+                })
+            })
+            .collect::<Vec<i64>>()
+    };
+    // Two nodes at least (a `-w` row of one re-created node is no earlier printing).
+    let key = |p: usize| {
+        let d = key(p);
+        if d.len() < 2 {
+            0
+        } else {
+            d.into_iter().max().unwrap_or(0)
+        }
+    };
+    let mut order: Vec<usize> = (0..printings).collect();
+    order.sort_by_key(|&p| key(p));
+    for &p in order.iter().take_while(|&&p| p != 0) {
+        ev.notes.push(format!(
+            "line {}: every node is younger in this printing than in the one at line {}: it was printed before, and is read first",
+            first(p),
+            first(0)
+        ));
+    }
+    rows.sort_by_key(|r| (order.iter().position(|&p| p == r.0), r.1));
+    let mut last: BTreeMap<String, Last> = BTreeMap::new();
+    for (_, line, cells) in rows {
+        let get = |c: &str| cell(&cells, c);
         let name = get("NAME").unwrap_or_default();
         let st = get("STATUS").unwrap_or_default();
         let ready = status(&st).unwrap_or("").to_string();
         let age_ms = get("AGE").and_then(|a| time::age(&a)).unwrap_or(0);
         let version = get("VERSION");
         let runtime = get("CONTAINER-RUNTIME");
-        // `-w` without a header between: a node printed again starts another printing.
-        if in_printing.contains(&name) {
-            printings += 1;
-            in_printing.clear();
-        }
-        in_printing.push(name.clone());
         let obs = |what, by: &str| Obs {
             t_ms: age_ms,
             pod: None,
@@ -199,8 +260,7 @@ pub(crate) fn read(text: &str) -> Evidence {
         let state = |ready: &str| What::NodeReady(ready == "Ready");
         let was = last.get(&name).filter(|w| {
             // AGE gone down by more than its printing's resolution: another node object.
-            let res = time::age_resolution_ms(w.age_ms);
-            let re = age_ms + res < w.age_ms;
+            let re = age_ms + time::age_resolution_ms(age_ms) <= w.age_ms;
             if re {
                 ev.notes.push(format!(
                     "line {line}: node {name}'s AGE went from {} (line {}) to {}: the node object was re-created (deleted, and registered again by a kubelet starting, on this machine or a new one)",
@@ -239,9 +299,25 @@ pub(crate) fn read(text: &str) -> Evidence {
                         }
                     ));
                 }
+                let cordoned = |s: &str| s.contains("SchedulingDisabled");
+                if cordoned(&w.status) != cordoned(&st) {
+                    ev.notes.push(format!(
+                        "line {line}: node {name} {} (line {})",
+                        if cordoned(&st) {
+                            "cordoned (SchedulingDisabled), as before a drain or an upgrade"
+                        } else {
+                            "uncordoned"
+                        },
+                        w.line
+                    ));
+                }
                 if let (Some(a), Some(b)) = (&w.version, &version) {
                     if !a.starts_with(b.as_str()) {
                         ev.obs.push(obs(What::KubeletVersion(b.clone()), "VERSION"));
+                        ev.notes.push(format!(
+                            "line {line}: node {name}'s kubelet went from {a} (line {}) to {b}: upgraded in place, so the kubelet restarted",
+                            w.line
+                        ));
                     }
                 }
                 // A cell cut by the paste's end (`cri-o://1.`) is no other version.
@@ -261,6 +337,7 @@ pub(crate) fn read(text: &str) -> Evidence {
             name,
             Last {
                 ready,
+                status: st,
                 version,
                 runtime,
                 age_ms,
@@ -306,5 +383,9 @@ mod tests {
         assert!(headerless("web-0   1/1   Running   0   4m").is_none());
         assert!(header("NAME READY STATUS RESTARTS AGE").is_none());
         assert_eq!(header("NAME STATUS AGE LABELS").map(|h| h.len()), Some(4));
+        // kubectl 1.0 (kubernetes#10486), no header.
+        let r =
+            headerless("10.10.103.162   kubernetes.io/hostname=10.10.103.162   NotReady").unwrap();
+        assert_eq!(r[2], ("STATUS", "NotReady".into()));
     }
 }

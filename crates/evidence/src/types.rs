@@ -453,12 +453,18 @@ pub(crate) fn is_command(l: &str) -> bool {
     let mut words = rest.split_whitespace();
     match words.next() {
         Some("k") => matches!(words.next(), Some("get" | "describe" | "logs")),
+        // A node named like a command (`minikube   NotReady   master …`) is a row.
         Some(w) => {
             COMMANDS.contains(&w)
                 && (rest != t
-                    || words
-                        .next()
-                        .is_some_and(|x| !x.starts_with(':') && !x.starts_with('=')))
+                    || words.next().is_some_and(|x| {
+                        !x.starts_with(':')
+                            && !x.starts_with('=')
+                            && !matches!(
+                                x.split(',').next(),
+                                Some("Ready" | "NotReady" | "Unknown")
+                            )
+                    }))
         }
         None => false,
     }

@@ -18,10 +18,11 @@ use Said::*;
 
 const REBOOT: Option<&str> = Some("node-reboot");
 const RUNTIME: Option<&str> = Some("runtime-restart");
+/// An in-place kubelet upgrade: a spec-hash restart, or one node's kubelet at two versions.
 const HASH: Option<&str> = Some("upgrade-1.30-to-1.31");
 
 /// Each paste (its number) and what replay says of it.
-const ANSWERS: [(&str, Said); 79] = [
+const ANSWERS: [(&str, Said); 85] = [
     ("01-", Read(REBOOT)),
     ("02-", Read(REBOOT)),
     ("03-", Read(REBOOT)),
@@ -129,6 +130,19 @@ const ANSWERS: [(&str, Said); 79] = [
     // Control-plane pods restarting on their own for days: `(3d1h ago)` is to the hour, too
     // coarse to call two restarts one moment, and the apiserver's differs.
     ("79-", Read(None)),
+    // six printings of `kubectl get nodes` during `sealos upgrade`: each node's VERSION goes
+    // v1.16.10 → v1.17.12 (moderate: the kubelet restarted; no spec hash shows).
+    ("80-", Read(HASH)),
+    // after, then "before upgrade": read in AGE order, v1.6.2 → v1.6.4 on each node.
+    ("81-", Read(HASH)),
+    // headerless kubectl 1.3 rows, four nodes NotReady: states.
+    ("82-", Read(None)),
+    // kubectl 1.0's NAME LABELS STATUS rows, both NotReady: states.
+    ("83-", Read(None)),
+    // one NotReady node at another version than the others: a mixed cluster, no upgrade seen.
+    ("84-", Read(None)),
+    // a node named `minikube` (a command's name), NotReady at v1.16.2 after a failed upgrade.
+    ("85-", Read(None)),
 ];
 
 #[test]
@@ -157,4 +171,5 @@ fn every_pastes_answer() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert_eq!(ANSWERS.iter().filter(|a| a.1 == Refused).count(), 19);
 }

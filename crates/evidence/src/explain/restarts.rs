@@ -476,7 +476,7 @@ fn reboot_hints(obs: &[Obs], start: Option<&Obs>) -> (f64, Vec<String>) {
             && obs.iter().any(|a| {
                 a.what == What::NodeReady(false)
                     && (a.node.as_ref(), a.file) == (b.node.as_ref(), b.file)
-                    && a.line < b.line
+                    && (a.t_ms, a.line) < (b.t_ms, b.line)
             })
     });
     if let Some(b) = back {
