@@ -168,22 +168,23 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
         })
         .collect::<Vec<_>>()
         .join("\n");
-    let mut ev = match read_clean(&cleaned, file) {
-        // `kubectl get nodes` above another command's output (`get pods`, the journal): that
-        // output, read on its own, says more than the nodes' states.
-        Ok(ev) if ev.format == Format::NodesTable && !ev.unread.is_empty() => {
-            match read_sections(text, &cleaned, file) {
-                Some(s) if s.format != Format::NodesTable => s,
-                _ => ev,
-            }
-        }
-        Ok(ev) => ev,
-        // A session pasted whole (`$ kubectl get jobs`, its table, `$ kubectl get pods`, …):
-        // each command's output on its own.
-        Err(e) => match read_sections(text, &cleaned, file) {
-            Some(ev) => ev,
-            None => return Err(e),
-        },
+    let whole = read_clean(&cleaned, file);
+    // A session pasted whole (`$ kubectl get jobs`, its table, `$ kubectl get pods`, …): each
+    // command's output on its own; and `kubectl get nodes` above another command's output (`get
+    // pods`, the journal): that output, read on its own, says more than the nodes' states.
+    let sections = match &whole {
+        Ok(ev) => ev.format == Format::NodesTable && !ev.unread.is_empty(),
+        Err(_) => true,
+    };
+    let mut ev = match (
+        sections
+            .then(|| read_sections(text, &cleaned, file))
+            .flatten(),
+        whole,
+    ) {
+        (Some(s), Ok(ev)) if s.format == Format::NodesTable => ev,
+        (Some(s), _) => s,
+        (None, whole) => whole?,
     };
     ev.notes.splice(0..0, commands);
     Ok(ev)

@@ -71,19 +71,15 @@ fn status(c: &str) -> Option<&str> {
 
 /// A header of `kubectl get nodes`: NAME, STATUS and node columns only (`get pods` has READY).
 pub(crate) fn header(l: &str) -> Option<Vec<&'static str>> {
-    let w: Vec<&str> = l.split_whitespace().collect();
-    if w.len() < 2 || w[0] != "NAME" || !w.contains(&"STATUS") {
-        return None;
+    let mut out = Vec::new();
+    for x in l.split_whitespace() {
+        let mut known = None;
+        for lay in LAYOUTS {
+            known = known.or(lay.iter().find(|c| **c == x));
+        }
+        out.push(*known?);
     }
-    w.iter()
-        .map(|x| {
-            LAYOUTS
-                .iter()
-                .flat_map(|l| l.iter())
-                .find(|c| *c == x)
-                .copied()
-        })
-        .collect()
+    (out.len() > 1 && out[0] == "NAME" && out.contains(&"STATUS")).then_some(out)
 }
 
 pub(crate) fn looks_like(first: &str) -> bool {
@@ -131,51 +127,34 @@ fn headerless(row: &str) -> Option<Vec<(&'static str, String)>> {
     LAYOUTS.iter().find_map(|l| fit(l, row))
 }
 
-/// A node as last printed.
-struct Last {
-    ready: String,
-    status: String,
+/// A row as read: its printing, line, NAME, STATUS, AGE, VERSION, CONTAINER-RUNTIME.
+struct Row {
+    p: usize,
+    line: usize,
+    name: String,
+    st: String,
+    age: i64,
     version: Option<String>,
     runtime: Option<String>,
-    age_ms: i64,
-    line: usize,
-}
-
-type Cells = Vec<(&'static str, String)>;
-
-fn cell(cells: &Cells, c: &str) -> Option<String> {
-    cells.iter().find(|x| x.0 == c).map(|x| x.1.clone())
-}
-
-fn age_of(cells: &Cells) -> i64 {
-    cell(cells, "AGE").and_then(|a| time::age(&a)).unwrap_or(0)
 }
 
 // Not inlined: inlined into both of dispatch's callers it counted twice in the importer's wasm.
+// (Written for size: no sort, no map, one note for every column's change.)
 #[inline(never)]
 pub(crate) fn read(text: &str) -> Evidence {
     let mut ev = Evidence::new(Format::NodesTable, false);
     let mut cols: Option<Vec<&'static str>> = None;
-    // Each row: (its printing, line, cells).
-    let mut rows: Vec<(usize, usize, Cells)> = Vec::new();
-    let mut printing = 0;
-    let mut in_printing: Vec<String> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
+    let mut p = 0;
+    let mut from = 0;
     for (n, l) in text.lines().enumerate() {
-        let line = n + 1;
         if l.trim().is_empty() || is_comment(l) {
             continue;
         }
         if let Some(h) = header(l) {
             cols = Some(h);
-            if !in_printing.is_empty() {
-                printing += 1;
-                in_printing.clear();
-            }
-            continue;
-        }
-        // A prompt and its command (`root@master~ # kubectl get nodes -o wide`).
-        if (l.contains("kubectl ") || l.contains("oc get ")) && headerless(l).is_none() {
-            ev.skipped += 1;
+            p += usize::from(rows.len() > from);
+            from = rows.len();
             continue;
         }
         let Some(cells) = cols
@@ -183,191 +162,163 @@ pub(crate) fn read(text: &str) -> Evidence {
             .and_then(|c| fit(c, l))
             .or_else(|| headerless(l))
         else {
-            ev.unread.push(Unread {
-                line,
-                file: 0,
-                why: "not a `kubectl get nodes` row (NAME STATUS ROLES AGE VERSION)".into(),
-                text: cut(l),
-            });
+            // A prompt and its command (`root@master~ # kubectl get nodes -o wide`).
+            if l.contains("kubectl ") || l.contains("oc get ") {
+                ev.skipped += 1;
+            } else {
+                ev.unread.push(Unread {
+                    line: n + 1,
+                    file: 0,
+                    why: "not a `kubectl get nodes` row".into(),
+                    text: cut(l),
+                });
+            }
             continue;
         };
+        let get = |c: &str| cells.iter().find(|x| x.0 == c).map(|x| x.1.clone());
+        let name = get("NAME").unwrap_or_default();
         // `-w` without a header between: a node printed again starts another printing.
-        let name = cell(&cells, "NAME").unwrap_or_default();
-        if in_printing.contains(&name) {
-            printing += 1;
-            in_printing.clear();
+        if rows[from..].iter().any(|r| r.name == name) {
+            p += 1;
+            from = rows.len();
         }
-        in_printing.push(name);
-        rows.push((printing, line, cells));
+        rows.push(Row {
+            p,
+            line: n + 1,
+            name,
+            st: get("STATUS").unwrap_or_default(),
+            age: get("AGE").and_then(|a| time::age(&a)).unwrap_or(0),
+            version: get("VERSION"),
+            runtime: get("CONTAINER-RUNTIME"),
+        });
     }
-    let printings = printing + 1;
-    // Printings pasted out of the order kubectl printed them ("… but before the upgrade:"): every
-    // node the first printing has is younger in it. Read in AGE order (one node's AGE going down
-    // alone is that node object re-created).
-    let first = |p: usize| rows.iter().find(|r| r.0 == p).map_or(0, |r| r.1);
-    let key = |p: usize| {
-        rows.iter()
-            .filter(|r| r.0 == p)
-            .filter_map(|r| {
-                let then = rows
-                    .iter()
-                    .find(|o| o.0 == 0 && cell(&o.2, "NAME") == cell(&r.2, "NAME"))?;
-                let (a, b) = (age_of(&then.2), age_of(&r.2));
-                Some(if b + time::age_resolution_ms(b) <= a {
-                    b - a
-                } else {
-                    0
-                })
-            })
-            .collect::<Vec<i64>>()
-    };
-    // Two nodes at least (a `-w` row of one re-created node is no earlier printing).
-    let key = |p: usize| {
-        let d = key(p);
-        if d.len() < 2 {
-            0
-        } else {
-            d.into_iter().max().unwrap_or(0)
+    // Printings pasted out of the order kubectl printed them (kubespray#1344's "… but before
+    // upgrade:"): two nodes or more of the first printing, every one younger. Read first (one
+    // node's AGE going down alone is that node object re-created).
+    let earlier = |q: usize| {
+        let mut n = 0;
+        for r in rows.iter().filter(|r| r.p == q) {
+            match rows.iter().find(|o| o.p == 0 && o.name == r.name) {
+                Some(o) if r.age + time::age_resolution_ms(r.age) <= o.age => n += 1,
+                Some(_) => return false,
+                None => {}
+            }
         }
+        n >= 2
     };
-    // (No sort: its code is kilobytes in the importer's wasm; the earlier printings keep the
-    // order they were pasted in among themselves.)
-    let mut order: Vec<usize> = (0..printings).filter(|&p| key(p) < 0).collect();
-    order.extend((0..printings).filter(|&p| key(p) >= 0));
-    for &p in order.iter().take_while(|&&p| p != 0) {
+    let mut order: Vec<usize> = (1..=p).filter(|&q| earlier(q)).collect();
+    for &q in &order {
         ev.notes.push(format!(
-            "line {}: every node is younger in this printing than in the one at line {}: it was printed before, and is read first",
-            first(p),
-            first(0)
+            "printing {}: every node younger than in the first: printed before it, read first",
+            q + 1
         ));
     }
-    let mut last: Vec<(String, Last)> = Vec::new();
-    for (_, line, cells) in order
+    order.extend((0..=p).filter(|&q| q == 0 || !earlier(q)));
+    // Each node's latest row.
+    let mut last: Vec<&Row> = Vec::new();
+    for r in order
         .iter()
-        .flat_map(|&p| rows.iter().filter(move |r| r.0 == p))
+        .flat_map(|&q| rows.iter().filter(move |r| r.p == q))
     {
-        let line = *line;
-        let get = |c: &str| cell(cells, c);
-        let name = get("NAME").unwrap_or_default();
-        let st = get("STATUS").unwrap_or_default();
-        let ready = status(&st).unwrap_or("").to_string();
-        let age_ms = get("AGE").and_then(|a| time::age(&a)).unwrap_or(0);
-        let version = get("VERSION");
-        let runtime = get("CONTAINER-RUNTIME");
         let obs = |what, by: &str| Obs {
-            t_ms: age_ms,
+            t_ms: r.age,
             pod: None,
-            node: Some(name.clone()),
+            node: Some(r.name.clone()),
             what,
             by: Some(format!("kubectl ({by})")),
-            line,
+            line: r.line,
             file: 0,
         };
-        let state = |ready: &str| What::NodeReady(ready == "Ready");
-        let was = last.iter().find(|x| x.0 == name).map(|x| &x.1).filter(|w| {
-            // AGE gone down by more than its printing's resolution: another node object.
-            let re = age_ms + time::age_resolution_ms(age_ms) <= w.age_ms;
-            if re {
-                ev.notes.push(format!(
-                    "line {line}: node {name}'s AGE went from {} (line {}) to {}: the node object was re-created (deleted, and registered again by a kubelet starting, on this machine or a new one)",
-                    time::duration_text(w.age_ms),
-                    w.line,
-                    time::duration_text(age_ms)
-                ));
-            }
-            !re
-        });
+        let ready = status(&r.st);
+        let at = last.iter().position(|w| w.name == r.name);
+        // AGE gone down by more than its resolution: another node object.
+        let was = at
+            .map(|i| last[i])
+            .filter(|w| r.age + time::age_resolution_ms(r.age) > w.age);
         match was {
             None => {
-                ev.obs.push(obs(state(&ready), "STATUS"));
-                if let Some(v) = &version {
+                if at.is_some() {
+                    ev.notes.push(format!("line {}: node {}'s AGE went down: the node object was re-created (a kubelet registered it again)", r.line, r.name));
+                }
+                ev.obs
+                    .push(obs(What::NodeReady(ready == Some("Ready")), "STATUS"));
+                if let Some(v) = &r.version {
                     ev.obs.push(obs(What::KubeletVersion(v.clone()), "VERSION"));
                 }
-                if ready != "Ready" {
+                if ready != Some("Ready") {
                     ev.notes.push(format!(
-                        "line {line}: node {name} {st}{} when kubectl printed it: a state at the time of the paste, not a restart{}",
-                        version.as_ref().map_or(String::new(), |v| format!(", kubelet {v}")),
-                        if ready == "Unknown" { " (Unknown: the node has no Ready condition: its kubelet never posted one)" } else { "" }
+                        "line {}: node {} {} when printed (NotReady: Ready False or Unknown; Unknown: none posted): a state, not a restart",
+                        r.line, r.name, r.st
                     ));
                 }
             }
             Some(w) => {
-                if w.ready != ready {
-                    ev.obs.push(obs(state(&ready), "STATUS"));
-                    ev.notes.push(format!(
-                        "line {line}: node {name} {} → {ready} (line {}): {}",
-                        w.ready,
-                        w.line,
-                        if ready == "Ready" {
-                            "its kubelet posts Ready again — a sign of a kubelet or node restart, or an outage's end, not which"
-                        } else {
-                            "its kubelet stopped posting Ready (the kubelet, its runtime or the node down, or unreachable)"
-                        }
-                    ));
-                }
-                let cordoned = |s: &str| s.contains("SchedulingDisabled");
-                if cordoned(&w.status) != cordoned(&st) {
-                    ev.notes.push(format!(
-                        "line {line}: node {name} {} (line {})",
-                        if cordoned(&st) {
-                            "cordoned (SchedulingDisabled), as before a drain or an upgrade"
-                        } else {
-                            "uncordoned"
-                        },
-                        w.line
-                    ));
-                }
-                if let (Some(a), Some(b)) = (&w.version, &version) {
-                    if !a.starts_with(b.as_str()) {
-                        ev.obs.push(obs(What::KubeletVersion(b.clone()), "VERSION"));
-                        ev.notes.push(format!(
-                            "line {line}: node {name}'s kubelet went from {a} (line {}) to {b}: upgraded in place, so the kubelet restarted",
-                            w.line
-                        ));
+                // Each column's change; a cell cut by the paste's end (`cri-o://1.`) is none.
+                let turned = if status(&w.st) == ready {
+                    if r.st.contains("SchedulingDisabled") {
+                        "cordoned, as before a drain or an upgrade"
+                    } else {
+                        "uncordoned"
                     }
-                }
-                // A cell cut by the paste's end (`cri-o://1.`) is no other version.
-                if let (Some(a), Some(b)) = (&w.runtime, &runtime) {
-                    if !a.starts_with(b.as_str()) {
-                        ev.obs
-                            .push(obs(What::RuntimeStarted(b.clone()), "CONTAINER-RUNTIME"));
-                        ev.notes.push(format!(
-                            "line {line}: node {name}'s container runtime went from {a} (line {}) to {b}: another runtime binary answers the kubelet, so it was restarted (upgraded)",
-                            w.line
-                        ));
+                } else if ready == Some("Ready") {
+                    "Ready again: a kubelet or node restart, or an outage's end (weak)"
+                } else {
+                    "its kubelet stopped posting Ready"
+                };
+                for (col, a, b, why) in [
+                    ("STATUS", Some(&w.st), Some(&r.st), turned),
+                    (
+                        "VERSION",
+                        w.version.as_ref(),
+                        r.version.as_ref(),
+                        "the kubelet upgraded in place (restarted)",
+                    ),
+                    (
+                        "CONTAINER-RUNTIME",
+                        w.runtime.as_ref(),
+                        r.runtime.as_ref(),
+                        "the runtime restarted (upgraded)",
+                    ),
+                ] {
+                    let (Some(a), Some(b)) = (a, b) else { continue };
+                    if a == b || (col != "STATUS" && a.starts_with(b.as_str())) {
+                        continue;
                     }
+                    ev.notes.push(format!(
+                        "line {}: node {}'s {col} {a} (line {}) → {b}: {why}",
+                        r.line, r.name, w.line
+                    ));
+                    let what = match col {
+                        "STATUS" if status(a) != ready => What::NodeReady(ready == Some("Ready")),
+                        "STATUS" => continue,
+                        "VERSION" => What::KubeletVersion(b.clone()),
+                        _ => What::RuntimeStarted(b.clone()),
+                    };
+                    ev.obs.push(obs(what, &format!("{col} changed")));
                 }
             }
         }
-        let now = Last {
-            ready,
-            status: st,
-            version,
-            runtime,
-            age_ms,
-            line,
-        };
-        match last.iter_mut().find(|x| x.0 == name) {
-            Some(x) => x.1 = now,
-            None => last.push((name, now)),
+        match at {
+            Some(i) => last[i] = r,
+            None => last.push(r),
         }
     }
     let mut versions: Vec<&str> = Vec::new();
-    for v in last.iter().filter_map(|x| x.1.version.as_deref()) {
+    for v in last.iter().filter_map(|w| w.version.as_deref()) {
         if !versions.contains(&v) {
             versions.push(v);
         }
     }
     if versions.len() > 1 {
         ev.notes.push(format!(
-            "the nodes' kubelets are at different versions ({}): a cluster mid-upgrade or mixed, not a restart of any one node",
+            "kubelets at different versions ({}): a mixed cluster, no one node's upgrade",
             versions.join(", ")
         ));
     }
-    ev.notes.push(if printings == 1 {
-        "one printing of `kubectl get nodes`: each node's state when kubectl printed it (AGE is the node object's, not a time of the incident): states, not a restart. For a sequence: `kubectl get nodes -w` across the incident, or the node's events (`kubectl get events --field-selector involvedObject.kind=Node`)".into()
+    ev.notes.push(if p == 0 {
+        "one printing of `kubectl get nodes`: each node's state when printed, not a restart (for a sequence: `kubectl get nodes -w` across the incident, or the node's events)".into()
     } else {
-        format!("{printings} printings of `kubectl get nodes`: a node's changes between them are read, each at its AGE (the node object's age)")
+        format!("{} printings of `kubectl get nodes`: each node's changes, at its AGE", p + 1)
     });
     ev
 }

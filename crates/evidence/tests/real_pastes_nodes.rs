@@ -58,7 +58,12 @@ fn a_version_changing_between_printings_is_an_upgrade() {
         a.headline
     );
     let notes = read_paste("80-").notes.join("\n");
-    assert!(notes.contains("node dev-k8s-node cordoned (SchedulingDisabled)"));
+    assert!(
+        notes.contains(
+            "line 20: node dev-k8s-node's STATUS Ready (line 16) → Ready,SchedulingDisabled: cordoned"
+        ),
+        "{notes}"
+    );
 }
 
 /// kubespray#1344 pasted the table after the upgrade first, "but before upgrade" second: every
@@ -69,7 +74,7 @@ fn printings_pasted_out_of_order_are_read_by_age() {
     assert!(ev
         .notes
         .iter()
-        .any(|n| n.starts_with("line 18: every node is younger in this printing")));
+        .any(|n| n.starts_with("printing 2: every node younger than in the first")));
     assert!(!ev.notes.iter().any(|n| n.contains("re-created")));
     let v = versions("81-");
     assert_eq!(v[0], ("k9s-01".into(), "v1.6.2+coreos.0".into()));

@@ -63,7 +63,7 @@ impl OtherRestart {
             OtherRestart::Runtime => "A container runtime restart (or outage) explains this: the kubelet posts node Ready=False while the runtime is down and the pods stay Ready (rule R3; kubernetes#125618) — expected behaviour, not a kubelet bug.".into(),
             OtherRestart::Upgrade if hop => "An in-place kubelet upgrade across 1.30→1.31 explains this: the container hash changed (PR #124220), so the new kubelet restarts every container at its first SyncPod (rule U1; kubernetes#129385) — expected, not a bug; drain the node before a minor upgrade.".into(),
             OtherRestart::Upgrade if !obs.iter().any(|o| matches!(o.what, What::SpecChanged(_))) => match version_change(obs) {
-                Some((a, b)) => format!("An in-place kubelet upgrade explains this: node {}'s kubelet went from {} to {}, so it restarted with the new binary — expected, not a bug; its containers restart too only across a container-hash change (1.30→1.31, PR #124220).", b.node.as_deref().unwrap_or("?"), version(a), version(b)),
+                Some((a, b)) => format!("An in-place kubelet upgrade explains this: node {}'s kubelet went from {} to {}, so it restarted — expected, not a bug; its containers restart too only across a container-hash change (1.30→1.31).", b.node.as_deref().unwrap_or("?"), version(a), version(b)),
                 None => "An in-place kubelet upgrade explains this.".into(),
             },
             OtherRestart::Upgrade => "A container-spec-hash restart explains this — as after an in-place kubelet upgrade across 1.30→1.31 (rule U1; kubernetes#129385), or an edit of the pod's spec: expected, not a kubelet bug.".into(),
@@ -178,17 +178,12 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                 )),
                 (None, Some(b)) => Some((
                     50.0,
-                    match (&b.what, b.by.as_deref()) {
-                        (What::RuntimeStarted(r), Some("kubectl (CONTAINER-RUNTIME)")) => format!(
-                            "node {}'s CONTAINER-RUNTIME went to {r} ({}): another runtime binary answers the kubelet, so the runtime restarted",
-                            b.node.as_deref().unwrap_or("?"),
-                            line(b)
-                        ),
-                        _ => format!(
-                            "the container runtime's own lines say it started ({})",
-                            line(b)
-                        ),
-                    },
+                    // Its own lines, or kubectl's CONTAINER-RUNTIME column at another version.
+                    format!(
+                        "the container runtime started ({}, {})",
+                        line(b),
+                        b.by.as_deref().unwrap_or("its own lines")
+                    ),
                 )),
                 (None, None) => None,
             };
@@ -471,18 +466,12 @@ fn reboot_hints(obs: &[Obs], start: Option<&Obs>) -> (f64, Vec<String>) {
     }
     // `kubectl get nodes` printed again: a node NotReady, then Ready.
     let back = obs.iter().find(|b| {
-        b.what == What::NodeReady(true)
-            && b.by.as_deref() == Some("kubectl (STATUS)")
-            && obs.iter().any(|a| {
-                a.what == What::NodeReady(false)
-                    && (a.node.as_ref(), a.file) == (b.node.as_ref(), b.file)
-                    && (a.t_ms, a.line) < (b.t_ms, b.line)
-            })
+        b.what == What::NodeReady(true) && b.by.as_deref() == Some("kubectl (STATUS changed)")
     });
     if let Some(b) = back {
         score += 20.0;
         why.push(format!(
-            "node {}: NotReady, then Ready again in `kubectl get nodes` ({}): its kubelet stopped posting and came back — a kubelet or node restart, or an outage; weak (+20)",
+            "node {}: Ready again in `kubectl get nodes` ({}): a kubelet or node restart, or an outage's end; weak (+20)",
             b.node.as_deref().unwrap_or("?"),
             line(b)
         ));
