@@ -86,44 +86,48 @@ pub(crate) fn looks_like(first: &str) -> bool {
     header(first).is_some() || headerless(first).is_some()
 }
 
-/// The row's cells by `cols`; trailing columns may be missing (a non-wide printing, a cut row),
-/// not those up to AGE.
-fn fit(cols: &[&'static str], row: &str) -> Option<Vec<(&'static str, String)>> {
+/// The row read by `cols` (its printing and line left 0); trailing columns may be missing (a
+/// non-wide printing, a cut row), not those up to AGE.
+fn fit(cols: &[&'static str], row: &str) -> Option<Row> {
     let tok: Vec<&str> = row.split_whitespace().collect();
     let mut i = 0;
-    let mut out = Vec::new();
+    let mut r = Row {
+        p: 0,
+        line: 0,
+        name: String::new(),
+        st: String::new(),
+        age: 0,
+        version: None,
+        runtime: None,
+    };
     for (k, col) in cols.iter().enumerate() {
         let Some(c) = tok.get(i).copied() else {
             let need = cols.iter().position(|c| *c == "AGE").unwrap_or(cols.len());
-            return (k > need).then_some(out);
+            return (k > need).then_some(r);
         };
-        let ok = match *col {
-            "NAME" => status(c).is_none(),
-            "STATUS" => status(c).is_some(),
-            "AGE" => time::age(c).is_some(),
-            "VERSION" => c.starts_with('v') && c[1..].starts_with(|x: char| x.is_ascii_digit()),
-            "INTERNAL-IP" | "EXTERNAL-IP" => {
-                c == "<none>" || c.split('.').count() == 4 || c.contains(':')
-            }
-            _ => true,
-        };
-        if !ok {
-            return None;
-        }
         // The OS image's words: all but the single-word columns after it.
-        let n = if *col == "OS-IMAGE" {
-            (tok.len() - i).saturating_sub(cols.len() - k - 1).max(1)
-        } else {
-            1
-        };
-        out.push((*col, tok[i..i + n].join(" ")));
+        let mut n = 1;
+        match *col {
+            "NAME" if status(c).is_none() => r.name = c.into(),
+            "STATUS" if status(c).is_some() => r.st = c.into(),
+            "AGE" => r.age = time::age(c)?,
+            "VERSION" if c.starts_with('v') && c[1..].starts_with(|x: char| x.is_ascii_digit()) => {
+                r.version = Some(c.into())
+            }
+            "INTERNAL-IP" | "EXTERNAL-IP"
+                if c == "<none>" || c.split('.').count() == 4 || c.contains(':') => {}
+            "CONTAINER-RUNTIME" => r.runtime = Some(c.into()),
+            "OS-IMAGE" => n = (tok.len() - i).saturating_sub(cols.len() - k - 1).max(1),
+            "ROLES" | "KERNEL-VERSION" | "LABELS" => {}
+            _ => return None,
+        }
         i += n;
     }
-    (i == tok.len()).then_some(out)
+    (i == tok.len()).then_some(r)
 }
 
 /// The first layout a row without its header fits.
-fn headerless(row: &str) -> Option<Vec<(&'static str, String)>> {
+fn headerless(row: &str) -> Option<Row> {
     LAYOUTS.iter().find_map(|l| fit(l, row))
 }
 
@@ -157,7 +161,7 @@ pub(crate) fn read(text: &str) -> Evidence {
             from = rows.len();
             continue;
         }
-        let Some(cells) = cols
+        let Some(mut row) = cols
             .as_ref()
             .and_then(|c| fit(c, l))
             .or_else(|| headerless(l))
@@ -175,22 +179,13 @@ pub(crate) fn read(text: &str) -> Evidence {
             }
             continue;
         };
-        let get = |c: &str| cells.iter().find(|x| x.0 == c).map(|x| x.1.clone());
-        let name = get("NAME").unwrap_or_default();
         // `-w` without a header between: a node printed again starts another printing.
-        if rows[from..].iter().any(|r| r.name == name) {
+        if rows[from..].iter().any(|r| r.name == row.name) {
             p += 1;
             from = rows.len();
         }
-        rows.push(Row {
-            p,
-            line: n + 1,
-            name,
-            st: get("STATUS").unwrap_or_default(),
-            age: get("AGE").and_then(|a| time::age(&a)).unwrap_or(0),
-            version: get("VERSION"),
-            runtime: get("CONTAINER-RUNTIME"),
-        });
+        (row.p, row.line) = (p, n + 1);
+        rows.push(row);
     }
     // Printings pasted out of the order kubectl printed them (kubespray#1344's "… but before
     // upgrade:"): two nodes or more of the first printing, every one younger. Read first (one
@@ -330,16 +325,15 @@ mod tests {
     #[test]
     fn rows_of_every_layout() {
         let r = headerless("node1   Ready    control-plane   8d    v1.26.7   192.168.72.30   <none>        Ubuntu 22.04.2 LTS   5.15.0-78-generic   containerd://1.6.22").unwrap();
-        assert_eq!(r[7], ("OS-IMAGE", "Ubuntu 22.04.2 LTS".into()));
-        assert_eq!(r[9], ("CONTAINER-RUNTIME", "containerd://1.6.22".into()));
+        assert_eq!(r.runtime.as_deref(), Some("containerd://1.6.22"));
         let r =
             headerless("aks-agentpool1-24428535-4   NotReady,agent   9m        v1.7.7").unwrap();
-        assert_eq!(r.len(), 4);
-        assert_eq!(r[3], ("VERSION", "v1.7.7".into()));
         assert_eq!(
-            headerless("ip-10-147-1-49.ec2.internal    Ready     1m").map(|r| r.len()),
-            Some(3)
+            (r.st.as_str(), r.version.as_deref()),
+            ("NotReady,agent", Some("v1.7.7"))
         );
+        let r = headerless("ip-10-147-1-49.ec2.internal    Ready     1m").unwrap();
+        assert_eq!((r.age, r.version), (60_000, None));
         assert!(headerless("default   Active   5d").is_none());
         assert!(headerless("web-0   1/1   Running   0   4m").is_none());
         assert!(header("NAME READY STATUS RESTARTS AGE").is_none());
@@ -347,6 +341,6 @@ mod tests {
         // kubectl 1.0 (kubernetes#10486), no header.
         let r =
             headerless("10.10.103.162   kubernetes.io/hostname=10.10.103.162   NotReady").unwrap();
-        assert_eq!(r[2], ("STATUS", "NotReady".into()));
+        assert_eq!(r.st, "NotReady");
     }
 }
