@@ -131,6 +131,20 @@ fn headerless(row: &str) -> Option<Row> {
     LAYOUTS.iter().find_map(|l| fit(l, row))
 }
 
+/// An observation of a row's node (not inlined: one copy of the code for every kind).
+#[inline(never)]
+fn node_obs(r: &Row, what: What, by: &str) -> Obs {
+    Obs {
+        t_ms: r.age,
+        pod: None,
+        node: Some(r.name.clone()),
+        what,
+        by: Some(format!("kubectl ({by})")),
+        line: r.line,
+        file: 0,
+    }
+}
+
 /// A row as read: its printing, line, NAME, STATUS, AGE, VERSION, CONTAINER-RUNTIME.
 struct Row {
     p: usize,
@@ -201,29 +215,23 @@ pub(crate) fn read(text: &str) -> Evidence {
         }
         n >= 2
     };
-    let mut order: Vec<usize> = (1..=p).filter(|&q| earlier(q)).collect();
-    for &q in &order {
+    let early: Vec<bool> = (0..=p).map(|q| q > 0 && earlier(q)).collect();
+    let mut order: Vec<usize> = Vec::new();
+    for (q, _) in early.iter().enumerate().filter(|x| *x.1) {
+        order.push(q);
         ev.notes.push(format!(
             "printing {}: every node younger than in the first: printed before it, read first",
             q + 1
         ));
     }
-    order.extend((0..=p).filter(|&q| q == 0 || !earlier(q)));
+    order.extend((0..=p).filter(|&q| !early[q]));
     // Each node's latest row.
     let mut last: Vec<&Row> = Vec::new();
     for r in order
         .iter()
         .flat_map(|&q| rows.iter().filter(move |r| r.p == q))
     {
-        let obs = |what, by: &str| Obs {
-            t_ms: r.age,
-            pod: None,
-            node: Some(r.name.clone()),
-            what,
-            by: Some(format!("kubectl ({by})")),
-            line: r.line,
-            file: 0,
-        };
+        let obs = |what, by: &str| node_obs(r, what, by);
         let ready = status(&r.st);
         let at = last.iter().position(|w| w.name == r.name);
         // AGE gone down by more than its resolution: another node object.
