@@ -351,4 +351,36 @@ mod tests {
             headerless("10.10.103.162   kubernetes.io/hostname=10.10.103.162   NotReady").unwrap();
         assert_eq!(r.st, "NotReady");
     }
+
+    /// `kubectl get nodes -w` (laid out as kubectl prints it; no real transcript of one node's
+    /// rows found): each row of a node printed again is a change; AGE going down is a new object.
+    #[test]
+    fn watch_rows_are_changes() {
+        let ev = read("NAME   STATUS     ROLES    AGE   VERSION\nn1     Ready      <none>   5d    v1.28.3\nn1     NotReady   <none>   5d    v1.28.3\nn1     Ready      <none>   5d    v1.28.4\nn1     Ready      <none>   2m    v1.28.4\n");
+        let what: Vec<(usize, What)> = ev.obs.iter().map(|o| (o.line, o.what.clone())).collect();
+        assert_eq!(
+            what,
+            [
+                (2, What::NodeReady(true)),
+                (2, What::KubeletVersion("v1.28.3".into())),
+                (3, What::NodeReady(false)),
+                (4, What::NodeReady(true)),
+                (4, What::KubeletVersion("v1.28.4".into())),
+                (5, What::NodeReady(true)),
+                (5, What::KubeletVersion("v1.28.4".into())),
+            ]
+        );
+        assert!(
+            ev.notes.iter().any(|n| n.contains("AGE went down")),
+            "{:?}",
+            ev.notes
+        );
+        assert!(ev.notes.iter().any(|n| n.starts_with("4 printings")));
+        // NotReady then Ready: a weak reboot hint, never named on its own; the version change
+        // on n1 is an in-place upgrade, named (moderate).
+        use crate::explain::{signature, OtherRestart};
+        let node = signature(OtherRestart::Node, &ev.obs);
+        assert_eq!(node.score, 20.0, "{:?}", node.why);
+        assert_eq!(signature(OtherRestart::Upgrade, &ev.obs).score, 60.0);
+    }
 }
