@@ -44,7 +44,7 @@ const CASES: [(&str, &str, &str, &str); 6] = [
         "84443-journal.txt",
         "Answer: A container-spec-hash restart explains this",
         "upgrade-1.30-to-1.31",
-        "an in-place kubelet upgrade across 1.30→1.31 explains this",
+        "an in-place kubelet upgrade explains this",
     ),
 ];
 

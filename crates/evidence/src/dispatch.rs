@@ -2,7 +2,7 @@
 //! `merge` several files' observations. Above the readers: the only module that imports them all.
 
 use crate::types::{cut, is_command, is_comment, is_elision, Evidence, Format, Obs, ReadError};
-use crate::{audit, describe, events, events_table, klog, pod, watch};
+use crate::{audit, describe, events, events_table, klog, nodes_table, pod, watch};
 
 /// What to paste instead, said by every refusal.
 const PASTE: &str = "Paste instead: `kubectl get pod NAME -o yaml` or `kubectl describe pod NAME`, `kubectl get events -o yaml`, a `kubectl get pods -w` transcript, the kubelet's log (`journalctl -u kubelet -o short-iso`) or audit log lines";
@@ -29,14 +29,6 @@ fn looks(l: &str) -> &'static str {
     let t = l.trim();
     if is_dmesg(t) {
         return "the kernel's ring buffer (`dmesg`): the kernel's messages, not the kubelet's or kubectl's (for a reboot: `journalctl --list-boots` and the node's events, `kubectl get events --field-selector involvedObject.kind=Node`)";
-    }
-    let cols: Vec<&str> = t.split_whitespace().collect();
-    if cols.first() == Some(&"NAME")
-        && cols.contains(&"STATUS")
-        && (cols.contains(&"VERSION") || cols.contains(&"ROLES"))
-    {
-        // kubectl's node printer (NAME STATUS ROLES AGE VERSION; before 1.6-ish without ROLES).
-        return "a `kubectl get nodes` table: each node's status as printed, no pods and no times (for a node, paste `kubectl describe node NAME` or `kubectl get events --field-selector involvedObject.kind=Node`)";
     }
     if t.starts_with('{') || t.starts_with('[') {
         "JSON of another kind"
@@ -130,6 +122,9 @@ fn detect_first(first: &str, text: &str) -> Option<Format> {
     if watch::looks_like(first) {
         return Some(Format::KubectlWatch);
     }
+    if nodes_table::looks_like(first) {
+        return Some(Format::NodesTable);
+    }
     None
 }
 
@@ -173,14 +168,23 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
         })
         .collect::<Vec<_>>()
         .join("\n");
-    let mut ev = match read_clean(&cleaned, file) {
-        Ok(ev) => ev,
-        // A session pasted whole (`$ kubectl get jobs`, its table, `$ kubectl get pods`, …):
-        // each command's output on its own.
-        Err(e) => match read_sections(text, &cleaned, file) {
-            Some(ev) => ev,
-            None => return Err(e),
-        },
+    let whole = read_clean(&cleaned, file);
+    // A session pasted whole (`$ kubectl get jobs`, its table, `$ kubectl get pods`, …): each
+    // command's output on its own; and `kubectl get nodes` above another command's output (`get
+    // pods`, the journal): that output, read on its own, says more than the nodes' states.
+    let sections = match &whole {
+        Ok(ev) => ev.format == Format::NodesTable && !ev.unread.is_empty(),
+        Err(_) => true,
+    };
+    let mut ev = match (
+        sections
+            .then(|| read_sections(text, &cleaned, file))
+            .flatten(),
+        whole,
+    ) {
+        (Some(s), Ok(ev)) if s.format == Format::NodesTable => ev,
+        (Some(s), _) => s,
+        (None, whole) => whole?,
     };
     ev.notes.splice(0..0, commands);
     Ok(ev)
@@ -229,8 +233,12 @@ fn read_sections(text: &str, cleaned: &str, file: usize) -> Option<Evidence> {
     let best = results
         .iter()
         .enumerate()
-        .filter_map(|(i, r)| r.3.as_ref().ok().map(|e| (i, e.obs.len())))
-        .max_by_key(|&(i, n)| (n, std::cmp::Reverse(i)))?
+        .filter_map(|(i, r)| {
+            r.3.as_ref()
+                .ok()
+                .map(|e| (i, e.format != Format::NodesTable, e.obs.len()))
+        })
+        .max_by_key(|&(i, other, n)| (other, n, std::cmp::Reverse(i)))?
         .0;
     let span = |from: usize, to: usize, cmd: &str| {
         let after = if cmd.is_empty() {
@@ -301,6 +309,7 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
         Format::PodStatus => pod::read(text)?,
         Format::Describe => describe::read(text),
         Format::EventsTable => events_table::read(text),
+        Format::NodesTable => nodes_table::read(text),
         Format::ControllerLog | Format::RuntimeLog | Format::E2eLog => klog::read(text),
     };
     ev.notes.splice(

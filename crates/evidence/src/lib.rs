@@ -11,7 +11,9 @@
 //!   with or without journald's `Mon DD HH:MM:SS host kubelet[pid]:` prefix; `klog_says`: what
 //!   each message says);
 //! - `pod`: `kubectl get pod(s) -o yaml|json` (a Pod, a `List`, nodes too, or a pasted `status:`
-//!   block): a snapshot, so each condition's last transition only.
+//!   block): a snapshot, so each condition's last transition only;
+//! - `nodes_table`: `kubectl get nodes` (`-o wide`, `-w`, kubectl's older columns as data): each
+//!   node's STATUS, kubelet VERSION and runtime; changes between printings.
 //!
 //! Every reader gives [`Obs`]ervations (what changed, for which pod, when, written by whom, on
 //! which line) and the lines it did not understand, each with its line number. Bad input is a
@@ -31,6 +33,7 @@ pub mod explain;
 mod klog;
 mod klog_says;
 mod node_conditions;
+mod nodes_table;
 pub mod observed;
 mod pod;
 pub mod reasons;

@@ -266,6 +266,8 @@ pub enum Format {
     RuntimeLog,
     /// The Kubernetes e2e test framework's log: the node's conditions as a test saw them.
     E2eLog,
+    /// `kubectl get nodes` as a table (`-o wide`, `-w`, older layouts): each node's state.
+    NodesTable,
 }
 
 impl Format {
@@ -281,6 +283,7 @@ impl Format {
             Format::ControllerLog => "kube-controller-manager log (klog)",
             Format::RuntimeLog => "container runtime log (containerd, CRI-O or dockerd journal)",
             Format::E2eLog => "e2e test framework log (the node's conditions as the test saw them)",
+            Format::NodesTable => "kubectl get nodes (table)",
         }
     }
 }
@@ -450,12 +453,18 @@ pub(crate) fn is_command(l: &str) -> bool {
     let mut words = rest.split_whitespace();
     match words.next() {
         Some("k") => matches!(words.next(), Some("get" | "describe" | "logs")),
+        // A node named like a command (`minikube   NotReady   master …`) is a row.
         Some(w) => {
             COMMANDS.contains(&w)
                 && (rest != t
-                    || words
-                        .next()
-                        .is_some_and(|x| !x.starts_with(':') && !x.starts_with('=')))
+                    || words.next().is_some_and(|x| {
+                        !x.starts_with(':')
+                            && !x.starts_with('=')
+                            && !matches!(
+                                x.split(',').next(),
+                                Some("Ready" | "NotReady" | "Unknown")
+                            )
+                    }))
         }
         None => false,
     }

@@ -2,6 +2,7 @@
 //! `.source` file), on bad input, and on random bytes and truncations (never a panic).
 
 use proptest::prelude::*;
+use restartscope_evidence::explain::{answer, candidates, explain_for};
 use restartscope_evidence::{read, Format, What};
 
 fn data(name: &str) -> String {
@@ -405,23 +406,37 @@ proptest! {
     }
 }
 
-/// kubernetes#52773's `kubectl get nodes` (real): no pods and no times, refused saying what it
-/// is and what to paste for a node (before: "a table of another command's output").
+/// kubernetes#52773's `kubectl get nodes` (real, kubectl 1.7's columns, no ROLES): read as
+/// each node's state when printed (was refused, and before that "a table of another command's
+/// output"). One printing: four nodes at two kubelet versions is a cluster mid-upgrade, not an
+/// upgrade seen on any one node: nothing named.
 #[test]
-fn get_nodes_table_is_refused_by_name() {
+fn get_nodes_table_is_read_as_states() {
     let text = std::fs::read_to_string(format!(
         "{}/tests/data/52773-get-nodes.txt",
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();
-    let e = read(&text, 0).unwrap_err();
-    assert_eq!(e.line, 3);
-    assert!(
-        e.message.contains("a `kubectl get nodes` table")
-            && e.message.contains("kubectl describe node NAME"),
-        "{}",
-        e.message
+    let ev = read(&text, 0).unwrap();
+    assert_eq!(ev.format, Format::NodesTable);
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    assert_eq!(
+        ev.obs
+            .iter()
+            .filter(|o| o.what == What::NodeReady(true))
+            .count(),
+        4
     );
+    let notes = ev.notes.join("\n");
+    assert!(
+        notes.contains(
+            "different versions (v1.6.1.17+f04cb2d1cde1c7-dirty, v1.7.3-11+f747daa02c9ffb)"
+        ) && notes.contains("one printing of `kubectl get nodes`"),
+        "{notes}"
+    );
+    let c = candidates(&ev.obs, None, None);
+    let a = answer(&ev.obs, explain_for(&ev.obs, &c, None), None).0;
+    assert_eq!((a.bug, a.restart), (None, None));
 }
 
 /// istio/istio#11045's session (real): three commands and their outputs pasted as one. Read as

@@ -18,10 +18,11 @@ use Said::*;
 
 const REBOOT: Option<&str> = Some("node-reboot");
 const RUNTIME: Option<&str> = Some("runtime-restart");
+/// An in-place kubelet upgrade: a spec-hash restart, or one node's kubelet at two versions.
 const HASH: Option<&str> = Some("upgrade-1.30-to-1.31");
 
 /// Each paste (its number) and what replay says of it.
-const ANSWERS: [(&str, Said); 79] = [
+const ANSWERS: [(&str, Said); 85] = [
     ("01-", Read(REBOOT)),
     ("02-", Read(REBOOT)),
     ("03-", Read(REBOOT)),
@@ -73,14 +74,16 @@ const ANSWERS: [(&str, Said); 79] = [
     // a reboot: systemctl status shows only the kubelet's start.
     ("38-", Read(None)),
     ("39-", Refused),
-    // prose, `get nodes`, a Conditions table cut before Ready.
-    ("40-", Refused),
+    // prose, `get nodes` (both nodes NotReady when printed: a state), a Conditions table cut
+    // before Ready (its lines not understood).
+    ("40-", Read(None)),
     ("41-", Refused),
     ("42-", Read(RUNTIME)),
-    // `kubectl get nodes` alone: refused, with what to paste.
-    ("43-", Refused),
-    // `kubectl get nodes` alone: refused, with what to paste.
-    ("44-", Refused),
+    // `kubectl get nodes` alone (kubectl 1.7, roles in STATUS): one node NotReady when printed, a
+    // state, not a restart.
+    ("43-", Read(None)),
+    // `kubectl get nodes` above a cut `describe node` (not understood): one node NotReady, a state.
+    ("44-", Read(None)),
     ("45-", Read(None)),
     ("46-", Read(None)),
     // the kind node containers restarted: two kubelet starts, no other agent in the excerpt.
@@ -100,8 +103,9 @@ const ANSWERS: [(&str, Said); 79] = [
     ("60-", Read(None)),
     ("61-", Read(None)),
     ("62-", Read(None)),
-    // `oc get nodes` after a cluster restart: refused, with what to paste.
-    ("63-", Refused),
+    // `oc get nodes` before and after a cluster restart: Ready → NotReady on each node (AGE grew:
+    // the same node objects); they stayed down, so no restart is seen to end.
+    ("63-", Read(None)),
     // a reboot: the kubelet's lines cut before their klog header (no time).
     ("64-", Refused),
     // a reboot: the kubelet's unit in an auto-restart loop.
@@ -111,8 +115,9 @@ const ANSWERS: [(&str, Said); 79] = [
     ("68-", Read(None)),
     ("69-", Read(None)),
     ("70-", Read(None)),
-    // `kubectl get nodes` across a reboot: refused, with what to paste.
-    ("71-", Refused),
+    // `kubectl get nodes -o wide` twice during a reboot: kube2 Ready → NotReady, the paste ends
+    // before it came back; the cut `cri-o://1.` is no runtime change.
+    ("71-", Read(None)),
     ("72-", Read(RUNTIME)),
     // a reboot: a Go goroutine dump, no time.
     ("73-", Refused),
@@ -125,6 +130,19 @@ const ANSWERS: [(&str, Said); 79] = [
     // Control-plane pods restarting on their own for days: `(3d1h ago)` is to the hour, too
     // coarse to call two restarts one moment, and the apiserver's differs.
     ("79-", Read(None)),
+    // six printings of `kubectl get nodes` during `sealos upgrade`: each node's VERSION goes
+    // v1.16.10 → v1.17.12 (moderate: the kubelet restarted; no spec hash shows).
+    ("80-", Read(HASH)),
+    // after, then "before upgrade": read in AGE order, v1.6.2 → v1.6.4 on each node.
+    ("81-", Read(HASH)),
+    // headerless kubectl 1.3 rows, four nodes NotReady: states.
+    ("82-", Read(None)),
+    // kubectl 1.0's NAME LABELS STATUS rows, both NotReady: states.
+    ("83-", Read(None)),
+    // one NotReady node at another version than the others: a mixed cluster, no upgrade seen.
+    ("84-", Read(None)),
+    // a node named `minikube` (a command's name), NotReady at v1.16.2 after a failed upgrade.
+    ("85-", Read(None)),
 ];
 
 #[test]
@@ -153,4 +171,5 @@ fn every_pastes_answer() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert_eq!(ANSWERS.iter().filter(|a| a.1 == Refused).count(), 19);
 }

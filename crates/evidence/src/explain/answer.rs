@@ -442,11 +442,7 @@ pub fn answer(
             )
         }
         None => match restart {
-            Some(k) => (
-                k.headline(restarts::hop_seen(obs)),
-                None,
-                Some(k.preset().to_string()),
-            ),
+            Some(k) => (k.headline(obs), None, Some(k.preset().to_string())),
             None => ("No known bug explains this.".to_string(), None, None),
         },
     };

@@ -50,17 +50,22 @@ impl OtherRestart {
         match self {
             OtherRestart::Node => "a node reboot",
             OtherRestart::Runtime => "a container runtime restart",
-            OtherRestart::Upgrade => "an in-place kubelet upgrade across 1.30→1.31",
+            OtherRestart::Upgrade => "an in-place kubelet upgrade",
         }
     }
 
-    /// The answer's headline when this restart is named (`hop`: the evidence shows the kubelet's
-    /// versions across the hash change, else a spec-hash restart is all it shows).
-    pub fn headline(self, hop: bool) -> String {
+    /// The answer's headline when this restart is named: the kubelet's versions across the hash
+    /// change, a spec-hash restart, or the kubelet's version changing alone.
+    pub fn headline(self, obs: &[Obs]) -> String {
+        let hop = hop_seen(obs);
         match self {
             OtherRestart::Node => "A node reboot explains this: every container restarts (expected on every release, not a bug).".into(),
             OtherRestart::Runtime => "A container runtime restart (or outage) explains this: the kubelet posts node Ready=False while the runtime is down and the pods stay Ready (rule R3; kubernetes#125618) — expected behaviour, not a kubelet bug.".into(),
             OtherRestart::Upgrade if hop => "An in-place kubelet upgrade across 1.30→1.31 explains this: the container hash changed (PR #124220), so the new kubelet restarts every container at its first SyncPod (rule U1; kubernetes#129385) — expected, not a bug; drain the node before a minor upgrade.".into(),
+            OtherRestart::Upgrade if !obs.iter().any(|o| matches!(o.what, What::SpecChanged(_))) => match version_change(obs) {
+                Some((a, b)) => format!("An in-place kubelet upgrade explains this: node {}'s kubelet went from {} to {}, so it restarted — expected, not a bug; its containers restart too only across a container-hash change (1.30→1.31).", b.node.as_deref().unwrap_or("?"), version(a), version(b)),
+                None => "An in-place kubelet upgrade explains this.".into(),
+            },
             OtherRestart::Upgrade => "A container-spec-hash restart explains this — as after an in-place kubelet upgrade across 1.30→1.31 (rule U1; kubernetes#129385), or an edit of the pod's spec: expected, not a kubelet bug.".into(),
         }
     }
@@ -173,9 +178,11 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                 )),
                 (None, Some(b)) => Some((
                     50.0,
+                    // Its own lines, or kubectl's CONTAINER-RUNTIME column at another version.
                     format!(
-                        "the container runtime's own lines say it started ({})",
-                        line(b)
+                        "the container runtime started ({}, {})",
+                        line(b),
+                        b.by.as_deref().unwrap_or("its own lines")
                     ),
                 )),
                 (None, None) => None,
@@ -288,6 +295,20 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                     ));
                 }
             }
+            // One node's kubelet at two versions (two printings of `kubectl get nodes`, a journal
+            // and a Node's YAML): a kubelet of another version started there.
+            if let Some((a, b)) = version_change(obs) {
+                let s = if changed.is_empty() { 60.0 } else { 15.0 };
+                score += s;
+                why.push(format!(
+                    "node {}: its kubelet went from {} ({}) to {} ({}): upgraded in place, so it restarted (+{s})",
+                    b.node.as_deref().unwrap_or("?"),
+                    version(a),
+                    line(a),
+                    version(b),
+                    line(b)
+                ));
+            }
             let minors: Vec<u32> = obs
                 .iter()
                 .filter_map(|o| match &o.what {
@@ -301,7 +322,7 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                     if lo <= 30 && hi >= 31 {
                         score += 25.0;
                         why.push(format!("the kubelet went from 1.{lo} to 1.{hi}: the 1.31 hash (PR #124220) differs from 1.30's (+25)"));
-                    } else if lo >= 31 {
+                    } else if lo >= 31 && !changed.is_empty() {
                         score -= 20.0;
                         why.push(format!("the kubelet is 1.{lo}–1.{hi}: every hop from 1.31 on keeps the hash, so the pod's spec was edited (−20)"));
                     }
@@ -443,7 +464,37 @@ fn reboot_hints(obs: &[Obs], start: Option<&Obs>) -> (f64, Vec<String>) {
             line(o)
         ));
     }
+    // `kubectl get nodes` printed again: a node NotReady, then Ready.
+    let back = obs.iter().find(|b| {
+        b.what == What::NodeReady(true) && b.by.as_deref() == Some("kubectl (STATUS changed)")
+    });
+    if let Some(b) = back {
+        score += 20.0;
+        why.push(format!(
+            "node {}: Ready again in `kubectl get nodes` ({}): a kubelet or node restart, or an outage's end; weak (+20)",
+            b.node.as_deref().unwrap_or("?"),
+            line(b)
+        ));
+    }
     (score, why)
+}
+
+/// One node's kubelet seen at two versions: the first of them and the other.
+fn version_change(obs: &[Obs]) -> Option<(&Obs, &Obs)> {
+    obs.iter().enumerate().find_map(|(i, a)| match &a.what {
+        What::KubeletVersion(x) if a.node.is_some() => obs[i + 1..]
+            .iter()
+            .find(|b| b.node == a.node && matches!(&b.what, What::KubeletVersion(y) if y != x))
+            .map(|b| (a, b)),
+        _ => None,
+    })
+}
+
+fn version(o: &Obs) -> &str {
+    match &o.what {
+        What::KubeletVersion(v) => v,
+        _ => "?",
+    }
 }
 
 /// Whether the evidence shows the kubelet's versions across 1.30→1.31.
@@ -496,75 +547,5 @@ pub fn short(bug: Option<&str>, restart: Option<&str>) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn v(score: f64, restart: Option<&str>) -> Verdict {
-        Verdict {
-            candidate: restart.unwrap_or("a bug").into(),
-            kubelet: String::new(),
-            preset: Some(restart.unwrap_or("report-x").into()),
-            known_bug: restart.is_none().then(|| "kubernetes#1".into()),
-            fixed_in: None,
-            restart: restart.map(str::to_string),
-            score,
-            why: Vec::new(),
-        }
-    }
-
-    fn boot(id: &str, line: usize, file: usize) -> Obs {
-        Obs {
-            t_ms: 0,
-            pod: None,
-            node: Some("n1".into()),
-            what: What::BootId(id.into()),
-            by: None,
-            line,
-            file,
-        }
-    }
-
-    /// Two boot ids of one node that differ (two files read together) are a reboot between
-    /// them, as strong as the Rebooted event; one boot id says nothing.
-    #[test]
-    fn a_changed_boot_id_is_a_reboot() {
-        let one = [boot("d79314e4", 21, 0)];
-        assert_eq!(signature(OtherRestart::Node, &one).score, 0.0);
-        let two = [boot("d79314e4", 21, 0), boot("f74445fe", 8, 1)];
-        let s = signature(OtherRestart::Node, &two);
-        assert_eq!(s.score, 70.0, "{:?}", s.why);
-    }
-
-    /// "container runtime is down" beside a PLEG last seen Go's largest duration ago is the
-    /// kubelet's first seconds (its PLEG has never relisted), not a runtime outage.
-    #[test]
-    fn a_pleg_that_never_relisted_is_no_outage() {
-        let o = |m: &str| Obs {
-            t_ms: 0,
-            pod: None,
-            node: None,
-            what: What::RuntimeDown(m.into()),
-            by: None,
-            line: 4,
-            file: 0,
-        };
-        let start = [o("container runtime is down PLEG is not healthy: pleg was last seen active 2562047h47m16.854775807s ago; threshold is 3m0s")];
-        assert_eq!(signature(OtherRestart::Runtime, &start).score, 0.0);
-        let down = [o("container runtime is down")];
-        assert_eq!(signature(OtherRestart::Runtime, &down).score, 70.0);
-    }
-
-    /// Ties never favour a bug; a weaker signature, or one under `NAMED_AT`, is not named.
-    #[test]
-    fn named_only_on_a_signature_at_least_the_bugs() {
-        let ranked = [v(80.0, None), v(80.0, Some("node-reboot"))];
-        assert_eq!(named(&ranked, Some(80.0)), Some(1));
-        assert_eq!(named(&ranked, Some(80.5)), None);
-        let weak = [v(40.0, Some("runtime-restart"))];
-        assert_eq!(named(&weak, None), None);
-        assert_eq!(
-            short(None, Some("upgrade-1.30-to-1.31")),
-            "an in-place kubelet upgrade across 1.30→1.31 explains this"
-        );
-    }
-}
+#[path = "restarts_tests.rs"]
+mod tests;

@@ -1,0 +1,121 @@
+//! Real `kubectl get nodes` pastes (kubectl 1.0's `NAME LABELS STATUS` to today's `-o wide`):
+//! read as each node's state when printed, never as a restart on one printing; between
+//! printings, a node's VERSION changing is an in-place kubelet upgrade, its runtime's version
+//! changing a runtime restart, NotReady then Ready a weak sign, its AGE going down a re-created
+//! node object.
+
+mod common;
+use common::{answered, read_paste};
+use restartscope_evidence::{read, Format, What};
+
+fn versions(f: &str) -> Vec<(String, String)> {
+    read_paste(f)
+        .obs
+        .iter()
+        .filter_map(|o| match &o.what {
+            What::KubeletVersion(v) => Some((o.node.clone().unwrap_or_default(), v.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// One printing (kubectl 1.0, 1.3 headerless, 1.7 with roles in STATUS, 1.8, a node named
+/// `minikube`): read, each node's state, nothing named — a NotReady node is a state at the time
+/// of the paste.
+#[test]
+fn one_printing_is_states_not_a_restart() {
+    for f in ["43-", "44-", "82-", "83-", "84-", "85-"] {
+        let ev = read_paste(f);
+        assert_eq!(ev.format, Format::NodesTable, "{f}");
+        assert!(ev.obs.iter().all(|o| o.pod.is_none() && o.node.is_some()));
+        assert!(
+            ev.obs.iter().any(|o| o.what == What::NodeReady(false)),
+            "{f}"
+        );
+        let notes = ev.notes.join("\n");
+        assert!(notes.contains("one printing of `kubectl get nodes`"), "{f}");
+        assert!(notes.contains("NotReady"), "{f}: {notes}");
+        let a = answered(f);
+        assert_eq!((a.bug, a.restart), (None, None), "{f}");
+    }
+    // Nodes at two versions in one printing: a mixed cluster, said so.
+    let notes = read_paste("84-").notes.join("\n");
+    assert!(notes.contains("different versions"), "{notes}");
+}
+
+/// sealos's upgrade, printed six times: each node's kubelet v1.16.10 → v1.17.12, named an
+/// in-place kubelet upgrade, moderate (no container restart shows), with the cordon said.
+#[test]
+fn a_version_changing_between_printings_is_an_upgrade() {
+    let v = versions("80-");
+    assert_eq!(v.len(), 4, "{v:?}");
+    assert_eq!(v[2], ("dev-k8s-master".into(), "v1.17.12".into()));
+    let a = answered("80-");
+    assert_eq!(a.restart.as_deref(), Some("upgrade-1.30-to-1.31"));
+    assert!(
+        a.headline.starts_with("An in-place kubelet upgrade explains this: node dev-k8s-master's kubelet went from v1.16.10 to v1.17.12"),
+        "{}",
+        a.headline
+    );
+    let notes = read_paste("80-").notes.join("\n");
+    assert!(
+        notes.contains(
+            "line 20: node dev-k8s-node's STATUS Ready (line 16) → Ready,SchedulingDisabled: cordoned"
+        ),
+        "{notes}"
+    );
+}
+
+/// kubespray#1344 pasted the table after the upgrade first, "but before upgrade" second: every
+/// node younger in the second, so it is read first, and the versions go up, not down.
+#[test]
+fn printings_pasted_out_of_order_are_read_by_age() {
+    let ev = read_paste("81-");
+    assert!(ev
+        .notes
+        .iter()
+        .any(|n| n.starts_with("printing 2: every node younger than in the first")));
+    assert!(!ev.notes.iter().any(|n| n.contains("re-created")));
+    let v = versions("81-");
+    assert_eq!(v[0], ("k9s-01".into(), "v1.6.2+coreos.0".into()));
+    assert_eq!(v[4], ("k9s-01".into(), "v1.6.4+coreos.0".into()));
+    assert_eq!(
+        answered("81-").restart.as_deref(),
+        Some("upgrade-1.30-to-1.31")
+    );
+}
+
+/// Two `-o wide` printings across a reboot (clearlinux#1004): kube2 Ready → NotReady; the
+/// paste's last cell cut to `cri-o://1.` is no runtime change.
+#[test]
+fn a_cut_cell_is_no_change_and_notready_alone_names_nothing() {
+    let ev = read_paste("71-");
+    assert!(!ev
+        .obs
+        .iter()
+        .any(|o| matches!(o.what, What::RuntimeStarted(_))));
+    assert!(ev.obs.iter().any(|o| o.node.as_deref() == Some("kube2")
+        && o.what == What::NodeReady(false)
+        && o.line == 13));
+    let a = answered("71-");
+    assert_eq!((a.bug, a.restart), (None, None));
+}
+
+/// The output of `kubectl get nodes` above another command's (`get pods`, the kubelet's
+/// journal) gives way to it: that output says more than the nodes' states.
+#[test]
+fn get_nodes_above_another_output_gives_way() {
+    assert_eq!(read_paste("45-").format, Format::KubectlWatch);
+    assert_eq!(read_paste("11-").format, Format::Klog);
+    assert_eq!(answered("11-").restart.as_deref(), Some("runtime-restart"));
+}
+
+/// `kubectl get namespaces` (`NAME STATUS AGE`, `Active`) is no node table.
+#[test]
+fn a_namespaces_table_is_not_nodes() {
+    let e = read(
+        "NAME          STATUS   AGE\ndefault       Active   5d\nkube-system   Active   5d\n",
+        0,
+    );
+    assert!(e.is_err(), "{e:?}");
+}
