@@ -58,6 +58,9 @@ summary artifacts/cargo-test-sim.log
 step "engine budget: both kubelets ≤ 5× a bare event loop at 1,000 pods, ×10 pods ≤ ×12"
 scripts/engine-budget.sh
 
+step "move budget: the page's model and layout per held slider move ≤ 8 M instructions (debug build)"
+scripts/move-budget.sh
+
 step "wasm-bindgen-test in headless chromium"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test -p restartscope --target wasm32-unknown-unknown --test web
