@@ -58,7 +58,6 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet/prober"
 	"k8s.io/kubernetes/pkg/kubelet/prober/results"
 	"k8s.io/kubernetes/pkg/kubelet/status"
-	statustest "k8s.io/kubernetes/pkg/kubelet/status/testing"
 	kubeletutil "k8s.io/kubernetes/pkg/kubelet/util"
 	"k8s.io/kubernetes/pkg/probe"
 
@@ -88,6 +87,8 @@ type Gates struct {
 	// exited one too, as initialized (kubecontainer.HasAnyActiveRegularContainerStarted);
 	// before, only a Created or Running one.
 	ExitedRegularInitializes bool
+	// kubelet.go rejectPod keeps the pod's QOSClass in the Failed status (1.33 on).
+	RejectKeepsQOSClass bool
 }
 
 // Node is one node: its runtime, its kubelet process (nil while down) and the API.
@@ -152,6 +153,8 @@ type podRT struct {
 	cs  []*ctrRT
 	// Regular containers SyncPod did not start because the pod had not initialized.
 	waiting map[*ctrRT]bool
+	// Admission at the kubelet's start turned it away (admission.go): no pod worker.
+	rejected bool
 }
 
 // all is the pod's containers as the model numbers them: init containers first.
@@ -181,6 +184,7 @@ func (c *ctrRT) id(p *podRT) string {
 
 type apiSeen struct {
 	ready   bool
+	failed  bool
 	started map[string]bool
 	cready  map[string]bool
 	exists  bool
@@ -251,8 +255,9 @@ func New(sc *scenario.Scenario, gates Gates, client *fake.Clientset, clk *testin
 		}
 	}
 	node := &v1.Node{
-		ObjectMeta: metav1.ObjectMeta{Name: NodeName, Labels: map[string]string{"kubernetes.io/hostname": NodeName}},
-		Status: v1.NodeStatus{Conditions: []v1.NodeCondition{{
+		ObjectMeta: metav1.ObjectMeta{Name: NodeName, Labels: nodeLabels(sc.Node.Labels)},
+		Spec:       v1.NodeSpec{Taints: taintObjects(sc.Node.Taints)},
+		Status: v1.NodeStatus{Capacity: allocatable(), Allocatable: allocatable(), Conditions: []v1.NodeCondition{{
 			Type: v1.NodeReady, Status: v1.ConditionTrue, Reason: "KubeletReady",
 			LastHeartbeatTime: metav1.NewTime(trace.At(-10_000)), LastTransitionTime: metav1.NewTime(trace.At(kubeletBorn)),
 		}}},
@@ -328,6 +333,7 @@ func (n *Node) podObject(p *podRT) *v1.Pod {
 			{Key: v1.TaintNodeUnreachable, Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoExecute},
 		}
 	}
+	placement(&pod.Spec, p.spec)
 	for _, c := range p.all() {
 		ct := v1.Container{Name: c.spec.Name, Image: "registry.k8s.io/pause:3.10"}
 		ct.StartupProbe = probeObject(c.spec.StartupProbe, c.idx)
@@ -471,7 +477,7 @@ func (n *Node) startKubelet(at int64, steady bool) {
 		backoff: flowcontrol.NewFakeBackOff(10*time.Second, 300*time.Second, n.clk)}
 	k.podMgr = kubepod.NewBasicPodManager()
 	k.live, k.ready, k.startup = results.NewManager(), results.NewManager(), results.NewManager()
-	k.sm = status.OracleNewManager(n.client, k.podMgr, &statustest.FakePodDeletionSafetyProvider{}, kubeletutil.NewPodStartupLatencyTracker())
+	k.sm = status.OracleNewManager(n.client, k.podMgr, safety{n}, kubeletutil.NewPodStartupLatencyTracker())
 	prober.OracleClock = n.clk
 	k.pm = prober.OracleNewManager(k.sm, k.live, k.ready, k.startup, runner{n}, n.netAnswer)
 	if steady {
@@ -493,10 +499,17 @@ func (n *Node) startKubelet(at int64, steady bool) {
 	n.postNodeReady()
 	n.renewLease(gen)
 	n.scheduleStatusSync(gen, at)
+	// HandlePodAdditions admits the first list's pods again before their pod workers start.
+	n.q.At(at+int64(n.sc.Kubelet.FirstSyncDelayS*1000), func() {
+		if n.alive(gen) {
+			n.handlePodAdditions()
+			n.afterKubelet()
+		}
+	})
 	for _, p := range n.pods {
 		p := p
 		n.q.At(at+int64(n.sc.Kubelet.FirstSyncDelayS*1000), func() {
-			if n.alive(gen) {
+			if n.alive(gen) && !p.rejected {
 				n.firstSync(p, false)
 				n.afterKubelet()
 			}
@@ -617,6 +630,7 @@ func (n *Node) Schedule() {
 			n.afterKubelet()
 		})
 	}
+	n.scheduleNodeChanges()
 }
 
 // ---- containers that exit and start again ----
@@ -1250,7 +1264,7 @@ func (n *Node) SnapshotBy(record bool, by string) {
 	sort.Slice(items, func(i, j int) bool { return podIndex(n, items[i].Name) < podIndex(n, items[j].Name) })
 	for _, pod := range items {
 		present[pod.Name] = true
-		cur := apiSeen{exists: true, started: map[string]bool{}, cready: map[string]bool{}}
+		cur := apiSeen{exists: true, failed: pod.Status.Phase == v1.PodFailed, started: map[string]bool{}, cready: map[string]bool{}}
 		for _, c := range pod.Status.Conditions {
 			if c.Type == v1.PodReady {
 				cur.ready = c.Status == v1.ConditionTrue
@@ -1276,6 +1290,9 @@ func (n *Node) SnapshotBy(record bool, by string) {
 		}
 		if prev.ready != cur.ready {
 			n.rec.Add(trace.Event{T: t, Kind: "pod_ready", Pod: pod.Name, Value: cur.ready, By: by})
+		}
+		if cur.failed && !prev.failed {
+			n.rec.Add(trace.Event{T: t, Kind: "pod_failed", Pod: pod.Name, By: by})
 		}
 	}
 	for name := range n.seen {
