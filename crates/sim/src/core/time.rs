@@ -47,7 +47,7 @@ pub fn fmt_secs(s: f64) -> String {
             let mut f = k % 1000;
             if f > 0 {
                 let mut digits = 3;
-                while f % 10 == 0 {
+                while f.is_multiple_of(10) {
                     f /= 10;
                     digits -= 1;
                 }
