@@ -303,7 +303,8 @@ impl Kubelet<'_> {
         !rt.up || self.sync_loop_skips(now)
     }
 
-    /// `syncNodeStatus`: the Ready condition from `runtimeErrors`, posted when it changed.
+    /// `syncNodeStatus`: the Ready condition from `runtimeErrors`, posted when it changed; after
+    /// a partition (K2u), Ready=True over the node lifecycle controller's Unknown.
     pub fn node_status(&mut self, cx: &mut Ctx, api: &mut ApiServer) {
         if !self.reachable {
             return;
@@ -312,7 +313,9 @@ impl Kubelet<'_> {
         match self.runtime_errors(cx.now) {
             Some(rule) if !n.posted_false => api.set_node_false(cx, rule),
             None if !n.ready => {
-                let rule = if n.posted_false && self.start_checks_done == cx.now {
+                let rule = if !n.posted_false {
+                    Rule::K2u
+                } else if self.start_checks_done == cx.now {
                     Rule::K2n
                 } else {
                     Rule::R4
