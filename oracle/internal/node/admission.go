@@ -110,28 +110,31 @@ func placement(spec *v1.PodSpec, p *scenario.Pod) {
 func (n *Node) scheduleNodeChanges() {
 	for _, ch := range n.sc.Node.Changes {
 		ch := ch
-		n.q.At(int64(ch.AtS*1000), func() {
-			ctx := context.Background()
-			node, err := n.client.CoreV1().Nodes().Get(ctx, NodeName, metav1.GetOptions{})
-			if err != nil {
-				return
-			}
-			if ch.Labels != nil {
-				node.Labels = nodeLabels(*ch.Labels)
-			}
-			if ch.Taints != nil {
-				var keep []v1.Taint
-				for _, t := range node.Spec.Taints {
-					if strings.HasPrefix(t.Key, controllerTaints) {
-						keep = append(keep, t)
-					}
-				}
-				node.Spec.Taints = append(keep, taintObjects(*ch.Taints)...)
-			}
-			_, _ = n.client.CoreV1().Nodes().Update(ctx, node, metav1.UpdateOptions{})
-			n.rec.Add(trace.Event{T: n.now(), Kind: "node_edited", Value: nodeText(node), By: "scenario"})
-		})
+		n.q.At(int64(ch.AtS*1000), func() { n.asOutside(func() { n.editNode(ch) }) })
 	}
+}
+
+// editNode is the user's change to the node object.
+func (n *Node) editNode(ch scenario.NodeChange) {
+	ctx := context.Background()
+	node, err := n.client.CoreV1().Nodes().Get(ctx, NodeName, metav1.GetOptions{})
+	if err != nil {
+		return
+	}
+	if ch.Labels != nil {
+		node.Labels = nodeLabels(*ch.Labels)
+	}
+	if ch.Taints != nil {
+		var keep []v1.Taint
+		for _, t := range node.Spec.Taints {
+			if strings.HasPrefix(t.Key, controllerTaints) {
+				keep = append(keep, t)
+			}
+		}
+		node.Spec.Taints = append(keep, taintObjects(*ch.Taints)...)
+	}
+	_, _ = n.client.CoreV1().Nodes().Update(ctx, node, metav1.UpdateOptions{})
+	n.rec.Add(trace.Event{T: n.now(), Kind: "node_edited", Value: nodeText(node), By: "scenario"})
 }
 
 // nodeText is the model's NodeEdited value: the user's labels and taints.

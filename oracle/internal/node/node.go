@@ -120,6 +120,10 @@ type Node struct {
 	runtimeUp   bool
 	runtimeSync int64
 	postedFalse bool
+	// The node cannot reach the API server (partition.go); a call now is not the kubelet's;
+	// the lease sync's first failed attempt (-1: none).
+	cut, outside  bool
+	leaseFailedAt int64
 }
 
 const (
@@ -205,6 +209,10 @@ type kubelet struct {
 	backoff *flowcontrol.Backoff
 	ctx     context.Context
 	cancel  context.CancelFunc
+	// Its pod source has listed nothing yet: the API did not answer (partition.go).
+	awaitingPods bool
+	// syncNodeStatus runs on its grid (from the end of a partition; partition.go).
+	nodeStatusLoop bool
 }
 
 // wrk is run's loop state for one worker.
@@ -286,6 +294,7 @@ func New(sc *scenario.Scenario, gates Gates, client *fake.Clientset, clk *testin
 		}
 		return false, nil, nil
 	})
+	n.installPartition()
 	n.snapshot(false)
 
 	// The steady-state kubelet: up for a day; every worker has seen its container and holds a
@@ -485,12 +494,9 @@ func (n *Node) startKubelet(at int64, steady bool) {
 	}
 	n.k = k
 	n.renewals = 0
+	n.leaseFailedAt = -1
 	// The pods from the API, as the config source lists them.
-	list, _ := n.client.CoreV1().Pods(Namespace).List(ctx, metav1.ListOptions{})
-	sort.Slice(list.Items, func(i, j int) bool { return list.Items[i].Name < list.Items[j].Name })
-	for i := range list.Items {
-		k.podMgr.AddPod(&list.Items[i])
-	}
+	n.listPods(k)
 	if steady {
 		n.scheduleStatusSync(gen, 0)
 		return
@@ -501,6 +507,11 @@ func (n *Node) startKubelet(at int64, steady bool) {
 	n.scheduleStatusSync(gen, at)
 	// HandlePodAdditions admits the first list's pods again before their pod workers start.
 	n.q.At(at+int64(n.sc.Kubelet.FirstSyncDelayS*1000), func() {
+		if n.alive(gen) && (n.cut || k.awaitingPods) {
+			// No pod list yet: the first SyncPods wait for the API (partition.go apiBack).
+			k.awaitingPods = true
+			return
+		}
 		if n.alive(gen) {
 			n.handlePodAdditions()
 			n.afterKubelet()
@@ -509,7 +520,7 @@ func (n *Node) startKubelet(at int64, steady bool) {
 	for _, p := range n.pods {
 		p := p
 		n.q.At(at+int64(n.sc.Kubelet.FirstSyncDelayS*1000), func() {
-			if n.alive(gen) && !p.rejected {
+			if n.alive(gen) && !p.rejected && !k.awaitingPods {
 				n.firstSync(p, false)
 				n.afterKubelet()
 			}
@@ -551,8 +562,17 @@ func (n *Node) renewLease(gen int) {
 	l, err := n.client.CoordinationV1().Leases("kube-node-lease").Get(ctx, NodeName, metav1.GetOptions{})
 	if err == nil {
 		l.Spec.RenewTime = &metav1.MicroTime{Time: n.clk.Now()}
-		_, _ = n.client.CoordinationV1().Leases("kube-node-lease").Update(ctx, l, metav1.UpdateOptions{})
+		_, err = n.client.CoordinationV1().Leases("kube-node-lease").Update(ctx, l, metav1.UpdateOptions{})
 	}
+	if err != nil {
+		// The sync does not return: backoffEnsureLease tries again until the API answers
+		// (partition.go apiBack schedules the attempt that gets through).
+		if n.leaseFailedAt < 0 {
+			n.leaseFailedAt = n.now()
+		}
+		return
+	}
+	n.leaseFailedAt = -1
 	renew := max(int64(n.sc.Cluster.LeaseDurationS*1000)/4, 1)
 	// The model's key: the kubelet process's start, then the renewal number from 0.
 	j := draw.Draw(n.sc.Seed, draw.LeaseJitter, 0, [3]uint64{uint64(n.k.start), n.renewals, 0})
@@ -631,6 +651,7 @@ func (n *Node) Schedule() {
 		})
 	}
 	n.scheduleNodeChanges()
+	n.schedulePartitions()
 }
 
 // ---- containers that exit and start again ----
@@ -1258,10 +1279,12 @@ func (n *Node) afterKubelet() {
 func (n *Node) snapshot(record bool) { n.SnapshotBy(record, "kubelet") }
 
 func (n *Node) SnapshotBy(record bool, by string) {
-	list, _ := n.client.CoreV1().Pods(Namespace).List(context.Background(), metav1.ListOptions{})
+	var list *v1.PodList
+	n.asOutside(func() { list, _ = n.client.CoreV1().Pods(Namespace).List(context.Background(), metav1.ListOptions{}) })
 	present := map[string]bool{}
 	items := list.Items
 	sort.Slice(items, func(i, j int) bool { return podIndex(n, items[i].Name) < podIndex(n, items[j].Name) })
+	n.watchPods(items)
 	for _, pod := range items {
 		present[pod.Name] = true
 		cur := apiSeen{exists: true, failed: pod.Status.Phase == v1.PodFailed, started: map[string]bool{}, cready: map[string]bool{}}

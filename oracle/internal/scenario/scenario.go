@@ -29,7 +29,7 @@ type Scenario struct {
 		Policy          string    `toml:"policy" json:"policy"`
 		FirstSyncDelayS float64   `toml:"first_sync_delay_s" json:"first_sync_delay_s"`
 		Restarts        []Restart `toml:"restarts" json:"restarts"`
-		APIUnreachable  []any     `toml:"api_unreachable" json:"api_unreachable"`
+		APIUnreachable  []Window  `toml:"api_unreachable" json:"api_unreachable"`
 	} `toml:"kubelet" json:"kubelet"`
 	Pods []Pod          `toml:"pods" json:"pods"`
 	Node NodeObject     `toml:"node" json:"node"`
@@ -73,6 +73,12 @@ type Requirement struct {
 	Key      string   `toml:"key" json:"key"`
 	Operator string   `toml:"operator" json:"operator"`
 	Values   []string `toml:"values" json:"values"`
+}
+
+// Window is a time the node cannot reach the API server (kubelet.api_unreachable).
+type Window struct {
+	AtS       float64 `toml:"at_s" json:"at_s"`
+	DurationS float64 `toml:"duration_s" json:"duration_s"`
 }
 
 type Restart struct {
@@ -183,9 +189,6 @@ func (s *Scenario) Unsupported() []string {
 		if r.UpgradeTo != "" {
 			add("an in-place upgrade to %s (one release per run)", r.UpgradeTo)
 		}
-	}
-	if len(s.Kubelet.APIUnreachable) > 0 {
-		add("api_unreachable (a partition between node and API server)")
 	}
 	for _, p := range s.Pods {
 		for _, c := range append(append([]Container{}, p.InitContainers...), p.Containers...) {
