@@ -27,6 +27,10 @@
 //     containers, probed by the workers AddPod creates for them; and
 //     computeInitContainerActions' "initialized" before SyncPod starts a regular container;
 //   - the node lease (component-helpers lease controller) and the node's Ready condition.
+//   - admission at a kubelet's start on a changed node, through the release's predicate admit
+//     handler, and the end of a pod it rejects (admission.go);
+//   - a partition between node and API server: the kubelet's calls fail, the lease sync backs
+//     off, the pod watch stops (partition.go).
 //
 // The timing randomness (a worker's initial sleep, ticker phases, lease jitter) is the model's
 // keyed draws (internal/draw), so both take the same random path.
