@@ -234,6 +234,40 @@ fn after_a_partition_node_ready_waits_for_the_next_node_status() {
     }
 }
 
+/// K2u: the lease can expire just after the partition's end, before the lease sync blocked in
+/// `backoffEnsureLease` gets through; the node lifecycle controller then sets Unknown and marks
+/// the pods NotReady while the kubelet reaches the API server again. Its `syncNodeStatus` runs on
+/// and posts Ready over the Unknown at its next run, and the status manager's `syncBatch`
+/// writes the pods' Ready back (S5r); the model had the node Unknown until the next kubelet
+/// restart. Found by running Kubernetes' code (`oracle/`, the case
+/// `crates/sim/oracle-cases/partition-lease-expires-after-end.toml`): on v1.36.3 node Ready by
+/// the kubelet at 70 s.
+#[test]
+fn a_lease_that_expires_after_the_partition_ends_is_answered_by_the_next_node_status() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/oracle-cases/partition-lease-expires-after-end.toml"
+    ))
+    .unwrap();
+    let sc: Scenario = toml::from_str(&text).unwrap();
+    for policy in Policy::BOTH {
+        let tr = run(&sc, KubeVersion::V1_36, policy, 1);
+        let node = |rule: Rule| -> Vec<f64> {
+            (tr.events.iter())
+                .filter(|e| e.kind == Kind::NodeReady && e.rule == rule)
+                .map(|e| secs(e.t))
+                .collect()
+        };
+        let unknown = node(Rule::N1);
+        assert_eq!(unknown.len(), 1, "{policy:?}");
+        assert!(unknown[0] > 69.0 && unknown[0] < 70.0, "{unknown:?}");
+        assert_eq!(node(Rule::K2u), [70.0], "{policy:?}");
+        let r = ready(&tr, 0, 69.0);
+        assert!(!r[0].1, "{r:?}");
+        assert_eq!(r[1], (70.0, true, Rule::S5r), "{policy:?}");
+    }
+}
+
 /// K2u: a window without the API server shorter than the renewal interval fails no lease
 /// renewal, so nothing is retried: the renewal due after it comes at its usual time (rule K2r).
 #[test]

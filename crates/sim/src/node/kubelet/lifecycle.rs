@@ -272,9 +272,10 @@ impl Kubelet<'_> {
                 What::LeaseRenew { gen: self.gen },
             );
         }
-        if !api.nodes[cx.node as usize].ready {
+        if !api.nodes[cx.node as usize].ready || self.lease_failed_at.is_some() {
             // `syncNodeStatus` posts Ready=True at its next run, on its grid from the kubelet's
-            // start (`node_status`, rule K2u).
+            // start (`node_status`, rule K2u), and checks again every 10 s while the lease
+            // sync has not got through.
             let at = super::restarts::tick_at_or_after(
                 self.started_at,
                 super::restarts::NODE_STATUS,

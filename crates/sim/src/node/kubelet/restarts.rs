@@ -320,9 +320,22 @@ impl Kubelet<'_> {
                 } else {
                     Rule::R4
                 };
-                api.set_node_ready(cx, true, rule, Actor::Kubelet)
+                api.set_node_ready(cx, true, rule, Actor::Kubelet);
+                if rule == Rule::K2u {
+                    // The pods the controller marked NotReady: the status manager's syncBatch
+                    // on the same 10 s grid writes their Ready back (S5r).
+                    self.stale_statuses = true;
+                    cx.at(cx.now, What::StatusSync { gen: self.gen });
+                }
             }
             _ => {}
+        }
+        // K2u: until the lease sync blocked in `backoffEnsureLease` gets through, the node
+        // lifecycle controller may still find the lease expired after the partition's end and
+        // set Unknown; `syncNodeStatus` runs on and posts Ready over it.
+        if self.lease_failed_at.is_some() {
+            let gen = self.gen;
+            cx.at(cx.now + NODE_STATUS, What::NodeStatus { gen });
         }
     }
 
