@@ -25,6 +25,7 @@ require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/coreos/go-semver v0.3.1 // indirect
 	github.com/coreos/go-systemd/v22 v22.5.0 // indirect
+	github.com/cyphar/filepath-securejoin v0.2.4 // indirect
 	github.com/davecgh/go-spew v1.1.2-0.20180830191138-d8f796af33cc // indirect
 	github.com/distribution/reference v0.5.0 // indirect
 	github.com/emicklei/go-restful/v3 v3.11.0 // indirect
@@ -64,7 +65,6 @@ require (
 	github.com/opencontainers/runtime-spec v1.0.3-0.20220909204839-494a5a6aca78 // indirect
 	github.com/opencontainers/selinux v1.11.0 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
-	github.com/pmezard/go-difflib v1.0.1-0.20181226105442-5d4384ee4fb2 // indirect
 	github.com/prometheus/client_golang v1.19.1 // indirect
 	github.com/prometheus/client_model v0.6.1 // indirect
 	github.com/prometheus/common v0.55.0 // indirect
@@ -73,8 +73,6 @@ require (
 	github.com/spf13/cobra v1.8.1 // indirect
 	github.com/spf13/pflag v1.0.5 // indirect
 	github.com/stoewer/go-strcase v1.2.0 // indirect
-	github.com/stretchr/objx v0.5.2 // indirect
-	github.com/stretchr/testify v1.9.0 // indirect
 	github.com/x448/float16 v0.8.4 // indirect
 	go.etcd.io/etcd/api/v3 v3.5.14 // indirect
 	go.etcd.io/etcd/client/pkg/v3 v3.5.14 // indirect
@@ -116,9 +114,12 @@ require (
 	k8s.io/controller-manager v0.31.14 // indirect
 	k8s.io/cri-api v0.31.14 // indirect
 	k8s.io/cri-client v0.0.0 // indirect
+	k8s.io/csi-translation-lib v0.0.0 // indirect
+	k8s.io/dynamic-resource-allocation v0.0.0 // indirect
 	k8s.io/kms v0.31.14 // indirect
 	k8s.io/kube-openapi v0.0.0-20240228011516-70dd3763d340 // indirect
-	k8s.io/kubelet v0.0.0 // indirect
+	k8s.io/kube-scheduler v0.0.0 // indirect
+	k8s.io/kubelet v0.31.14 // indirect
 	k8s.io/mount-utils v0.0.0 // indirect
 	sigs.k8s.io/apiserver-network-proxy/konnectivity-client v0.30.3 // indirect
 	sigs.k8s.io/json v0.0.0-20221116044647-bc3834ca7abd // indirect
@@ -148,7 +149,10 @@ replace (
 	k8s.io/kube-aggregator => k8s.io/kube-aggregator v0.31.14
 	k8s.io/kube-controller-manager => k8s.io/kube-controller-manager v0.31.14
 	k8s.io/kube-proxy => k8s.io/kube-proxy v0.31.14
-	k8s.io/kube-scheduler => k8s.io/kube-scheduler v0.31.14
+	// The module proxy does not serve k8s.io/kube-scheduler v0.31.14 (403, "not available");
+	// v0.31.13, the newest patch it serves, is the same staging module of API types only
+	// (config/v1, extender/v1: no rule the predicate admit handler runs).
+	k8s.io/kube-scheduler => k8s.io/kube-scheduler v0.31.13
 	k8s.io/kubectl => k8s.io/kubectl v0.31.14
 	k8s.io/kubelet => k8s.io/kubelet v0.31.14
 	k8s.io/metrics => k8s.io/metrics v0.31.14

@@ -145,7 +145,7 @@ impl Rule {
             Rule::K1 => "Kubelet stops: no lease, no probes, no status writes; its memory is lost",
             Rule::K2 => "Kubelet starts: renews the lease and posts node Ready=True",
             Rule::K2r => "Kubelet renews its node lease every 0.25 × lease duration",
-            Rule::K2u => "Node cannot reach the API server: lease renewals and pod status writes fail, probes and restarts go on; when it can again, the lease is renewed at the next retry (within 7 s) and node Ready posted",
+            Rule::K2u => "Node cannot reach the API server: lease renewals and pod status writes fail, probes and restarts go on; when it can again, the lease is renewed at the next retry (within 7 s) and node Ready posted at the next node-status update (10 s grid)",
             Rule::K3 => "First SyncPod: status generated before the probe workers exist",
             Rule::K3r => "SyncPod restarts an exited container (new container, new StartedAt)",
             Rule::K3i => "SyncPod starts regular containers only once the pod has initialized (last init container done, last sidecar running and started)",

@@ -3,7 +3,8 @@
 //! release the Go module proxy serves from 1.31 on (`oracle/`, a Go harness on a fake clock) and
 //! writes `oracle/vectors/<release>/<scenario>.<policy>.json`; these tests run the model on the
 //! same scenario, release and kubelet, and compare what a user sees: each pod's Ready in the API
-//! and who wrote it, the node's Ready condition, taints and evictions, at the same millisecond.
+//! and who wrote it, the node's Ready condition, taints, evictions, rejections at admission and
+//! Failed phases, at the same millisecond.
 //!
 //! Every vector must agree, or be listed in docs/ORACLE.md's agreement table as `differs` with
 //! the rule and the reason; a row that says `differs` where the runs now agree fails too, so the
@@ -49,8 +50,10 @@ impl std::fmt::Display for Seen {
 }
 
 /// The kinds compared: what the API shows (the harness records the same kinds). Container
-/// Started and Ready are what Kubernetes' e2e tests of a kubelet restart watch.
-const COMPARED: [&str; 7] = [
+/// Started and Ready are what Kubernetes' e2e tests of a kubelet restart watch; a pod's
+/// rejection at admission (with its status message) and its Failed phase, what
+/// `kubectl get pods` shows.
+const COMPARED: [&str; 9] = [
     "pod_ready",
     "container_started",
     "container_ready",
@@ -58,6 +61,8 @@ const COMPARED: [&str; 7] = [
     "taint_added",
     "taint_removed",
     "eviction",
+    "pod_rejected",
+    "pod_failed",
 ];
 
 fn seen_from_vector(v: &Json) -> Vec<Seen> {

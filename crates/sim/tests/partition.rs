@@ -209,6 +209,65 @@ fn a_long_partition_looks_like_a_down_kubelet_to_the_control_plane() {
     }
 }
 
+/// K2u: after a partition the kubelet posts node Ready over the node lifecycle controller's
+/// Unknown at its next `syncNodeStatus`, on the 10 s grid from its own start, not when the
+/// window ends (`kubelet_node_status.go` `syncNodeStatus`; the oracle's case
+/// `crates/sim/oracle-cases/partition-outlasts-grace.toml`: a kubelet restarted at 80 s, down
+/// 7 s, inside a 20-110 s window posts at 117 s on v1.36.3).
+#[test]
+fn after_a_partition_node_ready_waits_for_the_next_node_status() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/oracle-cases/partition-outlasts-grace.toml"
+    ))
+    .unwrap();
+    let sc: Scenario = toml::from_str(&text).unwrap();
+    for policy in Policy::BOTH {
+        for seed in 1..=5 {
+            let tr = run(&sc, KubeVersion::V1_36, policy, seed);
+            let posted: Vec<f64> = (tr.events.iter())
+                .filter(|e| e.kind == Kind::NodeReady && e.rule == Rule::K2u)
+                .map(|e| secs(e.t))
+                .collect();
+            assert_eq!(posted, [117.0], "{policy:?} seed {seed}");
+        }
+    }
+}
+
+/// K2u: the lease can expire just after the partition's end, before the lease sync blocked in
+/// `backoffEnsureLease` gets through; the node lifecycle controller then sets Unknown and marks
+/// the pods NotReady while the kubelet reaches the API server again. Its `syncNodeStatus` runs on
+/// and posts Ready over the Unknown at its next run, and the status manager's `syncBatch`
+/// writes the pods' Ready back (S5r); the model had the node Unknown until the next kubelet
+/// restart. Found by running Kubernetes' code (`oracle/`, the case
+/// `crates/sim/oracle-cases/partition-lease-expires-after-end.toml`): on v1.36.3 node Ready by
+/// the kubelet at 70 s.
+#[test]
+fn a_lease_that_expires_after_the_partition_ends_is_answered_by_the_next_node_status() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/oracle-cases/partition-lease-expires-after-end.toml"
+    ))
+    .unwrap();
+    let sc: Scenario = toml::from_str(&text).unwrap();
+    for policy in Policy::BOTH {
+        let tr = run(&sc, KubeVersion::V1_36, policy, 1);
+        let node = |rule: Rule| -> Vec<f64> {
+            (tr.events.iter())
+                .filter(|e| e.kind == Kind::NodeReady && e.rule == rule)
+                .map(|e| secs(e.t))
+                .collect()
+        };
+        let unknown = node(Rule::N1);
+        assert_eq!(unknown.len(), 1, "{policy:?}");
+        assert!(unknown[0] > 69.0 && unknown[0] < 70.0, "{unknown:?}");
+        assert_eq!(node(Rule::K2u), [70.0], "{policy:?}");
+        let r = ready(&tr, 0, 69.0);
+        assert!(!r[0].1, "{r:?}");
+        assert_eq!(r[1], (70.0, true, Rule::S5r), "{policy:?}");
+    }
+}
+
 /// K2u: a window without the API server shorter than the renewal interval fails no lease
 /// renewal, so nothing is retried: the renewal due after it comes at its usual time (rule K2r).
 #[test]

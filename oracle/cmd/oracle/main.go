@@ -61,7 +61,7 @@ func run(scPath, policy, release, kdir, out string) error {
 		return err
 	}
 	v := Vector{Release: release, Scenario: sc.Name, Policy: policy, HorizonMs: int64(sc.HorizonS * 1000),
-		Covers: []string{"prober", "prober/results", "status", "nodelifecycle", "tainteviction"}, Events: []trace.Event{}}
+		Covers: []string{"prober", "prober/results", "status", "lifecycle", "nodelifecycle", "tainteviction"}, Events: []trace.Event{}}
 	known := utilfeature.DefaultMutableFeatureGate.GetAll()
 	_, hasKEP := known[featuregate.Feature(kepGate)]
 	if policy == "legacy" && hasKEP {
@@ -80,6 +80,10 @@ func run(scPath, policy, release, kdir, out string) error {
 			return err
 		}
 		gates.ExitedRegularInitializes, err = exitedRegularInitializes(kdir)
+		if err != nil {
+			return err
+		}
+		gates.RejectKeepsQOSClass, err = rejectKeepsQOSClass(kdir)
 		if err != nil {
 			return err
 		}
@@ -135,6 +139,25 @@ func exitedRegularInitializes(kdir string) (bool, error) {
 		return false, err
 	}
 	return strings.Contains(string(b), "HasAnyActiveRegularContainerStarted("), nil
+}
+
+// rejectKeepsQOSClass reads the release's kubelet.go rejectPod: whether the Failed status it
+// sets keeps the pod's QOSClass (`QOSClass: v1qos.GetPodQOS(pod), // keep it as is`, 1.33 on).
+func rejectKeepsQOSClass(kdir string) (bool, error) {
+	b, err := os.ReadFile(filepath.Join(kdir, "pkg/kubelet/kubelet.go"))
+	if err != nil {
+		return false, err
+	}
+	src := string(b)
+	i := strings.Index(src, ") rejectPod(")
+	if i < 0 {
+		return false, fmt.Errorf("kubelet.go: no rejectPod")
+	}
+	body := src[i:]
+	if j := strings.Index(body, "\n}\n"); j >= 0 {
+		body = body[:j]
+	}
+	return strings.Contains(body, "QOSClass:"), nil
 }
 
 func simulate(sc *scenario.Scenario, gates node.Gates, kdir string) ([]trace.Event, error) {

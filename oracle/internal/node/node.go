@@ -27,6 +27,10 @@
 //     containers, probed by the workers AddPod creates for them; and
 //     computeInitContainerActions' "initialized" before SyncPod starts a regular container;
 //   - the node lease (component-helpers lease controller) and the node's Ready condition.
+//   - admission at a kubelet's start on a changed node, through the release's predicate admit
+//     handler, and the end of a pod it rejects (admission.go);
+//   - a partition between node and API server: the kubelet's calls fail, the lease sync backs
+//     off, the pod watch stops (partition.go).
 //
 // The timing randomness (a worker's initial sleep, ticker phases, lease jitter) is the model's
 // keyed draws (internal/draw), so both take the same random path.
@@ -58,7 +62,6 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet/prober"
 	"k8s.io/kubernetes/pkg/kubelet/prober/results"
 	"k8s.io/kubernetes/pkg/kubelet/status"
-	statustest "k8s.io/kubernetes/pkg/kubelet/status/testing"
 	kubeletutil "k8s.io/kubernetes/pkg/kubelet/util"
 	"k8s.io/kubernetes/pkg/probe"
 
@@ -88,6 +91,8 @@ type Gates struct {
 	// exited one too, as initialized (kubecontainer.HasAnyActiveRegularContainerStarted);
 	// before, only a Created or Running one.
 	ExitedRegularInitializes bool
+	// kubelet.go rejectPod keeps the pod's QOSClass in the Failed status (1.33 on).
+	RejectKeepsQOSClass bool
 }
 
 // Node is one node: its runtime, its kubelet process (nil while down) and the API.
@@ -119,6 +124,10 @@ type Node struct {
 	runtimeUp   bool
 	runtimeSync int64
 	postedFalse bool
+	// The node cannot reach the API server (partition.go); a call now is not the kubelet's;
+	// the lease sync's first failed attempt (-1: none).
+	cut, outside  bool
+	leaseFailedAt int64
 }
 
 const (
@@ -152,6 +161,8 @@ type podRT struct {
 	cs  []*ctrRT
 	// Regular containers SyncPod did not start because the pod had not initialized.
 	waiting map[*ctrRT]bool
+	// Admission at the kubelet's start turned it away (admission.go): no pod worker.
+	rejected bool
 }
 
 // all is the pod's containers as the model numbers them: init containers first.
@@ -181,6 +192,7 @@ func (c *ctrRT) id(p *podRT) string {
 
 type apiSeen struct {
 	ready   bool
+	failed  bool
 	started map[string]bool
 	cready  map[string]bool
 	exists  bool
@@ -201,6 +213,10 @@ type kubelet struct {
 	backoff *flowcontrol.Backoff
 	ctx     context.Context
 	cancel  context.CancelFunc
+	// Its pod source has listed nothing yet: the API did not answer (partition.go).
+	awaitingPods bool
+	// syncNodeStatus runs on its grid (from the end of a partition; partition.go).
+	nodeStatusLoop bool
 }
 
 // wrk is run's loop state for one worker.
@@ -251,8 +267,9 @@ func New(sc *scenario.Scenario, gates Gates, client *fake.Clientset, clk *testin
 		}
 	}
 	node := &v1.Node{
-		ObjectMeta: metav1.ObjectMeta{Name: NodeName, Labels: map[string]string{"kubernetes.io/hostname": NodeName}},
-		Status: v1.NodeStatus{Conditions: []v1.NodeCondition{{
+		ObjectMeta: metav1.ObjectMeta{Name: NodeName, Labels: nodeLabels(sc.Node.Labels)},
+		Spec:       v1.NodeSpec{Taints: taintObjects(sc.Node.Taints)},
+		Status: v1.NodeStatus{Capacity: allocatable(), Allocatable: allocatable(), Conditions: []v1.NodeCondition{{
 			Type: v1.NodeReady, Status: v1.ConditionTrue, Reason: "KubeletReady",
 			LastHeartbeatTime: metav1.NewTime(trace.At(-10_000)), LastTransitionTime: metav1.NewTime(trace.At(kubeletBorn)),
 		}}},
@@ -281,6 +298,7 @@ func New(sc *scenario.Scenario, gates Gates, client *fake.Clientset, clk *testin
 		}
 		return false, nil, nil
 	})
+	n.installPartition()
 	n.snapshot(false)
 
 	// The steady-state kubelet: up for a day; every worker has seen its container and holds a
@@ -328,6 +346,7 @@ func (n *Node) podObject(p *podRT) *v1.Pod {
 			{Key: v1.TaintNodeUnreachable, Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoExecute},
 		}
 	}
+	placement(&pod.Spec, p.spec)
 	for _, c := range p.all() {
 		ct := v1.Container{Name: c.spec.Name, Image: "registry.k8s.io/pause:3.10"}
 		ct.StartupProbe = probeObject(c.spec.StartupProbe, c.idx)
@@ -471,7 +490,7 @@ func (n *Node) startKubelet(at int64, steady bool) {
 		backoff: flowcontrol.NewFakeBackOff(10*time.Second, 300*time.Second, n.clk)}
 	k.podMgr = kubepod.NewBasicPodManager()
 	k.live, k.ready, k.startup = results.NewManager(), results.NewManager(), results.NewManager()
-	k.sm = status.OracleNewManager(n.client, k.podMgr, &statustest.FakePodDeletionSafetyProvider{}, kubeletutil.NewPodStartupLatencyTracker())
+	k.sm = status.OracleNewManager(n.client, k.podMgr, safety{n}, kubeletutil.NewPodStartupLatencyTracker())
 	prober.OracleClock = n.clk
 	k.pm = prober.OracleNewManager(k.sm, k.live, k.ready, k.startup, runner{n}, n.netAnswer)
 	if steady {
@@ -479,12 +498,9 @@ func (n *Node) startKubelet(at int64, steady bool) {
 	}
 	n.k = k
 	n.renewals = 0
+	n.leaseFailedAt = -1
 	// The pods from the API, as the config source lists them.
-	list, _ := n.client.CoreV1().Pods(Namespace).List(ctx, metav1.ListOptions{})
-	sort.Slice(list.Items, func(i, j int) bool { return list.Items[i].Name < list.Items[j].Name })
-	for i := range list.Items {
-		k.podMgr.AddPod(&list.Items[i])
-	}
+	n.listPods(k)
 	if steady {
 		n.scheduleStatusSync(gen, 0)
 		return
@@ -493,10 +509,22 @@ func (n *Node) startKubelet(at int64, steady bool) {
 	n.postNodeReady()
 	n.renewLease(gen)
 	n.scheduleStatusSync(gen, at)
+	// HandlePodAdditions admits the first list's pods again before their pod workers start.
+	n.q.At(at+int64(n.sc.Kubelet.FirstSyncDelayS*1000), func() {
+		if n.alive(gen) && (n.cut || k.awaitingPods) {
+			// No pod list yet: the first SyncPods wait for the API (partition.go apiBack).
+			k.awaitingPods = true
+			return
+		}
+		if n.alive(gen) {
+			n.handlePodAdditions()
+			n.afterKubelet()
+		}
+	})
 	for _, p := range n.pods {
 		p := p
 		n.q.At(at+int64(n.sc.Kubelet.FirstSyncDelayS*1000), func() {
-			if n.alive(gen) {
+			if n.alive(gen) && !p.rejected && !k.awaitingPods {
 				n.firstSync(p, false)
 				n.afterKubelet()
 			}
@@ -538,8 +566,17 @@ func (n *Node) renewLease(gen int) {
 	l, err := n.client.CoordinationV1().Leases("kube-node-lease").Get(ctx, NodeName, metav1.GetOptions{})
 	if err == nil {
 		l.Spec.RenewTime = &metav1.MicroTime{Time: n.clk.Now()}
-		_, _ = n.client.CoordinationV1().Leases("kube-node-lease").Update(ctx, l, metav1.UpdateOptions{})
+		_, err = n.client.CoordinationV1().Leases("kube-node-lease").Update(ctx, l, metav1.UpdateOptions{})
 	}
+	if err != nil {
+		// The sync does not return: backoffEnsureLease tries again until the API answers
+		// (partition.go apiBack schedules the attempt that gets through).
+		if n.leaseFailedAt < 0 {
+			n.leaseFailedAt = n.now()
+		}
+		return
+	}
+	n.leaseFailedAt = -1
 	renew := max(int64(n.sc.Cluster.LeaseDurationS*1000)/4, 1)
 	// The model's key: the kubelet process's start, then the renewal number from 0.
 	j := draw.Draw(n.sc.Seed, draw.LeaseJitter, 0, [3]uint64{uint64(n.k.start), n.renewals, 0})
@@ -617,6 +654,8 @@ func (n *Node) Schedule() {
 			n.afterKubelet()
 		})
 	}
+	n.scheduleNodeChanges()
+	n.schedulePartitions()
 }
 
 // ---- containers that exit and start again ----
@@ -1244,13 +1283,15 @@ func (n *Node) afterKubelet() {
 func (n *Node) snapshot(record bool) { n.SnapshotBy(record, "kubelet") }
 
 func (n *Node) SnapshotBy(record bool, by string) {
-	list, _ := n.client.CoreV1().Pods(Namespace).List(context.Background(), metav1.ListOptions{})
+	var list *v1.PodList
+	n.asOutside(func() { list, _ = n.client.CoreV1().Pods(Namespace).List(context.Background(), metav1.ListOptions{}) })
 	present := map[string]bool{}
 	items := list.Items
 	sort.Slice(items, func(i, j int) bool { return podIndex(n, items[i].Name) < podIndex(n, items[j].Name) })
+	n.watchPods(items)
 	for _, pod := range items {
 		present[pod.Name] = true
-		cur := apiSeen{exists: true, started: map[string]bool{}, cready: map[string]bool{}}
+		cur := apiSeen{exists: true, failed: pod.Status.Phase == v1.PodFailed, started: map[string]bool{}, cready: map[string]bool{}}
 		for _, c := range pod.Status.Conditions {
 			if c.Type == v1.PodReady {
 				cur.ready = c.Status == v1.ConditionTrue
@@ -1276,6 +1317,9 @@ func (n *Node) SnapshotBy(record bool, by string) {
 		}
 		if prev.ready != cur.ready {
 			n.rec.Add(trace.Event{T: t, Kind: "pod_ready", Pod: pod.Name, Value: cur.ready, By: by})
+		}
+		if cur.failed && !prev.failed {
+			n.rec.Add(trace.Event{T: t, Kind: "pod_failed", Pod: pod.Name, By: by})
 		}
 	}
 	for name := range n.seen {

@@ -29,11 +29,56 @@ type Scenario struct {
 		Policy          string    `toml:"policy" json:"policy"`
 		FirstSyncDelayS float64   `toml:"first_sync_delay_s" json:"first_sync_delay_s"`
 		Restarts        []Restart `toml:"restarts" json:"restarts"`
-		APIUnreachable  []any     `toml:"api_unreachable" json:"api_unreachable"`
+		APIUnreachable  []Window  `toml:"api_unreachable" json:"api_unreachable"`
 	} `toml:"kubelet" json:"kubelet"`
 	Pods []Pod          `toml:"pods" json:"pods"`
-	Node map[string]any `toml:"node" json:"node"`
+	Node NodeObject     `toml:"node" json:"node"`
 	PDB  map[string]any `toml:"pdb" json:"pdb"`
+}
+
+// NodeObject is the node's labels and taints, and the user's changes to them during the story
+// (crates/sim/src/scenario/node.rs): a change's field left out stays as it was.
+type NodeObject struct {
+	Labels  map[string]string `toml:"labels" json:"labels"`
+	Taints  []Taint           `toml:"taints" json:"taints"`
+	Changes []NodeChange      `toml:"changes" json:"changes"`
+}
+
+type NodeChange struct {
+	AtS    float64            `toml:"at_s" json:"at_s"`
+	Labels *map[string]string `toml:"labels" json:"labels"`
+	Taints *[]Taint           `toml:"taints" json:"taints"`
+}
+
+type Taint struct {
+	Key    string `toml:"key" json:"key"`
+	Value  string `toml:"value" json:"value"`
+	Effect string `toml:"effect" json:"effect"`
+}
+
+type Toleration struct {
+	Key      string `toml:"key" json:"key"`
+	Operator string `toml:"operator" json:"operator"`
+	Value    string `toml:"value" json:"value"`
+	Effect   string `toml:"effect" json:"effect"`
+	Seconds  *int64 `toml:"toleration_seconds" json:"toleration_seconds"`
+}
+
+// SelectorTerm is a requiredDuringSchedulingIgnoredDuringExecution term.
+type SelectorTerm struct {
+	MatchExpressions []Requirement `toml:"match_expressions" json:"match_expressions"`
+}
+
+type Requirement struct {
+	Key      string   `toml:"key" json:"key"`
+	Operator string   `toml:"operator" json:"operator"`
+	Values   []string `toml:"values" json:"values"`
+}
+
+// Window is a time the node cannot reach the API server (kubelet.api_unreachable).
+type Window struct {
+	AtS       float64 `toml:"at_s" json:"at_s"`
+	DurationS float64 `toml:"duration_s" json:"duration_s"`
 }
 
 type Restart struct {
@@ -51,8 +96,8 @@ type Pod struct {
 	InitContainers    []Container       `toml:"init_containers" json:"init_containers"`
 	Containers        []Container       `toml:"containers" json:"containers"`
 	NodeSelector      map[string]string `toml:"node_selector" json:"node_selector"`
-	NodeAffinity      []any             `toml:"node_affinity" json:"node_affinity"`
-	Tolerations       []any             `toml:"tolerations" json:"tolerations"`
+	NodeAffinity      []SelectorTerm    `toml:"node_affinity" json:"node_affinity"`
+	Tolerations       []Toleration      `toml:"tolerations" json:"tolerations"`
 }
 
 type Container struct {
@@ -144,12 +189,6 @@ func (s *Scenario) Unsupported() []string {
 		if r.UpgradeTo != "" {
 			add("an in-place upgrade to %s (one release per run)", r.UpgradeTo)
 		}
-	}
-	if len(s.Kubelet.APIUnreachable) > 0 {
-		add("api_unreachable (a partition between node and API server)")
-	}
-	if len(s.Node) > 0 {
-		add("node labels and taints (admission at the kubelet's start)")
 	}
 	for _, p := range s.Pods {
 		for _, c := range append(append([]Container{}, p.InitContainers...), p.Containers...) {

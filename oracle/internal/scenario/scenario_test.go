@@ -39,6 +39,16 @@ func TestEveryPresetIsRead(t *testing.T) {
 			t.Errorf("%s: %v %v", f, err, s.Unsupported())
 		}
 	}
+	// Admission at the kubelet's start on a relabelled node is driven (pkg/kubelet/lifecycle).
+	if s, err := Load("../../../crates/sim/presets/admission-after-relabel.toml"); err != nil || len(s.Unsupported()) != 0 ||
+		s.Pods[0].NodeSelector["disktype"] != "ssd" || len(s.Node.Changes) != 1 || s.Node.Changes[0].Labels == nil || len(*s.Node.Changes[0].Labels) != 0 {
+		t.Errorf("admission-after-relabel: %v %v %+v", err, s.Unsupported(), s.Node)
+	}
+	// Partitions between node and API server are driven (the kubelet's calls fail).
+	if s, err := Load("../../../crates/sim/presets/report-141473-replaced-during-partition.toml"); err != nil || len(s.Unsupported()) != 0 ||
+		len(s.Kubelet.APIUnreachable) != 1 || s.Kubelet.APIUnreachable[0].AtS != 20 || s.Kubelet.APIUnreachable[0].DurationS != 30 {
+		t.Errorf("report-141473-replaced-during-partition: %v %v %+v", err, s.Unsupported(), s.Kubelet.APIUnreachable)
+	}
 	s, _ := Load("../../../crates/sim/presets/node-reboot.toml")
 	if u := s.Unsupported(); len(u) == 0 || !strings.Contains(u[0], "node reboot") {
 		t.Errorf("node-reboot: %v", u)

@@ -303,7 +303,8 @@ impl Kubelet<'_> {
         !rt.up || self.sync_loop_skips(now)
     }
 
-    /// `syncNodeStatus`: the Ready condition from `runtimeErrors`, posted when it changed.
+    /// `syncNodeStatus`: the Ready condition from `runtimeErrors`, posted when it changed; after
+    /// a partition (K2u), Ready=True over the node lifecycle controller's Unknown.
     pub fn node_status(&mut self, cx: &mut Ctx, api: &mut ApiServer) {
         if !self.reachable {
             return;
@@ -312,14 +313,29 @@ impl Kubelet<'_> {
         match self.runtime_errors(cx.now) {
             Some(rule) if !n.posted_false => api.set_node_false(cx, rule),
             None if !n.ready => {
-                let rule = if n.posted_false && self.start_checks_done == cx.now {
+                let rule = if !n.posted_false {
+                    Rule::K2u
+                } else if self.start_checks_done == cx.now {
                     Rule::K2n
                 } else {
                     Rule::R4
                 };
-                api.set_node_ready(cx, true, rule, Actor::Kubelet)
+                api.set_node_ready(cx, true, rule, Actor::Kubelet);
+                if rule == Rule::K2u {
+                    // The pods the controller marked NotReady: the status manager's syncBatch
+                    // on the same 10 s grid writes their Ready back (S5r).
+                    self.stale_statuses = true;
+                    cx.at(cx.now, What::StatusSync { gen: self.gen });
+                }
             }
             _ => {}
+        }
+        // K2u: until the lease sync blocked in `backoffEnsureLease` gets through, the node
+        // lifecycle controller may still find the lease expired after the partition's end and
+        // set Unknown; `syncNodeStatus` runs on and posts Ready over it.
+        if self.lease_failed_at.is_some() {
+            let gen = self.gen;
+            cx.at(cx.now + NODE_STATUS, What::NodeStatus { gen });
         }
     }
 
