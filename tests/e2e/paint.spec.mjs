@@ -5,7 +5,7 @@
 // console and in artifacts/paint.json (docs/PERFORMANCE.md's numbers); `PAINT_BUDGET=16` turns
 // the report into an assertion on p95 (not by default: the frame's own rendering is the
 // browser's). The page's own work per move at 1440×900 is held to a p95 of WORK_BUDGET_MS
-// (12 ms) in every run.
+// (6 ms) in every run.
 import { test, expect } from '@playwright/test';
 import { writeFileSync, mkdirSync, existsSync, readFileSync } from 'node:fs';
 import { open } from './helpers.mjs';
@@ -122,13 +122,20 @@ for (const [w, h] of [[1440, 900], [1280, 720]]) {
       expect(problems).toEqual([]);
       if (process.env.PAINT_BUDGET) expect(s.p95).toBeLessThanOrEqual(Number(process.env.PAINT_BUDGET));
       // The budget `make test` holds (docs/PERFORMANCE.md): the page's own work per move, p95
-      // over the 60 moves, at the laptop size the goal names. 12 ms, not the 6 ms asked for:
-      // it measures 7.7–8.9 ms at 1440×900 (4.8–4.9 ms at 1280×720), 8.6–9.2 ms with builds
-      // beside it, so a budget of 6 would fail every run; 12 keeps a shared machine's noise
-      // out and still catches a regression of the kind that took it from 7.6 to 11 ms.
+      // over the 60 moves, at the laptop size the goal names: 6 ms. It measures 4.1–5.7 ms on
+      // an idle machine (2026-12-06), and a spike of the machine's (another process on one of
+      // its two cores) can put one run's p95 above it: such a run is measured again, and the
+      // budget fails when both are above it, as a regression in the page's work makes them.
       if (w === 1440) {
-        const budget = Number(process.env.WORK_BUDGET_MS || 12);
-        expect(s.parts.own.p95, `the page's own work per move, p95 (${JSON.stringify(s.parts.own)})`).toBeLessThanOrEqual(budget);
+        const budget = Number(process.env.WORK_BUDGET_MS || 6);
+        let own = s.parts.own;
+        if (own.p95 > budget) {
+          console.log(`own p95 ${own.p95} ms above ${budget}: measured again`);
+          await drag(page, 3);
+          own = (await parts(page)).own;
+          console.log(`input → paint ${w}×${h} ${preset}, again: own ${JSON.stringify(own)}`);
+        }
+        expect(own.p95, `the page's own work per move, p95 (${JSON.stringify(own)})`).toBeLessThanOrEqual(budget);
       }
     });
   }
