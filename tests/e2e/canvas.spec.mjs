@@ -102,6 +102,47 @@ test('hovering a shape shows its tooltip; leaving hides it; the words are in the
   expect(problems).toEqual([]);
 });
 
+// While a slider is held the figure is laid out without its pods' tooltips (no pointer can
+// hover); they come back when the hand rests or lets go, in the canvas's words and under the
+// pointer.
+test('after a slider drag, resting or let go, the pods\' lanes have their tooltips again', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 1600 });
+  const problems = await open(page, '?preset=long-restart&t=100');
+  const c = page.locator('#figure canvas');
+  await expect(c).toHaveAttribute('data-settled', '1');
+  const slider = await page.locator('#downtime').boundingBox();
+  const y = slider.y + slider.height / 2;
+  // A drag that rests 400 ms with the button still down: the words are the whole figure's.
+  await page.mouse.move(slider.x + 30, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 6; i++) {
+    await page.mouse.move(slider.x + 30 + i * 12, y);
+    await page.waitForTimeout(30);
+  }
+  await page.waitForTimeout(400);
+  await expect(c).toHaveAttribute('data-settled', '1');
+  await expect(c).toContainText(/web-0 Ready=True 0s–/);
+  // Moving again, then let go at once: the same.
+  for (let i = 7; i <= 12; i++) {
+    await page.mouse.move(slider.x + 30 + i * 12, y);
+    await page.waitForTimeout(30);
+  }
+  await page.mouse.up();
+  await expect(c).toHaveAttribute('data-settled', '1');
+  await expect(c).toContainText(/web-0 Ready=True 0s–/);
+  await expect(c).toContainText(/endpoint of web-0 in Service/);
+  await c.scrollIntoViewIfNeeded();
+  const b = await c.boundingBox();
+  const tip = page.locator('.fig-tip');
+  let seen = false;
+  for (let dy = 0; dy < 400 && !seen; dy += 6) {
+    await page.mouse.move(b.x + b.width * 0.3, b.y + dy);
+    seen = (await tip.isVisible()) && (await tip.textContent()).startsWith('web-0 Ready=');
+  }
+  expect(seen).toBe(true);
+  expect(problems).toEqual([]);
+});
+
 test('dark theme: the canvas is drawn in the dark palette', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const problems = await open(page, '?preset=long-restart&t=60&theme=dark');
