@@ -202,6 +202,50 @@ fn a_node_reboot_reruns_init_containers_in_order_on_every_kubelet() {
     }
 }
 
+/// B2 with S1/S2: the init container a reboot runs again is, in the API, as
+/// `prober_manager.go` `UpdatePodStatus` says: Started and not Ready from the PLEG's relist after
+/// its start (an ordinary init container is Ready only once it terminated with exit 0;
+/// `isContainerStarted`: running, no startup worker), Ready and not Started again from the relist
+/// after its exit; until its start the previous Completed status stands (`kubelet_pods.go`
+/// `convertToAPIContainerStatuses` keeps a Terminated status the runtime lost). Kubernetes' code
+/// in the harness (oracle/internal/node/reboot.go) showed both changes the model lacked.
+#[test]
+fn a_rebooted_pods_init_container_is_started_not_ready_while_it_runs_again() {
+    let sc = presets::node_reboot();
+    for p in lanes() {
+        let tr = run(&sc, &p);
+        let who = p.label();
+        for pod in 0..2u16 {
+            let mine = |k: Kind| -> Vec<&Event> {
+                of(&tr, k)
+                    .into_iter()
+                    .filter(|e| e.pod == Some(pod) && e.container == Some(0))
+                    .collect()
+            };
+            let start = mine(Kind::ContainerRestart)[0].t;
+            let exit = mine(Kind::ContainerExit)
+                .into_iter()
+                .find(|e| e.rule == Rule::B2)
+                .expect("migrate exits 0")
+                .t;
+            let seen = |k: Kind| -> Vec<(Ms, String)> {
+                mine(k).iter().map(|e| (e.t, e.value.text())).collect()
+            };
+            let (started, ready) = (seen(Kind::ContainerStarted), seen(Kind::ContainerReady));
+            assert_eq!(started.len(), 2, "{who}: {started:?}");
+            assert_eq!(ready.len(), 2, "{who}: {ready:?}");
+            for (changes, first) in [(&started, "true"), (&ready, "false")] {
+                assert_eq!(changes[0].1, first, "{who}: {changes:?}");
+                assert!(
+                    changes[0].0 > start && changes[0].0 <= start + 1000,
+                    "{who}"
+                );
+                assert!(changes[1].0 > exit && changes[1].0 <= exit + 1000, "{who}");
+            }
+        }
+    }
+}
+
 /// In-place upgrades: 1.30 → 1.31 restarts every container at the new kubelet's first SyncPod
 /// (PR #124220 changed the hash; kubernetes#129385); 1.34 → 1.35 keeps them and the KEP-4781
 /// lane keeps every pod Ready (kubernetes#136910's upgrade path, 1.34.2 → 1.35.0).

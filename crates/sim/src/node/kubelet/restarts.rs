@@ -401,7 +401,7 @@ impl Kubelet<'_> {
         p: usize,
     ) -> bool {
         if rt.reinit[p].is_some() {
-            self.next_init(cx, rt, api, p);
+            self.next_init(cx, rt, p);
             return true;
         }
         if !self.hash_changed {
@@ -437,7 +437,7 @@ impl Kubelet<'_> {
     /// B2: SyncPod in a new sandbox starts the next init container (in order); once the last
     /// is done — an ordinary one exited 0, a sidecar running and, with a startup probe,
     /// started — the regular containers start.
-    pub fn next_init(&mut self, cx: &mut Ctx, rt: &mut Runtime, api: &mut ApiServer, p: usize) {
+    pub fn next_init(&mut self, cx: &mut Ctx, rt: &mut Runtime, p: usize) {
         let Some(mut i) = rt.reinit[p] else {
             return;
         };
@@ -478,7 +478,12 @@ impl Kubelet<'_> {
                         Rule::B2,
                         Actor::Kubelet,
                     );
-                    self.sync_pod(cx, rt, api, p, Rule::B2);
+                    // SyncPod set the status it generated before it started the container
+                    // (`kubelet.go` SyncPod, then `containerRuntime.SyncPod`); the PLEG's next
+                    // relist sees it running and the sync loop's SyncPod writes it (as K3r).
+                    let at = self.next_relist(cx.node, cx.now + 1);
+                    let gen = self.gen;
+                    cx.at(at, What::PlegStarted { gen, pod: p as u16 });
                     if role == ContainerRole::Init {
                         // It runs for its warmup_s, then exits 0.
                         let done = cx.now + ms(spec.container(c).warmup_s).max(1);
@@ -520,7 +525,7 @@ impl Kubelet<'_> {
             return;
         }
         self.sync_pod(cx, rt, api, p, Rule::B2);
-        self.next_init(cx, rt, api, p);
+        self.next_init(cx, rt, p);
     }
 
     /// B2: an ordinary init container exits 0; the PLEG reports it at its next relist.

@@ -306,7 +306,7 @@ impl Kubelet<'_> {
                 // handleProbeSync's SyncPod: a sidecar that has started lets the pod initialize
                 // (in a new sandbox, B2: the next init container starts).
                 if rt.reinit[p].is_some() {
-                    self.next_init(cx, rt, api, p);
+                    self.next_init(cx, rt, p);
                 }
                 self.retry_init_waiters(cx, rt, p);
             }

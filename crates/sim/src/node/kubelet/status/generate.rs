@@ -51,12 +51,15 @@ pub fn generate(x: &Input) -> Generated {
     for (c, r) in x.runtime.iter().enumerate() {
         if x.spec.is_completed_init(c) {
             // UpdatePodStatus: an init container that is not restartable is Ready once it
-            // terminated with exit code 0; isContainerStarted: not running, not started.
+            // terminated with exit code 0 (not while it runs); isContainerStarted: started
+            // while it runs (it has no probe workers). It runs again only in a sandbox a
+            // reboot re-created (B2); its previous Completed status stands until then
+            // (`convertToAPIContainerStatuses` keeps a Terminated status the runtime lost).
             cs.push(CStatus {
                 instance: r.instance,
-                running: false,
-                started: Some(false),
-                ready: true,
+                running: r.running,
+                started: Some(r.running),
+                ready: !r.running,
             });
             ready_rules.push(Rule::S2);
             continue;
