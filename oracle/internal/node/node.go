@@ -30,7 +30,9 @@
 //   - admission at a kubelet's start on a changed node, through the release's predicate admit
 //     handler, and the end of a pod it rejects (admission.go);
 //   - a partition between node and API server: the kubelet's calls fail, the lease sync backs
-//     off, the pod watch stops (partition.go).
+//     off, the pod watch stops (partition.go);
+//   - a node reboot: the kubelet and every container stop; at boot a new kubelet re-creates
+//     each sandbox, init containers first (reboot.go).
 //
 // The timing randomness (a worker's initial sleep, ticker phases, lease jitter) is the model's
 // keyed draws (internal/draw), so both take the same random path.
@@ -163,6 +165,8 @@ type podRT struct {
 	waiting map[*ctrRT]bool
 	// Admission at the kubelet's start turned it away (admission.go): no pod worker.
 	rejected bool
+	// A reboot re-created its sandbox; its init containers have not all run again (reboot.go).
+	newSandbox bool
 }
 
 // all is the pod's containers as the model numbers them: init containers first.
@@ -184,6 +188,8 @@ type ctrRT struct {
 	finished int64
 	health   string
 	warmAt   int64
+	// No instance in the runtime since the node booted (reboot.go).
+	gone bool
 }
 
 func (c *ctrRT) id(p *podRT) string {
@@ -644,6 +650,11 @@ func (n *Node) Schedule() {
 			n.q.At(at+down, n.runtimeStarted)
 			continue
 		}
+		if r.What == "node" {
+			n.q.At(at, n.nodeShutdown)
+			n.q.At(at+down, n.nodeBoot)
+			continue
+		}
 		n.q.At(at, func() {
 			n.stopKubelet()
 			n.rec.Add(trace.Event{T: at, Kind: "kubelet_stop", By: "kubelet"})
@@ -702,7 +713,7 @@ func (n *Node) restartContainer(p *podRT, c *ctrRT, checked bool) {
 		p.waiting[c] = true
 		return
 	}
-	if !checked && c.finished >= 0 {
+	if !checked && c.finished >= 0 && !c.gone {
 		key := fmt.Sprintf("%s_%s_%s", p.spec.Name, p.uid, c.spec.Name)
 		ts := trace.At(c.finished)
 		if k.backoff.IsInBackOffSince(key, ts) {
@@ -720,11 +731,17 @@ func (n *Node) restartContainer(p *podRT, c *ctrRT, checked bool) {
 	}
 	c.instance++
 	c.running = true
+	c.gone = false
 	c.started = n.now()
 	c.health = "healthy"
 	c.warmAt = n.now() + int64(c.spec.WarmupS*1000)
 	n.rec.Add(trace.Event{T: n.now(), Kind: "container_restart", Pod: p.spec.Name, Container: c.spec.Name, By: "kubelet"})
 	gen := k.gen
+	if c.init {
+		// An ordinary init container of a new sandbox (reboot.go) runs for its warmup_s.
+		inst := c.instance
+		n.q.At(n.now()+max(int64(c.spec.WarmupS*1000), 1), func() { n.initExited(p, c, inst) })
+	}
 	n.q.At(n.nextRelist(n.now()+1), func() {
 		if n.alive(gen) {
 			n.syncPod(p)
@@ -745,13 +762,13 @@ func (n *Node) initialized(p *podRT) bool {
 		return true
 	}
 	for _, c := range p.cs {
-		if c.running || (n.gates.ExitedRegularInitializes && c.finished >= 0) {
+		if c.running || (n.gates.ExitedRegularInitializes && c.finished >= 0 && !c.gone) {
 			return true
 		}
 	}
 	last := p.ics[len(p.ics)-1]
 	if last.init {
-		return true
+		return !last.gone && !last.running
 	}
 	if !last.running {
 		return false
@@ -906,9 +923,13 @@ func (n *Node) firstSync(p *podRT, steady bool) {
 	if !steady {
 		// SyncPod's runtime part: containers that exited while the kubelet was down start again.
 		// Sidecars first (computePodActions' InitContainersToStart), then the regular
-		// containers, which wait until the pod has initialized.
+		// containers, which wait until the pod has initialized. In a sandbox a reboot
+		// re-created, the init containers run again first (reboot.go).
+		if p.newSandbox {
+			n.nextInit(p)
+		}
 		for _, c := range p.all() {
-			if !c.running && !c.init {
+			if !p.newSandbox && !c.running && !c.init {
 				n.restartContainer(p, c, false)
 			}
 		}
@@ -975,7 +996,10 @@ func (n *Node) syncPod(p *podRT) {
 	for _, c := range p.all() {
 		cs := v1.ContainerStatus{Name: c.spec.Name, ContainerID: c.id(p), Image: "registry.k8s.io/pause:3.10", ImageID: "sha256:pause",
 			RestartCount: int32(c.instance - 1)}
-		if c.running {
+		if c.gone {
+			o, found := oldByName[c.spec.Name]
+			cs = goneStatus(c.spec.Name, len(p.ics) > 0, o, found)
+		} else if c.running {
 			cs.State.Running = &v1.ContainerStateRunning{StartedAt: metav1.NewTime(trace.At(c.started))}
 		} else {
 			cs.State = c.terminated(n.now())
@@ -1003,6 +1027,7 @@ func (n *Node) syncPod(p *podRT) {
 	status.OracleSetPodStatus(k.sm, pod, s)
 	n.wakeTriggered()
 	if pod.DeletionTimestamp == nil && k.synced[p.uid] {
+		n.nextInit(p)
 		n.startWaiting(p)
 	}
 }

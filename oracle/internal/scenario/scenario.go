@@ -183,9 +183,6 @@ func (s *Scenario) Unsupported() []string {
 	var out []string
 	add := func(f string, a ...any) { out = append(out, fmt.Sprintf(f, a...)) }
 	for _, r := range s.Kubelet.Restarts {
-		if r.What == "node" {
-			add("a node reboot (sandboxes and containers re-created)")
-		}
 		if r.UpgradeTo != "" {
 			add("an in-place upgrade to %s (one release per run)", r.UpgradeTo)
 		}
