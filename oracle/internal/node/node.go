@@ -675,6 +675,20 @@ func (n *Node) Schedule() {
 // SyncPod, which writes the status and starts the container again (kuberuntime computePodActions,
 // doBackOff). While the kubelet is down its first SyncPod does this.
 func (n *Node) containerExited(p *podRT, c *ctrRT) {
+	n.exited(p, c, func() {
+		if c.running {
+			return
+		}
+		n.syncPod(p)
+		n.restartContainer(p, c, false)
+		n.afterKubelet()
+	})
+}
+
+// exited: container c of p exits, as the runtime reports; the PLEG's next relist hands it to
+// the sync loop, which runs relisted (nothing while the kubelet process has not synced the pod,
+// or is gone by then).
+func (n *Node) exited(p *podRT, c *ctrRT, relisted func()) {
 	c.running = false
 	c.finished = n.now()
 	n.rec.Add(trace.Event{T: n.now(), Kind: "container_exit", Pod: p.spec.Name, Container: c.spec.Name, By: "runtime"})
@@ -683,12 +697,9 @@ func (n *Node) containerExited(p *podRT, c *ctrRT) {
 	}
 	gen := n.k.gen
 	n.q.At(n.nextRelist(n.now()), func() {
-		if !n.alive(gen) || c.running {
-			return
+		if n.alive(gen) {
+			relisted()
 		}
-		n.syncPod(p)
-		n.restartContainer(p, c, false)
-		n.afterKubelet()
 	})
 }
 

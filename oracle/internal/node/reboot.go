@@ -103,18 +103,9 @@ func (n *Node) initExited(p *podRT, c *ctrRT, instance int) {
 	if !c.running || c.instance != instance {
 		return
 	}
-	c.running = false
-	c.finished = n.now()
-	n.rec.Add(trace.Event{T: n.now(), Kind: "container_exit", Pod: p.spec.Name, Container: c.spec.Name, By: "runtime"})
-	if n.k == nil || !n.k.synced[p.uid] {
-		return
-	}
-	gen := n.k.gen
-	n.q.At(n.nextRelist(n.now()), func() {
-		if n.alive(gen) {
-			n.syncPod(p)
-			n.afterKubelet()
-		}
+	n.exited(p, c, func() {
+		n.syncPod(p)
+		n.afterKubelet()
 	})
 }
 
