@@ -32,8 +32,6 @@ pub struct Runs {
     /// Evidence replayed beside the runs (`restartscope replay`'s): each pod's observed lane and the alignment
     /// note, drawn in the figure and in its downloads.
     pub observed: Arc<(Vec<ObservedPod>, Option<String>)>,
-    /// The figure's pods' lanes have their tooltips (`FigureSpec::tooltips`).
-    pub tooltips: bool,
 }
 
 /// What the page shows about one run besides its data: its kubelet profile's label ("1.35 · default (KEP-4781)",
@@ -436,7 +434,6 @@ pub fn assemble(
         figure: Arc::new(figure),
         log: Arc::new(log),
         pods_left_out,
-        tooltips,
     }
 }
 

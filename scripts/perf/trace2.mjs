@@ -7,7 +7,7 @@ async function drag() {
   await page.mouse.up(); await page.waitForTimeout(300);
 }
 await drag();
-await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'v8', 'v8.execute', 'disabled-by-default-v8.gc'] });
+await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'v8', 'v8.execute', 'disabled-by-default-v8.gc', 'disabled-by-default-v8.compile'] });
 await drag(); await drag(); await drag();
 const buf = await browser.stopTracing();
 const ev = JSON.parse(buf.toString()).traceEvents;
@@ -33,4 +33,11 @@ for (const k of [20, 21]) {
   for (const x of main) if (x.ts >= s && x.ts + x.dur <= e && x !== task && x.dur > 150) console.log(`+${((x.ts - s) / 1000).toFixed(2)} ${(x.dur / 1000).toFixed(2)} ${x.name} ${x.args?.data?.type || x.args?.data?.functionName || ''}`);
 }
 // what runs between input k's task end and next frame's begin
+// Garbage collection and tier-up inside each input dispatch, and its wall against thread time
+// (a gap is time the main thread was not on a core: another process or thread had it).
+for (const [k, inp] of inputs.entries()) {
+  const inside = main.filter((x) => x.ts >= inp.ts && x.ts + x.dur <= inp.ts + inp.dur && /GC|Scaveng|Optimi/.test(x.name) && x.dur > 100);
+  const wall = (inp.dur / 1000).toFixed(1), thread = ((inp.tdur ?? 0) / 1000).toFixed(1);
+  console.log(`${k}: wall ${wall} thread ${thread}${inside.length ? ' | ' + inside.map((x) => `${x.name} ${(x.dur / 1000).toFixed(2)}`).join(', ') : ''}`);
+}
 await browser.close();
