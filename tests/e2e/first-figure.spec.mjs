@@ -78,8 +78,16 @@ test('the static figure of every preset draws what the app then draws: its runs,
   }
 });
 
-test('first paint on a phone\'s link (1.6 Mbit/s down, 750 kbit/s up, 150 ms RTT, cold cache): the figure within the budget', async ({ browser }) => {
-  const budget = Number(process.env.FIRST_FIGURE_BUDGET_MS || 1500);
+// Three cold loads of `?preset=long-restart` at 390×844 on a phone's link, from BASE (the
+// suite's server when empty): when the static figure and the app's own figure were drawn.
+async function phoneLoads(browser, base) {
+  // One load first, unthrottled: the server compresses each file once, and brotli's level 11
+  // takes seconds on the wasm, as a host's build step would.
+  const warm = await browser.newContext();
+  const wp = await warm.newPage();
+  await wp.goto(`${base}?preset=long-restart`);
+  await wp.locator('#figure canvas[data-groups]').first().waitFor({ timeout: 30_000 });
+  await warm.close();
   const runs = [];
   for (let i = 0; i < 3; i++) {
     const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
@@ -104,26 +112,47 @@ test('first paint on a phone\'s link (1.6 Mbit/s down, 750 kbit/s up, 150 ms RTT
         }
       }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-groups'] });
     });
-    await page.goto('?preset=long-restart');
+    await page.goto(`${base}?preset=long-restart`);
     await page.waitForFunction(() => window.__paints.figure !== undefined, null, { timeout: 30_000 });
     await page.waitForFunction(() => window.__paints.app !== undefined, null, { timeout: 60_000 });
     const p = await page.evaluate(() => window.__paints);
-    runs.push({ figure_ms: Math.round(p.figure), app_figure_ms: Math.round(p.app) });
+    const wasm = await page.evaluate(() => performance.getEntriesByType('resource')
+      .filter((e) => e.name.endsWith('_bg.wasm')).map((e) => e.encodedBodySize)[0] ?? 0);
+    runs.push({ figure_ms: Math.round(p.figure), app_figure_ms: Math.round(p.app), wasm_bytes: wasm });
     await ctx.close();
   }
   const median = (k) => runs.map((r) => r[k]).sort((a, b) => a - b)[1];
-  const report = { link: '1.6 Mbit/s down, 750 kbit/s up, 150 ms RTT, cold cache, gzip', runs,
-    figure_median_ms: median('figure_ms'), app_figure_median_ms: median('app_figure_ms'), budget_ms: budget };
+  return { runs, figure_median_ms: median('figure_ms'), app_figure_median_ms: median('app_figure_ms') };
+}
+
+test('first paint on a phone\'s link (1.6 Mbit/s down, 750 kbit/s up, 150 ms RTT, cold cache): the figure within the budget, gzip and brotli', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const budget = Number(process.env.FIRST_FIGURE_BUDGET_MS || 1500);
+  const link = '1.6 Mbit/s down, 750 kbit/s up, 150 ms RTT, cold cache';
+  // gzip, as GitHub Pages serves; the budget is held there, the slower of the two.
+  const gzip = await phoneLoads(browser, '');
+  // brotli, as Cloudflare Pages, Netlify and Vercel serve (scripts/serve.mjs, SERVE_ENCODING=br).
+  const srv = await server(4283, '', { SERVE_ENCODING: 'br' });
+  let br;
+  try {
+    br = await phoneLoads(browser, 'http://127.0.0.1:4283/');
+  } finally {
+    srv.stop();
+  }
+  const report = { link, budget_ms: budget, gzip, brotli: br };
   console.log(`first figure: ${JSON.stringify(report)}`);
   mkdirSync('artifacts', { recursive: true });
   writeFileSync('artifacts/first-figure.json', JSON.stringify(report, null, 1));
-  expect(report.figure_median_ms).toBeLessThanOrEqual(budget);
+  expect(gzip.figure_median_ms).toBeLessThanOrEqual(budget);
+  expect(br.figure_median_ms).toBeLessThanOrEqual(budget);
+  // The same wasm, fewer bytes on the wire.
+  expect(br.runs[0].wasm_bytes).toBeLessThan(gzip.runs[0].wasm_bytes);
 });
 
 // A server of dist/ of its own, logging each request (scripts/serve.mjs, SERVE_LOG=1).
-async function server(port, cache) {
+async function server(port, cache, env = {}) {
   const child = spawn('node', ['scripts/serve.mjs', 'dist', String(port)], {
-    env: { ...process.env, SERVE_LOG: '1', ...(cache ? { SERVE_CACHE: cache } : {}) },
+    env: { ...process.env, SERVE_LOG: '1', ...(cache ? { SERVE_CACHE: cache } : {}), ...env },
   });
   const lines = [];
   await new Promise((ok) => child.stdout.on('data', (d) => {
