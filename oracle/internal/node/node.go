@@ -382,6 +382,8 @@ func probeObject(p *scenario.Probe, idx int) *v1.Probe {
 		o.HTTPGet = &v1.HTTPGetAction{Path: "/healthz", Port: port, Scheme: v1.URISchemeHTTP}
 	case "tcpSocket":
 		o.TCPSocket = &v1.TCPSocketAction{Port: port}
+	case "grpc":
+		o.GRPC = &v1.GRPCAction{Port: int32(8000 + idx)}
 	default:
 		o.Exec = &v1.ExecAction{Command: []string{"probe", fmt.Sprint(idx)}}
 	}
@@ -1182,6 +1184,11 @@ func (n *Node) doProbe(ws *wrk, gen int, then func(bool)) {
 			dur := exec
 			if exec > timeout {
 				dur, ok = timeout, false
+			}
+			if ws.probe.Handler == "grpc" && ws.ctr.running && n.now() < ws.ctr.warmAt {
+				// The container does not listen yet: the release's own gRPC prober, run
+				// against a closed loopback port (grpc.go), fails at once or at the timeout.
+				dur, ok = grpcRefused(timeout)
 			}
 			n.q.At(n.now()+dur, func() {
 				call.reply <- ok

@@ -187,15 +187,6 @@ func (s *Scenario) Unsupported() []string {
 			add("an in-place upgrade to %s (one release per run)", r.UpgradeTo)
 		}
 	}
-	for _, p := range s.Pods {
-		for _, c := range append(append([]Container{}, p.InitContainers...), p.Containers...) {
-			for _, pr := range []*Probe{c.StartupProbe, c.ReadinessProbe, c.LivenessProbe} {
-				if pr != nil && pr.Handler == "grpc" {
-					add("a grpc probe (pod %s)", p.Name)
-				}
-			}
-		}
-	}
 	return dedup(out)
 }
 

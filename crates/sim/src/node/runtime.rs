@@ -22,6 +22,10 @@ pub struct RtContainer {
     pub warm_at: Ms,
     /// FinishedAt of the newest exited instance (this one if it is not running).
     pub finished_at: Option<Ms>,
+    /// No instance in the runtime since the node booted (B2), until the kubelet starts one:
+    /// `convertToAPIContainerStatuses` gives it no container ID (a Waiting status) unless its
+    /// previous status was Terminated.
+    pub lost: bool,
 }
 
 /// Only fills `Few`'s unused inline slots.
@@ -34,6 +38,7 @@ impl Default for RtContainer {
             health: Health::Healthy,
             warm_at: 0,
             finished_at: None,
+            lost: false,
         }
     }
 }
@@ -78,6 +83,7 @@ impl<'a> Runtime<'a> {
                                 health: Health::Healthy,
                                 warm_at: CONTAINERS_BORN,
                                 finished_at: done.then_some(CONTAINERS_BORN),
+                                lost: false,
                             }
                         })
                         .collect()
@@ -111,6 +117,9 @@ impl<'a> Runtime<'a> {
         for (p, r) in self.reinit.iter_mut().enumerate() {
             *r = (!self.spec[p].init_containers.is_empty()).then_some(0);
         }
+        for c in self.pods.iter_mut().flat_map(|p| p.iter_mut()) {
+            c.lost = true;
+        }
     }
 
     /// Ground truth for the metrics: every container (sidecars included, completed init
@@ -141,6 +150,7 @@ impl<'a> Runtime<'a> {
         let warmup = ms(self.spec[p].container(c).warmup_s);
         let r = &mut self.pods[p][c];
         r.instance += 1;
+        r.lost = false;
         r.running = true;
         r.started_at = cx.now;
         r.health = Health::Healthy;

@@ -46,6 +46,7 @@ func OracleNewManager(sm status.Manager, liveness, readiness, startup results.Ma
 	m := NewManager(sm, liveness, readiness, startup, runner, &record.FakeRecorder{}).(*manager)
 	m.prober.http = oracleHTTP{answer}
 	m.prober.tcp = oracleTCP{answer}
+	m.prober.grpc = oracleGRPC{answer}
 	return m
 }
 

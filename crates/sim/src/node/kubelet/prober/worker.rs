@@ -209,6 +209,11 @@ impl Kubelet<'_> {
         let Some(cs) = self.pods[p].status.as_ref().map(|s| s.cs[c]) else {
             return false;
         };
+        if cs.instance == crate::node::kubelet::status::generate::NO_ID {
+            // "Probe target container not found": a status without a container ID (the
+            // runtime has had no instance since the node booted) gives no result.
+            return false;
+        }
         let started_at = rt.pods[p][c].started_at;
         let predates = self.predates(started_at);
         let rules = self.profile.rules;

@@ -38,10 +38,16 @@ pub struct Generated {
 
 /// `canInheritProbeState` (#141487, `prober_manager.go`): false only when the API status names
 /// this container with an ID other than the running one (no status, or an empty ID on either
-/// side, may inherit; the model's API status always names an instance).
+/// side, may inherit; instance 0 is an empty ID).
 pub fn can_inherit_probe_state(api: &Status, c: usize, runtime_instance: u32) -> bool {
-    api.cs.get(c).is_none_or(|s| s.instance == runtime_instance)
+    api.cs
+        .get(c)
+        .is_none_or(|s| s.instance == NO_ID || s.instance == runtime_instance)
 }
+
+/// A container status without a container ID: a container the runtime has had no instance of
+/// since the node booted (`convertToAPIContainerStatuses`' Waiting status; B2).
+pub const NO_ID: u32 = 0;
 
 pub fn generate(x: &Input) -> Generated {
     let n = x.runtime.len();
@@ -137,7 +143,7 @@ pub fn generate(x: &Input) -> Generated {
             ready
         };
         cs.push(CStatus {
-            instance: r.instance,
+            instance: if r.lost { NO_ID } else { r.instance },
             running: r.running,
             started: Some(started),
             ready,
@@ -200,6 +206,7 @@ mod tests {
             health: crate::scenario::Health::Healthy,
             warm_at: started_at,
             finished_at: None,
+            lost: false,
         }];
         let mut probes = PodProbes::new(1);
         probes.workers[0][ProbeKind::Readiness.index()] = Some(Worker::new());
@@ -255,6 +262,7 @@ mod tests {
             health: crate::scenario::Health::Healthy,
             warm_at: 0,
             finished_at: None,
+            lost: false,
         }
     }
 
@@ -390,6 +398,7 @@ mod tests {
             health: crate::scenario::Health::Healthy,
             warm_at: 0,
             finished_at: None,
+            lost: false,
         }];
         let api = Status::healthy(1);
         let run = |spec: &Pod, probes: &PodProbes| {
