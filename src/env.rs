@@ -17,16 +17,33 @@ pub fn locale_number(raw: &str) -> String {
         return raw.to_string();
     };
     let decimals = raw.split_once('.').map_or(0, |(_, d)| d.len()) as u32;
-    let opts = js_sys::Object::new();
-    for k in ["minimumFractionDigits", "maximumFractionDigits"] {
-        let _ = js_sys::Reflect::set(&opts, &k.into(), &decimals.into());
-    }
-    js_sys::Intl::NumberFormat::new(&js_sys::Array::new(), &opts)
-        .format()
+    number_format(decimals)
         .call1(&JsValue::UNDEFINED, &v.into())
         .ok()
         .and_then(|s| s.as_string())
         .unwrap_or_else(|| raw.to_string())
+}
+
+thread_local! {
+    /// One `Intl.NumberFormat`'s bound `format` per count of decimals: making a formatter costs
+    /// the browser a millisecond or more (tens for the first, which loads the locale's data),
+    /// and the metrics write a score of numbers on every slider move.
+    static FORMATS: std::cell::RefCell<Vec<(u32, js_sys::Function)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn number_format(decimals: u32) -> js_sys::Function {
+    FORMATS.with_borrow_mut(|fs| {
+        if let Some((_, f)) = fs.iter().find(|(d, _)| *d == decimals) {
+            return f.clone();
+        }
+        let opts = js_sys::Object::new();
+        for k in ["minimumFractionDigits", "maximumFractionDigits"] {
+            let _ = js_sys::Reflect::set(&opts, &k.into(), &decimals.into());
+        }
+        let f = js_sys::Intl::NumberFormat::new(&js_sys::Array::new(), &opts).format();
+        fs.push((decimals, f.clone()));
+        f
+    })
 }
 
 pub fn prefers_reduced_motion() -> bool {
@@ -153,8 +170,9 @@ fn sync_pixel_ratio(dpr: RwSignal<f64>) -> f64 {
 }
 
 /// Keeps `width` equal to [`figure_width`], `height` to [`view_height`] and `top` to
-/// [`figure_top`] (and `dpr`, which a zoom changes with the size): after the first paint, on
-/// every resize, and after `relayout` changes (a view mode that moves the figure).
+/// [`figure_top`] (and `dpr`, which a zoom changes with the size): once the page is mounted,
+/// after the first paint, on every resize, and after `relayout` changes (a view mode that moves
+/// the figure).
 pub fn watch_figure_size(
     width: RwSignal<f64>,
     height: RwSignal<f64>,
@@ -185,6 +203,12 @@ pub fn watch_figure_size(
         relayout();
         if first.is_some() {
             request_animation_frame(update);
+        } else {
+            // The first run comes after the mount, with the page on the document and before
+            // the figure's own effect (created later) has laid it out: measured now, the figure
+            // is laid out and drawn once, at its size, not first at the window's width guess
+            // and again a frame later (a second model run and a visible jump).
+            update();
         }
     });
 }

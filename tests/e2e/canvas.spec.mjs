@@ -204,3 +204,28 @@ test('a fast drag redraws the figure on every move; the panels show the final va
   expect(q).toBeTruthy();
   expect(problems).toEqual([]);
 });
+
+test('the app lays its figure out and draws it once as it loads, at the size it is shown, at every window size', async ({ browser }) => {
+  for (const [w, h, q] of [[1440, 900, '?preset=long-restart'], [1280, 720, ''], [1920, 1080, '?preset=eviction'], [390, 844, '?preset=long-restart'], [1366, 768, '?preset=node-reboot'], [1280, 720, '?present=1&preset=short-restart'], [480, 560, '?embed=1&preset=eviction']]) {
+    const ctx = await browser.newContext({ viewport: { width: w, height: h } });
+    const page = await ctx.newPage();
+    // Every layout the page draws sets the canvas's data-groups (its panels' places).
+    await page.addInitScript(() => {
+      window.__draws = [];
+      new MutationObserver((ms) => {
+        for (const m of ms) {
+          if (m.attributeName === 'data-groups' && m.target.closest?.('#figure')) {
+            window.__draws.push(`${m.target.width}×${m.target.height} ${m.target.getAttribute('data-groups').slice(0, 40)}`);
+          }
+        }
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-groups'] });
+    });
+    await page.goto(q || '/');
+    await expect(page.locator('#figure canvas[data-settled="1"]')).toHaveCount(1, { timeout: 20_000 });
+    // Two frames and a rest: a second layout (the first at a guessed size) would be in by then.
+    await page.waitForTimeout(600);
+    const draws = await page.evaluate(() => window.__draws);
+    expect(draws, `${w}×${h} ${q}: the layouts drawn while loading`).toHaveLength(1);
+    await ctx.close();
+  }
+});

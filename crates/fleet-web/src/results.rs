@@ -161,13 +161,18 @@ pub fn render(d: &JsValue) -> Vec<Run> {
     runs
 }
 
-/// `v` as the reader's locale writes numbers (`Intl.NumberFormat`, at most one decimal).
+/// `v` as the reader's locale writes numbers (`Intl.NumberFormat`, at most one decimal). One
+/// formatter for the page: making one costs the browser a millisecond or more.
 fn locale_number(v: f64) -> String {
-    let opts = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&opts, &"maximumFractionDigits".into(), &1.into());
-    js_sys::Intl::NumberFormat::new(&js_sys::Array::new(), &opts)
-        .format()
-        .call1(&JsValue::UNDEFINED, &v.into())
+    thread_local! {
+        static FORMAT: js_sys::Function = {
+            let opts = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&opts, &"maximumFractionDigits".into(), &1.into());
+            js_sys::Intl::NumberFormat::new(&js_sys::Array::new(), &opts).format()
+        };
+    }
+    FORMAT
+        .with(|f| f.call1(&JsValue::UNDEFINED, &v.into()))
         .ok()
         .and_then(|s| s.as_string())
         .unwrap_or_else(|| v.to_string())
