@@ -62,12 +62,25 @@ enum FillStyle {
 #[derive(Default)]
 struct Current {
     fill: Option<String>,
+    /// The hatch pattern set as the fill (`fill` is then `None`).
+    hatch: Option<usize>,
+    alpha: f64,
     stroke: Option<String>,
     width: f64,
     dash: Vec<f64>,
-    round: Option<(bool, bool)>,
+    cap: Option<bool>,
+    join: Option<bool>,
     font: Option<String>,
     align: &'static str,
+}
+
+/// Sets the context's `globalAlpha` where it is not `a` already (a filled shape of a
+/// translucent class sets it; strokes and opaque fills want 1).
+fn alpha(ctx: &CanvasRenderingContext2d, cur: &mut Current, a: f64) {
+    if cur.alpha != a {
+        ctx.set_global_alpha(a);
+        cur.alpha = a;
+    }
 }
 
 /// The figure px under a pointer at (`client_x`, `client_y`), for a figure of width `fig_w`
@@ -178,7 +191,10 @@ impl CanvasFigure {
         let all_h = f64::from(self.canvas.height()) / dpr;
         ctx.fill_rect(0.0, 0.0, fig.width, fig.height.max(all_h));
         ctx.set_text_baseline("alphabetic");
-        let mut cur = Current::default();
+        let mut cur = Current {
+            alpha: 1.0,
+            ..Current::default()
+        };
         if self.texts.len() > TEXTS_KEPT {
             self.texts.clear();
         }
@@ -208,13 +224,14 @@ impl CanvasFigure {
                     let (w, h) = (w.max(0.0), h.max(0.0));
                     if fill(ctx, style, &self.hatches, &mut cur) {
                         ctx.fill_rect(*x, *y, w, h);
-                        ctx.set_global_alpha(1.0);
                     }
                     if style.stroke.is_some() {
+                        alpha(ctx, &mut cur, 1.0);
                         ctx.stroke_rect(*x, *y, w, h);
                     }
                 }
                 Shape::Line { x1, y1, x2, y2, .. } => {
+                    alpha(ctx, &mut cur, 1.0);
                     ctx.begin_path();
                     ctx.move_to(*x1, *y1);
                     ctx.line_to(*x2, *y2);
@@ -230,9 +247,9 @@ impl CanvasFigure {
                     };
                     if fill(ctx, style, &self.hatches, &mut cur) {
                         ctx.fill_with_path_2d(p);
-                        ctx.set_global_alpha(1.0);
                     }
                     if style.stroke.is_some() {
+                        alpha(ctx, &mut cur, 1.0);
                         ctx.stroke_with_path(p);
                     }
                 }
@@ -255,11 +272,11 @@ impl CanvasFigure {
                             .or_insert_with(|| JsValue::from_str(text)),
                     };
                     if style.halo && style.stroke.is_some() {
+                        alpha(ctx, &mut cur, 1.0);
                         js(ctx).stroke_text(t, *x, *y);
                     }
                     if fill(ctx, style, &self.hatches, &mut cur) {
                         js(ctx).fill_text(t, *x, *y);
-                        ctx.set_global_alpha(1.0);
                     }
                 }
             }
@@ -320,11 +337,14 @@ fn set_style(ctx: &CanvasRenderingContext2d, s: &Style, cur: &mut Current) {
         let _ = ctx.set_line_dash(&s.dash.1);
         cur.dash = s.dash.0.clone();
     }
-    let round = (s.round, s.round || s.halo);
-    if cur.round != Some(round) {
-        ctx.set_line_cap(if round.0 { "round" } else { "butt" });
-        ctx.set_line_join(if round.1 { "round" } else { "miter" });
-        cur.round = Some(round);
+    if cur.cap != Some(s.round) {
+        ctx.set_line_cap(if s.round { "round" } else { "butt" });
+        cur.cap = Some(s.round);
+    }
+    let join = s.round || s.halo;
+    if cur.join != Some(join) {
+        ctx.set_line_join(if join { "round" } else { "miter" });
+        cur.join = Some(join);
     }
     if s.is_text && cur.font.as_ref() != Some(&s.font.0) {
         js(ctx).set_font(&s.font.1);
@@ -345,16 +365,19 @@ fn fill(
             if cur.fill.as_ref() != Some(c) {
                 js(ctx).set_fill(v);
                 cur.fill = Some(c.clone());
+                cur.hatch = None;
             }
-            if s.alpha < 1.0 {
-                ctx.set_global_alpha(s.alpha);
-            }
+            alpha(ctx, cur, s.alpha.min(1.0));
             true
         }
         Some(FillStyle::Hatch(i)) => match hatches.get(*i).and_then(Option::as_ref) {
             Some(p) => {
-                ctx.set_fill_style_canvas_pattern(p);
-                cur.fill = None;
+                if cur.hatch != Some(*i) {
+                    ctx.set_fill_style_canvas_pattern(p);
+                    cur.hatch = Some(*i);
+                    cur.fill = None;
+                }
+                alpha(ctx, cur, 1.0);
                 true
             }
             None => false,
