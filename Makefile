@@ -10,7 +10,7 @@ HOST ?= 127.0.0.1
 # Both release bundles (the app, and the fleet view in dist/fleet/), served as static files.
 run: build
 	@echo "RestartScope: http://$(HOST):$(PORT)/  (fleet view: http://$(HOST):$(PORT)/fleet/)"
-	node scripts/serve.mjs dist $(PORT) $(HOST)
+	SERVE_ENCODING=br node scripts/serve.mjs dist $(PORT) $(HOST)
 
 # The single-node app only, rebuilt on every change (trunk serve cannot serve the fleet page too).
 watch: setup

@@ -81,4 +81,28 @@ createServer(async (req, res) => {
     log(req, 404);
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   }
-}).listen(port, host, () => console.log(`serving ${root} at http://${host}:${port}/`));
+}).listen(port, host, () => {
+  console.log(`serving ${root} at http://${host}:${port}/`);
+  // Brotli's level 11 takes a second or more on a wasm: the page's files are compressed once
+  // now, in the background, so the first visitor (a phone scanning the presenter's QR code)
+  // does not wait for it.
+  if (brotli) setTimeout(() => precompress(root), 0);
+});
+
+async function precompress(dir) {
+  const { readdir } = await import('node:fs/promises');
+  // This directory's files first (the page's own), then the bundles loaded later.
+  const entries = (await readdir(dir, { withFileTypes: true }).catch(() => []))
+    .sort((a, b) => a.isDirectory() - b.isDirectory());
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) { await precompress(path); continue; }
+    if (!['.wasm', '.js', '.css', '.html', '.svg', '.json'].includes(extname(path))) continue;
+    const st = await stat(path);
+    const key = `${path}:${st.mtimeMs}:br`;
+    if (gz.has(key)) continue;
+    const body = await readFile(path);
+    gz.set(key, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
+    await new Promise((r) => setImmediate(r));
+  }
+}
