@@ -12,8 +12,9 @@ package node
 // release's code: kuberuntime_manager.go computePodActions kills and starts again a running
 // container whose containerChanged says so (`kubecontainer.HashContainer(container)` of the
 // new release against the hash label the old one recorded, its own HashContainer's), "Container
-// … definition changed"; doBackOff reads the runtime status from before the kill, whose newest
-// instance is the running one: no back-off.
+// … definition changed"; doBackOff, over the runtime status from before the kill, finds the
+// newest exited instance if there is one, and the new kubelet's empty back-off memory holds
+// nothing for it: the container starts in the same SyncPod (backOff.Next records the exit).
 
 import (
 	"fmt"
@@ -137,11 +138,19 @@ func (n *Node) specHash(p *podRT, c *ctrRT) uint64 {
 // hashChanged is computePodActions' containerChanged for each running regular container and
 // sidecar (computeInitContainerActions checks a restartable init container the same way): the
 // ones whose hash label is not this release's HashContainer are killed and started again in
-// this SyncPod, with no back-off.
+// this SyncPod: doBackOff first (an exited instance's FinishedAt; the memory is the new
+// kubelet's).
 func (n *Node) hashChanged(p *podRT) {
 	for _, c := range p.all() {
 		if c.init || !c.running || c.hash == n.specHash(p, c) {
 			continue
+		}
+		if c.finished >= 0 {
+			key := fmt.Sprintf("%s_%s_%s", p.spec.Name, p.uid, c.spec.Name)
+			// (IsInBackOffSince is false in a new kubelet's first SyncPod.)
+			if ts := trace.At(c.finished); !n.k.backoff.IsInBackOffSince(key, ts) {
+				n.k.backoff.Next(key, ts)
+			}
 		}
 		c.running = false
 		c.finished = n.now()
