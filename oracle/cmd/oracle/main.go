@@ -110,7 +110,7 @@ func run(scPath, policy, release, kdir, out, hOut, hIn string) error {
 		if err != nil {
 			return err
 		}
-		v.Events, err = simulate(sc, gates, kdir, in, ho)
+		v.Events, err = simulate(sc, gates, kdir, release, in, ho)
 		if err != nil {
 			return err
 		}
@@ -188,7 +188,7 @@ func rejectKeepsQOSClass(kdir string) (bool, error) {
 
 // simulate runs the story: from its start, or (in) from an upgrade's hand-over; with out, only
 // until the upgrade's kubelet stops, and out takes what is handed over.
-func simulate(sc *scenario.Scenario, gates node.Gates, kdir string, in, out *Handover) ([]trace.Event, error) {
+func simulate(sc *scenario.Scenario, gates node.Gates, kdir, release string, in, out *Handover) ([]trace.Event, error) {
 	ctx := context.Background()
 	client := fake.NewSimpleClientset()
 	clk := testingclock.NewFakeClock(trace.At(0))
@@ -215,6 +215,7 @@ func simulate(sc *scenario.Scenario, gates node.Gates, kdir string, in, out *Han
 	}
 	defer cp.Close()
 	n.Busy = cp.Busy
+	n.Release = release
 	if in == nil {
 		n.StartLease()
 	} else {

@@ -24,12 +24,12 @@ func TestHandoverIsTransparent(t *testing.T) {
 	plain := *sc
 	plain.Kubelet.Restarts = append([]scenario.Restart{}, sc.Kubelet.Restarts...)
 	plain.Kubelet.Restarts[0].UpgradeTo = ""
-	want, err := simulate(&plain, node.Gates{}, "", nil, nil)
+	want, err := simulate(&plain, node.Gates{}, "", "", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ho := &Handover{Events: []trace.Event{}}
-	if _, err := simulate(sc, node.Gates{}, "", nil, ho); err != nil {
+	if _, err := simulate(sc, node.Gates{}, "", "", nil, ho); err != nil {
 		t.Fatal(err)
 	}
 	b, err := json.Marshal(ho)
@@ -40,7 +40,7 @@ func TestHandoverIsTransparent(t *testing.T) {
 	if err := json.Unmarshal(b, &in); err != nil {
 		t.Fatal(err)
 	}
-	got, err := simulate(sc, node.Gates{}, "", &in, nil)
+	got, err := simulate(sc, node.Gates{}, "", "", &in, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -135,6 +135,8 @@ type Node struct {
 	handOver, handedOver bool
 	resuming             bool
 	resumeAt             int64
+	// The release this process runs (the upgrade's kubelet_start names it).
+	Release string
 }
 
 const (
@@ -703,7 +705,7 @@ func (n *Node) Schedule() {
 		at(at0+down, func() {
 			e := trace.Event{T: at0 + down, Kind: "kubelet_start", By: "kubelet"}
 			if upgrade {
-				e.Value = r.UpgradeTo
+				e.Value = n.Release
 			}
 			n.rec.Add(e)
 			n.startKubelet(at0+down, false)
