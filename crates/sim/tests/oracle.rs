@@ -153,8 +153,27 @@ fn compare(path: &Path) -> Outcome {
     let file = scenario_file(&scenario);
     let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
     let mut sc: Scenario = toml::from_str(&text).unwrap();
-    sc.cluster.version = serde_json::from_value(Json::String(model_version(&release)))
-        .unwrap_or_else(|e| panic!("{release}: the model does not know it: {e}"));
+    let version = |tag: &str| -> restartscope_sim::releases::KubeVersion {
+        serde_json::from_value(Json::String(model_version(tag)))
+            .unwrap_or_else(|e| panic!("{tag}: the model does not know it: {e}"))
+    };
+    // An in-place upgrade ran from `from_release` (the newest patch of the minor before) to
+    // the vector's release: the model starts at the one and its upgrade restart brings the other.
+    match v["from_release"].as_str() {
+        Some(from) => {
+            sc.cluster.version = version(from);
+            let to = version(&release);
+            for r in sc
+                .kubelet
+                .restarts
+                .iter_mut()
+                .filter(|r| r.upgrade_to.is_some())
+            {
+                r.upgrade_to = Some(to);
+            }
+        }
+        None => sc.cluster.version = version(&release),
+    }
     let pol = if policy == "legacy" {
         Policy::Legacy
     } else {

@@ -30,14 +30,18 @@ import (
 
 // Vector is one run: the release, the scenario, the kubelet (policy and gates) and its events.
 type Vector struct {
-	Release      string        `json:"release"`
-	Scenario     string        `json:"scenario"`
-	Policy       string        `json:"policy"`
-	FeatureGates string        `json:"feature_gates"`
-	Skipped      []string      `json:"skipped,omitempty"`
-	Covers       []string      `json:"covers"`
-	HorizonMs    int64         `json:"horizon_ms"`
-	Events       []trace.Event `json:"events"`
+	Release string `json:"release"`
+	// An in-place upgrade: the release the story ran on until the kubelet's upgrade, and its
+	// kubelet's gates (cmd/oracle/upgrade.go).
+	FromRelease      string        `json:"from_release,omitempty"`
+	FromFeatureGates string        `json:"from_feature_gates,omitempty"`
+	Scenario         string        `json:"scenario"`
+	Policy           string        `json:"policy"`
+	FeatureGates     string        `json:"feature_gates"`
+	Skipped          []string      `json:"skipped,omitempty"`
+	Covers           []string      `json:"covers"`
+	HorizonMs        int64         `json:"horizon_ms"`
+	Events           []trace.Event `json:"events"`
 }
 
 const kepGate = "ChangeContainerStatusOnKubeletRestart"
@@ -48,14 +52,16 @@ func main() {
 	release := flag.String("release", "", "the k8s.io/kubernetes version built in")
 	kdir := flag.String("kdir", "", "the k8s.io/kubernetes module directory (read for kubelet_pods.go)")
 	out := flag.String("out", "", "output file (default stdout)")
+	hOut := flag.String("handover-out", "", "an in-place upgrade's first process: run until the upgrade's kubelet stops and write the hand-over here")
+	hIn := flag.String("handover-in", "", "an in-place upgrade's second process: go on from this hand-over")
 	flag.Parse()
-	if err := run(*scPath, *policy, *release, *kdir, *out); err != nil {
+	if err := run(*scPath, *policy, *release, *kdir, *out, *hOut, *hIn); err != nil {
 		fmt.Fprintln(os.Stderr, "oracle:", err)
 		os.Exit(1)
 	}
 }
 
-func run(scPath, policy, release, kdir, out string) error {
+func run(scPath, policy, release, kdir, out, hOut, hIn string) error {
 	sc, err := scenario.Load(scPath)
 	if err != nil {
 		return err
@@ -69,10 +75,27 @@ func run(scPath, policy, release, kdir, out string) error {
 			return err
 		}
 		v.FeatureGates = kepGate + "=true"
-	} else if policy == "kep" && !hasKEP {
+	} else if policy == "kep" && !hasKEP && hOut == "" {
+		// (An upgrade's lane is the release it upgrades to: the kubelet before it runs its
+		// default.)
 		v.Skipped = append(v.Skipped, "this release has no KEP-4781 code (no "+kepGate+" gate)")
 	}
 	v.Skipped = append(v.Skipped, sc.Unsupported()...)
+	var in *Handover
+	if to := sc.UpgradeTo(); to != "" && hOut == "" && hIn == "" {
+		v.Skipped = append(v.Skipped, "an in-place upgrade to "+to+" runs in two processes, one per release (oracle.sh passes -handover-out and -handover-in)")
+	}
+	if hIn != "" {
+		if in, err = readHandover(hIn); err != nil {
+			return err
+		}
+		v.FromRelease, v.FromFeatureGates = in.From, in.FeatureGates
+		v.Skipped = append(v.Skipped, in.Skipped...)
+	}
+	var ho *Handover
+	if hOut != "" {
+		ho = &Handover{From: release, FeatureGates: v.FeatureGates, Scenario: sc.Name, Policy: policy, Skipped: v.Skipped, Events: []trace.Event{}}
+	}
 	if len(v.Skipped) == 0 {
 		gates := node.Gates{HasKEP: hasKEP, ChangeContainerStatus: hasKEP && utilfeature.DefaultFeatureGate.Enabled(featuregate.Feature(kepGate))}
 		gates.StartedBySameID, err = startedBySameID(kdir)
@@ -87,10 +110,13 @@ func run(scPath, policy, release, kdir, out string) error {
 		if err != nil {
 			return err
 		}
-		v.Events, err = simulate(sc, gates, kdir)
+		v.Events, err = simulate(sc, gates, kdir, release, in, ho)
 		if err != nil {
 			return err
 		}
+	}
+	if ho != nil {
+		return ho.write(hOut)
 	}
 	b, err := json.MarshalIndent(v, "", " ")
 	if err != nil {
@@ -160,24 +186,44 @@ func rejectKeepsQOSClass(kdir string) (bool, error) {
 	return strings.Contains(body, "QOSClass:"), nil
 }
 
-func simulate(sc *scenario.Scenario, gates node.Gates, kdir string) ([]trace.Event, error) {
+// simulate runs the story: from its start, or (in) from an upgrade's hand-over; with out, only
+// until the upgrade's kubelet stops, and out takes what is handed over.
+func simulate(sc *scenario.Scenario, gates node.Gates, kdir, release string, in, out *Handover) ([]trace.Event, error) {
 	ctx := context.Background()
 	client := fake.NewSimpleClientset()
 	clk := testingclock.NewFakeClock(trace.At(0))
 	rec := &trace.Recorder{}
 	q := &node.Queue{}
-	n, err := node.New(sc, gates, client, clk, rec, q)
-	if err != nil {
-		return nil, err
+	var n *node.Node
+	var err error
+	if in == nil {
+		if n, err = node.New(sc, gates, client, clk, rec, q); err != nil {
+			return nil, err
+		}
+		clk.SetTime(trace.At(0))
+	} else {
+		if err := in.seed(ctx, client); err != nil {
+			return nil, err
+		}
+		if n, err = node.Resume(sc, gates, client, clk, rec, q, in.Runtime); err != nil {
+			return nil, err
+		}
 	}
-	clk.SetTime(trace.At(0))
 	cp, err := newControlPlane(ctx, client, clk, rec, sc, kdir)
 	if err != nil {
 		return nil, err
 	}
 	defer cp.Close()
 	n.Busy = cp.Busy
-	n.StartLease()
+	n.Release = release
+	if in == nil {
+		n.StartLease()
+	} else {
+		cp.Remember(in.Health, in.Zones)
+	}
+	if out != nil {
+		n.HandOverAt()
+	}
 	n.Schedule()
 	horizon := int64(sc.HorizonS * 1000)
 	for {
@@ -193,6 +239,9 @@ func simulate(sc *scenario.Scenario, gates node.Gates, kdir string) ([]trace.Eve
 				return nil, err
 			}
 			n.SnapshotBy(false, "")
+			if n.HandedOver() {
+				break
+			}
 			continue
 		}
 		if tc > horizon {
@@ -207,6 +256,16 @@ func simulate(sc *scenario.Scenario, gates node.Gates, kdir string) ([]trace.Eve
 		n.SnapshotBy(false, "")
 	}
 	ev := rec.Events
+	if out != nil {
+		if !n.HandedOver() {
+			return nil, fmt.Errorf("the upgrade's kubelet never stopped before the horizon")
+		}
+		out.Events = ev
+		return ev, out.take(ctx, client, n, cp)
+	}
+	if in != nil {
+		ev = append(append([]trace.Event{}, in.Events...), ev...)
+	}
 	sort.SliceStable(ev, func(i, j int) bool { return ev[i].T < ev[j].T })
 	// The status manager's syncBatch writes the pods it holds in map order: several writes in
 	// one instant come in a random order. They are put in the pods' name order, so a rerun

@@ -743,3 +743,30 @@ func KubernetesRelease() string {
 }
 
 var releaseInPath = regexp.MustCompile(`(?:kubernetes@|\.k8s/)(v1\.[0-9]+\.[0-9]+[^/]*)/`)
+
+// Memory is what the node lifecycle controller knows of each node (nodeHealthMap,
+// knownNodeSet) and of each zone: an in-place upgrade of a kubelet, which the harness runs in
+// two processes, does not restart kube-controller-manager, so the second process's controller
+// is given it (Remember) before its first pass.
+func (c *ControlPlane) Memory() (map[string]nodelifecycle.OracleHealth, map[string]string) {
+	return c.nc.OracleMemory()
+}
+
+// Remember gives the node lifecycle controller the memory of the process before.
+func (c *ControlPlane) Remember(health map[string]nodelifecycle.OracleHealth, zones map[string]string) {
+	c.nc.OracleRemember(health, zones)
+}
+
+// Pending names the control plane's timed work a hand-over could not carry: a node waiting in
+// the NoExecute tainting queue, a pod's scheduled deletion (the taint eviction controller's
+// TimedWorkerQueue times it from when it saw the taint).
+func (c *ControlPlane) Pending() []string {
+	var out []string
+	if c.nc.OracleTaintQueueLen() > 0 {
+		out = append(out, "a node waiting in the NoExecute tainting queue at the hand-over")
+	}
+	for _, key := range sortedKeys(c.tc.OracleScheduled()) {
+		out = append(out, "a taint eviction of "+key+" pending at the hand-over")
+	}
+	return out
+}

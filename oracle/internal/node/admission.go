@@ -110,6 +110,9 @@ func placement(spec *v1.PodSpec, p *scenario.Pod) {
 func (n *Node) scheduleNodeChanges() {
 	for _, ch := range n.sc.Node.Changes {
 		ch := ch
+		if !n.future(int64(ch.AtS * 1000)) {
+			continue
+		}
 		n.q.At(int64(ch.AtS*1000), func() { n.asOutside(func() { n.editNode(ch) }) })
 	}
 }

@@ -130,6 +130,13 @@ type Node struct {
 	// the lease sync's first failed attempt (-1: none).
 	cut, outside  bool
 	leaseFailedAt int64
+	// An in-place upgrade (handover.go): this process ends when the upgrade's kubelet stops
+	// (handOver; handedOver once it has), or goes on from there (resuming, at resumeAt).
+	handOver, handedOver bool
+	resuming             bool
+	resumeAt             int64
+	// The release this process runs (the upgrade's kubelet_start names it).
+	Release string
 }
 
 const (
@@ -190,6 +197,8 @@ type ctrRT struct {
 	warmAt   int64
 	// No instance in the runtime since the node booted (reboot.go).
 	gone bool
+	// The instance's hash label: HashContainer of the kubelet that created it (handover.go).
+	hash uint64
 }
 
 func (c *ctrRT) id(p *podRT) string {
@@ -240,10 +249,10 @@ type wrk struct {
 	done     bool
 }
 
-// New builds the node in its steady state at t = 0.
-func New(sc *scenario.Scenario, gates Gates, client *fake.Clientset, clk *testingclock.FakeClock, rec *trace.Recorder, q *Queue) (*Node, error) {
+// build is the node's runtime before anything is in the API: each pod's containers as the
+// steady state has them.
+func build(sc *scenario.Scenario, gates Gates, client *fake.Clientset, clk *testingclock.FakeClock, rec *trace.Recorder, q *Queue) *Node {
 	n := &Node{sc: sc, gates: gates, client: client, clk: clk, rec: rec, q: q, seen: map[string]apiSeen{}, runtimeUp: true}
-	ctx := context.Background()
 	for i := range sc.Pods {
 		p := &podRT{idx: i, spec: &sc.Pods[i], uid: types.UID("uid-" + sc.Pods[i].Name), ip: fmt.Sprintf("10.0.0.%d", i+1)}
 		p.waiting = map[*ctrRT]bool{}
@@ -266,6 +275,19 @@ func New(sc *scenario.Scenario, gates Gates, client *fake.Clientset, clk *testin
 				finished: -1, health: "healthy", warmAt: containersBorn})
 		}
 		n.pods = append(n.pods, p)
+		// The steady state's containers were created by this release's kubelet.
+		for _, c := range p.all() {
+			c.hash = n.specHash(p, c)
+		}
+	}
+	return n
+}
+
+// New builds the node in its steady state at t = 0.
+func New(sc *scenario.Scenario, gates Gates, client *fake.Clientset, clk *testingclock.FakeClock, rec *trace.Recorder, q *Queue) (*Node, error) {
+	n := build(sc, gates, client, clk, rec, q)
+	ctx := context.Background()
+	for _, p := range n.pods {
 		pod := n.podObject(p)
 		pod.Status = n.steadyStatus(p)
 		if _, err := client.CoreV1().Pods(Namespace).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
@@ -297,14 +319,7 @@ func New(sc *scenario.Scenario, gates Gates, client *fake.Clientset, clk *testin
 	if _, err := client.CoordinationV1().Leases("kube-node-lease").Create(ctx, lease, metav1.CreateOptions{}); err != nil {
 		return nil, err
 	}
-	// Writes by the kubelet's status manager, as the model counts them.
-	client.PrependReactor("patch", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
-		if a.GetSubresource() == "status" && n.recording && (n.Busy == nil || !n.Busy()) {
-			n.rec.Add(trace.Event{T: trace.Ms(n.clk.Now()), Kind: "status_write", Pod: podName(a), By: "kubelet"})
-		}
-		return false, nil, nil
-	})
-	n.installPartition()
+	n.installReactors()
 	n.snapshot(false)
 
 	// The steady-state kubelet: up for a day; every worker has seen its container and holds a
@@ -316,6 +331,18 @@ func New(sc *scenario.Scenario, gates Gates, client *fake.Clientset, clk *testin
 	n.snapshot(false)
 	n.recording = true
 	return n, nil
+}
+
+// installReactors puts the harness's reactors in front of the fake clientset's chain.
+func (n *Node) installReactors() {
+	// Writes by the kubelet's status manager, as the model counts them.
+	n.client.PrependReactor("patch", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		if a.GetSubresource() == "status" && n.recording && (n.Busy == nil || !n.Busy()) {
+			n.rec.Add(trace.Event{T: trace.Ms(n.clk.Now()), Kind: "status_write", Pod: podName(a), By: "kubelet"})
+		}
+		return false, nil, nil
+	})
+	n.installPartition()
 }
 
 func podName(a k8stesting.Action) string {
@@ -636,6 +663,10 @@ func (n *Node) Schedule() {
 		for _, c := range p.all() {
 			for _, t := range c.spec.Truth {
 				p, c, state := p, c, t.State
+				// At the hand-over's instant a truth change ran before the kubelet stopped.
+				if n.resuming && int64(t.AtS*1000) <= n.resumeAt {
+					continue
+				}
 				n.q.At(int64(t.AtS*1000), func() {
 					c.health = state
 					if state == "exited" && c.running {
@@ -645,25 +676,41 @@ func (n *Node) Schedule() {
 			}
 		}
 	}
+	// After a hand-over, a restart's stop or start at or before it ran in the old release's
+	// process (the restarts before the upgrade's come first at one instant).
+	past := func(t int64) bool { return n.resuming && t <= n.resumeAt }
+	at := func(t int64, f func()) {
+		if !past(t) {
+			n.q.At(t, f)
+		}
+	}
 	for _, r := range n.sc.Kubelet.Restarts {
-		at, down := int64(r.AtS*1000), int64(r.DowntimeS*1000)
+		at0, down := int64(r.AtS*1000), int64(r.DowntimeS*1000)
 		if r.What == "runtime" {
-			n.q.At(at, n.runtimeStopped)
-			n.q.At(at+down, n.runtimeStarted)
+			at(at0, n.runtimeStopped)
+			at(at0+down, n.runtimeStarted)
 			continue
 		}
 		if r.What == "node" {
-			n.q.At(at, n.nodeShutdown)
-			n.q.At(at+down, n.nodeBoot)
+			at(at0, n.nodeShutdown)
+			at(at0+down, n.nodeBoot)
 			continue
 		}
-		n.q.At(at, func() {
+		upgrade := r.UpgradeTo != ""
+		at(at0, func() {
 			n.stopKubelet()
-			n.rec.Add(trace.Event{T: at, Kind: "kubelet_stop", By: "kubelet"})
+			n.rec.Add(trace.Event{T: at0, Kind: "kubelet_stop", By: "kubelet"})
+			if upgrade && n.handOver {
+				n.handedOver = true
+			}
 		})
-		n.q.At(at+down, func() {
-			n.rec.Add(trace.Event{T: at + down, Kind: "kubelet_start", By: "kubelet"})
-			n.startKubelet(at+down, false)
+		at(at0+down, func() {
+			e := trace.Event{T: at0 + down, Kind: "kubelet_start", By: "kubelet"}
+			if upgrade {
+				e.Value = n.Release
+			}
+			n.rec.Add(e)
+			n.startKubelet(at0+down, false)
 			n.afterKubelet()
 		})
 	}
@@ -745,6 +792,7 @@ func (n *Node) restartContainer(p *podRT, c *ctrRT, checked bool) {
 	c.instance++
 	c.running = true
 	c.gone = false
+	c.hash = n.specHash(p, c)
 	c.started = n.now()
 	c.health = "healthy"
 	c.warmAt = n.now() + int64(c.spec.WarmupS*1000)
@@ -940,6 +988,8 @@ func (n *Node) firstSync(p *podRT, steady bool) {
 		// re-created, the init containers run again first (reboot.go).
 		if p.newSandbox {
 			n.nextInit(p)
+		} else {
+			n.hashChanged(p)
 		}
 		for _, c := range p.all() {
 			if !p.newSandbox && !c.running && !c.init {

@@ -60,10 +60,15 @@ func (n *Node) asOutside(f func()) {
 func (n *Node) schedulePartitions() {
 	for _, w := range n.sc.Kubelet.APIUnreachable {
 		at, end := int64(w.AtS*1000), int64((w.AtS+w.DurationS)*1000)
-		n.q.At(at, func() {
-			n.cut = true
-			n.rec.Add(trace.Event{T: n.now(), Kind: "api_reachable", Value: false, By: "scenario"})
-		})
+		if n.future(at) {
+			n.q.At(at, func() {
+				n.cut = true
+				n.rec.Add(trace.Event{T: n.now(), Kind: "api_reachable", Value: false, By: "scenario"})
+			})
+		}
+		if !n.future(end) {
+			continue
+		}
 		n.q.At(end, func() {
 			n.cut = false
 			n.rec.Add(trace.Event{T: n.now(), Kind: "api_reachable", Value: true, By: "scenario"})

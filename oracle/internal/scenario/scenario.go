@@ -182,12 +182,30 @@ func Load(path string) (*Scenario, error) {
 func (s *Scenario) Unsupported() []string {
 	var out []string
 	add := func(f string, a ...any) { out = append(out, fmt.Sprintf(f, a...)) }
+	upgrades := 0
 	for _, r := range s.Kubelet.Restarts {
-		if r.UpgradeTo != "" {
-			add("an in-place upgrade to %s (one release per run)", r.UpgradeTo)
+		if r.UpgradeTo == "" {
+			continue
+		}
+		upgrades++
+		if r.What == "node" || r.What == "runtime" {
+			add("an in-place upgrade to %s at a %s restart (only a kubelet restart hands over)", r.UpgradeTo, r.What)
 		}
 	}
+	if upgrades > 1 {
+		add("more than one in-place upgrade (one hand-over per run)")
+	}
 	return dedup(out)
+}
+
+// UpgradeTo is the release the story's in-place upgrade brings the kubelet to ("" for none).
+func (s *Scenario) UpgradeTo() string {
+	for _, r := range s.Kubelet.Restarts {
+		if r.UpgradeTo != "" {
+			return r.UpgradeTo
+		}
+	}
+	return ""
 }
 
 func dedup(in []string) []string {

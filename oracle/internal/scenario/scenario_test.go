@@ -53,9 +53,17 @@ func TestEveryPresetIsRead(t *testing.T) {
 	if s, err := Load("../../../crates/sim/presets/node-reboot.toml"); err != nil || len(s.Unsupported()) != 0 {
 		t.Errorf("node-reboot: %v %v", err, s.Unsupported())
 	}
-	// An in-place upgrade is not: two releases cannot be built into one process.
-	s, _ := Load("../../../crates/sim/presets/upgrade-1.34-to-1.35.toml")
+	// An in-place upgrade at a kubelet restart is driven, in two processes (one per release,
+	// cmd/oracle/upgrade.go); at a node reboot it is not.
+	for _, f := range []string{"upgrade-1.30-to-1.31", "upgrade-1.34-to-1.35"} {
+		s, err := Load("../../../crates/sim/presets/" + f + ".toml")
+		if err != nil || len(s.Unsupported()) != 0 || s.UpgradeTo() == "" {
+			t.Errorf("%s: %v %v %q", f, err, s.Unsupported(), s.UpgradeTo())
+		}
+	}
+	s, _ := Load("../../../crates/sim/presets/node-reboot.toml")
+	s.Kubelet.Restarts[0].UpgradeTo = "1.35"
 	if u := s.Unsupported(); len(u) == 0 || !strings.Contains(u[0], "in-place upgrade") {
-		t.Errorf("upgrade-1.34-to-1.35: %v", u)
+		t.Errorf("node-reboot with an upgrade: %v", u)
 	}
 }

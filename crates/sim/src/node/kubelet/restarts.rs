@@ -393,13 +393,7 @@ impl Kubelet<'_> {
     /// containers again from the first; a pod whose containers' hash changed has them killed
     /// and started again ("Container … definition changed, will be restarted"). Returns whether
     /// this SyncPod's container work is done here.
-    pub fn sandbox_or_hash(
-        &mut self,
-        cx: &mut Ctx,
-        rt: &mut Runtime,
-        api: &mut ApiServer,
-        p: usize,
-    ) -> bool {
+    pub fn sandbox_or_hash(&mut self, cx: &mut Ctx, rt: &mut Runtime, p: usize) -> bool {
         if rt.reinit[p].is_some() {
             self.next_init(cx, rt, p);
             return true;
@@ -407,6 +401,7 @@ impl Kubelet<'_> {
         if !self.hash_changed {
             return false;
         }
+        let mut restarted = false;
         for c in 0..rt.pods[p].len() {
             if !rt.pods[p][c].running {
                 continue;
@@ -429,8 +424,18 @@ impl Kubelet<'_> {
                 Rule::U1,
                 Actor::Kubelet,
             );
+            restarted = true;
         }
-        self.sync_pod(cx, rt, api, p, Rule::U1);
+        // The status this SyncPod set was generated before the kill and the start, from the
+        // PLEG's cache (`kubelet.go` SyncPod: generateAPIPodStatus, SetPodStatus, then
+        // `containerRuntime.SyncPod`, whose `computePodActions` kills the changed container);
+        // the PLEG's next relist sees the new instance and the sync loop's SyncPod writes it,
+        // as after any restart (K3r).
+        if restarted {
+            let at = self.next_relist(cx.node, cx.now + 1);
+            let gen = self.gen;
+            cx.at(at, What::PlegStarted { gen, pod: p as u16 });
+        }
         false
     }
 

@@ -83,7 +83,7 @@ impl Kubelet<'_> {
             self.add_pod(cx, p);
         }
         // B2: a new sandbox after a reboot; U1: containers whose hash changed.
-        if self.sandbox_or_hash(cx, rt, api, p) {
+        if self.sandbox_or_hash(cx, rt, p) {
             return;
         }
         // Runtime sync: a container that exited while nobody watched is restarted now; the
