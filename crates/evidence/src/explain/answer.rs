@@ -408,6 +408,10 @@ pub fn answer(
         let at = facts.len().min(reasons.len());
         reasons.splice(at..at, why);
     }
+    // Nothing named: what the evidence shows of another restart, and why it names none.
+    if restart.is_none() && named.is_none() {
+        reasons.extend(super::unnamed::why_none(obs, &ranked));
+    }
     // The ranking: the restart or the named bug first; else a kubelet behaving as designed first.
     if restart.is_some() {
         // Placed above.

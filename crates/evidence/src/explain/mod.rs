@@ -35,7 +35,7 @@
 //! at equal scores they come before a bug.
 //!
 //! Modules: `candidates` (the known bugs and the model runs to compare), `restarts` (the other
-//! restarts' signatures), `upgrade` (every upgraded node, the upgrade's sentence and run),
+//! restarts' signatures), `unnamed` (why none is named), `upgrade` (every upgraded node, the upgrade's sentence and run),
 //! `versions` (the kubelet's release as the evidence names it),
 //! `sequence` (one pod's Ready sequence, observed or modelled), `snapshot` (a single
 //! snapshot's bug signature), `facts` (what the pod itself says), `scoring` (one pod's score, the tolerance, which model pod an observed pod is
@@ -49,6 +49,7 @@ mod restarts;
 mod scoring;
 mod sequence;
 mod snapshot;
+mod unnamed;
 mod upgrade;
 mod verdict;
 mod versions;
