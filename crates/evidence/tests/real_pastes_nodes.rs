@@ -87,6 +87,18 @@ fn a_version_changing_between_printings_is_an_upgrade() {
     );
 }
 
+/// kubectl 1.8's `-o wide` (EXTERNAL-IP, no INTERNAL-IP; kubernetes#57010), every node's runtime
+/// `docker://Unknown`: one printing, four nodes' states, nothing named.
+#[test]
+fn kubectl_1_8_wide_is_read_as_states() {
+    let ev = read_paste("86-");
+    assert_eq!(ev.format, Format::NodesTable);
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    assert_eq!(versions("86-").len(), 4);
+    let a = answered("86-");
+    assert_eq!((a.bug, a.restart), (None, None));
+}
+
 /// kubespray#1344 pasted the table after the upgrade first, "but before upgrade" second: every
 /// node younger in the second, so it is read first, and the versions go up, not down.
 #[test]

@@ -35,18 +35,23 @@ pub fn why_none(obs: &[Obs], ranked: &[Verdict]) -> Option<String> {
             parts.push(format!("one boot id (line {}) names no reboot: a reboot shows as the kubelet's Rebooted event or a second, different boot id of the node", b.line));
         }
     }
+    // Several pods' (a reboot restarts every pod of the node; one pod's count is its own).
     let counted: Vec<&Obs> = obs
         .iter()
         .filter(|o| matches!(o.what, What::RestartCount(n) if n > 0))
         .collect();
-    if let (Some(o), None) = (
+    let mut pods: Vec<Option<&str>> = counted.iter().map(|o| o.pod.as_deref()).collect();
+    pods.sort_unstable();
+    pods.dedup();
+    let several = pods.len() > 1;
+    if let (Some(o), None, true) = (
         counted.iter().min_by_key(|o| o.line),
         has(&|w| matches!(w, What::RestartedTogether { .. })),
+        several,
     ) {
         parts.push(format!(
-            "restart counts ({} pod{}, from line {}) say how often containers restarted, not that they restarted together: a reboot shows as every pod of the node restarting at one moment (RESTARTS `1 (5m ago)` alike in one printing)",
-            counted.len(),
-            if counted.len() == 1 { "" } else { "s" },
+            "restart counts ({} pods, from line {}) say how often containers restarted, not that they restarted together: a reboot shows as every pod of the node restarting at one moment (RESTARTS `1 (5m ago)` alike in one printing)",
+            pods.len(),
             o.line
         ));
     }
