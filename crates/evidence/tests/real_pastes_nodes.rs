@@ -57,7 +57,7 @@ fn a_version_changing_between_printings_is_an_upgrade() {
     let h = &a.headline;
     for said in [
         "node dev-k8s-master's kubelet went from v1.16.10 (line 7) to v1.17.12 (line 19)",
-        "node dev-k8s-node's from v1.16.10 (line 8) to v1.17.12 (line 28)",
+        "node dev-k8s-node's kubelet went from v1.16.10 (line 8) to v1.17.12 (line 28)",
         "cannot say from v1.16.10's or v1.17.12's code",
         "the nearest run it has, upgrade-1.30-to-1.31 (its releases begin at 1.30)",
     ] {

@@ -469,7 +469,7 @@ mod tests {
             "{head}"
         );
         assert!(
-            head.contains("node dev-k8s-node's from v1.16.10 (line 8)"),
+            head.contains("node dev-k8s-node's kubelet went from v1.16.10 (line 8)"),
             "{head}"
         );
         assert!(

@@ -1,6 +1,6 @@
 //! Why no other restart is named when the evidence shows something of one: the best restart's
 //! score under `NAMED_AT` and what it rests on, and the signs that are every restart's or none's
-//! (a kubelet start, one boot id, restart counts without the moment they restarted). "No known
+//! (one boot id, restart counts without the moment they restarted). "No known
 //! restart kind explains this", with its reason, rather than a guess. Called by `answer`. The
 //! signs a reboot needs are the kubelet's: the `Rebooted` event when the boot id it recorded
 //! changes (`kubelet_node_status.go`), a new sandbox for every pod (`SandboxChanged`,
@@ -40,9 +40,12 @@ pub fn why_none(obs: &[Obs], ranked: &[Verdict]) -> Option<String> {
         .iter()
         .filter(|o| matches!(o.what, What::RestartCount(n) if n > 0))
         .collect();
-    let mut pods: Vec<Option<&str>> = counted.iter().map(|o| o.pod.as_deref()).collect();
-    pods.sort_unstable();
-    pods.dedup();
+    let mut pods: Vec<Option<&str>> = Vec::new();
+    for o in &counted {
+        if !pods.contains(&o.pod.as_deref()) {
+            pods.push(o.pod.as_deref());
+        }
+    }
     let several = pods.len() > 1;
     if let (Some(o), None, true) = (
         counted.iter().min_by_key(|o| o.line),
@@ -54,12 +57,6 @@ pub fn why_none(obs: &[Obs], ranked: &[Verdict]) -> Option<String> {
             pods.len(),
             o.line
         ));
-    }
-    if let (Some(o), None) = (
-        has(&|w| matches!(w, What::KubeletStarted | What::KubeletStopped)),
-        best,
-    ) {
-        parts.push(format!("the kubelet's start or stop (line {}) alone is every restart's: its own, a reboot's, an upgrade's", o.line));
     }
     (!parts.is_empty()).then(|| {
         format!(

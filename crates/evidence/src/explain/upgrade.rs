@@ -36,31 +36,45 @@ pub fn changes(obs: &[Obs]) -> Vec<(&Obs, &Obs)> {
             .iter()
             .rev()
             .find(|b| b.node == a.node && matches!(&b.what, What::KubeletVersion(y) if y != x));
+        // In the order the new versions show (no sort: its code weighs on the importer's wasm).
         if let Some(b) = later {
-            out.push((a, b));
+            let at = out
+                .iter()
+                .position(|(_, y)| (y.file, y.line) > (b.file, b.line))
+                .unwrap_or(out.len());
+            out.insert(at, (a, b));
         }
     }
-    out.sort_by_key(|(_, b)| (b.file, b.line));
     out
+}
+
+/// One upgraded node in words: "node n1's kubelet went from v1.34.2 (line 2) to v1.35.0 (line 4)".
+fn node_went(a: &Obs, b: &Obs) -> String {
+    format!(
+        "node {}'s kubelet went from {} (line {}) to {} (line {})",
+        b.node.as_deref().unwrap_or("?"),
+        version(a),
+        a.line,
+        version(b),
+        b.line
+    )
 }
 
 /// The reasons' line for each upgraded node; `score` on the first.
 pub fn why(obs: &[Obs], score: f64) -> Vec<String> {
-    changes(obs)
-        .iter()
-        .enumerate()
-        .map(|(i, (a, b))| {
-            format!(
-                "node {}: its kubelet went from {} (line {}) to {} (line {}): upgraded in place, so it restarted{}",
-                b.node.as_deref().unwrap_or("?"),
-                version(a),
-                a.line,
-                version(b),
-                b.line,
-                if i == 0 { format!(" (+{score})") } else { String::new() }
-            )
-        })
-        .collect()
+    let mut out = Vec::new();
+    for (a, b) in changes(obs) {
+        let s = if out.is_empty() {
+            format!(" (+{score})")
+        } else {
+            String::new()
+        };
+        out.push(format!(
+            "{}: upgraded in place, so it restarted{s}",
+            node_went(a, b)
+        ));
+    }
+    out
 }
 
 /// The model's run beside an upgrade: its releases, and why they are not the evidence's when
@@ -123,21 +137,7 @@ pub fn headline(obs: &[Obs]) -> Option<String> {
     let ch = changes(obs);
     let r = run(obs)?;
     let (a, b) = (version(ch[0].0), version(ch[0].1));
-    let nodes: Vec<String> = ch
-        .iter()
-        .enumerate()
-        .map(|(i, (x, y))| {
-            format!(
-                "node {}'s{} from {} (line {}) to {} (line {})",
-                y.node.as_deref().unwrap_or("?"),
-                if i == 0 { " kubelet went" } else { "" },
-                version(x),
-                x.line,
-                version(y),
-                y.line
-            )
-        })
-        .collect();
+    let nodes: Vec<String> = ch.iter().map(|(x, y)| node_went(x, y)).collect();
     let (them, each) = if ch.len() == 1 {
         ("its", "it")
     } else {
