@@ -39,7 +39,10 @@ pub fn beside(
     let second = KubeletProfile::new(c.profile.version, other)
         .ok()
         .and_then(|p| simulate_profile(&c.scenario, &p).ok());
-    let preset = c.bug.map(|b| b.preset).or(c.restart.map(|r| r.preset()));
+    let preset = c
+        .bug
+        .map(|b| b.preset)
+        .or(c.restart.map(|_| c.scenario.name.as_str()));
     let mut traces = vec![first];
     traces.extend(second);
     let alignment = align(files, &traces[0]);

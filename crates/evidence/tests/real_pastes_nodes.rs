@@ -44,7 +44,9 @@ fn one_printing_is_states_not_a_restart() {
 }
 
 /// sealos's upgrade, printed six times: each node's kubelet v1.16.10 → v1.17.12, named an
-/// in-place kubelet upgrade, moderate (no container restart shows), with the cordon said.
+/// in-place kubelet upgrade, moderate (no container restart shows), both nodes with their lines,
+/// the containers said unknown (1.16 and 1.17 are outside the model's releases) and the run
+/// drawn beside named as the nearest the model has; the cordon said.
 #[test]
 fn a_version_changing_between_printings_is_an_upgrade() {
     let v = versions("80-");
@@ -52,10 +54,29 @@ fn a_version_changing_between_printings_is_an_upgrade() {
     assert_eq!(v[2], ("dev-k8s-master".into(), "v1.17.12".into()));
     let a = answered("80-");
     assert_eq!(a.restart.as_deref(), Some("upgrade-1.30-to-1.31"));
+    let h = &a.headline;
+    for said in [
+        "node dev-k8s-master's kubelet went from v1.16.10 (line 7) to v1.17.12 (line 19)",
+        "node dev-k8s-node's kubelet went from v1.16.10 (line 8) to v1.17.12 (line 28)",
+        "cannot say from v1.16.10's or v1.17.12's code",
+        "the nearest run it has, upgrade-1.30-to-1.31 (its releases begin at 1.30)",
+    ] {
+        assert!(h.contains(said), "{said}: {h}");
+    }
+    assert!(!h.contains("only across a container-hash change"), "{h}");
     assert!(
-        a.headline.starts_with("An in-place kubelet upgrade explains this: node dev-k8s-master's kubelet went from v1.16.10 to v1.17.12"),
+        a.strength.ends_with("60 of 100: moderate"),
         "{}",
-        a.headline
+        a.strength
+    );
+    assert_eq!(
+        a.reasons
+            .iter()
+            .filter(|r| r.contains("upgraded in place"))
+            .count(),
+        2,
+        "{:?}",
+        a.reasons
     );
     let notes = read_paste("80-").notes.join("\n");
     assert!(
@@ -64,6 +85,18 @@ fn a_version_changing_between_printings_is_an_upgrade() {
         ),
         "{notes}"
     );
+}
+
+/// kubectl 1.8's `-o wide` (EXTERNAL-IP, no INTERNAL-IP; kubernetes#57010), every node's runtime
+/// `docker://Unknown`: one printing, four nodes' states, nothing named.
+#[test]
+fn kubectl_1_8_wide_is_read_as_states() {
+    let ev = read_paste("86-");
+    assert_eq!(ev.format, Format::NodesTable);
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    assert_eq!(versions("86-").len(), 4);
+    let a = answered("86-");
+    assert_eq!((a.bug, a.restart), (None, None));
 }
 
 /// kubespray#1344 pasted the table after the upgrade first, "but before upgrade" second: every

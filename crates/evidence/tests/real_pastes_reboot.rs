@@ -153,3 +153,29 @@ fn restarts_known_to_the_hour_are_no_moment() {
     let (restart, bug, _) = restart_and_bug("79-");
     assert_eq!((restart, bug), (None, None));
 }
+
+/// Reboots whose pastes do not show one by the kubelet's own signs: a kubelet start with the one
+/// boot id it read (kubernetes#14408: the Rebooted event needs a boot id recorded before that
+/// differs), systemd's status of a kubelet started seconds ago (kubernetes#88205, kubeadm#2499),
+/// restart counts without one moment (microk8s#1520, piraeus#518). Nothing is named, and the
+/// answer says why no restart kind explains it, with what a reboot would have shown.
+#[test]
+fn a_reboot_the_paste_does_not_show_is_unnamed_and_said_why() {
+    for (f, says) in [
+        ("04-", "one boot id (line 8) names no reboot"),
+        ("04-", "the best, a node reboot, scores 10 of 100"),
+        ("38-", "the kubelet started (line 9) (+10)"),
+        ("65-", "the best, a node reboot, scores 10 of 100"),
+        ("23-", "restart counts (5 pods, from line 6) say how often"),
+        ("25-", "restart counts (2 pods, from line 20) say how often"),
+    ] {
+        let a = answered(f);
+        assert_eq!((&a.restart, &a.bug), (&None, &None), "{f}");
+        let why = a
+            .reasons
+            .iter()
+            .find(|r| r.starts_with("no known restart kind explains this either"))
+            .unwrap_or_else(|| panic!("{f}: {:?}", a.reasons));
+        assert!(why.contains(says), "{f}: {why}");
+    }
+}

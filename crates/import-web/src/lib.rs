@@ -453,6 +453,32 @@ mod tests {
     /// The app's importer reads a KubeletConfiguration and kube-controller-manager's
     /// static pod beside a workload as the cluster's settings (not workloads), sets the
     /// scenario's fields and names each value read.
+    /// sealos's two-node upgrade (real, v1.16.10 → v1.17.12) pasted in the app: the answer names
+    /// both nodes as the CLI does, and the scenario the page runs is the nearest upgrade the
+    /// model has, which the answer names.
+    #[test]
+    fn every_upgraded_node_is_named_in_the_app() {
+        let text = include_str!(
+            "../../evidence/tests/data/pastes/80-sealos-481-get-nodes-repeated-during-upgrade.txt"
+        );
+        let a = answer(&json!({ "text": text, "evidence": true }).to_string());
+        assert_eq!(a["ok"], true, "{a}");
+        let head = a["ranking"][0].as_str().unwrap();
+        assert!(
+            head.contains("node dev-k8s-master's kubelet went from v1.16.10 (line 7)"),
+            "{head}"
+        );
+        assert!(
+            head.contains("node dev-k8s-node's kubelet went from v1.16.10 (line 8)"),
+            "{head}"
+        );
+        assert!(
+            head.contains("the nearest run it has, upgrade-1.30-to-1.31"),
+            "{head}"
+        );
+        assert_eq!(a["scenario"]["name"], "upgrade-1.30-to-1.31");
+    }
+
     #[test]
     fn cluster_settings_beside_a_workload_are_read_and_named() {
         let text = format!(

@@ -266,6 +266,15 @@ impl KubeVersion {
         }
     }
 
+    /// An in-place upgrade from this release to `to` changes the container hash, so the new
+    /// kubelet restarts every container at its first SyncPod ("Container … definition changed,
+    /// will be restarted"): PR #124220 (v1.31.0) hashes a container by name and image only, so
+    /// every container a 1.30 kubelet started looks changed to a 1.31 or later one; every later
+    /// hop keeps the hash.
+    pub fn upgrade_changes_hash(self, to: KubeVersion) -> bool {
+        self < KubeVersion::V1_31 && to >= KubeVersion::V1_31
+    }
+
     /// `monitorNodeHealth` hands `processTaintBaseEviction` the Ready condition this pass wrote
     /// (`currentReadyCondition`) from v1.34.0, the fix of kubernetes#120815; before it, the
     /// condition observed at the start of the pass, so the NoExecute taint was queued one pass

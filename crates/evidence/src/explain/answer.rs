@@ -40,8 +40,8 @@ pub struct Answer {
     pub headline: String,
     /// The bug named (`kubernetes#136910`), if any.
     pub bug: Option<String>,
-    /// The other restart named instead of a bug (its preset: `node-reboot`, `runtime-restart`,
-    /// `upgrade-1.30-to-1.31`), if any.
+    /// The other restart named instead of a bug (its run: `node-reboot`, `runtime-restart`,
+    /// `upgrade-1.30-to-1.31`, an upgrade's own releases as `upgrade-1.34.2-to-1.35`), if any.
     pub restart: Option<String>,
     pub preset: Option<String>,
     /// Why, in words: the pod's own facts first, then the comparison.
@@ -408,6 +408,10 @@ pub fn answer(
         let at = facts.len().min(reasons.len());
         reasons.splice(at..at, why);
     }
+    // Nothing named: what the evidence shows of another restart, and why it names none.
+    if restart.is_none() && named.is_none() {
+        reasons.extend(super::unnamed::why_none(obs, &ranked));
+    }
     // The ranking: the restart or the named bug first; else a kubelet behaving as designed first.
     if restart.is_some() {
         // Placed above.
@@ -442,7 +446,8 @@ pub fn answer(
             )
         }
         None => match restart {
-            Some(k) => (k.headline(obs), None, Some(k.preset().to_string())),
+            // The restart's run (`upgrade-1.34.2-to-1.35`), first in the ranking.
+            Some(k) => (k.headline(obs), None, ranked[0].restart.clone()),
             None => ("No known bug explains this.".to_string(), None, None),
         },
     };
@@ -450,7 +455,7 @@ pub fn answer(
         Answer {
             headline,
             bug,
-            restart: restart.map(|k| k.preset().to_string()),
+            restart: restart.and(ranked[0].restart.clone()),
             preset,
             reasons,
             strength: strength_words,

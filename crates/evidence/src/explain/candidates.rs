@@ -1,6 +1,7 @@
 //! The candidates `explain` ranks: the known bugs (`BUGS`, each a `report-*` preset with the
 //! kubelet it needs and where it is fixed), the other restarts (`restarts::OtherRestart`: a node
-//! reboot, a runtime restart, an in-place 1.30→1.31 upgrade, each its preset) and every release
+//! reboot, a runtime restart, an in-place upgrade, each its preset; the upgrade the evidence's
+//! own releases where the model knows them, `upgrade::run`) and every release
 //! profile's kubelet, run on the evidence's scenario (`scenario_from`, one pod per observed pod)
 //! with the evidence's downtime (`observed_downtime_s`). Called by `explain` (its re-exports: the CLI's `replay`, the
 //! evidence tests) and by `observed` (`observed_pods`). Mirrors no Kubernetes file.
@@ -91,7 +92,8 @@ impl Candidate {
     pub fn name(&self) -> String {
         match (self.bug, self.restart) {
             (Some(b), _) => format!("{} · {}", b.preset, self.profile.long_label()),
-            (None, Some(r)) => format!("{} · {}", r.preset(), self.profile.long_label()),
+            // The restart's run: its preset, or the evidence's upgrade (`upgrade-1.34-to-1.35`).
+            (None, Some(_)) => format!("{} · {}", self.scenario.name, self.profile.long_label()),
             (None, None) => self.profile.long_label(),
         }
     }
@@ -254,6 +256,32 @@ pub fn candidates(
             continue;
         };
         let mut sc = (p.build)();
+        // An upgrade: the evidence's own (from → to) where the model knows both releases, else
+        // the nearest it has (the answer says which and why); on the lane the new release runs
+        // by default (KEP-4781 from 1.35: the old kubelet, without that code, runs as legacy).
+        let upgrade = match r {
+            OtherRestart::Upgrade => super::upgrade::run(obs),
+            _ => None,
+        };
+        if let Some(u) = &upgrade {
+            sc.name = u.name();
+            if u.nearest.is_none() {
+                sc.description = format!(
+                    "An in-place kubelet upgrade from {} to {}, as the evidence shows",
+                    u.from.as_str(),
+                    u.to.as_str()
+                );
+            }
+            sc.cluster.version = u.from;
+            sc.kubelet.policy = if u.to.has_kep_4781() {
+                Policy::Kep
+            } else {
+                Policy::Legacy
+            };
+            if let Some(x) = sc.kubelet.restarts.first_mut() {
+                x.upgrade_to = Some(u.to);
+            }
+        }
         let d = match r {
             OtherRestart::Node => down.or_else(|| reboot_downtime_s(obs)),
             _ => down,
@@ -262,8 +290,12 @@ pub fn candidates(
             x.downtime_s = d;
             sc.horizon_s = sc.horizon_s.max(x.at_s + d + 170.0);
         }
-        let Ok(profile) = KubeletProfile::new(sc.cluster.version, sc.kubelet.policy) else {
-            continue;
+        let profile = match upgrade {
+            Some(_) => KubeletProfile::for_policy(sc.cluster.version, sc.kubelet.policy),
+            None => match KubeletProfile::new(sc.cluster.version, sc.kubelet.policy) {
+                Ok(p) => p,
+                Err(_) => continue,
+            },
         };
         out.push(Candidate {
             scenario: sc,

@@ -30,12 +30,13 @@
 //! report) comes first, and every candidate that shares its score with others says it is
 //! indistinguishable from them on this evidence.
 //!
-//! The other restarts (a node reboot, a runtime restart, an in-place 1.30→1.31 upgrade:
-//! `restarts`) are candidates too, scored 0–100 on their own signature in the evidence alone;
+//! The other restarts (a node reboot, a runtime restart, an in-place kubelet upgrade:
+//! `restarts`, `upgrade`) are candidates too, scored 0–100 on their own signature in the evidence alone;
 //! at equal scores they come before a bug.
 //!
 //! Modules: `candidates` (the known bugs and the model runs to compare), `restarts` (the other
-//! restarts' signatures), `versions` (the kubelet's release as the evidence names it),
+//! restarts' signatures), `unnamed` (why none is named), `upgrade` (every upgraded node, the upgrade's sentence and run),
+//! `versions` (the kubelet's release as the evidence names it),
 //! `sequence` (one pod's Ready sequence, observed or modelled), `snapshot` (a single
 //! snapshot's bug signature), `facts` (what the pod itself says), `scoring` (one pod's score, the tolerance, which model pod an observed pod is
 //! compared with); here, the ranking of the candidates. Called by the CLI's `replay` and by
@@ -48,6 +49,8 @@ mod restarts;
 mod scoring;
 mod sequence;
 mod snapshot;
+mod unnamed;
+mod upgrade;
 mod verdict;
 mod versions;
 
@@ -170,10 +173,10 @@ fn rank(
                 Verdict {
                     candidate: c.name(),
                     kubelet: c.profile.long_label(),
-                    preset: Some(r.preset().to_string()),
+                    preset: Some(c.scenario.name.clone()),
                     known_bug: None,
                     fixed_in: None,
-                    restart: Some(r.preset().to_string()),
+                    restart: Some(c.scenario.name.clone()),
                     score: if ran { sig.score } else { 0.0 },
                     why,
                 },

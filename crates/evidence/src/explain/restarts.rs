@@ -1,9 +1,10 @@
 //! The other restarts a node goes through, as `explain` candidates beside the known bugs: a node
 //! reboot (rules B1, B2), a container-runtime restart or outage (R1–R4) and an in-place kubelet
-//! upgrade across the container hash change of 1.31 (U1). Each scores only on its own signature
+//! upgrade (U1 where it crosses the container hash change of 1.31; every upgraded node and the
+//! upgrade's sentence and run: `upgrade`). Each scores only on its own signature
 //! in the evidence (`signature`, 0–100), never on a Ready sequence a kubelet bug could also
-//! write; its run is its preset (`node-reboot`, `runtime-restart`, `upgrade-1.30-to-1.31`) with
-//! the evidence's downtime (`candidates`). `named` picks the one the answer names: at least
+//! write; its run is its preset (`node-reboot`, `runtime-restart`, `upgrade-1.30-to-1.31`, or
+//! the evidence's own upgrade where the model knows its releases) with the evidence's downtime (`candidates`). `named` picks the one the answer names: at least
 //! `NAMED_AT`, and at least the best bug's score (ties never favour a bug).
 //!
 //! Called by `candidates` (the runs), the ranking in `explain/mod.rs` (the scores) and `answer`
@@ -61,19 +62,29 @@ impl OtherRestart {
         match self {
             OtherRestart::Node => "A node reboot explains this: every container restarts (expected on every release, not a bug).".into(),
             OtherRestart::Runtime => "A container runtime restart (or outage) explains this: the kubelet posts node Ready=False while the runtime is down and the pods stay Ready (rule R3; kubernetes#125618) — expected behaviour, not a kubelet bug.".into(),
-            OtherRestart::Upgrade if hop => "An in-place kubelet upgrade across 1.30→1.31 explains this: the container hash changed (PR #124220), so the new kubelet restarts every container at its first SyncPod (rule U1; kubernetes#129385) — expected, not a bug; drain the node before a minor upgrade.".into(),
-            OtherRestart::Upgrade if !obs.iter().any(|o| matches!(o.what, What::SpecChanged(_))) => match version_change(obs) {
-                Some((a, b)) => format!("An in-place kubelet upgrade explains this: node {}'s kubelet went from {} to {}, so it restarted — expected, not a bug; its containers restart too only across a container-hash change (1.30→1.31).", b.node.as_deref().unwrap_or("?"), version(a), version(b)),
-                None => "An in-place kubelet upgrade explains this.".into(),
-            },
-            OtherRestart::Upgrade => "A container-spec-hash restart explains this — as after an in-place kubelet upgrade across 1.30→1.31 (rule U1; kubernetes#129385), or an edit of the pod's spec: expected, not a kubelet bug.".into(),
+            OtherRestart::Upgrade => {
+                let spec = obs.iter().find(|o| matches!(o.what, What::SpecChanged(_)));
+                match (super::upgrade::headline(obs), spec) {
+                    (Some(h), None) => h,
+                    (Some(h), Some(o)) => format!("{h} The evidence shows a container restarted so: \"definition changed, will be restarted\" (line {}).", o.line),
+                    (None, _) if hop => "An in-place kubelet upgrade across 1.30→1.31 explains this: the container hash changed (PR #124220), so the new kubelet restarts every container at its first SyncPod (rule U1; kubernetes#129385) — expected, not a bug; drain the node before a minor upgrade.".into(),
+                    (None, Some(_)) => "A container-spec-hash restart explains this — as after an in-place kubelet upgrade across 1.30→1.31 (rule U1; kubernetes#129385), or an edit of the pod's spec: expected, not a kubelet bug.".into(),
+                    (None, None) => "An in-place kubelet upgrade explains this.".into(),
+                }
+            }
         }
     }
 
     /// The kind a verdict's `restart` names.
     pub fn of_verdict(v: &Verdict) -> Option<OtherRestart> {
-        let p = v.restart.as_deref()?;
-        OtherRestart::ALL.into_iter().find(|k| k.preset() == p)
+        OtherRestart::of_name(v.restart.as_deref()?)
+    }
+
+    /// The kind a run's name names: its preset, or an upgrade's run (`upgrade-1.34-to-1.35`).
+    pub fn of_name(p: &str) -> Option<OtherRestart> {
+        OtherRestart::ALL
+            .into_iter()
+            .find(|k| k.preset() == p || (*k == OtherRestart::Upgrade && p.starts_with("upgrade-")))
     }
 }
 
@@ -295,19 +306,12 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                     ));
                 }
             }
-            // One node's kubelet at two versions (two printings of `kubectl get nodes`, a journal
-            // and a Node's YAML): a kubelet of another version started there.
-            if let Some((a, b)) = version_change(obs) {
+            // A node's kubelet at two versions (printings of `kubectl get nodes`, a journal and
+            // a Node's YAML): a kubelet of another version started there; each node said.
+            if !super::upgrade::changes(obs).is_empty() {
                 let s = if changed.is_empty() { 60.0 } else { 15.0 };
                 score += s;
-                why.push(format!(
-                    "node {}: its kubelet went from {} ({}) to {} ({}): upgraded in place, so it restarted (+{s})",
-                    b.node.as_deref().unwrap_or("?"),
-                    version(a),
-                    line(a),
-                    version(b),
-                    line(b)
-                ));
+                why.extend(super::upgrade::why(obs, s));
             }
             let minors: Vec<u32> = obs
                 .iter()
@@ -479,24 +483,6 @@ fn reboot_hints(obs: &[Obs], start: Option<&Obs>) -> (f64, Vec<String>) {
     (score, why)
 }
 
-/// One node's kubelet seen at two versions: the first of them and the other.
-fn version_change(obs: &[Obs]) -> Option<(&Obs, &Obs)> {
-    obs.iter().enumerate().find_map(|(i, a)| match &a.what {
-        What::KubeletVersion(x) if a.node.is_some() => obs[i + 1..]
-            .iter()
-            .find(|b| b.node == a.node && matches!(&b.what, What::KubeletVersion(y) if y != x))
-            .map(|b| (a, b)),
-        _ => None,
-    })
-}
-
-fn version(o: &Obs) -> &str {
-    match &o.what {
-        What::KubeletVersion(v) => v,
-        _ => "?",
-    }
-}
-
 /// Whether the evidence shows the kubelet's versions across 1.30→1.31.
 pub fn hop_seen(obs: &[Obs]) -> bool {
     let m: Vec<u32> = obs
@@ -536,10 +522,7 @@ pub fn short(bug: Option<&str>, restart: Option<&str>) -> String {
     match (bug, restart) {
         (Some(b), _) => format!("{b} explains this"),
         (None, Some(r)) => {
-            let what = OtherRestart::ALL
-                .into_iter()
-                .find(|k| k.preset() == r)
-                .map_or(r, |k| k.what());
+            let what = OtherRestart::of_name(r).map_or(r, |k| k.what());
             format!("{what} explains this")
         }
         (None, None) => "no known bug explains this".into(),

@@ -13,8 +13,9 @@ pub struct Verdict {
     pub preset: Option<String>,
     pub known_bug: Option<String>,
     pub fixed_in: Option<String>,
-    /// A restart other than the kubelet's (its preset: `node-reboot`, `runtime-restart`,
-    /// `upgrade-1.30-to-1.31`), scored on its signature alone.
+    /// A restart other than the kubelet's (its run: `node-reboot`, `runtime-restart`,
+    /// `upgrade-1.30-to-1.31` or the evidence's upgrade, `upgrade-1.34.2-to-1.35`), scored on its
+    /// signature alone.
     pub restart: Option<String>,
     /// 0–100.
     pub score: f64,

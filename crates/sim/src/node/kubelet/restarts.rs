@@ -386,7 +386,7 @@ impl Kubelet<'_> {
         let from = self.profile.version;
         let policy = self.lane_policy;
         self.profile = crate::profile::KubeletProfile::for_policy(to, policy);
-        self.hash_changed = from < KubeVersion::V1_31 && to >= KubeVersion::V1_31;
+        self.hash_changed = from.upgrade_changes_hash(to);
     }
 
     /// B2 and U1 at the first SyncPod after the start: a pod whose sandbox is new runs its init

@@ -1,0 +1,184 @@
+//! An in-place kubelet upgrade as the evidence shows it: every node whose kubelet is seen at two
+//! versions (printings of `kubectl get nodes`, a Node's `kubeletVersion`, the kubelet's "Kubelet
+//! version" line), the answer's sentence about the containers, and the model run drawn beside.
+//!
+//! The kubelet restarts at every upgrade; its containers restart too only where the new kubelet
+//! hashes a container differently from the one that started it (`kuberuntime_manager.go`
+//! `computePodActions`: "Container … definition changed, will be restarted"). The model knows
+//! that for its own releases only (`KubeVersion::upgrade_changes_hash`, 1.30 to main): beside an
+//! upgrade it knows, the run is that upgrade; beside one outside its releases, the nearest run
+//! it has, and the answer says it cannot tell from those releases' code. Called by `restarts`
+//! (the signature, the headline) and `candidates` (the run).
+
+use super::versions::{seen_version, SeenVersion};
+use crate::types::{Obs, What};
+use restartscope_sim::KubeVersion;
+
+fn version(o: &Obs) -> &str {
+    match &o.what {
+        What::KubeletVersion(v) => v,
+        _ => "?",
+    }
+}
+
+/// Each node whose kubelet is seen at two versions: its first and the last that differs, in
+/// the order the evidence shows the new versions.
+pub fn changes(obs: &[Obs]) -> Vec<(&Obs, &Obs)> {
+    let mut out: Vec<(&Obs, &Obs)> = Vec::new();
+    for (i, a) in obs.iter().enumerate() {
+        let What::KubeletVersion(x) = &a.what else {
+            continue;
+        };
+        if a.node.is_none() || out.iter().any(|(f, _)| f.node == a.node) {
+            continue;
+        }
+        let later = obs[i + 1..]
+            .iter()
+            .rev()
+            .find(|b| b.node == a.node && matches!(&b.what, What::KubeletVersion(y) if y != x));
+        // In the order the new versions show (no sort: its code weighs on the importer's wasm).
+        if let Some(b) = later {
+            let at = out
+                .iter()
+                .position(|(_, y)| (y.file, y.line) > (b.file, b.line))
+                .unwrap_or(out.len());
+            out.insert(at, (a, b));
+        }
+    }
+    out
+}
+
+/// One upgraded node in words: "node n1's kubelet went from v1.34.2 (line 2) to v1.35.0 (line 4)".
+fn node_went(a: &Obs, b: &Obs) -> String {
+    format!(
+        "node {}'s kubelet went from {} (line {}) to {} (line {})",
+        b.node.as_deref().unwrap_or("?"),
+        version(a),
+        a.line,
+        version(b),
+        b.line
+    )
+}
+
+/// The reasons' line for each upgraded node; `score` on the first.
+pub fn why(obs: &[Obs], score: f64) -> Vec<String> {
+    let mut out = Vec::new();
+    for (a, b) in changes(obs) {
+        let s = if out.is_empty() {
+            format!(" (+{score})")
+        } else {
+            String::new()
+        };
+        out.push(format!(
+            "{}: upgraded in place, so it restarted{s}",
+            node_went(a, b)
+        ));
+    }
+    out
+}
+
+/// The model's run beside an upgrade: its releases, and why they are not the evidence's when
+/// the evidence's are outside the model's (the nearest run it has).
+pub struct Run {
+    pub from: KubeVersion,
+    pub to: KubeVersion,
+    pub nearest: Option<String>,
+}
+
+impl Run {
+    /// The run's name, as a preset is named (`upgrade-1.30-to-1.31`).
+    pub fn name(&self) -> String {
+        format!("upgrade-{}-to-{}", self.from.as_str(), self.to.as_str())
+    }
+}
+
+fn known(v: &str) -> Option<KubeVersion> {
+    match seen_version(v)? {
+        SeenVersion::Known(k) => Some(k),
+        SeenVersion::Older => None,
+    }
+}
+
+/// The run for the first upgraded node's versions: that upgrade where the model knows both
+/// releases (the newer one later), else the nearest (from 1.30, the model's oldest release).
+pub fn run(obs: &[Obs]) -> Option<Run> {
+    let (a, b) = *changes(obs).first()?;
+    let (va, vb) = (version(a), version(b));
+    let oldest = KubeVersion::V1_30.as_str();
+    Some(match (known(va), known(vb)) {
+        (Some(from), Some(to)) if to > from => Run {
+            from,
+            to,
+            nearest: None,
+        },
+        (None, Some(to)) if to > KubeVersion::V1_30 => Run {
+            from: KubeVersion::V1_30,
+            to,
+            nearest: Some(format!("its oldest release is {oldest}")),
+        },
+        (None, None) => Run {
+            from: KubeVersion::V1_30,
+            to: KubeVersion::V1_31,
+            nearest: Some(format!("its releases begin at {oldest}")),
+        },
+        _ => Run {
+            from: KubeVersion::V1_30,
+            to: KubeVersion::V1_31,
+            nearest: Some(format!(
+                "its release table has no upgrade from {va} to {vb}"
+            )),
+        },
+    })
+}
+
+/// The answer's headline: every upgraded node with its versions and lines, then what is known
+/// of their containers and which run is drawn beside; `None` without a version change.
+pub fn headline(obs: &[Obs]) -> Option<String> {
+    let ch = changes(obs);
+    let r = run(obs)?;
+    let (a, b) = (version(ch[0].0), version(ch[0].1));
+    let nodes: Vec<String> = ch.iter().map(|(x, y)| node_went(x, y)).collect();
+    let (them, each) = if ch.len() == 1 {
+        ("its", "it")
+    } else {
+        ("their", "each")
+    };
+    let mut s = format!(
+        "An in-place kubelet upgrade explains this: {}, so {each} restarted — expected, not a bug.",
+        nodes.join(", and ")
+    );
+    let does = if r.from.upgrade_changes_hash(r.to) {
+        "every container restarts too: the 1.31 hash (name and image only, PR #124220) differs from 1.30's, so the new kubelet restarts each at its first SyncPod (rule U1) — drain the node before a minor upgrade"
+    } else {
+        "the containers keep running: every kubelet from 1.31 on hashes a container alike, so only the kubelet restarts"
+    };
+    match &r.nearest {
+        None => s.push_str(&format!(
+            " In the model's upgrade from {} to {}, drawn beside, {does}.",
+            r.from.as_str(),
+            r.to.as_str()
+        )),
+        Some(why) => {
+            let outside: Vec<&str> = [a, b].into_iter().filter(|v| known(v).is_none()).collect();
+            let cannot = if outside.is_empty() {
+                "the model has no run of that upgrade".to_string()
+            } else {
+                format!(
+                    "the model's kubelets run from {} to main, so it cannot say from {}'s code",
+                    KubeVersion::V1_30.as_str(),
+                    outside.join("'s or ")
+                )
+            };
+            let there = if r.from.upgrade_changes_hash(r.to) {
+                "every container restarts across the 1.31 hash change"
+            } else {
+                "the containers keep running"
+            };
+            s.push_str(&format!(
+                " Whether {them} containers restarted too depends on whether the {b} kubelet hashes a container as the {a} one did (if not, it restarts each: \"definition changed, will be restarted\"); {cannot}. Drawn beside: the nearest run it has, {} ({why}), where {there}.",
+                r.name(),
+            ));
+        }
+    }
+    Some(s)
+}
