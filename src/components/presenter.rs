@@ -110,6 +110,7 @@ pub fn Presenter() -> impl IntoView {
     // Bumped when a tour this window loads for its notes arrives.
     let tour_loaded = RwSignal::new(0u32);
     let asked = StoredValue::new(Vec::<String>::new());
+    let shown = StoredValue::new(String::new());
     // The note, the next step and the keys when the step or scenario changes.
     Effect::new(move |_| {
         tour_loaded.track();
@@ -150,8 +151,14 @@ pub fn Presenter() -> impl IntoView {
                 (p, format!("scenario {n} (or T: the tour)"))
             }
         };
-        el.set_inner_html(&notes.with(|n| markup(&key, n, &next)));
-        tick.update(|t| *t += 1);
+        // Written only when it changes: the settings change on every move of a slider, the note
+        // only with the scenario or the step.
+        let html = notes.with(|n| markup(&key, n, &next));
+        if shown.with_value(|s| *s != html) {
+            el.set_inner_html(&html);
+            shown.set_value(html);
+            tick.update(|t| *t += 1);
+        }
     });
     // The clock, every second.
     Effect::new(move |_| {

@@ -9,6 +9,9 @@ use crate::ui::Ui;
 use leptos::prelude::*;
 use qrcodegen::{QrCode, QrCodeEcc};
 
+/// How long (ms) the link must rest before the code is encoded again.
+const QR_REST_MS: u32 = 300;
+
 /// Modules of quiet zone around the code (the standard's four).
 const QUIET: i32 = 4;
 
@@ -164,7 +167,25 @@ pub fn Qr() -> impl IntoView {
             .get()
             .then(|| for_phones(&ui.audience_link(), PUBLISHED))
     });
-    let link = Memo::new(move |_| phones.get().map(|p| p.0));
+    let now = Memo::new(move |_| phones.get().map(|p| p.0));
+    // The code follows the link once it has rested QR_REST_MS: a drag changes the link on every
+    // move, and encoding it and replacing the code's SVG cost each move about a millisecond (in
+    // the audience's window too, which shares the presenter's event loop), for a code no phone
+    // can scan while it changes. Shown at once when it first appears.
+    let link = RwSignal::new(now.get_untracked());
+    let pending = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
+    Effect::new(move |_| {
+        let l = now.get();
+        if l.is_none() || link.with_untracked(Option::is_none) {
+            pending.set_value(None);
+            link.set(l);
+        } else if link.with_untracked(|cur| *cur != l) {
+            pending.set_value(Some(gloo_timers::callback::Timeout::new(
+                QR_REST_MS,
+                move || link.set(l),
+            )));
+        }
+    });
     let note = move || phones.get().and_then(|p| p.1);
     let code = Memo::new(move |_| link.get().map(|l| qr_svg(&l)));
     let svg = move |class: &'static str| {
