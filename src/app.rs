@@ -53,6 +53,9 @@ const URL_WRITE_DELAY_MS: u32 = 150;
 /// new one has come for this long, or when the pointer is let go (`Ui::panels`).
 pub const PANEL_REST_MS: u32 = 120;
 
+/// Settings the audience's window receives within this many ms of the last are a drag's moves.
+const STREAM_MS: f64 = 100.0;
+
 /// Presentation view in a tour below 1680 px wide: the height (CSS px) left under the figure for
 /// the tour's box (its `max-height` in style/main.css).
 const TOUR_BELOW_H: f64 = 260.0;
@@ -231,6 +234,8 @@ pub fn App() -> impl IntoView {
     // The drag rests (or ends): the next layout is the whole figure, its tooltips too, even
     // while the pointer is still down.
     let resting = StoredValue::new(false);
+    // When the runs were last computed (the audience's window tells a stream of moves by it).
+    let last_run = StoredValue::new(f64::NEG_INFINITY);
     let panels_later = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
     for (ev, down) in [
         ("pointerdown", true),
@@ -265,7 +270,13 @@ pub fn App() -> impl IntoView {
         // Every run while a pointer is held (a drag, its first move too: drawing every
         // panel on it was the slowest move of each drag, the input-to-paint p95) until the
         // drag rests.
-        let rapid = held.get_value() && !resting.get_value();
+        // The audience's window sees no pointer: the presenter's moves reach it as a stream of
+        // settings, one a frame. A run within STREAM_MS of the last is one of them (its first
+        // is laid out whole, as a click); the rest's layout comes when the stream rests.
+        let streaming = ui.role.get_untracked() == Some(url::Role::Audience)
+            && t0 - last_run.get_value() < STREAM_MS;
+        last_run.set_value(t0);
+        let rapid = (held.get_value() || streaming) && !resting.get_value();
         resting.set_value(false);
         // Presentation view in a tour, on a screen narrower than 1680 px, puts the step's caption
         // under the figure (style/main.css): the figure leaves it TOUR_BELOW_H px, so the step's

@@ -186,7 +186,7 @@ for (const [w, h] of [[1440, 900]]) {
 // 1280×720): a same-origin window opened from this one shares its event loop, and each move is
 // handed to the audience's window in the same task (src/present.rs). `work` (dispatch → the next
 // task or frame) therefore holds both windows' work; reported, with the audience's figure checked
-// in step after each drag.
+// in step, and whole (its tooltips), after the drags.
 test('input → paint with the presenter\'s and the audience\'s windows in step, 1440×900 and 1280×720, short-restart', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const problems = await open(page, '?preset=short-restart&t=30');
@@ -200,6 +200,12 @@ test('input → paint with the presenter\'s and the audience\'s windows in step,
   s.parts = await parts(page);
   console.log(`input → paint, presenter and audience: ${JSON.stringify(s)}`);
   await expect(audience.locator('#downtime-value')).toHaveText(await page.locator('#downtime-value').textContent());
+  // The audience's window lays a stream of moves out without the pods' tooltips and its hidden
+  // panels, as the presenter's does under the hand; once the stream rests, the whole figure.
+  const ac = audience.locator('#figure canvas');
+  await expect(ac).toHaveAttribute('data-settled', '1');
+  await expect(ac).toContainText(/web-0 Ready=True 0s–/);
+  await expect(ac).toContainText(/endpoint of web-0 in Service/);
   const file = 'artifacts/paint.json';
   const all = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   all['presenter 1440x900 and audience 1280x720 short-restart'] = s;
