@@ -4,7 +4,9 @@
 // doNoExecuteTaintingPass), and the bodies of Run's goroutines (doNodeProcessingPassWorker,
 // doPodProcessingWorker) and of the informer handlers NewNodeLifecycleController registers,
 // so a harness runs this controller on its own clock, one step at a time, with informer stores
-// it fills by hand. No rule is changed. The same file serves every release from 1.31.
+// it fills by hand. No rule is changed.
+// The same file serves every release; OracleDrain, whose queues' types changed in 1.31, is in
+// zz_oracle_drain.go.
 package nodelifecycle
 
 import (
@@ -12,7 +14,6 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/klog/v2"
 )
 
 // OracleSetNow replaces the controller's clock, as node_lifecycle_controller_test.go sets
@@ -44,33 +45,6 @@ func (nc *Controller) OraclePodChanged(oldPod, newPod *v1.Pod) { nc.podUpdated(o
 // OracleQueued is how many items wait on nodeUpdateQueue and podUpdateQueue.
 func (nc *Controller) OracleQueued() int {
 	return nc.nodeUpdateQueue.Len() + nc.podUpdateQueue.Len()
-}
-
-// OracleDrain does what Run's workers do until both queues are empty: each node as
-// doNodeProcessingPassWorker (doNoScheduleTaintingPass, then reconcileNodeLabels), then each
-// pod as doPodProcessingWorker (processPod).
-func (nc *Controller) OracleDrain(ctx context.Context) {
-	logger := klog.FromContext(ctx)
-	for nc.nodeUpdateQueue.Len() > 0 {
-		nodeName, shutdown := nc.nodeUpdateQueue.Get()
-		if shutdown {
-			return
-		}
-		if err := nc.doNoScheduleTaintingPass(ctx, nodeName); err != nil {
-			logger.Error(err, "Failed to taint NoSchedule on node, requeue it", "node", klog.KRef("", nodeName))
-		}
-		if err := nc.reconcileNodeLabels(ctx, nodeName); err != nil {
-			logger.Error(err, "Failed to reconcile labels for node, requeue it", "node", klog.KRef("", nodeName))
-		}
-		nc.nodeUpdateQueue.Done(nodeName)
-	}
-	for nc.podUpdateQueue.Len() > 0 {
-		item, shutdown := nc.podUpdateQueue.Get()
-		if shutdown {
-			return
-		}
-		nc.processPod(ctx, item)
-	}
 }
 
 // OracleTaintQueueLen is how many nodes wait in the zones' NoExecute tainting queues

@@ -6,11 +6,12 @@
 // gives it a fake clock the same way), the goroutines a fired or immediate worker starts
 // (oracleGo, swapped in by timed_workers.go.sed, so the harness can wait for them), the body of
 // Run's workers (worker: node updates before pod updates) and the pending deletions. No rule
-// is changed. The same file serves every release from 1.31.
+// is changed.
+// The same file serves every release; OracleDrain, whose queues' types changed in 1.31, is in
+// zz_oracle_drain.go.
 package tainteviction
 
 import (
-	"context"
 	"sync"
 	"time"
 
@@ -67,32 +68,6 @@ func (tc *Controller) OracleUseClock(c clock.WithDelayedExecution) {
 // OracleQueued is how many updates wait on nodeUpdateQueue and podUpdateQueue.
 func (tc *Controller) OracleQueued() int {
 	return tc.nodeUpdateQueue.Len() + tc.podUpdateQueue.Len()
-}
-
-// OracleDrain does what Run's goroutines do until both queues are empty: worker takes every
-// node update (handleNodeUpdate) before a pod update (handlePodUpdate).
-func (tc *Controller) OracleDrain(ctx context.Context) {
-	for {
-		if tc.nodeUpdateQueue.Len() > 0 {
-			item, shutdown := tc.nodeUpdateQueue.Get()
-			if shutdown {
-				return
-			}
-			tc.handleNodeUpdate(ctx, item)
-			tc.nodeUpdateQueue.Done(item)
-			continue
-		}
-		if tc.podUpdateQueue.Len() > 0 {
-			item, shutdown := tc.podUpdateQueue.Get()
-			if shutdown {
-				return
-			}
-			tc.handlePodUpdate(ctx, item)
-			tc.podUpdateQueue.Done(item)
-			continue
-		}
-		return
-	}
 }
 
 // OracleScheduled is each pending deletion's pod (namespace/name) and when it fires.

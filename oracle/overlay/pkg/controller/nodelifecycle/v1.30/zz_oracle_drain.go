@@ -1,0 +1,36 @@
+// RestartScope's oracle: OracleDrain in the 1.30 form of the work queues (untyped,
+// workqueue.Interface: each item asserted). See ../zz_oracle_drain.go.
+package nodelifecycle
+
+import (
+	"context"
+
+	"k8s.io/klog/v2"
+)
+
+// OracleDrain does what Run's workers do until both queues are empty: each node as
+// doNodeProcessingPassWorker (doNoScheduleTaintingPass, then reconcileNodeLabels), then each
+// pod as doPodProcessingWorker (processPod).
+func (nc *Controller) OracleDrain(ctx context.Context) {
+	logger := klog.FromContext(ctx)
+	for nc.nodeUpdateQueue.Len() > 0 {
+		nodeName, shutdown := nc.nodeUpdateQueue.Get()
+		if shutdown {
+			return
+		}
+		if err := nc.doNoScheduleTaintingPass(ctx, nodeName.(string)); err != nil {
+			logger.Error(err, "Failed to taint NoSchedule on node, requeue it", "node", klog.KRef("", nodeName.(string)))
+		}
+		if err := nc.reconcileNodeLabels(ctx, nodeName.(string)); err != nil {
+			logger.Error(err, "Failed to reconcile labels for node, requeue it", "node", klog.KRef("", nodeName.(string)))
+		}
+		nc.nodeUpdateQueue.Done(nodeName)
+	}
+	for nc.podUpdateQueue.Len() > 0 {
+		item, shutdown := nc.podUpdateQueue.Get()
+		if shutdown {
+			return
+		}
+		nc.processPod(ctx, item.(podUpdateItem))
+	}
+}
