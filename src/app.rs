@@ -23,17 +23,12 @@ use crate::components::{
     why::Why,
 };
 use crate::form::Settings;
-use crate::state::{compute_for, figure_spec, runs_words, Runs};
+use crate::state::{figure_spec, runs_words, Runs};
 use crate::ui::Ui;
 use crate::url::{self, Theme};
 use leptos::prelude::*;
 
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or(0.0)
-}
+use crate::env::now_ms;
 
 /// Sets an attribute of `<html>` when its value changes: the style rules read these
 /// (`:root[data-present="1"] …`), and even an unchanged write invalidated the page's style on
@@ -110,9 +105,9 @@ pub fn App() -> impl IntoView {
     // Moves within a second of the last one (a slider drag) coalesce into one entry.
     let pushed = StoredValue::new(None::<Settings>);
     let last_change = StoredValue::new(f64::NEG_INFINITY);
-    // The write itself waits until the state has been still for a moment (`gloo-timers`): a
+    // The write itself waits until the state has been still for a moment (`rest::Rest`): a
     // history write costs the browser ~5 ms, more than a slider move may take.
-    let pending = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
+    let pending = StoredValue::new_local(crate::rest::Rest::new());
     let push_pending = StoredValue::new(false);
     // The address of the entry the pending write replaces (not yet written).
     let replace_q = StoredValue::new(None::<String>);
@@ -153,10 +148,7 @@ pub fn App() -> impl IntoView {
             replace_q.set_value(None);
             write_now(push, &q);
         };
-        pending.set_value(Some(gloo_timers::callback::Timeout::new(
-            URL_WRITE_DELAY_MS,
-            write,
-        )));
+        pending.with_value(|r| r.after(URL_WRITE_DELAY_MS, write));
     });
     let last_settings = StoredValue::new(None::<Settings>);
     // A link's settings, tour step and zoom on screen, as a followed link, not an edit: no
@@ -236,7 +228,7 @@ pub fn App() -> impl IntoView {
     let resting = StoredValue::new(false);
     // When the runs were last computed (the audience's window tells a stream of moves by it).
     let last_run = StoredValue::new(f64::NEG_INFINITY);
-    let panels_later = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
+    let panels_later = StoredValue::new_local(crate::rest::Rest::new());
     for (ev, down) in [
         ("pointerdown", true),
         ("pointerup", false),
@@ -245,12 +237,10 @@ pub fn App() -> impl IntoView {
         let f = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
             held.set_value(down);
             // The hand lets go: the panels show the last run now, not 120 ms later.
-            if !down {
-                if let Some(t) = panels_later.try_update_value(Option::take).flatten() {
-                    t.cancel();
-                    resting.set_value(true);
-                    ui.relayout.update(|n| *n += 1);
-                }
+            if !down && panels_later.try_with_value(|r| r.pending()) == Some(true) {
+                panels_later.with_value(crate::rest::Rest::cancel);
+                resting.set_value(true);
+                ui.relayout.update(|n| *n += 1);
             }
         });
         if let Some(w) = web_sys::window() {
@@ -373,22 +363,21 @@ pub fn App() -> impl IntoView {
                 if !ui.revealed.get_untracked() {
                     ui.revealed.set(true);
                 }
-                compute_for(&s, spec, ui.zoom.get().then(|| ui.sel_restart.get()))
+                crate::memo::runs_for(&s, spec, ui.zoom.get().then(|| ui.sel_restart.get()))
             }
         };
         set_root_attr("data-model-ms", &format!("{:.3}", now_ms() - t0));
         match result {
             Ok(r) => {
                 let h = r.horizon;
-                let later = rapid.then(|| {
-                    gloo_timers::callback::Timeout::new(PANEL_REST_MS, move || {
-                        resting.set_value(true);
-                        ui.relayout.update(|n| *n += 1);
-                    })
-                });
-                panels_later.update_value(|p| {
-                    if let Some(old) = std::mem::replace(p, later) {
-                        old.cancel();
+                panels_later.with_value(|p| {
+                    if rapid {
+                        p.after(PANEL_REST_MS, move || {
+                            resting.set_value(true);
+                            ui.relayout.update(|n| *n += 1);
+                        });
+                    } else {
+                        p.cancel();
                     }
                 });
                 if !rapid {

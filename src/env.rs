@@ -211,3 +211,14 @@ pub fn watch_figure_size(
         }
     });
 }
+
+thread_local! {
+    /// The window's `Performance`, looked up once: `window()` and `.performance()` are two calls
+    /// into the browser each (0.1 ms of a slider move's profile, read several times a move).
+    static PERF: Option<web_sys::Performance> = web_sys::window().and_then(|w| w.performance());
+}
+
+/// `performance.now()` (ms since the page's start; 0 where there is no window).
+pub fn now_ms() -> f64 {
+    PERF.with(|p| p.as_ref().map_or(0.0, web_sys::Performance::now))
+}

@@ -32,11 +32,7 @@ const FOLLOW_MS: f64 = 500.0;
 /// (ms), playing, revealed.
 type Shared = (String, i64, bool, bool);
 
-fn now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-}
+use crate::env::now_ms as now;
 
 /// The shared state on screen (tracked in an effect). The settings as edited, not the last valid
 /// ones: a message sets them, and the state the receiver posts next is then the one it received.

@@ -10,7 +10,6 @@ use crate::canvas::{figure_point, CanvasFigure};
 use crate::state::Lane;
 use crate::ui::Ui;
 use crate::url::Theme;
-use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use restartscope_figure::{esc, Figure, Shape};
 use wasm_bindgen::JsCast;
@@ -81,7 +80,10 @@ pub fn Lanes(children: Children) -> impl IntoView {
     let cv = NodeRef::<leptos::html::Canvas>::new();
     let words = NodeRef::<leptos::html::Div>::new();
     let drawer = StoredValue::new_local(None::<CanvasFigure>);
-    let pending = StoredValue::new_local(None::<Timeout>);
+    let pending = StoredValue::new_local(crate::rest::Rest::new());
+    // What the canvas's attributes say (written only when that changes: each write is a call
+    // into the browser and restyles the element, on every move of a drag).
+    let said = StoredValue::new_local((String::new(), true));
     Effect::new(move |_| {
         let Some(el) = cv.get() else { return };
         // Redrawn sharp after a zoom or on another screen.
@@ -97,20 +99,26 @@ pub fn Lanes(children: Children) -> impl IntoView {
                     d.draw(&r.figure, dark, dpr);
                 }
             });
-            let _ = el.set_attribute("data-groups", &groups_attr(&r.figure));
-            let _ = el.set_attribute("data-settled", "0");
-            let fig = r.figure.clone();
-            let later = Timeout::new(150, move || {
-                if let (Some(w), Some(c)) = (words.get_untracked(), cv.get_untracked()) {
-                    w.set_inner_html(&words_html(&fig));
-                    let _ = c.set_attribute("data-text-min", &format!("{:.2}", min_text(&fig)));
-                    let _ = c.set_attribute("data-settled", "1");
+            let groups = groups_attr(&r.figure);
+            said.update_value(|(g, settled)| {
+                if *g != groups {
+                    let _ = el.set_attribute("data-groups", &groups);
+                    *g = groups;
+                }
+                if std::mem::replace(settled, false) {
+                    let _ = el.set_attribute("data-settled", "0");
                 }
             });
-            pending.update_value(|p| {
-                if let Some(old) = p.replace(later) {
-                    old.cancel();
-                }
+            let fig = r.figure.clone();
+            pending.with_value(|p| {
+                p.after(150, move || {
+                    if let (Some(w), Some(c)) = (words.get_untracked(), cv.get_untracked()) {
+                        w.set_inner_html(&words_html(&fig));
+                        let _ = c.set_attribute("data-text-min", &format!("{:.2}", min_text(&fig)));
+                        let _ = c.set_attribute("data-settled", "1");
+                        said.update_value(|s| s.1 = true);
+                    }
+                });
             });
         });
     });

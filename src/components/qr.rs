@@ -173,17 +173,17 @@ pub fn Qr() -> impl IntoView {
     // the audience's window too, which shares the presenter's event loop), for a code no phone
     // can scan while it changes. Shown at once when it first appears.
     let link = RwSignal::new(now.get_untracked());
-    let pending = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
+    let pending = StoredValue::new_local(crate::rest::Rest::new());
     Effect::new(move |_| {
         let l = now.get();
         if l.is_none() || link.with_untracked(Option::is_none) {
-            pending.set_value(None);
+            pending.with_value(crate::rest::Rest::cancel);
             link.set(l);
         } else if link.with_untracked(|cur| *cur != l) {
-            pending.set_value(Some(gloo_timers::callback::Timeout::new(
-                QR_REST_MS,
-                move || link.set(l),
-            )));
+            pending.with_value(|p| p.after(QR_REST_MS, move || link.set(l)));
+        } else {
+            // Back to the link the code shows: nothing to wait for.
+            pending.with_value(crate::rest::Rest::cancel);
         }
     });
     let note = move || phones.get().and_then(|p| p.1);

@@ -210,16 +210,39 @@ fn handle_of(ev: &web_sys::Event) -> Option<(web_sys::HtmlElement, usize, Edge)>
     Some((el.dyn_into().ok()?, i, edge))
 }
 
-fn set(el: &web_sys::Element, name: &str, value: &str) {
-    if el.get_attribute(name).as_deref() != Some(value) {
-        let _ = el.set_attribute(name, value);
+/// The attributes each handle was last given, by name (only `patch_handles` writes them):
+/// compared here, not read back from the element, which cost a call into the browser and a
+/// string's decoding per attribute (9 a handle) on every slider move.
+type Written = Vec<Vec<(&'static str, String)>>;
+
+fn set(
+    el: &web_sys::Element,
+    said: &mut Vec<(&'static str, String)>,
+    name: &'static str,
+    value: &str,
+) {
+    match said.iter_mut().find(|(n, _)| *n == name) {
+        Some((_, v)) if v == value => {}
+        Some((_, v)) => {
+            let _ = el.set_attribute(name, value);
+            value.clone_into(v);
+        }
+        None => {
+            let _ = el.set_attribute(name, value);
+            said.push((name, value.to_string()));
+        }
     }
 }
 
 /// Puts one handle per edge of every restart on every run's kubelet lane (only the first run's
 /// in the tab order: the runs share the restarts), reusing the elements there are, so a drag's
 /// pointer capture and the keyboard focus survive a recompute.
-fn patch_handles(host: &web_sys::Element, r: &crate::state::Runs, list: &[Restart]) {
+fn patch_handles(
+    host: &web_sys::Element,
+    written: &mut Written,
+    r: &crate::state::Runs,
+    list: &[Restart],
+) {
     let doc = document();
     let fig = &r.figure;
     let (w, h) = (fig.width, fig.height.max(1.0));
@@ -242,6 +265,7 @@ fn patch_handles(host: &web_sys::Element, r: &crate::state::Runs, list: &[Restar
             last.remove();
         }
     }
+    written.resize_with(want, Vec::new);
     let max = (r.horizon / 1000).to_string();
     let children = host.children();
     let mut k = 0;
@@ -249,17 +273,24 @@ fn patch_handles(host: &web_sys::Element, r: &crate::state::Runs, list: &[Restar
         for (i, rr) in list.iter().enumerate() {
             for edge in [Edge::Stop, Edge::Start] {
                 let Some(el) = children.item(k) else { return };
+                let said = &mut written[k as usize];
                 k += 1;
                 let first = g == 0;
                 let t = edge_at(rr, edge);
                 let t_ms = (t * 1000.0).round() as i64;
                 let kind = if edge == Edge::Stop { "stop" } else { "start" };
-                set(&el, "class", &format!("bar-edge {kind}"));
-                set(&el, "tabindex", if first { "0" } else { "-1" });
-                set(&el, "aria-hidden", if first { "false" } else { "true" });
-                set(&el, "data-restart", &i.to_string());
+                set(&el, said, "class", &format!("bar-edge {kind}"));
+                set(&el, said, "tabindex", if first { "0" } else { "-1" });
                 set(
                     &el,
+                    said,
+                    "aria-hidden",
+                    if first { "false" } else { "true" },
+                );
+                set(&el, said, "data-restart", &i.to_string());
+                set(
+                    &el,
+                    said,
                     "aria-label",
                     &format!(
                         "Restart {}: when the {} {}",
@@ -268,9 +299,9 @@ fn patch_handles(host: &web_sys::Element, r: &crate::state::Runs, list: &[Restar
                         edge.word()
                     ),
                 );
-                set(&el, "aria-valuemax", &max);
-                set(&el, "aria-valuenow", &crate::form::fmt_num(t));
-                set(&el, "aria-valuetext", &valuetext(i, rr));
+                set(&el, said, "aria-valuemax", &max);
+                set(&el, said, "aria-valuenow", &crate::form::fmt_num(t));
+                set(&el, said, "aria-valuetext", &valuetext(i, rr));
                 let style = if t_ms < fig.t0_ms || t_ms > fig.t1_ms {
                     "display:none".to_string()
                 } else {
@@ -281,7 +312,7 @@ fn patch_handles(host: &web_sys::Element, r: &crate::state::Runs, list: &[Restar
                         gb.kubelet_h / h * 100.0
                     )
                 };
-                set(&el, "style", &style);
+                set(&el, said, "style", &style);
             }
         }
     }
@@ -335,12 +366,13 @@ pub fn BarHandles() -> impl IntoView {
     // What a screen reader hears when a drag ends (the new restart in words).
     let said = RwSignal::new(String::new());
     let host = NodeRef::<leptos::html::Div>::new();
+    let written = StoredValue::new_local(Written::new());
     Effect::new(move |_| {
         let Some(el) = host.get() else { return };
         let list = ui.settings.with(|s| s.restarts());
         runs.with(|r| {
             if let Some(r) = r {
-                patch_handles(&el, r, &list);
+                written.update_value(|w| patch_handles(&el, w, r, &list));
             }
         });
     });
