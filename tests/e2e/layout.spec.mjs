@@ -142,9 +142,9 @@ test('presentation view: a QR code of the current link; Q shows it large, Esc cl
   expect(d.length).toBeGreaterThan(200);
   await page.keyboard.press('q');
   await expect(page.locator('#qr-big')).toBeVisible();
-  const link = await page.locator('#qr-big .qr-link').textContent();
-  expect(link).toContain('preset=long-restart');
-  expect(link).not.toContain('present=1');
+  // The link's words come in the dialog's rendering (not the task that shows it): wait for them.
+  await expect(page.locator('#qr-big .qr-link')).toContainText('preset=long-restart');
+  await expect(page.locator('#qr-big .qr-link')).not.toContainText('present=1');
   const big = await page.locator('#qr-big svg').boundingBox();
   expect(big.width).toBeGreaterThanOrEqual(400);
   await page.screenshot({ path: `${shots}/layout-present-qr-1280x720.png` });
