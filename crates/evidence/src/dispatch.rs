@@ -24,11 +24,67 @@ fn is_dmesg(t: &str) -> bool {
     })
 }
 
+/// A line of a Go program's stack dump (a panic, a fatal error or SIGQUIT: every goroutine's
+/// stack, as the kubelet prints when it crashes): `goroutine 19 [chan receive]:`, `main.main()`,
+/// a frame's `/path/file.go:41 +0xe5`, `created by …`, `panic: …`.
+fn is_go_dump(t: &str) -> bool {
+    (t.starts_with("goroutine ") && t.ends_with("]:"))
+        || t == "main.main()"
+        || t.starts_with("created by ")
+        || t.starts_with("panic: ")
+        || t.starts_with("fatal error: ")
+        || (t.contains(".go:")
+            && t.rsplit_once(" +0x")
+                .is_some_and(|(_, h)| h.bytes().all(|c| c.is_ascii_hexdigit())))
+}
+
+/// A klog line whose header was cut off before its source file (`kubelet.go:2267] node "n1" not
+/// found`, `elet.go:2254] …`): the level, the date, the time and the process id are gone.
+fn is_headless_klog(t: &str) -> bool {
+    let Some((src, _)) = t.split_once("] ") else {
+        return false;
+    };
+    let Some((file, line)) = src.rsplit_once(".go:") else {
+        return false;
+    };
+    !line.is_empty()
+        && line.bytes().all(|c| c.is_ascii_digit())
+        && file
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'/')
+}
+
+/// A message the kubelet logs about its runtime and PLEG, pasted without any klog header
+/// (`kubelet.go` `syncLoop`: "skipping pod synchronization - [container runtime is down …]").
+fn is_bare_kubelet_message(t: &str) -> bool {
+    [
+        "skipping pod synchronization",
+        "PLEG is not healthy",
+        "container runtime is down",
+        "Container runtime sanity check failed",
+        "container runtime status check may not have completed yet",
+    ]
+    .iter()
+    .any(|m| t.contains(m))
+}
+
 /// What a line looks like, in words, for a refusal.
 fn looks(l: &str) -> &'static str {
     let t = l.trim();
     if is_dmesg(t) {
         return "the kernel's ring buffer (`dmesg`): the kernel's messages, not the kubelet's or kubectl's (for a reboot: `journalctl --list-boots` and the node's events, `kubectl get events --field-selector involvedObject.kind=Node`)";
+    }
+    if is_go_dump(t) {
+        return "a Go program's stack dump (every goroutine's stack, printed when the kubelet panics or is killed with SIGQUIT): where its code stood, not what it saw; why it exited is in the lines before the dump (`journalctl -u kubelet -b -o short-iso`, from the boot on)";
+    }
+    if is_headless_klog(t) {
+        return "the kubelet's log lines with their header cut off (`I0123 12:34:56.789012 1234` before `kubelet.go:2267]`: the level, the time and the process are gone); replay needs each line's time: paste the lines whole (`journalctl -u kubelet -o short-iso`)";
+    }
+    if is_bare_kubelet_message(t) {
+        if t.contains("2562047h47m16") {
+            return "a kubelet message without its log header, which it prints in its first seconds after every start: a PLEG \"last seen active 2562047h47m16.854775807s ago\" (Go's largest duration) has never relisted yet, so it says the kubelet started, not that the runtime was down; to see when and why it started, paste the kubelet's log around it whole (`journalctl -u kubelet -o short-iso`)";
+        }
+        return "a kubelet message without its log header (the level, the time, the source file); replay needs each line's time: paste the lines whole (`journalctl -u kubelet -o short-iso`)";
     }
     if t.starts_with('{') || t.starts_with('[') {
         "JSON of another kind"
@@ -290,13 +346,21 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
             .find(|(_, l)| !l.trim().is_empty() && !is_comment(l))
             .map(|(i, l)| (i + 1, l))
             .unwrap_or((1, ""));
+        let what = looks(l);
+        // A line the kubelet wrote says which command gives it whole; the rest get the list.
+        let instead = if what.contains("journalctl -u kubelet") {
+            ""
+        } else {
+            PASTE
+        };
         ReadError {
             line: n,
             message: format!(
-                "not a format RestartScope reads: it looks like {} ({:?}). {PASTE}",
-                looks(l),
+                "not a format RestartScope reads: it looks like {what} ({:?}). {instead}",
                 cut(l)
-            ),
+            )
+            .trim_end()
+            .to_string(),
         }
     })?;
     // The prose above the output is said in the notes, not read as the format's.

@@ -225,3 +225,39 @@ fn a_deleting_pods_notready_names_no_bug() {
         "{a:#?}"
     );
 }
+
+/// Lines the kubelet wrote but that replay cannot place in time are said to be what they are,
+/// with the one command that gives them whole: a message without its klog header (kubernetes#69007,
+/// the PLEG that never relisted: the kubelet's start, not a runtime outage), lines whose header
+/// was cut before the source file (kubespray#5689, openshift/installer#2344), and a Go stack
+/// dump (kubernetes#96589, the kubelet crashing after a reboot).
+#[test]
+fn the_kubelets_words_without_their_time_are_named_and_the_whole_lines_asked_for() {
+    let e = read(&data("17-"), 0).unwrap_err();
+    assert!(
+        e.message
+            .contains("a kubelet message without its log header"),
+        "{e:?}"
+    );
+    assert!(
+        e.message
+            .contains("says the kubelet started, not that the runtime was down"),
+        "{e:?}"
+    );
+    assert!(
+        e.message.contains("journalctl -u kubelet -o short-iso"),
+        "{e:?}"
+    );
+    assert!(!e.message.contains("Paste instead"), "{e:?}");
+    for f in ["39-", "64-"] {
+        let e = read(&data(f), 0).unwrap_err();
+        assert!(
+            e.message
+                .contains("the kubelet's log lines with their header cut off"),
+            "{f}: {e:?}"
+        );
+    }
+    let e = read(&data("73-"), 0).unwrap_err();
+    assert!(e.message.contains("a Go program's stack dump"), "{e:?}");
+    assert!(e.message.contains("journalctl -u kubelet -b"), "{e:?}");
+}

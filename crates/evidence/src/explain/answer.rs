@@ -60,6 +60,10 @@ impl Answer {
     /// The answer in a few words, as the SVG's title and the app's label say it: "kubernetes#136910
     /// explains this", "a node reboot explains this", "no known bug explains this".
     pub fn short(&self) -> String {
+        // A downgrade's run is the upgrade between the same releases (`upgrade::run`).
+        if self.bug.is_none() && self.headline.starts_with("An in-place kubelet downgrade") {
+            return "an in-place kubelet downgrade explains this".into();
+        }
         restarts::short(self.bug.as_deref(), self.restart.as_deref())
     }
 }

@@ -69,3 +69,55 @@ fn named_only_on_a_signature_at_least_the_bugs() {
         "an in-place kubelet upgrade explains this"
     );
 }
+
+fn kubelet(v: &str, line: usize) -> Obs {
+    Obs {
+        t_ms: 0,
+        pod: None,
+        node: Some("n1".into()),
+        what: What::KubeletVersion(v.into()),
+        by: None,
+        line,
+        file: 0,
+    }
+}
+
+/// A kubelet seen at an older release later is a downgrade (a rollback), said so; the run
+/// beside is the upgrade between the same releases, and the containers' fate is the hash's:
+/// kept from 1.31 on, restarted across 1.31 either way.
+#[test]
+fn a_rollback_is_a_downgrade_and_its_containers_fare_as_the_hash_says() {
+    let obs = [kubelet("v1.35.2", 2), kubelet("v1.34.4", 5)];
+    let h = OtherRestart::Upgrade.headline(&obs);
+    assert!(
+        h.starts_with("An in-place kubelet downgrade explains this: node n1's kubelet went from v1.35.2 (line 2) to v1.34.4 (line 5)"),
+        "{h}"
+    );
+    assert!(h.contains("the containers keep running"), "{h}");
+    assert_eq!(
+        super::super::upgrade::run(&obs).unwrap().name(),
+        "upgrade-1.34.4-to-1.35.2"
+    );
+    assert!(super::super::upgrade::why(&obs, 70.0)[0].contains("downgraded in place"));
+    let across = [kubelet("v1.31.3", 2), kubelet("v1.30.8", 9)];
+    let h = OtherRestart::Upgrade.headline(&across);
+    assert!(h.contains("every container restarts too"), "{h}");
+    assert!(h.contains("upgrade-1.30-to-1.31"), "{h}");
+    // Two patches of one minor the model has as one release: its kubelet restarted.
+    let patch = [kubelet("v1.30.2", 2), kubelet("v1.30.8", 5)];
+    let h = OtherRestart::Upgrade.headline(&patch);
+    assert!(
+        h.starts_with("An in-place kubelet upgrade explains this"),
+        "{h}"
+    );
+    assert!(
+        h.contains("the containers keep running: the patches of one minor"),
+        "{h}"
+    );
+    assert!(!h.contains("1.31"), "{h}");
+    // An upgrade stays an upgrade.
+    let up = [kubelet("v1.34.4", 2), kubelet("v1.35.2", 5)];
+    assert!(OtherRestart::Upgrade
+        .headline(&up)
+        .starts_with("An in-place kubelet upgrade explains this"));
+}

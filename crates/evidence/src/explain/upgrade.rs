@@ -21,6 +21,21 @@ fn version(o: &Obs) -> &str {
     }
 }
 
+/// (major, minor, patch) of a printed version: `v1.34.2`, `v1.31.0-eks-a5565ad`, `v1.36.2+k3s1`.
+fn numbers(v: &str) -> Option<(u32, u32, u32)> {
+    let core = v.trim().trim_start_matches('v');
+    let mut it = core.split('.').map(|p| {
+        let digits = p.bytes().take_while(u8::is_ascii_digit).count();
+        p[..digits].parse::<u32>().ok()
+    });
+    Some((it.next()??, it.next()??, it.next().flatten().unwrap_or(0)))
+}
+
+/// Whether the kubelet went to an older release (a rollback), by the printed versions.
+fn went_down(a: &Obs, b: &Obs) -> bool {
+    matches!((numbers(version(a)), numbers(version(b))), (Some(x), Some(y)) if y < x)
+}
+
 /// Each node whose kubelet is seen at two versions: its first and the last that differs, in
 /// the order the evidence shows the new versions.
 pub fn changes(obs: &[Obs]) -> Vec<(&Obs, &Obs)> {
@@ -69,8 +84,13 @@ pub fn why(obs: &[Obs], score: f64) -> Vec<String> {
         } else {
             String::new()
         };
+        let how = if went_down(a, b) {
+            "downgraded"
+        } else {
+            "upgraded"
+        };
         out.push(format!(
-            "{}: upgraded in place, so it restarted{s}",
+            "{}: {how} in place, so it restarted{s}",
             node_went(a, b)
         ));
     }
@@ -100,7 +120,9 @@ fn known(v: &str) -> Option<KubeVersion> {
 }
 
 /// The run for the first upgraded node's versions: that upgrade where the model knows both
-/// releases (the newer one later), else the nearest (from 1.30, the model's oldest release).
+/// releases (the newer one later); a downgrade between two it knows, the same releases the
+/// other way (its containers fare alike: the hash differs either way or neither); else the
+/// nearest (from 1.30, the model's oldest release).
 pub fn run(obs: &[Obs]) -> Option<Run> {
     let (a, b) = *changes(obs).first()?;
     let (va, vb) = (version(a), version(b));
@@ -110,6 +132,16 @@ pub fn run(obs: &[Obs]) -> Option<Run> {
             from,
             to,
             nearest: None,
+        },
+        (Some(from), Some(to)) if to == from => Run {
+            from,
+            to,
+            nearest: Some(SAME.to_string()),
+        },
+        (Some(from), Some(to)) if to < from => Run {
+            from: to,
+            to: from,
+            nearest: Some(DOWN.to_string()),
         },
         (None, Some(to)) if to > KubeVersion::V1_30 => Run {
             from: KubeVersion::V1_30,
@@ -131,6 +163,13 @@ pub fn run(obs: &[Obs]) -> Option<Run> {
     })
 }
 
+/// Why a downgrade's run is the upgrade between the same two releases.
+const DOWN: &str = "the model runs upgrades only: the same two releases the other way, where the containers fare as in this downgrade";
+
+/// Why two patches of one minor are drawn as one release restarted.
+const SAME: &str =
+    "the model has one release of that minor: the kubelet restarted on the same release";
+
 /// The answer's headline: every upgraded node with its versions and lines, then what is known
 /// of their containers and which run is drawn beside; `None` without a version change.
 pub fn headline(obs: &[Obs]) -> Option<String> {
@@ -143,10 +182,35 @@ pub fn headline(obs: &[Obs]) -> Option<String> {
     } else {
         ("their", "each")
     };
+    let downs = ch.iter().filter(|(x, y)| went_down(x, y)).count();
+    let what = match downs {
+        0 => "upgrade",
+        n if n == ch.len() => "downgrade",
+        _ => "upgrade and downgrade",
+    };
     let mut s = format!(
-        "An in-place kubelet upgrade explains this: {}, so {each} restarted — expected, not a bug.",
+        "An in-place kubelet {what} explains this: {}, so {each} restarted — expected, not a bug.",
         nodes.join(", and ")
     );
+    if r.nearest.as_deref() == Some(SAME) {
+        s.push_str(&format!(
+            " From {a} to {b}, the containers keep running: the patches of one minor hash a container alike, so only the kubelet restarts. Drawn beside: {} ({SAME}).",
+            r.name()
+        ));
+        return Some(s);
+    }
+    if r.nearest.as_deref() == Some(DOWN) {
+        let does = if r.from.upgrade_changes_hash(r.to) {
+            format!("every container restarts too: the {b} kubelet hashes a container otherwise than the {a} one (from 1.31 its name and image only, PR #124220; before, its whole spec), so it restarts each at its first SyncPod — drain the node before a rollback across 1.31")
+        } else {
+            "the containers keep running: every kubelet from 1.31 on hashes a container alike, so only the kubelet restarts".to_string()
+        };
+        s.push_str(&format!(
+            " From {a} to {b}, {does}. Drawn beside: {} ({DOWN}).",
+            r.name()
+        ));
+        return Some(s);
+    }
     let does = if r.from.upgrade_changes_hash(r.to) {
         "every container restarts too: the 1.31 hash (name and image only, PR #124220) differs from 1.30's, so the new kubelet restarts each at its first SyncPod (rule U1) — drain the node before a minor upgrade"
     } else {
