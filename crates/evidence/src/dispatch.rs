@@ -82,7 +82,7 @@ fn looks(l: &str) -> &'static str {
     }
     if is_bare_kubelet_message(t) {
         if t.contains("2562047h47m16") {
-            return "a kubelet message without its log header, which it prints in its first seconds after every start: a PLEG \"last seen active 2562047h47m16.854775807s ago\" (Go's largest duration) has never relisted yet, so it says the kubelet started, not that the runtime was down; to see when and why it started, paste the kubelet's log around it whole (`journalctl -u kubelet -o short-iso`)";
+            return "a kubelet message without its log header: a PLEG \"last seen active 2562047h47m16.854775807s ago\" (Go's largest duration) has not relisted once since the kubelet started, as in every kubelet's first seconds (kubernetes#69007): it shows a kubelet (re)start, and a runtime outage only if it lasts; to see when it started and how long it lasted, paste the kubelet's log around it whole (`journalctl -u kubelet -o short-iso`)";
         }
         return "a kubelet message without its log header (the level, the time, the source file); replay needs each line's time: paste the lines whole (`journalctl -u kubelet -o short-iso`)";
     }

@@ -138,7 +138,7 @@ fn systemd_restarting_the_kubelet_unit_is_read() {
 /// from kubectl get pods, systemctl status, quoted journals, every release's events columns as
 /// data and lone condition rows; 55 of 79 with one more real `get pods -A -o wide`; 60 of 79
 /// with `kubectl get nodes` read as each node's state; 66 of 85 with six more real `get nodes`; 67 of 86 with kubectl 1.8's `-o wide`; 68 of 88 with one more `-o wide` and a
-/// kernel journal refused).
+/// kernel journal refused; 69 of 89 with a kubelet's restart in its own journal).
 #[test]
 fn every_paste_is_read_or_refused() {
     let dir = format!("{}/tests/data/pastes", env!("CARGO_MANIFEST_DIR"));
@@ -154,8 +154,8 @@ fn every_paste_is_read_or_refused() {
             read_ok += 1;
         }
     }
-    assert_eq!(all, 88);
-    assert!(read_ok >= 68, "{read_ok} of {all} read");
+    assert_eq!(all, 89);
+    assert!(read_ok >= 69, "{read_ok} of {all} read");
 }
 
 /// `kubectl get events` rows pasted without their header, read with the column layout they fit
@@ -241,7 +241,7 @@ fn the_kubelets_words_without_their_time_are_named_and_the_whole_lines_asked_for
     );
     assert!(
         e.message
-            .contains("says the kubelet started, not that the runtime was down"),
+            .contains("it shows a kubelet (re)start, and a runtime outage only if it lasts"),
         "{e:?}"
     );
     assert!(
@@ -260,4 +260,30 @@ fn the_kubelets_words_without_their_time_are_named_and_the_whole_lines_asked_for
     let e = read(&data("73-"), 0).unwrap_err();
     assert!(e.message.contains("a Go program's stack dump"), "{e:?}");
     assert!(e.message.contains("journalctl -u kubelet -b"), "{e:?}");
+}
+
+/// kubernetes#122338: a kubelet restarted by hand says NotReady in its first status, "container
+/// runtime status check may not have completed yet, PLEG is not healthy: pleg has yet to be
+/// successful". That is its own start (its PLEG has not relisted once), not a runtime outage: no
+/// runtime restart and no bug is named, and the reasons say so.
+#[test]
+fn a_kubelets_first_notready_is_its_start_not_a_runtime_outage() {
+    let a = answered("89-");
+    assert_eq!(
+        (a.restart.as_deref(), a.bug.as_deref()),
+        (None, None),
+        "{a:#?}"
+    );
+    assert!(
+        a.reasons
+            .iter()
+            .any(|r| r.contains("had not relisted once since the kubelet started")),
+        "{a:#?}"
+    );
+    assert!(
+        a.reasons
+            .iter()
+            .all(|r| !r.contains("did not answer the kubelet in time")),
+        "{a:#?}"
+    );
 }

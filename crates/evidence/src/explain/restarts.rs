@@ -219,19 +219,17 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                     What::NodeNotReadyBecause(m) | What::RuntimeDown(m) => m.as_str(),
                     _ => continue,
                 };
-                // The PLEG last seen Go's largest duration ago (2562047h47m16.854775807s: its
-                // relist time still zero, `pleg/generic.go` Healthy) has never relisted: the
-                // kubelet has just started, and its runtime state says "container runtime is
-                // down" until its first status check — not an outage.
-                if m.contains("2562047h47m16.854775807s") {
+                // The kubelet's first seconds (its PLEG never relisted, its runtime never
+                // checked): it has just started, and its runtime state says "container runtime
+                // is down" until its first status check — not an outage.
+                if super::kubelet_first_seconds(m) {
                     continue;
                 }
                 let s = if m.contains("container runtime is down") {
                     70.0
                 } else if m.starts_with("container runtime not answering")
                     || m.starts_with("container runtime sanity check failed")
-                    || (m.contains("PLEG is not healthy")
-                        && !m.contains("pleg has yet to be successful"))
+                    || m.contains("PLEG is not healthy")
                 {
                     60.0
                 } else {
