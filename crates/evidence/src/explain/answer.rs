@@ -122,7 +122,7 @@ fn restart_seen(obs: &[Obs]) -> bool {
     obs.iter()
         .any(|o| matches!(o.what, What::KubeletStarted | What::KubeletStopped))
         || observed_downtime_s(obs).is_some()
-        || super::start_said(obs)
+        || super::pleg::start_said(obs)
 }
 
 /// Ready changes observed (a sequence: watch rows, audit writes, events, successive snapshots).

@@ -45,6 +45,7 @@
 mod answer;
 mod candidates;
 mod facts;
+mod pleg;
 mod restarts;
 mod scoring;
 mod sequence;
@@ -67,27 +68,6 @@ use crate::types::{Obs, What};
 use restartscope_sim::{simulate_profile, KubeVersion, Policy};
 use scoring::{score_pod, ModelPods, PodScore};
 use sequence::observed_all;
-
-/// A message saying the kubelet's PLEG has not relisted once since the kubelet started: the
-/// PLEG's `Healthy` (`pkg/kubelet/pleg/generic.go`) says "pleg has yet to be successful" while
-/// its relist time is zero, or, before that wording, "last seen active
-/// 2562047h47m16.854775807s ago" (Go's largest duration: now minus a zero time). Every kubelet
-/// says it in its first seconds after a start (kubernetes#69007, #122338); it lasts only while
-/// the runtime has not answered since. "container runtime status check may not have completed
-/// yet" (`runtimeErrors`, `pkg/kubelet/runtime.go`) alone is not this: beside a PLEG that did
-/// relist (kubernetes#101056, "last seen active 16m6s ago") it is a runtime that stopped
-/// answering.
-pub(crate) fn kubelet_first_seconds(m: &str) -> bool {
-    m.contains("pleg has yet to be successful") || m.contains("2562047h47m16.854775807s")
-}
-
-/// Whether a kubelet's own words show it had just started (`kubelet_first_seconds`).
-pub(crate) fn start_said(obs: &[Obs]) -> bool {
-    obs.iter().any(|o| match &o.what {
-        What::NodeNotReadyBecause(m) | What::RuntimeDown(m) => kubelet_first_seconds(m),
-        _ => false,
-    })
-}
 
 /// Whether the candidate can be the kubelet that ran: a release profile of the same line (a
 /// kubelet older than 1.31: the 1.31 legacy profile, the model's oldest); a bug whose kubelet the
