@@ -152,3 +152,44 @@ fn a_namespaces_table_is_not_nodes() {
     );
     assert!(e.is_err(), "{e:?}");
 }
+
+/// kubernetes#8195 (Kubernetes 0.17, 2015): `watch kubectl get nodes`, two printings under
+/// watch(1)'s header line (the command and the wall-clock time, skipped as a command line) with
+/// kubectl 0.17's `NAME LABELS STATUS` columns, the shell commands between them; the second
+/// printing cut off by the paste. Read as the nodes' states, the two printings told apart; the
+/// kubelet restart the reporter typed is a command, not evidence, so nothing is named.
+/// kubernetes#108687 (v1.16.9): one printing under a markdown heading, then the kubelet's lines
+/// cut at their source file: the nodes read, nothing named.
+#[test]
+fn watch_printings_and_a_printing_beside_cut_kubelet_lines_are_states() {
+    let ev = read_paste("90-");
+    assert_eq!(ev.format, Format::NodesTable);
+    assert!(ev.obs.iter().any(
+        |o| o.node.as_deref() == Some("kubelet3.c.kubestack.internal")
+            && o.what == What::NodeReady(false)
+    ));
+    assert!(
+        ev.notes
+            .iter()
+            .any(|n| n.contains("2 printings of `kubectl get nodes`")),
+        "{:?}",
+        ev.notes
+    );
+    let ev = read_paste("91-");
+    assert_eq!(ev.format, Format::NodesTable);
+    let down: Vec<&str> = ev
+        .obs
+        .iter()
+        .filter(|o| o.what == What::NodeReady(false))
+        .filter_map(|o| o.node.as_deref())
+        .collect();
+    assert_eq!(down, ["aaaaaaa43", "aaaaaaa35"]);
+    for f in ["90-", "91-"] {
+        let a = answered(f);
+        assert_eq!(
+            (a.bug.as_deref(), a.restart.as_deref()),
+            (None, None),
+            "{f}"
+        );
+    }
+}
