@@ -55,7 +55,8 @@ fn is_headless_klog(t: &str) -> bool {
 }
 
 /// A message the kubelet logs about its runtime and PLEG, pasted without any klog header
-/// (`kubelet.go` `syncLoop`: "skipping pod synchronization - [container runtime is down …]").
+/// (`kubelet.go` `syncLoop`: "skipping pod synchronization - [container runtime is down …]"):
+/// the line starts with it (inside another format's row it is that row's).
 fn is_bare_kubelet_message(t: &str) -> bool {
     [
         "skipping pod synchronization",
@@ -65,7 +66,7 @@ fn is_bare_kubelet_message(t: &str) -> bool {
         "container runtime status check may not have completed yet",
     ]
     .iter()
-    .any(|m| t.contains(m))
+    .any(|m| t.starts_with(m))
 }
 
 /// What a line looks like, in words, for a refusal.
@@ -243,7 +244,32 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
         (None, whole) => whole?,
     };
     ev.notes.splice(0..0, commands);
+    // A line the reader could not read that is the kubelet's or the kernel's, cut or bare, is
+    // said to be that (what to paste for it), not only "not a row of this format".
+    for u in &mut ev.unread {
+        if let Some(what) = other_words(&u.text) {
+            u.why = what.to_string();
+        }
+    }
     Ok(ev)
+}
+
+/// What an unread line is, when it is the kubelet's or the kernel's words out of their format.
+fn other_words(l: &str) -> Option<&'static str> {
+    let t = l.trim();
+    if is_dmesg(t) {
+        Some("the kernel's ring buffer (`dmesg`), not the kubelet's or kubectl's words")
+    } else if is_go_dump(t) {
+        Some(
+            "a line of a Go stack dump (a program crashing): where its code stood, not what it saw",
+        )
+    } else if is_headless_klog(t) {
+        Some("a kubelet log line with its header (level, time, process) cut off: `journalctl -u kubelet -o short-iso` gives it whole")
+    } else if is_bare_kubelet_message(t) {
+        Some("a kubelet message without its log header (level, time, source file): `journalctl -u kubelet -o short-iso` gives it whole")
+    } else {
+        None
+    }
 }
 
 /// A paste of several commands' outputs that cannot be read as one: each command's output is

@@ -184,6 +184,17 @@ fn watch_printings_and_a_printing_beside_cut_kubelet_lines_are_states() {
         .filter_map(|o| o.node.as_deref())
         .collect();
     assert_eq!(down, ["aaaaaaa43", "aaaaaaa35"]);
+    // The kubelet's lines beside the table are said to be what they are.
+    let cut: Vec<usize> = ev
+        .unread
+        .iter()
+        .filter(|u| {
+            u.why
+                .starts_with("a kubelet log line with its header (level, time, process) cut off")
+        })
+        .map(|u| u.line)
+        .collect();
+    assert_eq!(cut, [17, 18, 19, 20], "{:?}", ev.unread);
     for f in ["90-", "91-"] {
         let a = answered(f);
         assert_eq!(
