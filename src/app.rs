@@ -484,7 +484,13 @@ pub fn App() -> impl IntoView {
             <span class="perf">{move || if ui.rejected() {
                 "nothing simulated: a setting is rejected".to_string()
             } else {
-                format!("recomputed {} in {:.1} ms", runs_words(ui.lanes.with(Vec::len)), ui.compute_ms.get())
+                let ms = ui.compute_ms.get();
+                let runs = runs_words(ui.lanes.with(Vec::len));
+                if crate::memo::last_kept() {
+                    format!("{runs} as computed before, shown in {ms:.1} ms")
+                } else {
+                    format!("recomputed {runs} in {ms:.1} ms")
+                }
             }}</span>
         </footer>
     }

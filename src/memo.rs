@@ -31,6 +31,13 @@ struct Entry {
 
 thread_local! {
     static KEPT: RefCell<VecDeque<Entry>> = const { RefCell::new(VecDeque::new()) };
+    /// Whether the last `runs_for` gave kept runs (the footer says so, not "recomputed").
+    static LAST_KEPT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the runs on screen came from the kept ones (the last `runs_for` call).
+pub fn last_kept() -> bool {
+    LAST_KEPT.get()
 }
 
 fn weight(r: &Runs) -> usize {
@@ -53,6 +60,7 @@ pub fn runs_for(
         kept.push_front(e);
         Some(runs)
     });
+    LAST_KEPT.set(hit.is_some());
     if let Some(r) = hit {
         return Ok(r);
     }
@@ -98,13 +106,16 @@ mod tests {
             tooltips: false,
             ..spec
         };
-        let mut downs: Vec<u32> = (1..=60).map(|i| i * 9).collect();
+        // 20 values and both specs: 40 runs, all kept (the bound is 48).
+        let mut downs: Vec<u32> = (1..=20).map(|i| i * 27).collect();
         downs.extend(downs.clone().into_iter().rev());
+        let mut seen = std::collections::HashSet::new();
         for d in downs {
             let mut s = Settings::for_preset("short-restart");
             s.downtime_s = f64::from(d);
             for sp in [held, spec] {
                 let kept = runs_for(&s, sp, None).unwrap();
+                assert_eq!(last_kept(), !seen.insert((d, sp.tooltips)), "downtime {d}s");
                 let fresh = compute_for(&s, sp, None).unwrap();
                 assert_eq!(kept.traces, fresh.traces, "downtime {d}s");
                 assert_eq!(kept.figure, fresh.figure, "downtime {d}s");
@@ -112,6 +123,13 @@ mod tests {
             }
             assert!(kept() <= MAX_ENTRIES);
         }
+        // Past the bound the oldest go.
+        for d in 600..660 {
+            let mut s = Settings::for_preset("short-restart");
+            s.downtime_s = f64::from(d);
+            runs_for(&s, held, None).unwrap();
+        }
+        assert_eq!(kept(), MAX_ENTRIES);
         let mut bad = Settings::for_preset("short-restart");
         bad.downtime_s = -1.0;
         assert!(runs_for(&bad, spec, None).is_err());
