@@ -69,23 +69,61 @@ fn is_bare_kubelet_message(t: &str) -> bool {
     .any(|m| t.starts_with(m))
 }
 
+/// The kubelet's or the kernel's words out of any format replay reads: what they are, said in
+/// full for a refusal and in short for an unread line of a file that is otherwise read.
+#[derive(Clone, Copy, PartialEq)]
+enum OtherWords {
+    Dmesg,
+    GoDump,
+    HeadlessKlog,
+    /// A bare kubelet message; `true`: its PLEG has not relisted once since the start.
+    BareKubelet(bool),
+}
+
+impl OtherWords {
+    fn of(t: &str) -> Option<OtherWords> {
+        if is_dmesg(t) {
+            Some(OtherWords::Dmesg)
+        } else if is_go_dump(t) {
+            Some(OtherWords::GoDump)
+        } else if is_headless_klog(t) {
+            Some(OtherWords::HeadlessKlog)
+        } else if is_bare_kubelet_message(t) {
+            Some(OtherWords::BareKubelet(
+                crate::klog_says::pleg_never_relisted(t),
+            ))
+        } else {
+            None
+        }
+    }
+
+    /// For a refusal: what the text is, and what to paste instead.
+    fn full(self) -> &'static str {
+        match self {
+            OtherWords::Dmesg => "the kernel's ring buffer (`dmesg`): the kernel's messages, not the kubelet's or kubectl's (for a reboot: `journalctl --list-boots` and the node's events, `kubectl get events --field-selector involvedObject.kind=Node`)",
+            OtherWords::GoDump => "a Go program's stack dump (every goroutine's stack, printed when the kubelet panics or is killed with SIGQUIT): where its code stood, not what it saw; why it exited is in the lines before the dump (`journalctl -u kubelet -b -o short-iso`, from the boot on)",
+            OtherWords::HeadlessKlog => "the kubelet's log lines with their header cut off (`I0123 12:34:56.789012 1234` before `kubelet.go:2267]`: the level, the time and the process are gone); replay needs each line's time: paste the lines whole (`journalctl -u kubelet -o short-iso`)",
+            OtherWords::BareKubelet(true) => "a kubelet message without its log header: a PLEG \"last seen active 2562047h47m16.854775807s ago\" (Go's largest duration) has not relisted once since the kubelet started, as in every kubelet's first seconds (kubernetes#69007): it shows a kubelet (re)start, and a runtime outage only if it lasts; to see when it started and how long it lasted, paste the kubelet's log around it whole (`journalctl -u kubelet -o short-iso`)",
+            OtherWords::BareKubelet(false) => "a kubelet message without its log header (the level, the time, the source file); replay needs each line's time: paste the lines whole (`journalctl -u kubelet -o short-iso`)",
+        }
+    }
+
+    /// For an unread line: what it is, in short.
+    fn short(self) -> &'static str {
+        match self {
+            OtherWords::Dmesg => "the kernel's ring buffer (`dmesg`), not the kubelet's or kubectl's words",
+            OtherWords::GoDump => "a line of a Go stack dump (a program crashing): where its code stood, not what it saw",
+            OtherWords::HeadlessKlog => "a kubelet log line with its header (level, time, process) cut off: `journalctl -u kubelet -o short-iso` gives it whole",
+            OtherWords::BareKubelet(_) => "a kubelet message without its log header (level, time, source file): `journalctl -u kubelet -o short-iso` gives it whole",
+        }
+    }
+}
+
 /// What a line looks like, in words, for a refusal.
 fn looks(l: &str) -> &'static str {
     let t = l.trim();
-    if is_dmesg(t) {
-        return "the kernel's ring buffer (`dmesg`): the kernel's messages, not the kubelet's or kubectl's (for a reboot: `journalctl --list-boots` and the node's events, `kubectl get events --field-selector involvedObject.kind=Node`)";
-    }
-    if is_go_dump(t) {
-        return "a Go program's stack dump (every goroutine's stack, printed when the kubelet panics or is killed with SIGQUIT): where its code stood, not what it saw; why it exited is in the lines before the dump (`journalctl -u kubelet -b -o short-iso`, from the boot on)";
-    }
-    if is_headless_klog(t) {
-        return "the kubelet's log lines with their header cut off (`I0123 12:34:56.789012 1234` before `kubelet.go:2267]`: the level, the time and the process are gone); replay needs each line's time: paste the lines whole (`journalctl -u kubelet -o short-iso`)";
-    }
-    if is_bare_kubelet_message(t) {
-        if t.contains("2562047h47m16") {
-            return "a kubelet message without its log header: a PLEG \"last seen active 2562047h47m16.854775807s ago\" (Go's largest duration) has not relisted once since the kubelet started, as in every kubelet's first seconds (kubernetes#69007): it shows a kubelet (re)start, and a runtime outage only if it lasts; to see when it started and how long it lasted, paste the kubelet's log around it whole (`journalctl -u kubelet -o short-iso`)";
-        }
-        return "a kubelet message without its log header (the level, the time, the source file); replay needs each line's time: paste the lines whole (`journalctl -u kubelet -o short-iso`)";
+    if let Some(w) = OtherWords::of(t) {
+        return w.full();
     }
     if t.starts_with('{') || t.starts_with('[') {
         "JSON of another kind"
@@ -247,29 +285,11 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
     // A line the reader could not read that is the kubelet's or the kernel's, cut or bare, is
     // said to be that (what to paste for it), not only "not a row of this format".
     for u in &mut ev.unread {
-        if let Some(what) = other_words(&u.text) {
-            u.why = what.to_string();
+        if let Some(w) = OtherWords::of(u.text.trim()) {
+            u.why = w.short().to_string();
         }
     }
     Ok(ev)
-}
-
-/// What an unread line is, when it is the kubelet's or the kernel's words out of their format.
-fn other_words(l: &str) -> Option<&'static str> {
-    let t = l.trim();
-    if is_dmesg(t) {
-        Some("the kernel's ring buffer (`dmesg`), not the kubelet's or kubectl's words")
-    } else if is_go_dump(t) {
-        Some(
-            "a line of a Go stack dump (a program crashing): where its code stood, not what it saw",
-        )
-    } else if is_headless_klog(t) {
-        Some("a kubelet log line with its header (level, time, process) cut off: `journalctl -u kubelet -o short-iso` gives it whole")
-    } else if is_bare_kubelet_message(t) {
-        Some("a kubelet message without its log header (level, time, source file): `journalctl -u kubelet -o short-iso` gives it whole")
-    } else {
-        None
-    }
 }
 
 /// A paste of several commands' outputs that cannot be read as one: each command's output is

@@ -7,6 +7,19 @@ use crate::types::What;
 use serde_json::Value as J;
 use std::collections::BTreeMap;
 
+/// A message saying the kubelet's PLEG has not relisted once since the kubelet started: the
+/// PLEG's `Healthy` (`pkg/kubelet/pleg/generic.go`) says "pleg has yet to be successful" while
+/// its relist time is zero, or, before that wording, "last seen active
+/// 2562047h47m16.854775807s ago" (Go's largest duration: now minus a zero time). Every kubelet
+/// says it in its first seconds after a start (kubernetes#69007, #122338); it lasts only while
+/// the runtime has not answered since. "container runtime status check may not have completed
+/// yet" (`runtimeErrors`, `pkg/kubelet/runtime.go`) alone is not this: beside a PLEG that did
+/// relist (kubernetes#101056, "last seen active 16m6s ago") it is a runtime that stopped
+/// answering.
+pub(crate) fn pleg_never_relisted(m: &str) -> bool {
+    m.contains("pleg has yet to be successful") || m.contains("2562047h47m16.854775807s")
+}
+
 /// A Go-quoted string at the start of `s` (after the opening quote): its value and the rest.
 fn quoted(s: &str) -> Option<(String, &str)> {
     let mut out = String::new();

@@ -117,12 +117,19 @@ pub(super) fn release(obs: &[Obs], version: Option<&str>) -> Option<(String, See
     }
 }
 
-/// Whether the evidence shows the kubelet restarting (its start or stop, a lease gap).
+/// Whether the evidence shows the kubelet restarting (its start or stop, a lease gap, its
+/// first seconds' words).
 fn restart_seen(obs: &[Obs]) -> bool {
     obs.iter()
         .any(|o| matches!(o.what, What::KubeletStarted | What::KubeletStopped))
         || observed_downtime_s(obs).is_some()
-        || super::pleg::start_said(obs)
+        || obs.iter().any(|o| match &o.what {
+            // The kubelet's first seconds: its PLEG had not relisted once since it started.
+            What::NodeNotReadyBecause(m) | What::RuntimeDown(m) => {
+                crate::klog_says::pleg_never_relisted(m)
+            }
+            _ => false,
+        })
 }
 
 /// Ready changes observed (a sequence: watch rows, audit writes, events, successive snapshots).

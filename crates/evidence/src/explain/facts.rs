@@ -127,7 +127,7 @@ pub(super) fn pod_facts(obs: &[Obs]) -> Vec<String> {
                 o.node.as_deref().unwrap_or("?"),
                 at(o),
                 crate::types::cut_to(m, 140),
-                if super::pleg::kubelet_first_seconds(m) {
+                if crate::klog_says::pleg_never_relisted(m) {
                     "the kubelet's PLEG had not relisted once since the kubelet started (the PLEG's `Healthy`, pkg/kubelet/pleg/generic.go), as in every kubelet's first seconds: a kubelet (re)start, and a runtime outage only if it lasts"
                 } else if m.contains("PLEG") {
                     "the container runtime did not answer the kubelet in time (PLEG), not a restart bug"

@@ -45,7 +45,6 @@
 mod answer;
 mod candidates;
 mod facts;
-mod pleg;
 mod restarts;
 mod scoring;
 mod sequence;

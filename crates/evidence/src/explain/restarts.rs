@@ -222,7 +222,7 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                 // The kubelet's first seconds (its PLEG never relisted, its runtime never
                 // checked): it has just started, and its runtime state says "container runtime
                 // is down" until its first status check — not an outage.
-                if super::pleg::kubelet_first_seconds(m) {
+                if crate::klog_says::pleg_never_relisted(m) {
                     continue;
                 }
                 let s = if m.contains("container runtime is down") {
