@@ -22,13 +22,12 @@ use crate::components::{
     tour::{Tour, TourEntry},
     why::Why,
 };
+use crate::env::now_ms;
 use crate::form::Settings;
 use crate::state::{figure_spec, runs_words, Runs};
 use crate::ui::Ui;
 use crate::url::{self, Theme};
 use leptos::prelude::*;
-
-use crate::env::now_ms;
 
 /// Sets an attribute of `<html>` when its value changes: the style rules read these
 /// (`:root[data-present="1"] …`), and even an unchanged write invalidated the page's style on
@@ -237,8 +236,7 @@ pub fn App() -> impl IntoView {
         let f = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
             held.set_value(down);
             // The hand lets go: the panels show the last run now, not 120 ms later.
-            if !down && panels_later.try_with_value(|r| r.pending()) == Some(true) {
-                panels_later.with_value(crate::rest::Rest::cancel);
+            if !down && panels_later.try_with_value(crate::rest::Rest::cancel) == Some(true) {
                 resting.set_value(true);
                 ui.relayout.update(|n| *n += 1);
             }

@@ -87,8 +87,9 @@ pub fn runs_for(
     Ok(r)
 }
 
-/// How many runs are kept (for tests).
-pub fn kept() -> usize {
+/// How many runs are kept.
+#[cfg(test)]
+fn kept() -> usize {
     KEPT.with_borrow(VecDeque::len)
 }
 

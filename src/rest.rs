@@ -40,14 +40,10 @@ impl Rest {
         }
     }
 
-    /// Drops the pending action (its timer, if armed, finds nothing to do).
-    pub fn cancel(&self) {
-        self.0.borrow_mut().action = None;
-    }
-
-    /// Whether an action is pending.
-    pub fn pending(&self) -> bool {
-        self.0.borrow().action.is_some()
+    /// Drops the pending action (its timer, if armed, finds nothing to do); whether there was
+    /// one.
+    pub fn cancel(&self) -> bool {
+        self.0.borrow_mut().action.take().is_some()
     }
 }
 
