@@ -184,6 +184,11 @@ fn detect_first(first: &str, text: &str) -> Option<Format> {
     if is_dmesg(first) {
         return None;
     }
+    // A journal or klog line behind a stray '[' (a markdown link's bracket the reporter
+    // opened around the paste, acs-engine#863): the kubelet's or a controller's log.
+    if first.strip_prefix('[').is_some_and(klog::looks_like) {
+        return Some(Format::Klog);
+    }
     if first.starts_with('{') || first.starts_with('[') {
         if klog::is_json_line(first) {
             return Some(Format::Klog);
@@ -420,7 +425,9 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
         Format::Describe => describe::read(text),
         Format::EventsTable => events_table::read(text),
         Format::NodesTable => nodes_table::read(text),
-        Format::ControllerLog | Format::RuntimeLog | Format::E2eLog => klog::read(text),
+        Format::ControllerLog | Format::RuntimeLog | Format::E2eLog | Format::NpdLog => {
+            klog::read(text)
+        }
     };
     ev.notes.splice(
         0..0,
@@ -433,6 +440,17 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
     }
     for u in &mut ev.unread {
         u.file = file;
+    }
+    // journald's lines of the kernel (`host kernel: Memory cgroup out of memory: Kill process …`)
+    // beside a runtime's few: the kernel's journal, said as such.
+    let kernel = text.lines().filter(|l| l.contains(" kernel: ")).count();
+    if ev.obs.is_empty() && ev.format == Format::RuntimeLog && kernel > ev.skipped / 2 {
+        return Err(ReadError {
+            line: 1,
+            message: format!(
+                "read as journal lines: {kernel} of them the kernel's (`kernel:`: an OOM kill, a hung task, a panic: its messages, not the kubelet's or kubectl's), none a stop or a start of the container runtime and nothing of the kubelet's, so nothing about a restart. Paste the kubelet's and the runtime's journal around it: `journalctl -u kubelet -u containerd -o short-iso --since …` (for a reboot: `journalctl --list-boots`)"
+            ),
+        });
     }
     if ev.obs.is_empty() && ev.format == Format::RuntimeLog {
         // The runtime's own log without a stop or a start in it: what it is and what to add.

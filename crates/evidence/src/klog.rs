@@ -106,6 +106,10 @@ fn parse(l: &str) -> Option<Line<'_>> {
     if let Some(x) = parse_plain(l) {
         return Some(x);
     }
+    // A stray '[' before the line (a markdown link's bracket opened around the paste).
+    if let Some(x) = l.strip_prefix('[').and_then(parse_plain) {
+        return Some(x);
+    }
     let (host, rest) = l.split_once(": ")?;
     if host.is_empty() || host.contains(' ') || host.len() > 64 {
         return None;
@@ -159,80 +163,6 @@ pub(crate) fn is_journalctl_note(l: &str) -> bool {
     t == "--" || t.starts_with("-- ")
 }
 
-/// The runtimes whose units and processes the journal names, as (unit or process names, the
-/// unit's systemd description, the name said).
-const RUNTIMES: [(&[&str], &str, &str); 3] = [
-    (
-        &["containerd"],
-        "containerd container runtime",
-        "containerd",
-    ),
-    (
-        &["crio", "cri-o"],
-        "Container Runtime Interface for OCI (CRI-O)",
-        "CRI-O",
-    ),
-    (
-        &["dockerd", "docker"],
-        "Docker Application Container Engine",
-        "dockerd",
-    ),
-];
-
-/// A line of the container runtime's own log, or of systemd about the runtime's unit: `None`
-/// when it is neither; `Some(None)` for one that says no stop or start; `Some(Some(what))` for
-/// a stop or a start. systemd names the unit (`containerd.service: …`) or its description
-/// ("Stopping containerd container runtime..."); the runtime's own lines come from its process
-/// (`containerd[2514]: time=… level=info msg="…"`). A unit's mount or scope
-/// (`run-containerd-runc-k8s.io-….mount`) is not the runtime's unit.
-fn runtime_says(proc_: Option<&str>, m: &str) -> Option<Option<What>> {
-    let proc_ = proc_?;
-    for (names, description, said) in RUNTIMES {
-        if proc_ == "systemd" {
-            let unit = names
-                .iter()
-                .any(|n| m.starts_with(&format!("{n}.service: ")));
-            if !(unit || m.contains(description)) {
-                continue;
-            }
-            let stops = m.starts_with("Stopping ")
-                || m.starts_with("Stopped ")
-                || m.contains(": Sent signal SIGTERM to main process")
-                || m.contains(": Main process exited")
-                || m.contains(": Failed with result")
-                || m.contains(": State 'stop-sigterm' timed out");
-            let starts = m.starts_with("Starting ")
-                || m.starts_with("Started ")
-                || m.contains("while starting unit");
-            return Some(stop_or_start(stops, starts, said));
-        }
-        if names.contains(&proc_) {
-            let msg = crate::klog_says::value(m, "msg").unwrap_or_else(|| m.to_string());
-            let lower = msg.to_ascii_lowercase();
-            let starts = lower.starts_with("starting containerd")
-                || lower.starts_with("containerd successfully booted")
-                || lower.starts_with("starting cri-o")
-                || lower == "starting up";
-            let stops = lower.starts_with("received signal to terminate")
-                || lower.starts_with("stop cri service")
-                || lower.starts_with("processing signal 'terminated'")
-                || lower.starts_with("stopping containerd")
-                || lower.starts_with("graceful shutdown");
-            return Some(stop_or_start(stops, starts, said));
-        }
-    }
-    None
-}
-
-/// A runtime line's stop (first, if it says both) or start.
-fn stop_or_start(stops: bool, starts: bool, runtime: &str) -> Option<What> {
-    match (stops, starts) {
-        (true, _) => Some(What::RuntimeStopped(runtime.to_string())),
-        (false, true) => Some(What::RuntimeStarted(runtime.to_string())),
-        _ => None,
-    }
-}
-
 /// A `--logging-format=json` kubelet line.
 pub(crate) fn is_json_line(first: &str) -> bool {
     first.starts_with('{') && first.contains("\"ts\"") && first.contains("\"msg\"")
@@ -254,7 +184,7 @@ fn unit_of(unit: &str, description: &str) -> Option<Option<&'static str>> {
     if unit == "kubelet" || description.contains("Kubelet") {
         return Some(None);
     }
-    RUNTIMES
+    crate::runtime_log::RUNTIMES
         .iter()
         .find(|(names, ..)| names.contains(&unit))
         .map(|(.., said)| Some(*said))
@@ -264,11 +194,23 @@ pub(crate) fn read(text: &str) -> Evidence {
     let mut ev = Evidence::new(Format::Klog, true);
     ev.yearless = true;
     let mut ready: BTreeMap<String, bool> = BTreeMap::new();
+    // kube-controller-manager's log: a line of the node lifecycle controller or the taint
+    // eviction anywhere in it.
+    let controller_log = text
+        .lines()
+        .filter_map(parse)
+        .any(|l| controller_file(l.src) || l.proc_ == Some("kube-controller-manager"));
     let (mut kubelet_lines, mut controller_lines, mut json_lines) = (0, 0, 0);
     // The runtime's lines, and any line of the kubelet's (understood or not).
     let (mut runtime_lines, mut kubelet_seen) = (0, 0);
     // The e2e framework's lines, and the node its last one named.
     let mut e2e_lines = 0;
+    // The last observations said, each with whether an event's echo said it: (time, echo,
+    // node, pod, what).
+    type Said = (i64, bool, Option<String>, Option<String>, What);
+    let mut recent: Vec<Said> = Vec::new();
+    // node-problem-detector's "New status generated" lines.
+    let mut npd_lines = 0;
     let mut e2e_node: Option<String> = None;
     // journalctl's own lines between the entries ("-- Logs begin at …", "-- No entries --", the
     // `-x` catalog's "-- Subject: …"): not the kubelet's. "-- Reboot --" (and "-- Boot ID --")
@@ -397,19 +339,29 @@ pub(crate) fn read(text: &str) -> Evidence {
                 file: 0,
             });
         }
-        let controller = controller_file(l.src) || l.proc_ == Some("kube-controller-manager");
+        // An event's echo in kube-controller-manager's log is the controller's (its event.go
+        // is client-go's, as the kubelet's is).
+        let echo = crate::klog_says::is_event_echo(l.msg);
+        let controller = controller_file(l.src)
+            || l.proc_ == Some("kube-controller-manager")
+            || (echo && controller_log);
         let by = Some(match (controller, l.host) {
             (true, _) => "kube-controller-manager".to_string(),
             (false, Some(h)) => format!("system:node:{h}"),
             (false, None) => "kubelet".to_string(),
         });
-        let node = l.host.map(str::to_string);
+        let node = match echo.then(|| crate::klog_says::event_node(l.msg)).flatten() {
+            Some(n) => Some(n),
+            None if controller => crate::klog_says::controller_node(l.msg),
+            None => l.host.map(str::to_string),
+        };
         let m = l.msg;
         if l.klog || matches!(l.proc_, Some("kubelet" | "hyperkube")) {
             kubelet_seen += 1;
         }
         // The container runtime's own lines, and systemd's about its unit: not the kubelet's.
-        if let Some(said) = runtime_says(l.proc_, m) {
+        // (A klog line behind dockerd's name is a containerized kubelet's or controller's.)
+        if let Some(said) = crate::runtime_log::says(l.proc_, m).filter(|_| !l.klog) {
             runtime_lines += 1;
             match said {
                 Some(what) => ev.obs.push(Obs {
@@ -422,6 +374,29 @@ pub(crate) fn read(text: &str) -> Evidence {
                     file: 0,
                 }),
                 None => ev.skipped += 1,
+            }
+            continue;
+        }
+        // node-problem-detector's statuses: each event at the time of the journal line it
+        // matched.
+        if let Some((source, events)) = l.klog.then(|| crate::npd::status(m)).flatten() {
+            npd_lines += 1;
+            if events.is_empty() {
+                ev.skipped += 1;
+            }
+            for (at, what) in events {
+                let t_ms = at
+                    .and_then(|(mmdd, hms)| time::klog(&mmdd, &hms))
+                    .unwrap_or(l.t_ms);
+                ev.obs.push(Obs {
+                    t_ms,
+                    pod: None,
+                    node: node.clone(),
+                    what,
+                    by: Some(format!("node-problem-detector ({source})")),
+                    line,
+                    file: 0,
+                });
             }
             continue;
         }
@@ -468,6 +443,26 @@ pub(crate) fn read(text: &str) -> Evidence {
             continue;
         }
         let node = e2e_node.take().or(node);
+        // The event recorder's echo of an event (`"Event occurred"`, `Event(…)`) beside the
+        // kubelet's own line of the same change ("Probe failed" and Unhealthy, the PLEG's
+        // ContainerStarted and Started): one observation, not two.
+        let said: Vec<_> = said
+            .into_iter()
+            .filter(|(pod, what, _)| {
+                let twin = recent.iter().any(|(t, e, n, p, w)| {
+                    *e != echo && l.t_ms - t <= 2_000 && *n == node && p == pod && w == what
+                });
+                recent.push((l.t_ms, echo, node.clone(), pod.clone(), what.clone()));
+                if recent.len() > 64 {
+                    recent.remove(0);
+                }
+                !twin
+            })
+            .collect();
+        if said.is_empty() {
+            ev.skipped += 1;
+            continue;
+        }
         for (pod, what, writer) in said {
             // (The e2e framework's lines are counted apart, above.)
             let e2e = l.proc_ == Some(E2E);
@@ -486,6 +481,9 @@ pub(crate) fn read(text: &str) -> Evidence {
                 file: 0,
             });
         }
+    }
+    if npd_lines > 0 && kubelet_lines == 0 && controller_lines == 0 {
+        ev.format = Format::NpdLog;
     }
     if e2e_lines > 0 && kubelet_lines == 0 && controller_lines == 0 {
         ev.format = Format::E2eLog;
@@ -527,6 +525,24 @@ mod tests {
             ev.obs
         );
         assert_eq!(ev.obs[1].what, What::PodPhase("Failed".into()));
+    }
+
+    /// A kind worker's kubelet journal (Kubernetes' own e2e of LeaderWorkerSet, March 2025, at
+    /// -v=4): the event recorder's "Started" echo, then the PLEG's ContainerStarted for the
+    /// sandbox and the container 0.34 s later: one start, not three.
+    #[test]
+    fn an_events_echo_and_the_kubelets_own_line_are_one() {
+        let j = r#"Mar 16 04:31:22 kind-worker kubelet[202]: I0316 04:31:22.318990     202 event.go:389] "Event occurred" object="lws-e2e-thznm/lws-1" fieldPath="spec.containers{c}" kind="Pod" apiVersion="v1" type="Normal" reason="Started" message="Started container c"
+Mar 16 04:31:22 kind-worker kubelet[202]: I0316 04:31:22.661747     202 kubelet.go:2506] "SyncLoop (PLEG): event for pod" pod="lws-e2e-thznm/lws-1" event={"ID":"4ba4f666-f410-4d32-a8c5-f961e3332096","Type":"ContainerStarted","Data":"0782dd0d297258a8f747621ef2b2e349c72bbede25c0d2740eb3eea125d0dbd7"}
+Mar 16 04:31:22 kind-worker kubelet[202]: I0316 04:31:22.661920     202 kubelet.go:2506] "SyncLoop (PLEG): event for pod" pod="lws-e2e-thznm/lws-1" event={"ID":"4ba4f666-f410-4d32-a8c5-f961e3332096","Type":"ContainerStarted","Data":"f87c41877224033289de84a7c29c2d9d66f71ef7a88ec595780f882775ebc1d4"}"#;
+        let ev = read(j);
+        assert_eq!(ev.obs.len(), 1, "{:?}", ev.obs);
+        assert_eq!(ev.obs[0].what, What::ContainerStarted);
+        assert_eq!(ev.obs[0].pod.as_deref(), Some("lws-1"));
+        assert_eq!(ev.obs[0].node.as_deref(), Some("kind-worker"));
+        // Without the echo, the PLEG's two lines are both read, as before.
+        let own: String = j.lines().skip(1).collect::<Vec<_>>().join("\n");
+        assert_eq!(read(&own).obs.len(), 2);
     }
 
     #[test]

@@ -97,6 +97,62 @@ pub(crate) fn controller_file(src: &str) -> bool {
     )
 }
 
+/// Whether a message is the event recorder's echo of an event (`Event(v1.ObjectReference{…})`,
+/// or `"Event occurred"` since structured logging).
+pub(crate) fn is_event_echo(m: &str) -> bool {
+    m.starts_with("\"Event occurred\"") || m.starts_with("Event(")
+}
+
+/// The node an event's echo is written on: its object's name when its kind is Node
+/// (`Kind:"Node", … Name:"n1"`; `object="n1" … kind="Node"`).
+pub(crate) fn event_node(m: &str) -> Option<String> {
+    if m.starts_with("Event(") && quoted_after(m, "Kind:\"").as_deref() == Some("Node") {
+        return quoted_after(m, "Name:\"");
+    }
+    if m.starts_with("\"Event occurred\"") && value(m, "kind").as_deref() == Some("Node") {
+        return value(m, "object").map(|o| pod_name(&o));
+    }
+    None
+}
+
+/// The node a node lifecycle controller's line is about: `node="n1"`, "… event message for node
+/// n1", "… of pods on node [n1]" (`controller_utils.go`).
+pub(crate) fn controller_node(m: &str) -> Option<String> {
+    if let Some(n) = value(m, "node") {
+        return Some(n);
+    }
+    let (_, rest) = m
+        .split_once(" for node ")
+        .or_else(|| m.split_once(" on node "))?;
+    let n = rest.split([' ', ',']).next()?;
+    let n = n.trim_matches(|c| c == '[' || c == ']' || c == '"');
+    (!n.is_empty()).then(|| n.to_string())
+}
+
+/// An event the event recorder echoes in its process's log, read through the reasons every
+/// events reader shares. Its writer is the reason's when it is not the kubelet's (the node
+/// lifecycle controller's NodeNotReady on a pod, the taint eviction's); "Starting kubelet." is
+/// read from the kubelet's own line beside it (`server.go`).
+fn event(
+    reason: &str,
+    kind: Option<String>,
+    name: Option<String>,
+    msg: &str,
+) -> Vec<(Option<String>, What, Option<&'static str>)> {
+    let on = match kind.as_deref() {
+        Some("Pod") => On::Pod,
+        Some("Node") => On::Node,
+        _ => On::Any,
+    };
+    match reasons::said(reason, on, msg, None) {
+        Some((What::KubeletStarted, "kubelet")) | None => Vec::new(),
+        Some((w, by)) => {
+            let writer = (!by.starts_with("kubelet")).then_some(by);
+            vec![((on == On::Pod).then_some(name).flatten(), w, writer)]
+        }
+    }
+}
+
 /// What one klog message says: (pod, observation, writer if not the line's kubelet).
 pub(crate) fn interpret(
     m: &str,
@@ -120,15 +176,25 @@ pub(crate) fn interpret(
             .split_once("' ")
             .unwrap_or((rest.trim_end_matches('\''), ""));
         let field = |k: &str| quoted_after(m, &format!("{k}:\""));
-        let on = match field("Kind").as_deref() {
-            Some("Pod") => On::Pod,
-            Some("Node") => On::Node,
-            _ => On::Any,
+        return event(reason, field("Kind"), field("Name"), msg.trim());
+    }
+    // The same echo since client-go's structured logging (`StartStructuredLogging`: "Event
+    // occurred" object="ns/name" fieldPath="" kind="Pod" apiVersion="v1" type="Warning"
+    // reason="NodeNotReady" message="Node is not ready"; the events/v1 broadcaster's
+    // `StartLogging` says note= for message=): the kubelet's events in its journal, the node
+    // lifecycle controller's and the taint eviction's in kube-controller-manager's log.
+    if text == "Event occurred" {
+        let Some(reason) = value(m, "reason") else {
+            return Vec::new();
         };
-        return match reasons::said(reason, on, msg.trim(), None) {
-            Some((What::KubeletStarted, _)) | None => Vec::new(),
-            Some((w, _)) => one((on == On::Pod).then(|| field("Name")).flatten(), w),
-        };
+        let msg = value(m, "message").or_else(|| value(m, "note"));
+        let name = value(m, "object").map(|o| pod_name(&o));
+        return event(
+            &reason,
+            value(m, "kind"),
+            name,
+            msg.as_deref().unwrap_or(""),
+        );
     }
     // cAdvisor's machine info, logged once at the kubelet's start (`manager.go`: "Machine:
     // {NumCores:4 … BootID:f74445fe-… …}"): the boot id the kubelet records.
@@ -152,7 +218,8 @@ pub(crate) fn interpret(
     if text == "SyncLoop (probe)" {
         // kubelet.go, syncLoopIteration: a probe result that changed. Liveness is logged only
         // when it fails (status="unhealthy"), startup as "started" or "unhealthy", readiness as
-        // "ready" or "" (not ready: the container's readiness set false).
+        // "ready" or, when the container's readiness is set false, "" before 1.32 and "not
+        // ready" from 1.32 (kubernetes#138889 quotes 1.32+'s).
         let probe = value(m, "probe").unwrap_or_default();
         let status = value(m, "status").unwrap_or_default();
         let kind = match probe.as_str() {
@@ -161,7 +228,8 @@ pub(crate) fn interpret(
             "startup" => "Startup",
             _ => return Vec::new(),
         };
-        let failed = status == "unhealthy" || (kind == "Readiness" && status.is_empty());
+        let failed = status == "unhealthy"
+            || (kind == "Readiness" && (status.is_empty() || status == "not ready"));
         if !failed {
             return Vec::new();
         }

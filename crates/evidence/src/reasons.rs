@@ -54,6 +54,10 @@ pub enum Says {
     /// Nothing the model follows, but the event is written only on a node (describe's Events
     /// pasted without `Roles:` are a node's).
     NodeOnly,
+    /// node-problem-detector's systemd-monitor saw systemd start a unit (its rules match
+    /// systemd's "Started Kubernetes kubelet." and "Starting containerd container runtime..."
+    /// in the journal): `KubeletStart`, `DockerStart`, `ContainerdStart`.
+    UnitStarted,
 }
 
 /// One reason as a writer writes it.
@@ -73,9 +77,10 @@ pub struct Reason {
 }
 
 const KUBELET: &str = "pkg/kubelet/events/event.go";
+const NPD_SYSTEMD: &str = "node-problem-detector config/systemd-monitor.json";
 
 /// The reasons read. A reason not here is counted as skipped by its reader.
-pub const REASONS: [Reason; 15] = [
+pub const REASONS: [Reason; 18] = [
     Reason {
         reason: "Unhealthy",
         on: On::Pod,
@@ -191,6 +196,34 @@ pub const REASONS: [Reason; 15] = [
         since: "1.7",
         source: "pkg/controller/nodelifecycle/node_lifecycle_controller.go",
     },
+    // node-problem-detector's systemd-monitor (`config/systemd-monitor.json`,
+    // node-problem-detector#292, 2019): an event on the node each time systemd starts the
+    // kubelet, dockerd or containerd, at boot and at every restart. GKE, AKS and kOps nodes run
+    // it; kube-up's GCE nodes run NPD v0.8.0, which has it, beside crictl v1.16.1.
+    Reason {
+        reason: "KubeletStart",
+        on: On::Node,
+        says: Says::UnitStarted,
+        by: "systemd-monitor",
+        since: "1.17",
+        source: NPD_SYSTEMD,
+    },
+    Reason {
+        reason: "DockerStart",
+        on: On::Node,
+        says: Says::UnitStarted,
+        by: "systemd-monitor",
+        since: "1.17",
+        source: NPD_SYSTEMD,
+    },
+    Reason {
+        reason: "ContainerdStart",
+        on: On::Node,
+        says: Says::UnitStarted,
+        by: "systemd-monitor",
+        since: "1.17",
+        source: NPD_SYSTEMD,
+    },
     Reason {
         reason: "NodeAllocatableEnforced",
         on: On::Node,
@@ -302,6 +335,14 @@ pub(crate) fn said(
             What::RuntimeDown(format!("container runtime not answering: {message}"))
         }
         Says::GcFailed => return None,
+        Says::UnitStarted => {
+            let unit = r.reason.trim_end_matches("Start").to_ascii_lowercase();
+            match unit.as_str() {
+                "kubelet" => What::KubeletStarted,
+                "docker" => What::RuntimeStarted("dockerd".into()),
+                _ => What::RuntimeStarted(unit),
+            }
+        }
         Says::PodMessage => What::PodMessage {
             reason: r.reason.to_string(),
             message: message.to_string(),
@@ -363,6 +404,27 @@ mod tests {
             Some(What::RuntimeDown(m)) if m.starts_with("container runtime not answering")
         ));
         assert_eq!(said("ContainerGCFailed", On::Node, "no space", None), None);
+        // node-problem-detector's systemd-monitor, on the node.
+        assert_eq!(
+            said(
+                "KubeletStart",
+                On::Node,
+                "Started Kubernetes kubelet.",
+                None
+            ),
+            Some((What::KubeletStarted, "systemd-monitor"))
+        );
+        assert_eq!(
+            said(
+                "DockerStart",
+                On::Any,
+                "Starting Docker Application Container Engine...",
+                None
+            )
+            .map(|x| x.0),
+            Some(What::RuntimeStarted("dockerd".into()))
+        );
+        assert_eq!(said("ContainerdStart", On::Pod, "", None), None);
         assert_eq!(said("Started", On::Node, "", None), None);
     }
 }

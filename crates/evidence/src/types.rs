@@ -92,7 +92,8 @@ pub enum What {
     BootId(String),
     /// The kubelet found the container runtime down or not answering: "skipping pod
     /// synchronization" with its reason (`kubelet.go` `syncLoop`: "container runtime is down",
-    /// "PLEG is not healthy: …").
+    /// "PLEG is not healthy: …"); or dockerd found its containerd not answering
+    /// (`runtime_log.rs`).
     RuntimeDown(String),
     /// The container runtime stopped or was being stopped, as its own log or systemd's lines
     /// about its unit say it (`containerd.service: Sent signal SIGTERM to main process`,
@@ -210,6 +211,8 @@ impl What {
             What::NodeNotReadyBecause(m) => format!("node NotReady: {}", cut_to(m, 90)),
             What::NodeRebooted(id) => format!("node rebooted (boot id {})", cut_to(id, 40)),
             What::BootId(id) => format!("boot id {}", cut_to(id, 40)),
+            // dockerd's own words about its containerd, else the kubelet skipping pod syncs.
+            What::RuntimeDown(m) if m.contains(", as dockerd says: ") => cut_to(m, 100),
             What::RuntimeDown(m) => format!("pod sync skipped: {}", cut_to(m, 90)),
             What::RuntimeStopped(r) => format!("container runtime {r} stopping"),
             What::RuntimeStarted(r) => format!("container runtime {r} started"),
@@ -268,6 +271,9 @@ pub enum Format {
     E2eLog,
     /// `kubectl get nodes` as a table (`-o wide`, `-w`, older layouts): each node's state.
     NodesTable,
+    /// node-problem-detector's own log: the events its monitors generate (a unit's start seen
+    /// in the journal, a kernel OOM kill).
+    NpdLog,
 }
 
 impl Format {
@@ -284,6 +290,7 @@ impl Format {
             Format::RuntimeLog => "container runtime log (containerd, CRI-O or dockerd journal)",
             Format::E2eLog => "e2e test framework log (the node's conditions as the test saw them)",
             Format::NodesTable => "kubectl get nodes (table)",
+            Format::NpdLog => "node-problem-detector log (klog)",
         }
     }
 }

@@ -187,15 +187,42 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                         line(a)
                     ),
                 )),
-                (None, Some(b)) => Some((
-                    50.0,
-                    // Its own lines, or kubectl's CONTAINER-RUNTIME column at another version.
-                    format!(
-                        "the container runtime started ({}, {})",
-                        line(b),
-                        b.by.as_deref().unwrap_or("its own lines")
-                    ),
-                )),
+                // kubectl's CONTAINER-RUNTIME column at another version: a new binary, so a
+                // restart.
+                (None, Some(b))
+                    if b.by
+                        .as_deref()
+                        .is_some_and(|x| x.contains("CONTAINER-RUNTIME")) =>
+                {
+                    Some((
+                        50.0,
+                        format!(
+                            "the container runtime started ({}, {})",
+                            line(b),
+                            b.by.as_deref().unwrap_or("")
+                        ),
+                    ))
+                }
+                // Its own lines, systemd's or node-problem-detector's: started more than once
+                // is a restart; once is also how its first start at the node's boot looks.
+                (None, Some(b)) => {
+                    let starts = obs
+                        .iter()
+                        .filter(|o| matches!(o.what, What::RuntimeStarted(_)) && o.node == b.node)
+                        .count();
+                    let by = b.by.as_deref().unwrap_or("its own lines");
+                    Some(if starts > 1 {
+                        (
+                            50.0,
+                            format!("the container runtime started {starts} times, the first at {} ({by}): it restarted", line(b)),
+                        )
+                    } else {
+                        (
+                            30.0,
+                            format!("the container runtime started once ({}, {by}): a restart, or its first start at the node's boot", line(b)),
+                        )
+                    })
+                }
                 (None, None) => None,
             };
             if let Some((s, w)) = &said {
@@ -241,8 +268,18 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
             }
             if let Some((s, o, m)) = best {
                 score += s;
+                // dockerd's own lines about the containerd under it, else the kubelet's.
+                let who = match o.by.as_deref() {
+                    Some(b @ ("dockerd" | "docker")) => format!("{b}'s own lines say"),
+                    _ => "the kubelet says".into(),
+                };
+                let whence = if who.starts_with("the kubelet") {
+                    ": `runtimeErrors` / the PLEG's relist"
+                } else {
+                    ""
+                };
                 why.push(format!(
-                    "the kubelet says the container runtime is not answering ({}: \"{}\"): `runtimeErrors` / the PLEG's relist (+{s})",
+                    "{who} the container runtime is not answering ({}: \"{}\"){whence} (+{s})",
                     line(o),
                     crate::types::cut_to(m, 100)
                 ));
@@ -269,9 +306,7 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                     .any(|o| matches!(o.what, What::KubeletStarted | What::KubeletStopped))
                 {
                     score += 10.0;
-                    why.push(
-                        "the kubelet kept running (no stop or start in the evidence) (+10)".into(),
-                    );
+                    why.push("no kubelet stop or start in the evidence (+10)".into());
                 }
             }
             // The kubelet's words alone say the runtime did not answer it, not that the runtime
