@@ -10,7 +10,23 @@ use crate::time;
 /// `printEvent`/`AddHandlers`, `describe.go` `DescribeEvents`, and their predecessors); `-A`
 /// puts NAMESPACE first. A row pasted without its header is read with the first layout it fits.
 /// A new kubectl layout is a line here.
-pub(crate) const LAYOUTS: [&[&str]; 5] = [
+pub(crate) const LAYOUTS: [&[&str]; 6] = [
+    // `get events -o wide`, 1.14 and later (`eventColumnDefinitions`, the columns of priority 1
+    // added): SUBOBJECT empty for a node's event, SOURCE `kubelet, node-a`, the MESSAGE before
+    // FIRST SEEN, COUNT and the event's NAME. Tried first: the plain layout's MESSAGE would take
+    // its last columns.
+    &[
+        "LAST SEEN",
+        "TYPE",
+        "REASON",
+        "OBJECT",
+        "SUBOBJECT",
+        "SOURCE",
+        "MESSAGE",
+        "FIRST SEEN",
+        "COUNT",
+        "NAME",
+    ],
     // `get events`, 1.14 and later.
     &["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"],
     // `get events`, 1.3–1.13 (LASTSEEN, then LAST SEEN from 1.10); SUBOBJECT may be empty.
@@ -111,10 +127,27 @@ impl Fitted {
 /// The row read with `layout`, or `None` if its tokens do not fit the layout's columns.
 pub(crate) fn fit(layout: &[&'static str], row: &str) -> Option<Fitted> {
     let tok: Vec<&str> = row.split_whitespace().collect();
+    let (cells, last_seen) = fit_tokens(layout, &tok)?;
+    let reason = cells.iter().find(|c| c.0 == "REASON")?;
+    if !reason.1.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return None;
+    }
+    Some(Fitted {
+        cells,
+        last_seen: last_seen?,
+    })
+}
+
+/// The cells of `tok` by `layout`, all tokens taken, and when it was last seen (if a column).
+#[allow(clippy::type_complexity)]
+fn fit_tokens(
+    layout: &[&'static str],
+    tok: &[&str],
+) -> Option<(Vec<(&'static str, String)>, Option<When>)> {
     let mut i = 0;
     let mut cells = Vec::new();
     let mut last_seen = None;
-    for col in layout {
+    for (k, col) in layout.iter().enumerate() {
         let rest = &tok[i.min(tok.len())..];
         let (cell, n) = match *col {
             "LAST SEEN" | "FIRST SEEN" => {
@@ -157,7 +190,21 @@ pub(crate) fn fit(layout: &[&'static str], row: &str) -> Option<Fitted> {
                 };
                 (rest.get(..n)?.join(" "), n)
             }
-            "MESSAGE" => (rest.join(" "), rest.len()),
+            // The MESSAGE to the end, or (`-o wide`) up to the columns after it, as they fit
+            // the row's last tokens.
+            "MESSAGE" if k + 1 == layout.len() => (rest.join(" "), rest.len()),
+            "MESSAGE" => {
+                let after = &layout[k + 1..];
+                let j = (0..=rest.len())
+                    .rev()
+                    .find(|&j| fit_tokens(after, &rest[j..]).is_some())?;
+                let (tail, seen) = fit_tokens(after, &rest[j..])?;
+                cells.push((*col, rest[..j].join(" ")));
+                cells.extend(tail);
+                last_seen = last_seen.or(seen);
+                i += rest.len();
+                break;
+            }
             // NAMESPACE, NAME, OBJECT, REASON: one word, never a TYPE.
             _ => {
                 let c = rest.first()?;
@@ -171,14 +218,7 @@ pub(crate) fn fit(layout: &[&'static str], row: &str) -> Option<Fitted> {
     if i < tok.len() {
         return None;
     }
-    let reason = cells.iter().find(|c| c.0 == "REASON")?;
-    if !reason.1.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        return None;
-    }
-    Some(Fitted {
-        cells,
-        last_seen: last_seen?,
-    })
+    Some((cells, last_seen))
 }
 
 /// The layouts, then each with `-A`'s NAMESPACE first.
@@ -227,7 +267,7 @@ pub(crate) fn describe_row(t: &str) -> Result<(String, String, When, String), St
             cols.get(4..).map_or(String::new(), |m| m.join("  ")),
         ));
     }
-    for l in &LAYOUTS[3..5] {
+    for l in &LAYOUTS[4..6] {
         if let Some(f) = fit(l, t) {
             return Ok((
                 f.get("REASON").unwrap_or("").to_string(),
@@ -249,16 +289,28 @@ mod tests {
         // kubectl 2015, describe's rows with tabs (lower-case reason, no Type).
         let r = "  Tue, 07 Apr 2015 12:08:30 -0700\tTue, 07 Apr 2015 12:08:30 -0700\t1\t{kubelet 127.0.0.1}\tspec.containers{nginx}\t\t\tkilling\t\tKilling 0b77";
         let (l, f) = headerless(r).unwrap();
-        assert_eq!(l, LAYOUTS[4]);
+        assert_eq!(l, LAYOUTS[5]);
         assert_eq!(f.get("REASON"), Some("killing"));
         assert_eq!(f.get("FROM"), Some("{kubelet 127.0.0.1}"));
         assert!(matches!(f.last_seen, When::At(_)));
         // 1.3–1.13 without its header, SUBOBJECT empty.
         let r = "1m         4m          9         n1-2-t95v1              Pod                     spec.containers{n1}           Warning   Unhealthy                 {kubelet localhost.localdomain}      Liveness probe failed";
         let (l, f) = headerless(r).unwrap();
-        assert_eq!(l, LAYOUTS[1]);
+        assert_eq!(l, LAYOUTS[2]);
         assert_eq!(f.get("MESSAGE"), Some("Liveness probe failed"));
         assert_eq!(f.last_seen, When::Ago(60_000));
+        // 1.14+'s `-o wide` without its header: a node's event, SUBOBJECT empty (a kubeadm
+        // lab's `kubectl get events -o wide`, as printed).
+        let r = "21m         Normal    Starting                  node/controlplane                            kubelet, controlplane                     Starting kubelet.                                                                                     21m          1       controlplane.1813668e874fc7e1";
+        let (l, f) = headerless(r).unwrap();
+        assert_eq!(l, LAYOUTS[0]);
+        assert_eq!(f.get("MESSAGE"), Some("Starting kubelet."));
+        assert_eq!(f.get("SOURCE"), Some("kubelet, controlplane"));
+        assert_eq!(f.get("COUNT"), Some("1"));
+        assert_eq!(f.last_seen, When::Ago(21 * 60_000));
+        // The plain 1.14+ row is not taken for it.
+        let r = "3m33s       Warning   FailedScheduling   pod/nginx-66f9f9cfd5-2w97n   0/1 nodes are available: 1 Insufficient cpu.";
+        assert_eq!(headerless(r).unwrap().0, LAYOUTS[1]);
         assert!(headerless("NAME                 AGE").is_none());
         assert!(headerless("my-greenplum.15d6831e50a3f780   0s").is_none());
     }
