@@ -1,7 +1,9 @@
 //! The format dispatcher: `detect` a file's format from its content, `read` it with its reader,
 //! `merge` several files' observations. Above the readers: the only module that imports them all.
 
-use crate::types::{cut, is_command, is_comment, is_elision, Evidence, Format, Obs, ReadError};
+use crate::types::{
+    cut, is_command, is_comment, is_elision, is_sudo_prompt, Evidence, Format, Obs, ReadError,
+};
 use crate::{audit, describe, events, events_table, klog, nodes_table, pod, watch};
 
 /// What to paste instead, said by every refusal.
@@ -151,6 +153,7 @@ fn meaningful(text: &str) -> impl Iterator<Item = (usize, &str)> {
             !l.is_empty()
                 && !is_comment(l)
                 && !klog::is_journalctl_note(l)
+                && !is_sudo_prompt(l)
                 && (!l.contains("kubectl ") || watch::looks_like(l))
         })
 }
@@ -253,6 +256,8 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
                     "a markdown code fence"
                 } else if is_elision(l) {
                     "an elision"
+                } else if is_sudo_prompt(l) {
+                    "sudo's password prompt"
                 } else {
                     "a command line"
                 };
@@ -305,7 +310,7 @@ fn read_sections(text: &str, cleaned: &str, file: usize) -> Option<Evidence> {
     let lines: Vec<&str> = cleaned.lines().collect();
     let mut starts: Vec<(usize, String)> = vec![(0, String::new())];
     for (i, l) in text.lines().enumerate() {
-        if is_command(l) && !is_elision(l) {
+        if is_command(l) && !is_elision(l) && !is_sudo_prompt(l) {
             starts.push((i + 1, cut(l.trim())));
         }
     }

@@ -432,10 +432,18 @@ pub(crate) fn is_elision(l: &str) -> bool {
 /// `controlplane:~$ kubectl describe pod x`, `# grep SyncLoop kubelet.INFO`, a bare
 /// `kubectl get events -w`): not data in any format. `k` (the usual alias) counts only before
 /// `get`, `describe`, `logs`.
+/// sudo's password prompt, as it stays in the terminal above the command's output
+/// (`[sudo] password for ubuntu: `; sudo's `passprompt`, "[sudo] password for %p: ").
+pub(crate) fn is_sudo_prompt(l: &str) -> bool {
+    let t = l.trim();
+    t.starts_with("[sudo] password for ") && t.ends_with(':')
+}
+
 pub(crate) fn is_command(l: &str) -> bool {
     let t = l.trim();
-    // An elision a reporter wrote (`[...]`, `...`, `…`) is no more data than a prompt.
-    if is_elision(t) {
+    // An elision a reporter wrote (`[...]`, `...`, `…`) is no more data than a prompt; nor is
+    // sudo's password prompt under `sudo kubectl …`.
+    if is_elision(t) || is_sudo_prompt(t) {
         return true;
     }
     // `[root@master ~]# …`, also with its `[` lost or a list marker before it (`2)

@@ -142,3 +142,49 @@ fn inline_code_marks_are_taken_off() {
         .starts_with("A container-spec-hash restart explains this"));
     assert!(a.strength.ends_with(": weak"), "{}", a.strength);
 }
+
+/// sudo's password prompt under `sudo kubectl …` (`[sudo] password for USER: `, its
+/// `passprompt`): no real paste with one was found, so 26's real `sudo k8s kubectl get pods -A`
+/// is taken with the prompt as sudo prints it put under its command. The prompt is skipped and
+/// said, never taken for JSON, and the table reads as without it.
+#[test]
+fn sudos_password_prompt_is_skipped() {
+    let real = common::paste("26-");
+    let with: String = real
+        .lines()
+        .flat_map(|l| {
+            let mut v = vec![l.to_string()];
+            if l.starts_with("$ sudo k8s kubectl get pods -A") {
+                v.push("[sudo] password for ubuntu: ".into());
+            }
+            v
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let a = restartscope_evidence::read(&real, 0).unwrap();
+    let b = restartscope_evidence::read(&with, 0).unwrap();
+    assert_eq!(a.format, b.format);
+    assert_eq!(
+        a.obs.iter().map(|o| &o.what).collect::<Vec<_>>(),
+        b.obs.iter().map(|o| &o.what).collect::<Vec<_>>()
+    );
+    assert!(
+        b.notes
+            .iter()
+            .any(|n| n.contains("sudo's password prompt, skipped")),
+        "{:#?}",
+        b.notes
+    );
+    // Above JSON (a real Event, `tests/data/event-tailer-nodenotready.json`): its `[` is not
+    // the JSON's.
+    let json = std::fs::read_to_string(format!(
+        "{}/tests/data/event-tailer-nodenotready.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let a = restartscope_evidence::read(&json, 0).unwrap();
+    let b = restartscope_evidence::read(&format!("[sudo] password for ubuntu: \n{json}"), 0)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(a.obs.len(), b.obs.len());
+    assert_eq!(a.format, b.format);
+}
