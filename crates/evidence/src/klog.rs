@@ -488,7 +488,7 @@ pub(crate) fn read(text: &str) -> Evidence {
     if e2e_lines > 0 && kubelet_lines == 0 && controller_lines == 0 {
         ev.format = Format::E2eLog;
     }
-    if controller_lines > 0 && kubelet_lines == 0 {
+    if (controller_lines > 0 || controller_log) && kubelet_lines == 0 {
         ev.format = Format::ControllerLog;
     }
     if runtime_lines > 0 && kubelet_seen == 0 && controller_lines == 0 {

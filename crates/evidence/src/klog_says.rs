@@ -121,6 +121,13 @@ pub(crate) fn controller_node(m: &str) -> Option<String> {
     if let Some(n) = value(m, "node") {
         return Some(n);
     }
+    // "Node n1 is NotReady as of …", "Node n1 is healthy again, …".
+    if let Some(rest) = m.strip_prefix("Node ") {
+        let (n, after) = rest.split_once(' ')?;
+        if after.starts_with("is ") || after.starts_with("was ") {
+            return Some(n.trim_matches('"').to_string());
+        }
+    }
     let (_, rest) = m
         .split_once(" for node ")
         .or_else(|| m.split_once(" on node "))?;
@@ -364,6 +371,29 @@ pub(crate) fn interpret(
         || text == "Recording status change event message for node" && m.contains("NodeNotReady")
     {
         return vec![(None, What::NodeReady(false), Some("node-controller"))];
+    }
+    // The node lifecycle controller's taint queue (`node_lifecycle_controller.go`
+    // `processTaintBaseEviction`, V(2)): "Node is NotReady. Adding it to the Taint queue"
+    // node="n1" (before structured logging: "Node n1 is NotReady as of T. Adding it to the Taint
+    // queue."), "Node is unresponsive. …" (Ready Unknown: "Kubelet stopped posting node
+    // status."), "Node is healthy again, removed all taints" ("Node n1 is healthy again,
+    // removing all taints"). Said every monitor period while it lasts: once until it changes.
+    if text.contains("Adding it to the Taint queue") || text.contains("is healthy again, remov") {
+        let what = if text.contains("is healthy again") {
+            What::NodeReady(true)
+        } else if text.contains("is unresponsive") {
+            What::NodeNotReadyBecause("Kubelet stopped posting node status.".into())
+        } else if text.contains("is NotReady") {
+            What::NodeReady(false)
+        } else {
+            return Vec::new();
+        };
+        let node = controller_node(m).unwrap_or_default();
+        let healthy = what == What::NodeReady(true);
+        if ready.insert(format!("\u{0}taint {node}"), healthy) == Some(healthy) {
+            return Vec::new();
+        }
+        return vec![(None, what, Some("node-controller"))];
     }
     // MarkPodsNotReady (pkg/controller/util/node/controller_utils.go).
     if text.starts_with("Updating ready status of pod") {

@@ -22,7 +22,7 @@ const RUNTIME: Option<&str> = Some("runtime-restart");
 const HASH: Option<&str> = Some("upgrade-1.30-to-1.31");
 
 /// Each paste (its number) and what replay says of it.
-const ANSWERS: [(&str, Said); 95] = [
+const ANSWERS: [(&str, Said); 98] = [
     ("01-", Read(REBOOT)),
     ("02-", Read(REBOOT)),
     ("03-", Read(REBOOT)),
@@ -164,6 +164,11 @@ const ANSWERS: [(&str, Said); 95] = [
     ("94-", Read(None)),
     // readiness failures of a 1.32+ kubelet ("not ready"): no restart.
     ("95-", Read(None)),
+    // the node controller's taint queue: a kubelet stopped (96, 97) or never Ready (98); the
+    // kubelet's stop itself is not in these logs.
+    ("96-", Read(None)),
+    ("97-", Read(None)),
+    ("98-", Read(None)),
 ];
 
 #[test]

@@ -150,3 +150,33 @@ fn kernel_journal_is_named_the_kernels() {
         e.message
     );
 }
+
+/// kubernetes#77981 and #110028: the node lifecycle controller's "Node … is unresponsive as of
+/// …. Adding it to the Taint queue." (Ready Unknown, the kubelet stopped posting), said every
+/// 5 s while it lasts: one observation per node, the node it names, written by the controller.
+/// "… was in a taint queue, but it's ready now" is about another node and reads as nothing.
+#[test]
+fn taint_queue_lines_are_the_node_controllers() {
+    for (paste, node) in [("96-", "k8s-worker3"), ("97-", "kind-worker")] {
+        let ev = read_paste(paste);
+        assert_eq!(ev.format, Format::ControllerLog, "{paste}");
+        assert_eq!(ev.obs.len(), 1, "{paste}: {:#?}", ev.obs);
+        let o = &ev.obs[0];
+        assert_eq!(o.node.as_deref(), Some(node));
+        assert_eq!(
+            o.what,
+            What::NodeNotReadyBecause("Kubelet stopped posting node status.".into())
+        );
+        assert_eq!(o.by.as_deref(), Some("node-controller"));
+    }
+    // schu/kubedee#26: the pre-structured "is NotReady as of", in kube-controller-manager's
+    // journal.
+    let ev = read_paste("98-");
+    assert_eq!(ev.format, Format::ControllerLog);
+    assert_eq!(ev.obs.len(), 1, "{:#?}", ev.obs);
+    assert_eq!(ev.obs[0].what, What::NodeReady(false));
+    assert_eq!(
+        ev.obs[0].node.as_deref(),
+        Some("kubedee-test-worker-2ajv8y")
+    );
+}
