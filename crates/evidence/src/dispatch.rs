@@ -1,6 +1,8 @@
 //! The format dispatcher: `detect` a file's format from its content, `read` it with its reader,
 //! `merge` several files' observations. Above the readers: the only module that imports them all.
 
+use crate::around::{blank, outside_fences, prose_note, unquote};
+use crate::other_words::{is_dmesg, looks, OtherWords};
 use crate::types::{
     cut, is_command, is_comment, is_elision, is_sudo_prompt, Evidence, Format, Obs, ReadError,
 };
@@ -8,135 +10,6 @@ use crate::{audit, describe, events, events_table, klog, nodes_table, pod, watch
 
 /// What to paste instead, said by every refusal.
 const PASTE: &str = "Paste instead: `kubectl get pod NAME -o yaml` or `kubectl describe pod NAME`, `kubectl get events -o yaml`, a `kubectl get pods -w` transcript, the kubelet's log (`journalctl -u kubelet -o short-iso`) or audit log lines";
-
-/// A line of the kernel's ring buffer as `dmesg` prints it: `[67489.513411] message`.
-fn is_dmesg(t: &str) -> bool {
-    let Some(rest) = t.strip_prefix('[') else {
-        return false;
-    };
-    let Some((stamp, _)) = rest.split_once(']') else {
-        return false;
-    };
-    let stamp = stamp.trim();
-    stamp.split_once('.').is_some_and(|(a, b)| {
-        !a.is_empty()
-            && a.bytes().all(|c| c.is_ascii_digit())
-            && !b.is_empty()
-            && b.bytes().all(|c| c.is_ascii_digit())
-    })
-}
-
-/// A line of a Go program's stack dump (a panic, a fatal error or SIGQUIT: every goroutine's
-/// stack, as the kubelet prints when it crashes): `goroutine 19 [chan receive]:`, `main.main()`,
-/// a frame's `/path/file.go:41 +0xe5`, `created by …`, `panic: …`.
-fn is_go_dump(t: &str) -> bool {
-    (t.starts_with("goroutine ") && t.ends_with("]:"))
-        || t == "main.main()"
-        || t.starts_with("created by ")
-        || t.starts_with("panic: ")
-        || t.starts_with("fatal error: ")
-        || (t.contains(".go:")
-            && t.rsplit_once(" +0x")
-                .is_some_and(|(_, h)| h.bytes().all(|c| c.is_ascii_hexdigit())))
-}
-
-/// A klog line whose header was cut off before its source file (`kubelet.go:2267] node "n1" not
-/// found`, `elet.go:2254] …`): the level, the date, the time and the process id are gone.
-fn is_headless_klog(t: &str) -> bool {
-    let Some((src, _)) = t.split_once("] ") else {
-        return false;
-    };
-    let Some((file, line)) = src.rsplit_once(".go:") else {
-        return false;
-    };
-    !line.is_empty()
-        && line.bytes().all(|c| c.is_ascii_digit())
-        && file
-            .bytes()
-            .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'/')
-}
-
-/// A message the kubelet logs about its runtime and PLEG, pasted without any klog header
-/// (`kubelet.go` `syncLoop`: "skipping pod synchronization - [container runtime is down …]"):
-/// the line starts with it (inside another format's row it is that row's).
-fn is_bare_kubelet_message(t: &str) -> bool {
-    [
-        "skipping pod synchronization",
-        "PLEG is not healthy",
-        "container runtime is down",
-        "Container runtime sanity check failed",
-        "container runtime status check may not have completed yet",
-    ]
-    .iter()
-    .any(|m| t.starts_with(m))
-}
-
-/// The kubelet's or the kernel's words out of any format replay reads: what they are, said in
-/// full for a refusal and in short for an unread line of a file that is otherwise read.
-#[derive(Clone, Copy, PartialEq)]
-enum OtherWords {
-    Dmesg,
-    GoDump,
-    HeadlessKlog,
-    /// A bare kubelet message; `true`: its PLEG has not relisted once since the start.
-    BareKubelet(bool),
-}
-
-impl OtherWords {
-    fn of(t: &str) -> Option<OtherWords> {
-        if is_dmesg(t) {
-            Some(OtherWords::Dmesg)
-        } else if is_go_dump(t) {
-            Some(OtherWords::GoDump)
-        } else if is_headless_klog(t) {
-            Some(OtherWords::HeadlessKlog)
-        } else if is_bare_kubelet_message(t) {
-            Some(OtherWords::BareKubelet(
-                crate::klog_says::pleg_never_relisted(t),
-            ))
-        } else {
-            None
-        }
-    }
-
-    /// For a refusal: what the text is, and what to paste instead.
-    fn full(self) -> &'static str {
-        match self {
-            OtherWords::Dmesg => "the kernel's ring buffer (`dmesg`): the kernel's messages, not the kubelet's or kubectl's (for a reboot: `journalctl --list-boots` and the node's events, `kubectl get events --field-selector involvedObject.kind=Node`)",
-            OtherWords::GoDump => "a Go program's stack dump (every goroutine's stack, printed when the kubelet panics or is killed with SIGQUIT): where its code stood, not what it saw; why it exited is in the lines before the dump (`journalctl -u kubelet -b -o short-iso`, from the boot on)",
-            OtherWords::HeadlessKlog => "the kubelet's log lines with their header cut off (`I0123 12:34:56.789012 1234` before `kubelet.go:2267]`: the level, the time and the process are gone); replay needs each line's time: paste the lines whole (`journalctl -u kubelet -o short-iso`)",
-            OtherWords::BareKubelet(true) => "a kubelet message without its log header: a PLEG \"last seen active 2562047h47m16.854775807s ago\" (Go's largest duration) has not relisted once since the kubelet started, as in every kubelet's first seconds (kubernetes#69007): it shows a kubelet (re)start, and a runtime outage only if it lasts; to see when it started and how long it lasted, paste the kubelet's log around it whole (`journalctl -u kubelet -o short-iso`)",
-            OtherWords::BareKubelet(false) => "a kubelet message without its log header (the level, the time, the source file); replay needs each line's time: paste the lines whole (`journalctl -u kubelet -o short-iso`)",
-        }
-    }
-
-    /// For an unread line: what it is, in short.
-    fn short(self) -> &'static str {
-        match self {
-            OtherWords::Dmesg => "the kernel's ring buffer (`dmesg`), not the kubelet's or kubectl's words",
-            OtherWords::GoDump => "a line of a Go stack dump (a program crashing): where its code stood, not what it saw",
-            OtherWords::HeadlessKlog => "a kubelet log line with its header (level, time, process) cut off: `journalctl -u kubelet -o short-iso` gives it whole",
-            OtherWords::BareKubelet(_) => "a kubelet message without its log header (level, time, source file): `journalctl -u kubelet -o short-iso` gives it whole",
-        }
-    }
-}
-
-/// What a line looks like, in words, for a refusal.
-fn looks(l: &str) -> &'static str {
-    let t = l.trim();
-    if let Some(w) = OtherWords::of(t) {
-        return w.full();
-    }
-    if t.starts_with('{') || t.starts_with('[') {
-        "JSON of another kind"
-    } else if t.contains(": ") && !t.contains("  ") {
-        "YAML or `key: value` text of another kind"
-    } else if t.split("  ").filter(|c| !c.trim().is_empty()).count() >= 3 {
-        "a table of another command's output"
-    } else {
-        "plain text"
-    }
-}
 
 /// How many sentences of prose may stand above the output (a reporter's "The sidecar container
 /// continues to run normally:" over a pasted block).
@@ -274,6 +147,42 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
         .collect::<Vec<_>>()
         .join("\n");
     let whole = read_clean(&cleaned, file);
+    // An issue's text copied whole: the reporter's prose around markdown code blocks. Refused
+    // as it stands, the code blocks alone are read, and the prose is said.
+    // Each block on its own when together they are not one format (an error line's block, then
+    // describe's Events): the block with the most observations, the others said.
+    let (prose, blocks) = outside_fences(text);
+    let (whole, text, cleaned) = match whole {
+        Err(e) if !prose.is_empty() => {
+            let raw = blank(text, prose.iter().copied());
+            let fenced = blank(&cleaned, prose.iter().copied());
+            match read_clean(&fenced, file) {
+                Ok(ev) => {
+                    commands.push(prose_note(text, &prose));
+                    (Ok(ev), raw, fenced)
+                }
+                Err(_) if read_sections(&raw, &fenced, file).is_some() => {
+                    commands.push(prose_note(text, &prose));
+                    (Err(e), raw, fenced)
+                }
+                Err(_) => match best_block(&fenced, &blocks, file) {
+                    Some((ev, others)) => {
+                        commands.push(prose_note(text, &prose));
+                        commands.extend(others);
+                        (Ok(ev), raw, fenced)
+                    }
+                    // Refused: why the code blocks are, not the prose above them.
+                    None => (
+                        Err(read_clean(&fenced, file).err().unwrap_or(e)),
+                        text.to_string(),
+                        cleaned,
+                    ),
+                },
+            }
+        }
+        w => (w, text.to_string(), cleaned),
+    };
+    let (text, cleaned) = (text.as_str(), cleaned.as_str());
     // A session pasted whole (`$ kubectl get jobs`, its table, `$ kubectl get pods`, …): each
     // command's output on its own; and `kubectl get nodes` above another command's output (`get
     // pods`, the journal): that output, read on its own, says more than the nodes' states.
@@ -283,7 +192,7 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
     };
     let mut ev = match (
         sections
-            .then(|| read_sections(text, &cleaned, file))
+            .then(|| read_sections(text, cleaned, file))
             .flatten(),
         whole,
     ) {
@@ -505,44 +414,37 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
     Ok(ev)
 }
 
-/// The text with each line's leading quote marks (`> `, `>> `, `> > `) or markdown's inline
-/// code marks taken off, and how many lines had them. A line of `>` alone is an empty quoted
-/// line.
-fn unquote(text: &str) -> (String, usize) {
-    let mut n = 0;
-    let out: Vec<&str> = text
-        .lines()
-        .map(|l| {
-            let t = l.trim_start();
-            // Markdown's inline code around a pasted line (`` ` Oct 28 16:24:42 host kubelet[1]:
-            // … ` ``), not a fence (```).
-            if t.starts_with('`') && !t.starts_with("```") {
-                n += 1;
-                let r = t[1..].trim_start();
-                return r.strip_suffix('`').unwrap_or(r);
-            }
-            if !t.starts_with('>') {
-                return l;
-            }
-            n += 1;
-            let mut r = t;
-            while let Some(x) = r.strip_prefix('>') {
-                r = x.strip_prefix(' ').unwrap_or(x);
-            }
-            r
+/// Each code block (1-based lines, inclusive) read on its own: the one with the most
+/// observations, and the others said (refused with why, or read with fewer).
+fn best_block(
+    fenced: &str,
+    blocks: &[(usize, usize)],
+    file: usize,
+) -> Option<(Evidence, Vec<String>)> {
+    let n = fenced.lines().count();
+    let mut read: Vec<(usize, Result<Evidence, ReadError>)> = blocks
+        .iter()
+        .map(|&(a, b)| {
+            let only = blank(fenced, (1..=n).filter(|l| *l < a || *l > b));
+            (a, read_clean(&only, file))
         })
         .collect();
-    (out.join("\n"), n)
-}
-
-/// The text with these 1-based lines blanked (line numbers kept).
-fn blank(text: &str, lines: impl Iterator<Item = usize>) -> String {
-    let drop: Vec<usize> = lines.collect();
-    text.lines()
-        .enumerate()
-        .map(|(i, l)| if drop.contains(&(i + 1)) { "" } else { l })
-        .collect::<Vec<_>>()
-        .join("\n")
+    let best = (0..read.len())
+        .filter(|&i| read[i].1.is_ok())
+        .max_by_key(|&i| read[i].1.as_ref().map_or(0, |e| e.obs.len()))?;
+    let (_, ev) = read.remove(best);
+    let others = read
+        .into_iter()
+        .map(|(a, r)| match r {
+            Ok(e) => format!(
+                "line {a}: another code block, read as {} with fewer observations ({}): give it as its own --evidence",
+                e.format.as_str(),
+                e.obs.len()
+            ),
+            Err(e) => format!("line {a}: another code block, not read: {}", cut(&e.message)),
+        })
+        .collect();
+    Some((ev.ok()?, others))
 }
 
 /// Several files' evidence as one time-ordered list. Relative sources (kubectl AGE) keep their

@@ -95,7 +95,9 @@ fn time_at(tok: &[&str]) -> Option<(When, usize)> {
             return Some((When::At(t), 6));
         }
     }
-    if first == "<unknown>" {
+    // `<unknown>`: no time; `<invalid>`: a time after kubectl's clock (apimachinery's
+    // `duration.HumanDuration` of a negative age: the node's or the event's clock ahead).
+    if first == "<unknown>" || first == "<invalid>" {
         return Some((When::Ago(0), 1));
     }
     if let Some(a) = time::age(first) {
@@ -259,7 +261,12 @@ pub(crate) fn describe_row(t: &str) -> Result<(String, String, When, String), St
     // Four columns: an event with no message (kube-proxy's `Starting`).
     if cols.len() >= 4 && matches!(cols[0], "Normal" | "Warning") {
         let age = cols[2].split_whitespace().next().unwrap_or("");
-        let a = time::age(age).ok_or_else(|| format!("Age {age:?} is not a kubectl age"))?;
+        let a = match age {
+            // A time after kubectl's clock (`duration.HumanDuration` of a negative age).
+            "<invalid>" => Some(0),
+            _ => time::age(age),
+        }
+        .ok_or_else(|| format!("Age {age:?} is not a kubectl age"))?;
         return Ok((
             cols[1].to_string(),
             cols[3].to_string(),

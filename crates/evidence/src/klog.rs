@@ -432,6 +432,10 @@ pub(crate) fn read(text: &str) -> Evidence {
                 vec![(None, What::KubeletStopped, None)]
             } else if l.proc_ == Some("systemd") && about_kubelet && m.starts_with("Started") {
                 vec![(None, What::KubeletStarted, None)]
+            } else if l.proc_ == Some("systemd-logind") && m.starts_with("System is rebooting") {
+                // logind's own line as the host goes down for a reboot (`logind-dbus.c`).
+                let why = "systemd-logind: System is rebooting.".to_string();
+                vec![(None, What::NodeRebooted(why), Some("systemd-logind"))]
             } else {
                 Vec::new()
             }
@@ -466,7 +470,8 @@ pub(crate) fn read(text: &str) -> Evidence {
         for (pod, what, writer) in said {
             // (The e2e framework's lines are counted apart, above.)
             let e2e = l.proc_ == Some(E2E);
-            if !e2e && (writer.is_some() || controller) {
+            // (A writer named by the line itself, as systemd-logind, is not a controller.)
+            if !e2e && (writer.is_some_and(|w| w.contains("controller")) || controller) {
                 controller_lines += 1;
             } else if !e2e {
                 kubelet_lines += 1;

@@ -318,9 +318,20 @@ pub(crate) fn interpret(
     // = Unavailable …" (before 1.21 `Container runtime sanity check failed: …`); and a CRI call
     // the runtime does not answer (remote_runtime.go: "ListPodSandbox with filter nil from
     // runtime service failed: rpc error: code = Unavailable desc = … connection is
-    // unavailable"): the runtime is down or restarting. Said once until the reason changes.
-    let cri_unavailable =
-        text.contains("from runtime service failed") && m.contains("code = Unavailable");
+    // unavailable"; "ListPodSandbox with filter from runtime service failed" since structured
+    // logging; the Evented PLEG's "GetContainerEvents failed to get streaming client", a line the
+    // paste cut after `code = Unavaila`); and gRPC's own reconnect lines to the runtime's socket
+    // (`clientconn.go`: "grpc: addrConn.createTransport failed to connect to
+    // {unix:///run/containerd/containerd.sock …}. … Reconnecting..."): the runtime is down or
+    // restarting. Said once until the reason changes.
+    let unavailable = m.contains("code = Unavaila");
+    let cri_unavailable = (unavailable
+        && (text.contains("from runtime service failed")
+            || text.starts_with("GetContainerEvents failed")))
+        || (text.contains("createTransport failed to connect to")
+            && ["containerd.sock", "crio.sock", "dockershim.sock"]
+                .iter()
+                .any(|s| m.contains(s)));
     if text.starts_with("Container runtime sanity check failed") || cri_unavailable {
         let why = value(m, "err")
             .unwrap_or_else(|| text.split_once(": ").map_or(text, |(_, r)| r).to_string());
@@ -394,6 +405,31 @@ pub(crate) fn interpret(
             return Vec::new();
         }
         return vec![(None, what, Some("node-controller"))];
+    }
+    // The kubelet's graceful node shutdown (`nodeshutdown_manager_linux.go`, V(1)): logind's
+    // PrepareForShutdown seen ("Shutdown manager detected new shutdown event", said twice), then
+    // each pod killed ("Shutdown manager killing pod with gracePeriod" pod="ns/name"): the node
+    // is shutting down (a reboot or a power-off follows).
+    if text.starts_with("Shutdown manager detected new shutdown event") {
+        if ready.insert("\u{0}shutdown".into(), true).is_some() {
+            return Vec::new();
+        }
+        return one(
+            None,
+            What::PodMessage {
+                reason: "Shutdown".into(),
+                message: "the kubelet's graceful node shutdown began: logind said the node is shutting down".into(),
+            },
+        );
+    }
+    if text.starts_with("Shutdown manager killing pod") {
+        return one(
+            value(m, "pod").map(|p| pod_name(&p)),
+            What::PodMessage {
+                reason: "Shutdown".into(),
+                message: "killed by the kubelet's graceful node shutdown".into(),
+            },
+        );
     }
     // MarkPodsNotReady (pkg/controller/util/node/controller_utils.go).
     if text.starts_with("Updating ready status of pod") {

@@ -21,6 +21,7 @@
 //! observed per-pod sequences with the model's runs under every release profile and every
 //! real-bug preset, and ranks them.
 
+mod around;
 mod audit;
 pub mod beside;
 mod describe;
@@ -36,6 +37,7 @@ mod node_conditions;
 mod nodes_table;
 mod npd;
 pub mod observed;
+mod other_words;
 mod pod;
 pub mod reasons;
 mod runtime_log;

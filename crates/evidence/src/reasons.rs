@@ -310,6 +310,17 @@ pub(crate) fn said(
                 .unwrap_or("?")
                 .to_string(),
         ),
+        // Before 1.13 (`computePodActions`): "Killing container with id docker://redis:Container
+        // spec hash changed (1795437233 vs 2346900602).. Container will be killed and
+        // recreated." (kubernetes#72296, a 1.11 → 1.12 upgrade).
+        Says::Killing if message.contains("spec hash changed") => What::SpecChanged(
+            message
+                .split_once(" id ")
+                .map(|(_, r)| r.split_once("://").map_or(r, |(_, n)| n))
+                .and_then(|r| r.split(':').next())
+                .unwrap_or("?")
+                .to_string(),
+        ),
         Says::Killing => What::ContainerDied,
         Says::Started => What::ContainerStarted,
         Says::Starting => {

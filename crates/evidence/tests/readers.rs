@@ -87,16 +87,20 @@ fn audit_pod_status_patch_by_the_kubelet_gives_ready_and_the_writer() {
     );
 }
 
+/// kubernetes#108594: a kind node's graceful node shutdown, its kubelet killing a pod
+/// ("Shutdown manager killing pod with gracePeriod", `nodeshutdown_manager.go`); the other lines
+/// (the pod workers' teardown) are about things replay does not follow, and skipped.
 #[test]
-fn journal_lines_of_a_kind_node_are_read_and_skipped_when_off_topic() {
-    let ev = read(&data("108594-journal.txt"), 0).unwrap_err();
-    // Every line is a kubelet klog line, none about what the model follows.
-    assert_eq!(ev.line, 1);
+fn journal_lines_of_a_graceful_node_shutdown() {
+    let ev = read(&data("108594-journal.txt"), 0).unwrap();
+    assert_eq!(ev.format, Format::Klog);
+    assert_eq!(ev.obs.len(), 1, "{:?}", ev.obs);
+    assert_eq!(ev.obs[0].pod.as_deref(), Some("test-term"));
     assert!(
-        ev.message.contains("kubelet log") && ev.message.contains("nothing about pods"),
-        "{}",
-        ev.message
+        matches!(&ev.obs[0].what, What::PodMessage { reason, message }
+        if reason == "Shutdown" && message.contains("graceful node shutdown"))
     );
+    assert_eq!(ev.skipped, 5);
 }
 
 #[test]

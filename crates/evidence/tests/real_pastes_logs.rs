@@ -180,3 +180,113 @@ fn taint_queue_lines_are_the_node_controllers() {
         Some("kubedee-test-worker-2ajv8y")
     );
 }
+
+/// Azure/AKS#3588 and node-problem-detector#666: an issue's prose around its code blocks. The
+/// blocks are read, each on its own when together they are not one format (an error line's
+/// block, then describe's Events under an `Events:` heading left outside the fence); the prose
+/// and the other block are said. Ages `<invalid>` (a clock ahead of kubectl's) are now.
+#[test]
+fn an_issues_prose_around_its_code_blocks() {
+    let ev = read_paste("99-");
+    assert_eq!(ev.format, Format::Describe);
+    assert!(ev.obs.iter().any(|o| o.what == What::ProxyStarted));
+    assert!(
+        ev.notes
+            .iter()
+            .any(|n| n.contains("of prose outside the markdown code blocks, skipped")),
+        "{:#?}",
+        ev.notes
+    );
+    assert!(ev
+        .notes
+        .iter()
+        .any(|n| n.starts_with("line 8: another code block, not read")));
+    // The systemctl block read, the events block of NPD's KubeletUnhealthy said.
+    let ev = read_paste("100-");
+    assert_eq!(ev.format, Format::Klog);
+    assert_eq!(ev.obs[0].what, What::KubeletStarted);
+}
+
+/// kubernetes#122674 and #110755: the kubelet's graceful node shutdown
+/// (`nodeshutdown_manager_linux.go`): the shutdown event seen (said twice, read once), a pod
+/// killed: the node was shutting down, named a reboot, moderate.
+#[test]
+fn the_kubelets_graceful_node_shutdown() {
+    let ev = read_paste("109-");
+    assert_eq!(ev.obs.len(), 1, "{:#?}", ev.obs);
+    assert_eq!(ev.obs[0].node.as_deref(), Some("worker-node01"));
+    let a = answered("109-");
+    assert_eq!(a.restart.as_deref(), Some("node-reboot"));
+    assert!(a.reasons.iter().any(|r| r
+        .starts_with("node worker-node01: Shutdown: the kubelet's graceful node shutdown began")));
+    let ev = read_paste("110-");
+    assert_eq!(ev.obs[0].pod.as_deref(), Some("client-64ccc5cc77-6jrfk"));
+    let a = answered("110-");
+    assert!(a
+        .reasons
+        .iter()
+        .any(|r| r.starts_with("1 pod terminated by the kubelet's graceful node shutdown")));
+}
+
+/// kubernetes#107043 and rook#1018: a reboot in the journal itself: journalctl's `-- Reboot --`
+/// after systemd stopped the kubelet, and systemd-logind's "System is rebooting.", each said as
+/// what it is (not as the kubelet's Rebooted event).
+#[test]
+fn the_journals_own_reboot_lines() {
+    let a = answered("111-");
+    assert_eq!(a.restart.as_deref(), Some("node-reboot"));
+    assert!(a
+        .reasons
+        .iter()
+        .any(|r| r.contains("journalctl's `-- Reboot --` between two boots' entries")));
+    let ev = read_paste("116-");
+    assert_eq!(ev.format, Format::Klog);
+    assert_eq!(ev.obs[0].by.as_deref(), Some("systemd-logind"));
+    let a = answered("116-");
+    assert!(a
+        .reasons
+        .iter()
+        .any(|r| r.contains("systemd-logind's \"System is rebooting.\"")));
+}
+
+/// kubernetes#72296: kubelet 1.11 → 1.12, "Killing container with id docker://redis:Container
+/// spec hash changed (…)" (the wording before "definition changed"): a spec-hash restart.
+#[test]
+fn spec_hash_changed_before_1_13() {
+    let ev = read_paste("114-");
+    assert_eq!(ev.obs[0].what, What::SpecChanged("redis".into()));
+    assert_eq!(ev.obs[0].pod.as_deref(), Some("redis-k6p6z"));
+}
+
+/// kubernetes#129827 and #95727: containerd restarted by hand, as the kubelet saw it: its CRI
+/// calls `Unavailable` (structured "ListPodSandbox with filter from runtime service failed",
+/// the Evented PLEG's stream), gRPC reconnecting to containerd.sock.
+#[test]
+fn the_kubelets_grpc_lines_to_its_runtime() {
+    for p in ["103-", "107-"] {
+        let ev = read_paste(p);
+        assert!(
+            ev.obs.iter().any(|o| matches!(&o.what, What::RuntimeDown(m)
+                if m.starts_with("container runtime not answering"))),
+            "{p}: {:#?}",
+            ev.obs
+        );
+        assert_eq!(
+            answered(p).restart.as_deref(),
+            Some("runtime-restart"),
+            "{p}"
+        );
+    }
+}
+
+/// moby#42820: journal lines with their time and host cut off: refused, saying so.
+#[test]
+fn journal_lines_without_their_time_are_named() {
+    let e = restartscope_evidence::read(&common::paste("119-"), 0).unwrap_err();
+    assert!(
+        e.message
+            .contains("journal lines with their time and host cut off"),
+        "{}",
+        e.message
+    );
+}

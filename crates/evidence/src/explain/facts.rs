@@ -35,7 +35,13 @@ pub(super) fn pod_facts(obs: &[Obs]) -> Vec<String> {
     out.extend(created_then_ready(obs));
     out.extend(not_ready_while_deleting(obs));
     for o in obs {
-        let pod = o.pod.as_deref().unwrap_or("the pod");
+        // A fact of a node's (the graceful node shutdown beginning) names the node.
+        let node = o.node.as_ref().map(|n| format!("node {n}"));
+        let pod = o
+            .pod
+            .as_deref()
+            .or(node.as_deref().filter(|_| matches!(&o.what, What::PodMessage { message, .. } if message.contains("graceful node shutdown began"))))
+            .unwrap_or("the pod");
         let s = match &o.what {
             What::ContainerState(c) if c.reason.as_deref() == Some("OOMKilled") => format!(
                 "{pod}: container {} was OOMKilled{} — out of memory, not a restart effect",

@@ -66,7 +66,7 @@ impl OtherRestart {
                 let spec = obs.iter().find(|o| matches!(o.what, What::SpecChanged(_)));
                 match (super::upgrade::headline(obs), spec) {
                     (Some(h), None) => h,
-                    (Some(h), Some(o)) => format!("{h} The evidence shows a container restarted so: \"definition changed, will be restarted\" (line {}).", o.line),
+                    (Some(h), Some(o)) => format!("{h} The evidence shows a container restarted so: its hash changed (line {}).", o.line),
                     (None, _) if hop => "An in-place kubelet upgrade across 1.30→1.31 explains this: the container hash changed (PR #124220), so the new kubelet restarts every container at its first SyncPod (rule U1; kubernetes#129385) — expected, not a bug; drain the node before a minor upgrade.".into(),
                     (None, Some(_)) => "A container-spec-hash restart explains this — as after an in-place kubelet upgrade across 1.30→1.31 (rule U1; kubernetes#129385), or an edit of the pod's spec: expected, not a kubelet bug.".into(),
                     (None, None) => "An in-place kubelet upgrade explains this.".into(),
@@ -125,8 +125,22 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
             let rebooted = obs.iter().find(|o| matches!(o.what, What::NodeRebooted(_)));
             if let Some(o) = rebooted {
                 score += 70.0;
+                // The kubelet's event, journalctl's mark between two boots, or logind's line as
+                // the host went down.
+                let said = match o.by.as_deref() {
+                    Some("systemd-journald") => {
+                        "journalctl's `-- Reboot --` between two boots' entries"
+                    }
+                    Some("systemd-logind") => "systemd-logind's \"System is rebooting.\"",
+                    _ => "the kubelet's Rebooted event",
+                };
+                let meaning = if said.starts_with("the kubelet") {
+                    "the node's boot id changed — it rebooted"
+                } else {
+                    "the host rebooted"
+                };
                 why.push(format!(
-                    "node {}: the kubelet's Rebooted event ({}): the node's boot id changed — it rebooted (+70)",
+                    "node {}: {said} ({}): {meaning} (+70)",
                     o.node.as_deref().unwrap_or("?"),
                     line(o)
                 ));
@@ -324,7 +338,7 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
             if let Some(first) = changed.first() {
                 score += 50.0;
                 why.push(format!(
-                    "\"definition changed, will be restarted\" ({}): the kubelet restarted a container because its hash changed (`computePodActions`) (+50)",
+                    "a container restarted as its hash changed ({}: \"definition changed, will be restarted\", before 1.13 \"spec hash changed\"; `computePodActions`) (+50)",
                     line(first)
                 ));
                 if changed.len() > 1 {
@@ -492,12 +506,19 @@ fn reboot_hints(obs: &[Obs], start: Option<&Obs>) -> (f64, Vec<String>) {
         .iter()
         .filter(|o| matches!(&o.what, What::PodMessage { message, .. } if message.contains("graceful node shutdown")))
         .collect();
+    let pods = shut.iter().filter(|o| o.pod.is_some()).count();
     if let Some(o) = shut.first() {
         score += 60.0;
+        let what = if pods == 0 {
+            "the kubelet's graceful node shutdown began".to_string()
+        } else {
+            format!(
+                "{pods} pod{} terminated by the kubelet's graceful node shutdown",
+                if pods == 1 { "" } else { "s" }
+            )
+        };
         why.push(format!(
-            "{} pod{} terminated by the kubelet's graceful node shutdown ({}, nodeshutdown_manager_linux.go): the node was shutting down (+60)",
-            shut.len(),
-            if shut.len() == 1 { "" } else { "s" },
+            "{what} ({}, nodeshutdown_manager_linux.go): the node was shutting down (+60)",
             line(o)
         ));
     }
