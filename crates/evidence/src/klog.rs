@@ -27,6 +27,23 @@ struct Line<'a> {
     klog: bool,
     /// klog's source file (`prober.go`, `node_lifecycle_controller.go`).
     src: &'a str,
+    /// Its time has a year (`-o short-iso`): since the epoch, not since 1 January.
+    dated: bool,
+}
+
+/// `journalctl -o short-iso`'s prefix (`2023-12-15T17:25:41+0800 host kubelet[1]: …`, with
+/// `+08:00` and microseconds from systemd 248's `short-iso-precise`): (time since the epoch,
+/// host, process, rest).
+fn journal_iso(l: &str) -> Option<(i64, &str, &str, &str)> {
+    let (stamp, rest) = l.split_once(' ')?;
+    if !stamp.starts_with(|c: char| c.is_ascii_digit()) || !stamp.contains('T') {
+        return None;
+    }
+    let t = time::rfc3339(stamp)?;
+    let (host, rest) = rest.trim_start().split_once(' ')?;
+    let (proc_, rest) = rest.split_once(": ")?;
+    let name = proc_.split('[').next().unwrap_or(proc_);
+    Some((t, host, name, rest))
 }
 
 /// journald's prefix: (time, host, process, rest).
@@ -69,6 +86,22 @@ fn strip_priority(l: &str) -> &str {
 }
 
 fn parse_plain(l: &str) -> Option<Line<'_>> {
+    // `-o short-iso`: the journal's own time, with its year and zone, for every line.
+    if let Some((t, host, p, rest)) = journal_iso(l) {
+        let (klog, src, msg) = match header(rest) {
+            Some((_, src, msg)) => (true, src, msg),
+            None => (false, "", rest),
+        };
+        return Some(Line {
+            t_ms: t,
+            host: Some(host),
+            proc_: Some(p),
+            msg,
+            klog,
+            src,
+            dated: true,
+        });
+    }
     if let Some((t, host, p, rest)) = journal(l) {
         return Some(match header(rest) {
             Some((t, src, msg)) => Line {
@@ -78,6 +111,7 @@ fn parse_plain(l: &str) -> Option<Line<'_>> {
                 msg,
                 klog: true,
                 src,
+                dated: false,
             },
             None => Line {
                 t_ms: t,
@@ -86,6 +120,7 @@ fn parse_plain(l: &str) -> Option<Line<'_>> {
                 msg: rest,
                 klog: false,
                 src: "",
+                dated: false,
             },
         });
     }
@@ -96,6 +131,7 @@ fn parse_plain(l: &str) -> Option<Line<'_>> {
         msg,
         klog: true,
         src,
+        dated: false,
     })
 }
 
@@ -201,6 +237,8 @@ pub(crate) fn read(text: &str) -> Evidence {
         .filter_map(parse)
         .any(|l| controller_file(l.src) || l.proc_ == Some("kube-controller-manager"));
     let (mut kubelet_lines, mut controller_lines, mut json_lines) = (0, 0, 0);
+    // Lines whose time has its year (`-o short-iso`, `--logging-format=json`).
+    let mut dated_lines = 0;
     // The runtime's lines, and any line of the kubelet's (understood or not).
     let (mut runtime_lines, mut kubelet_seen) = (0, 0);
     // The e2e framework's lines, and the node its last one named.
@@ -304,6 +342,7 @@ pub(crate) fn read(text: &str) -> Evidence {
                     msg,
                     klog: true,
                     src,
+                    dated: true,
                 }
             }
             (None, None) => match parse(raw).or_else(|| {
@@ -314,6 +353,7 @@ pub(crate) fn read(text: &str) -> Evidence {
                     msg,
                     klog: false,
                     src: "",
+                    dated: false,
                 })
             }) {
                 Some(l) => l,
@@ -328,6 +368,7 @@ pub(crate) fn read(text: &str) -> Evidence {
                 }
             },
         };
+        dated_lines += usize::from(l.dated);
         if let Some(at) = reboot.take() {
             ev.obs.push(Obs {
                 t_ms: l.t_ms,
@@ -499,65 +540,14 @@ pub(crate) fn read(text: &str) -> Evidence {
     if runtime_lines > 0 && kubelet_seen == 0 && controller_lines == 0 {
         ev.format = Format::RuntimeLog;
     }
-    if json_lines > 0 {
-        // `ts` is seconds since the epoch: these times have their year.
+    if json_lines > 0 || dated_lines > 0 {
+        // `ts` is seconds since the epoch, `-o short-iso` has the year and zone: these times
+        // have their year.
         ev.yearless = false;
     }
     ev
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::klog_says::value;
-
-    /// A `--logging-format=json` line and a "Pod was rejected" status patch, laid out as the
-    /// kubelet writes them (no real line of either was found in public reports): field names from
-    /// `prober.go` (`probeType`, `pod` as an object under JSON) and `status_manager.go`.
-    #[test]
-    fn json_line_and_rejected_patch() {
-        let j = r#"{"ts":1700000000123.5,"caller":"prober/prober.go:107","msg":"Probe failed","v":0,"probeType":"Readiness","pod":{"name":"web-0","namespace":"default"},"containerName":"app","probeResult":"failure"}"#;
-        let ev = read(j);
-        assert_eq!(ev.obs[0].what, What::ProbeFailed("Readiness".into()));
-        assert_eq!(ev.obs[0].pod.as_deref(), Some("web-0"));
-        assert_eq!(ev.obs[0].t_ms, 1_700_000_000_123);
-        assert!(!ev.yearless);
-        let p = r#"I0319 10:00:00.000000    1234 status_manager.go:874] "Patch status for pod" pod="default/web-0" patch="{\"status\":{\"message\":\"Pod was rejected: Node didn't have enough resource: cpu\",\"phase\":\"Failed\",\"reason\":\"OutOfcpu\"}}""#;
-        let ev = read(p);
-        assert!(
-            matches!(&ev.obs[0].what, What::PodMessage { reason, message } if reason == "OutOfcpu" && message.starts_with("Pod was rejected")),
-            "{:?}",
-            ev.obs
-        );
-        assert_eq!(ev.obs[1].what, What::PodPhase("Failed".into()));
-    }
-
-    /// A kind worker's kubelet journal (Kubernetes' own e2e of LeaderWorkerSet, March 2025, at
-    /// -v=4): the event recorder's "Started" echo, then the PLEG's ContainerStarted for the
-    /// sandbox and the container 0.34 s later: one start, not three.
-    #[test]
-    fn an_events_echo_and_the_kubelets_own_line_are_one() {
-        let j = r#"Mar 16 04:31:22 kind-worker kubelet[202]: I0316 04:31:22.318990     202 event.go:389] "Event occurred" object="lws-e2e-thznm/lws-1" fieldPath="spec.containers{c}" kind="Pod" apiVersion="v1" type="Normal" reason="Started" message="Started container c"
-Mar 16 04:31:22 kind-worker kubelet[202]: I0316 04:31:22.661747     202 kubelet.go:2506] "SyncLoop (PLEG): event for pod" pod="lws-e2e-thznm/lws-1" event={"ID":"4ba4f666-f410-4d32-a8c5-f961e3332096","Type":"ContainerStarted","Data":"0782dd0d297258a8f747621ef2b2e349c72bbede25c0d2740eb3eea125d0dbd7"}
-Mar 16 04:31:22 kind-worker kubelet[202]: I0316 04:31:22.661920     202 kubelet.go:2506] "SyncLoop (PLEG): event for pod" pod="lws-e2e-thznm/lws-1" event={"ID":"4ba4f666-f410-4d32-a8c5-f961e3332096","Type":"ContainerStarted","Data":"f87c41877224033289de84a7c29c2d9d66f71ef7a88ec595780f882775ebc1d4"}"#;
-        let ev = read(j);
-        assert_eq!(ev.obs.len(), 1, "{:?}", ev.obs);
-        assert_eq!(ev.obs[0].what, What::ContainerStarted);
-        assert_eq!(ev.obs[0].pod.as_deref(), Some("lws-1"));
-        assert_eq!(ev.obs[0].node.as_deref(), Some("kind-worker"));
-        // Without the echo, the PLEG's two lines are both read, as before.
-        let own: String = j.lines().skip(1).collect::<Vec<_>>().join("\n");
-        assert_eq!(read(&own).obs.len(), 2);
-    }
-
-    #[test]
-    fn journal_and_bare_klog() {
-        let l = parse(r#"Mar 08 19:24:47 kind-worker kubelet[202]: I0308 19:24:47.410550     202 pod_workers.go:638] "Pod is being removed by the kubelet, begin teardown" pod="default/test-term""#).unwrap();
-        assert_eq!(l.host, Some("kind-worker"));
-        assert!(l.klog);
-        assert_eq!(value(l.msg, "pod").as_deref(), Some("default/test-term"));
-        let l = parse(r#"I1220 03:18:01.710490    1233 prober.go:120] "Probe failed" probeType="Readiness" pod="kube-system/kube-apiserver-k8s-0""#).unwrap();
-        assert_eq!(value(l.msg, "probeType").as_deref(), Some("Readiness"));
-        assert!(parse("hello world").is_none());
-    }
-}
+#[path = "klog_tests.rs"]
+mod tests;

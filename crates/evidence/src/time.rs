@@ -120,7 +120,7 @@ pub(crate) fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
-/// RFC 3339 (`2021-05-24T09:29:44.384315Z`, `…+02:00`) → ms since the Unix epoch.
+/// RFC 3339 (`2021-05-24T09:29:44.384315Z`, `…+02:00`, `…+0200`) → ms since the Unix epoch.
 pub fn rfc3339(s: &str) -> Option<i64> {
     let s = s.trim();
     if s.len() < 20 || !s.is_char_boundary(10) || !s.is_char_boundary(11) {
@@ -141,7 +141,11 @@ pub fn rfc3339(s: &str) -> Option<i64> {
         let i = rest.rfind(['+', '-'])?;
         let (t, off) = (&rest[..i], &rest[i..]);
         let sign = if off.starts_with('-') { -1 } else { 1 };
-        let (oh, om) = off[1..].split_once(':')?;
+        // `+02:00`, or `+0200` as `journalctl -o short-iso` of systemd before 248 prints it.
+        let o = &off[1..];
+        let (oh, om) = o
+            .split_once(':')
+            .or_else(|| (o.len() == 4).then(|| o.split_at(2)))?;
         (t, sign * (num(oh)? * 60 + num(om)?))
     };
     let ms = clock(time)?;
