@@ -216,6 +216,15 @@ pub(crate) fn interpret(
             one(None, What::BootId(id.to_string()))
         };
     }
+    // Before 1.21 the same line unstructured: `server.go:416] Version: v1.20.1`
+    // (`klog.Infof("Version: %+v", version.Get())`).
+    if src == "server.go" && text.starts_with("Version: v") {
+        let v = text["Version: ".len()..]
+            .split_whitespace()
+            .next()
+            .unwrap_or("");
+        return one(None, What::KubeletVersion(v.to_string()));
+    }
     if text == "Kubelet version" {
         // cmd/kubelet/app/server.go, run(): logger.Info("Kubelet version", "kubeletVersion", …),
         // logged once at every start.

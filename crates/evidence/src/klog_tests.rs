@@ -71,3 +71,15 @@ fn journal_and_bare_klog() {
     assert_eq!(value(l.msg, "probeType").as_deref(), Some("Readiness"));
     assert!(parse("hello world").is_none());
 }
+
+/// The kubelet's version at its start before 1.21 (`server.go:416] Version: v1.20.2`), as a
+/// kubeadm lab's `journalctl -u kubelet` printed it: the version, beside systemd's start.
+#[test]
+fn the_kubelets_version_before_structured_logging() {
+    let j = "Jan 29 06:42:41 kworker2.mylab.com systemd[1]: Started kubelet: The Kubernetes Node Agent.\nJan 29 06:42:41 kworker2.mylab.com kubelet[26549]: I0129 06:42:41.387538   26549 server.go:416] Version: v1.20.2";
+    let ev = read(j);
+    assert_eq!(ev.obs.len(), 2, "{:?}", ev.obs);
+    assert_eq!(ev.obs[0].what, What::KubeletStarted);
+    assert_eq!(ev.obs[1].what, What::KubeletVersion("v1.20.2".into()));
+    assert_eq!(ev.obs[1].node.as_deref(), Some("kworker2.mylab.com"));
+}
