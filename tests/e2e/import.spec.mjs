@@ -249,6 +249,27 @@ test('evidence replayed beside the model: observed lanes, the ranking and the di
   expect(problems).toEqual([]);
 });
 
+// The restart the evidence shows, named in the app as `restartscope replay` names it, on real
+// pastes quoted in crates/evidence/tests/data/pastes (sources on their first lines): an issue's
+// prose around a journal with journalctl's `-- Reboot --` (kubernetes#107043), and
+// node-problem-detector seeing containerd started four times (node-problem-detector#1258).
+const PASTE = (name) => readFileSync(new URL(`../../crates/evidence/tests/data/pastes/${name}`, import.meta.url), 'utf8');
+
+test('a reboot and a runtime restart named from real pastes, as the CLI names them', async ({ page }) => {
+  const problems = await open(page, '?preset=short-restart');
+  if (!(await page.locator('#import-panel').isVisible())) await page.locator('#import-open').click();
+  const ranking = page.locator('#import-ranking');
+  await page.locator('#import-text').fill(PASTE('111-k8s-107043-kubelet-stopped-then-reboot-mark.txt'));
+  await page.locator('#import-replay').click();
+  await expect(ranking.locator('li').first()).toContainText('Answer: A node reboot explains this');
+  await expect(ranking).toContainText("journalctl's `-- Reboot --`");
+  await page.locator('#import-text').fill(PASTE('92-npd-1258-npd-log-containerd-killed-restarts.txt'));
+  await page.locator('#import-replay').click();
+  await expect(ranking.locator('li').first()).toContainText('Answer: A container runtime restart');
+  await expect(ranking).toContainText('started 4 times');
+  expect(problems).toEqual([]);
+});
+
 // Several evidence files opened together, each read on its own, as the CLI's
 // `replay --evidence A --evidence B` reads them. Real samples: #113646's transcript and a minikube
 // `kubectl cluster-info dump`'s events (crates/evidence/tests/data, sources on their first lines).
