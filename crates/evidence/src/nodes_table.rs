@@ -10,7 +10,8 @@
 //! pod's in `watch`). One printing: states (`NodeReady`, `KubeletVersion`), no restart. A node
 //! printed again: its STATUS changing (`NodeReady`), its VERSION changing (the kubelet upgraded
 //! in place: a new `KubeletVersion` of the same node), its runtime's version changing (another
-//! runtime binary answers: `RuntimeStarted`), its AGE going down (the node object re-created).
+//! runtime binary answers: `RuntimeStarted`), its KERNEL-VERSION changing (another kernel
+//! booted: `NodeRebooted`), its AGE going down (the node object re-created).
 
 use crate::time;
 use crate::types::{cut, is_comment, Evidence, Format, Obs, Unread, What};
@@ -99,6 +100,7 @@ fn fit(cols: &[&'static str], row: &str) -> Option<Row> {
         age: 0,
         version: None,
         runtime: None,
+        kernel: None,
     };
     for (k, col) in cols.iter().enumerate() {
         let Some(c) = tok.get(i).copied() else {
@@ -118,7 +120,8 @@ fn fit(cols: &[&'static str], row: &str) -> Option<Row> {
                 if c == "<none>" || c.split('.').count() == 4 || c.contains(':') => {}
             "CONTAINER-RUNTIME" => r.runtime = Some(c.into()),
             "OS-IMAGE" => n = (tok.len() - i).saturating_sub(cols.len() - k - 1).max(1),
-            "ROLES" | "KERNEL-VERSION" | "LABELS" => {}
+            "KERNEL-VERSION" => r.kernel = Some(c.into()),
+            "ROLES" | "LABELS" => {}
             _ => return None,
         }
         i += n;
@@ -145,7 +148,8 @@ fn node_obs(r: &Row, what: What, by: &str) -> Obs {
     }
 }
 
-/// A row as read: its printing, line, NAME, STATUS, AGE, VERSION, CONTAINER-RUNTIME.
+/// A row as read: its printing, line, NAME, STATUS, AGE, VERSION, CONTAINER-RUNTIME,
+/// KERNEL-VERSION.
 struct Row {
     p: usize,
     line: usize,
@@ -154,6 +158,8 @@ struct Row {
     age: i64,
     version: Option<String>,
     runtime: Option<String>,
+    /// `-o wide`'s KERNEL-VERSION (`status.nodeInfo.kernelVersion`).
+    kernel: Option<String>,
 }
 
 // Not inlined: inlined into both of dispatch's callers it counted twice in the importer's wasm.
@@ -282,6 +288,14 @@ pub(crate) fn read(text: &str) -> Evidence {
                         r.runtime.as_ref(),
                         "the runtime restarted (upgraded)",
                     ),
+                    // The kubelet reads the kernel's version at its start (cAdvisor's
+                    // `MachineInfo`): another one is another kernel booted, a reboot.
+                    (
+                        "KERNEL-VERSION",
+                        w.kernel.as_ref(),
+                        r.kernel.as_ref(),
+                        "another kernel booted: the node rebooted",
+                    ),
                 ] {
                     let (Some(a), Some(b)) = (a, b) else { continue };
                     if a == b || (col != "STATUS" && a.starts_with(b.as_str())) {
@@ -295,6 +309,7 @@ pub(crate) fn read(text: &str) -> Evidence {
                         "STATUS" if status(a) != ready => What::NodeReady(ready == Some("Ready")),
                         "STATUS" => continue,
                         "VERSION" => What::KubeletVersion(b.clone()),
+                        "KERNEL-VERSION" => What::NodeRebooted(format!("KERNEL-VERSION {a} → {b}")),
                         _ => What::RuntimeStarted(b.clone()),
                     };
                     ev.obs.push(obs(what, &format!("{col} changed")));

@@ -132,6 +132,9 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                         "journalctl's `-- Reboot --` between two boots' entries"
                     }
                     Some("systemd-logind") => "systemd-logind's \"System is rebooting.\"",
+                    Some(b) if b.contains("KERNEL-VERSION") => {
+                        "its KERNEL-VERSION changed between two printings of `kubectl get nodes -o wide` (the kubelet reads it at its start)"
+                    }
                     _ => "the kubelet's Rebooted event",
                 };
                 let meaning = if said.starts_with("the kubelet") {
