@@ -204,3 +204,37 @@ fn watch_printings_and_a_printing_beside_cut_kubelet_lines_are_states() {
         );
     }
 }
+
+/// A node's KERNEL-VERSION changing between two printings of `-o wide` is another kernel booted,
+/// a reboot (the kubelet reads the kernel's version at its start). No real paste of two such
+/// printings was found (searched 2026-12-06: OS updates, kured, Flatcar, Bottlerocket, Talos,
+/// node images); this is piraeus-operator#518's real header and node1 row, printed again with
+/// the kernel of an update (`5.15.0-78` → `5.15.0-79`) and a later AGE.
+#[test]
+fn a_kernel_version_changing_between_printings_is_a_reboot() {
+    let real = common::paste("25-");
+    let mut lines = real.lines().skip_while(|l| !l.starts_with("NAME "));
+    let (header, row) = (lines.next().unwrap(), lines.next().unwrap());
+    assert!(row.starts_with("node1 ") && row.contains("5.15.0-78-generic"));
+    let again = row
+        .replace("5.15.0-78-generic", "5.15.0-79-generic")
+        .replacen("8d ", "9d ", 1);
+    let ev = read(&format!("{header}\n{row}\n{header}\n{again}\n"), 0).unwrap();
+    let r: Vec<_> = ev
+        .obs
+        .iter()
+        .filter(|o| matches!(o.what, What::NodeRebooted(_)))
+        .collect();
+    assert_eq!(r.len(), 1, "{:#?}", ev.obs);
+    assert_eq!(r[0].node.as_deref(), Some("node1"));
+    let a = {
+        use restartscope_evidence::explain::{answer, candidates, explain_for};
+        let c = candidates(&ev.obs, None, None);
+        answer(&ev.obs, explain_for(&ev.obs, &c, None), None).0
+    };
+    assert_eq!(a.restart.as_deref(), Some("node-reboot"));
+    assert!(a
+        .reasons
+        .iter()
+        .any(|r| r.contains("its KERNEL-VERSION changed between two printings")));
+}
