@@ -120,6 +120,8 @@ pub(crate) fn read(text: &str) -> Evidence {
     let mut block: Option<(usize, bool)> = None;
     let mut conds: Vec<(String, bool, usize)> = Vec::new();
     let mut node_notready: Vec<(i64, String, usize, &str)> = Vec::new();
+    // The first other condition the node lifecycle controller set Unknown.
+    let mut stopped_posting: Option<(i64, String, usize)> = None;
     let mut lease_renewed: Option<(i64, usize)> = None;
     let mut boot: Option<(String, usize)> = None;
     // The Conditions table's columns, as its header names them.
@@ -346,7 +348,12 @@ pub(crate) fn read(text: &str) -> Evidence {
                     node_notready.push((since, message, line, "node-controller"))
                 }
                 Some((v, ..)) => conds.push(("Ready".into(), v == "True", line)),
-                None => ev.skipped += usize::from(!node_conditions::rule(t)),
+                None => {
+                    if let Some((since, m)) = node_conditions::stopped_posting(t, &cond_header) {
+                        stopped_posting.get_or_insert((since, m, line));
+                    }
+                    ev.skipped += usize::from(!node_conditions::rule(t));
+                }
             },
             "conditions" => {
                 let mut it = t.split_whitespace();
@@ -449,6 +456,10 @@ pub(crate) fn read(text: &str) -> Evidence {
                 "kubelet",
             );
         }
+    }
+    // The controller's Unknown on another condition, when the Ready row was not pasted.
+    if let Some((t, m, line)) = stopped_posting.filter(|_| node_notready.is_empty()) {
+        node_notready.push((t, m, line, "node-controller"));
     }
     for (t, message, line, by) in node_notready {
         ev.obs.push(Obs {

@@ -34,13 +34,19 @@ struct Line<'a> {
 /// `journalctl -o short-iso`'s prefix (`2023-12-15T17:25:41+0800 host kubelet[1]: …`, with
 /// `+08:00` and microseconds from systemd 248's `short-iso-precise`): (time since the epoch,
 /// host, process, rest).
-fn journal_iso(l: &str) -> Option<(i64, &str, &str, &str)> {
+fn journal_iso(l: &str) -> Option<(i64, Option<&str>, &str, &str)> {
     let (stamp, rest) = l.split_once(' ')?;
     if !stamp.starts_with(|c: char| c.is_ascii_digit()) || !stamp.contains('T') {
         return None;
     }
     let t = time::rfc3339(stamp)?;
-    let (host, rest) = rest.trim_start().split_once(' ')?;
+    let rest = rest.trim_start();
+    // No host: `snap logs` prints `2023-12-16T04:14:34Z systemd[1]: …`.
+    let (host, rest) = match rest.split_once(' ') {
+        Some((h, _)) if h.ends_with("]:") => (None, rest),
+        Some((h, r)) => (Some(h), r),
+        None => return None,
+    };
     let (proc_, rest) = rest.split_once(": ")?;
     let name = proc_.split('[').next().unwrap_or(proc_);
     Some((t, host, name, rest))
@@ -94,7 +100,7 @@ fn parse_plain(l: &str) -> Option<Line<'_>> {
         };
         return Some(Line {
             t_ms: t,
-            host: Some(host),
+            host,
             proc_: Some(p),
             msg,
             klog,
@@ -463,7 +469,20 @@ pub(crate) fn read(text: &str) -> Evidence {
         } else if !l.klog {
             // "kubelet.service", "kubelet: The Kubernetes Node Agent", CentOS's "Kubernetes
             // Kubelet Server".
-            let about_kubelet = m.contains("kubelet") || m.contains("Kubelet Server");
+            // The distributions' units that run the kubelet in their own process: MicroK8s's
+            // kubelite (`snap.microk8s.daemon-kubelite.service`), k3s's and rke2's.
+            let about_kubelet = m.contains("kubelet")
+                || m.contains("Kubelet Server")
+                || m.contains("daemon-kubelite")
+                || [
+                    "k3s.service",
+                    "k3s-agent.service",
+                    "rke2-server.service",
+                    "rke2-agent.service",
+                ]
+                .iter()
+                .any(|u| m.contains(u))
+                || m.contains("Lightweight Kubernetes");
             // systemd's unit lines: "Stopping/Stopped kubelet…", and the kubelet exiting on its
             // own ("kubelet.service: Main process exited, code=exited, status=1/FAILURE").
             if l.proc_ == Some("systemd")

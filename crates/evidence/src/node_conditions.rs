@@ -77,3 +77,22 @@ pub(crate) fn ready(t: &str, header: &[String]) -> Option<(&'static str, i64, St
     };
     Some((status, since, message))
 }
+
+/// Another condition's row written by the node lifecycle controller when the kubelet stopped
+/// posting (`tryUpdateNodeHealth` sets every condition Unknown, reason NodeStatusUnknown,
+/// "Kubelet stopped posting node status."): its last transition in ms or 0, and the message. A
+/// paste cut before the Ready row (kubespray#4900's) still says the node is NotReady.
+pub(crate) fn stopped_posting(t: &str, header: &[String]) -> Option<(i64, String)> {
+    let c = cols(t);
+    let at = |n: &str| header.iter().position(|h| h == n);
+    let status = c.get(at("Status")?)?;
+    let reason = c.get(at("Reason")?)?;
+    if status != "Unknown" || reason != "NodeStatusUnknown" {
+        return None;
+    }
+    let since = (at("LastTransitionTime").and_then(|i| c.get(i)))
+        .and_then(|x| time::rfc1123z(x))
+        .unwrap_or(0);
+    let message = (at("Message").and_then(|i| c.get(i..))).map_or(String::new(), |m| m.join("  "));
+    Some((since, message))
+}
