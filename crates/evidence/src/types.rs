@@ -453,7 +453,13 @@ pub(crate) fn is_command(l: &str) -> bool {
         .or_else(|| t.find("]$ "))
         .filter(|&i| t.starts_with('[') || t[..i].split_whitespace().any(|w| w.contains('@')))
     {
-        &t[i + 3..]
+        // A `[user@host dir]#` prompt is the shell's, whatever the command after it (a
+        // reporter's alias: `kbs get node`, sealos#728).
+        let rest = &t[i + 3..];
+        if t[..i].contains('@') && !rest.trim().is_empty() {
+            return true;
+        }
+        rest
     } else {
         match t.split_once(' ') {
             Some((p, rest))

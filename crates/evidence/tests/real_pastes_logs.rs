@@ -290,3 +290,37 @@ fn journal_lines_without_their_time_are_named() {
         e.message
     );
 }
+
+/// canonical/microk8s#4342: MicroK8s runs the kubelet in its kubelite service; `snap logs`
+/// prints systemd's lines about it with an ISO time and no host: its stop and start.
+#[test]
+fn microk8s_kubelite_is_the_kubelet() {
+    let ev = read_paste("125-");
+    let w: Vec<_> = ev.obs.iter().map(|o| o.what.clone()).collect();
+    assert_eq!(w, vec![What::KubeletStopped, What::KubeletStarted]);
+    assert!(!ev.yearless);
+}
+
+/// kubernetes-sigs/kubespray#4900: describe node cut before its Ready row; its other conditions
+/// Unknown, NodeStatusUnknown, are the node controller's: the kubelet stopped posting.
+#[test]
+fn describe_node_cut_before_ready_still_says_unknown() {
+    let ev = read_paste("127-");
+    assert_eq!(ev.obs.len(), 1, "{:#?}", ev.obs);
+    assert_eq!(ev.obs[0].node.as_deref(), Some("kubekm1"));
+    assert_eq!(ev.obs[0].by.as_deref(), Some("node-controller"));
+    assert!(matches!(&ev.obs[0].what, What::NodeNotReadyBecause(m)
+        if m.starts_with("Kubelet stopped posting node status")));
+}
+
+/// labring/sealos#728: `[root@master ~]# kbs get node`, a reporter's alias after the shell's
+/// prompt: a command line (never JSON's `[`), the tables under it read.
+#[test]
+fn an_alias_after_the_shells_prompt_is_a_command() {
+    let ev = read_paste("136-");
+    assert_eq!(ev.format, Format::KubectlWatch);
+    assert!(ev
+        .notes
+        .iter()
+        .any(|n| n.contains("a command line, skipped: [root@master ~]# kbs get node")));
+}
