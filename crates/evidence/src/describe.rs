@@ -178,7 +178,10 @@ pub(crate) fn read(text: &str) -> Evidence {
         if event_row {
             section = "events";
         }
-        if ind == 0 && !flush_block_key && !event_row {
+        // (A condition's row flush left, pasted alone, is not a `key: value` line: moby#44300's
+        // Ready row, its message "PLEG is not healthy: …".)
+        let lone_row = section == "conditions" && node_conditions::row(t);
+        if ind == 0 && !flush_block_key && !event_row && !lone_row {
             block = None;
             if let Some((k, v)) = kv(t) {
                 match k {

@@ -188,3 +188,18 @@ fn sudos_password_prompt_is_skipped() {
     assert_eq!(a.obs.len(), b.obs.len());
     assert_eq!(a.format, b.format);
 }
+
+/// A node's Ready row pasted alone and flush left (as moby#44300's reporter pasted theirs):
+/// gesis-orc#21's real row (paste 07) without its two spaces of indent. Its message holds ": "
+/// ("PLEG is not healthy: …"): still the row, not a `key: value` line.
+#[test]
+fn a_lone_ready_row_flush_left() {
+    let real = common::paste("07-");
+    let row = real.lines().nth(3).unwrap();
+    assert!(row.starts_with("  Ready "));
+    let ev = restartscope_evidence::read(row.trim_start(), 0).unwrap();
+    assert_eq!(ev.obs.len(), 1, "{:#?}", ev.obs);
+    assert!(
+        matches!(&ev.obs[0].what, What::NodeNotReadyBecause(m) if m.starts_with("PLEG is not healthy"))
+    );
+}
