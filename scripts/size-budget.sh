@@ -28,8 +28,10 @@ FLEET_BUDGET=${FLEET_SIZE_BUDGET_BYTES:-204800}
 # rollback named a downgrade and the kubelet's words without their time named (+1,726); 491 KB:
 # 501,969 bytes with other writers' logs (the event recorder's echoes, kube-controller-manager's
 # taint queue, node-problem-detector, dockerd on its containerd), an issue's prose around its
-# code blocks, the graceful node shutdown and the journal's own reboot lines (+8,969).
-IMPORT_BUDGET=${IMPORT_SIZE_BUDGET_BYTES:-502784}
+# code blocks, the graceful node shutdown and the journal's own reboot lines (+8,969); 492 KB:
+# 502,307 with the held-out-like pastes' fixes (an alias's prompt, describe cut before Ready,
+# kubelite, a lone row flush left; +338) and room for a build's few hundred bytes of variance.
+IMPORT_BUDGET=${IMPORT_SIZE_BUDGET_BYTES:-503808}
 fail=0
 check() { # DIR BUDGET NAME
   local total=0 n f
