@@ -165,18 +165,14 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
                     commands.push(prose_note(text, &prose));
                     (Err(e), raw, fenced)
                 }
-                Err(_) => match best_block(&fenced, &blocks, file) {
+                Err(fenced_err) => match best_block(&fenced, &blocks, file) {
                     Some((ev, others)) => {
                         commands.push(prose_note(text, &prose));
                         commands.extend(others);
                         (Ok(ev), raw, fenced)
                     }
                     // Refused: why the code blocks are, not the prose above them.
-                    None => (
-                        Err(read_clean(&fenced, file).err().unwrap_or(e)),
-                        text.to_string(),
-                        cleaned,
-                    ),
+                    None => (Err(fenced_err), text.to_string(), cleaned),
                 },
             }
         }
