@@ -35,12 +35,15 @@ pub(super) fn pod_facts(obs: &[Obs]) -> Vec<String> {
     out.extend(created_then_ready(obs));
     out.extend(not_ready_while_deleting(obs));
     for o in obs {
-        // A fact of a node's (the graceful node shutdown beginning) names the node.
+        // A message of a node's, not a pod's (the graceful node shutdown beginning), names the
+        // node.
         let node = o.node.as_ref().map(|n| format!("node {n}"));
         let pod = o
             .pod
             .as_deref()
-            .or(node.as_deref().filter(|_| matches!(&o.what, What::PodMessage { message, .. } if message.contains("graceful node shutdown began"))))
+            .or(node
+                .as_deref()
+                .filter(|_| matches!(o.what, What::PodMessage { .. })))
             .unwrap_or("the pod");
         let s = match &o.what {
             What::ContainerState(c) if c.reason.as_deref() == Some("OOMKilled") => format!(
