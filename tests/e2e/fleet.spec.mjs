@@ -138,15 +138,20 @@ test('fleet view: progress, heatmap, charts and totals equal to the CLI', async 
 });
 
 test('fleet view: a setting changed mid-run cancels it and recomputes', async ({ page }) => {
-  const problems = await openFleet(page, 'nodes=1000&pods-per-node=30');
+  // The largest cluster the view accepts (5000 nodes × 110 pods): a run long enough, on any
+  // machine, to be changed before it ends (1000 × 30 ended in 0.68 s on a fast one).
+  const problems = await openFleet(page, 'nodes=5000&pods-per-node=110');
   await expect(page.locator('#main')).toHaveAttribute('data-state', 'computing');
   await expect(page.locator('#progress-text')).toHaveText(/^Computing… \d+ %$/);
   await page.locator('#f-nodes').fill('12');
   await page.locator('#f-nodes').dispatchEvent('change');
+  // What the line showed until the change: the big run never said it was done.
+  const before = await page.evaluate(() => [...window.__progress]);
+  expect(before.filter((t) => t.startsWith('Done')), before.join(' | ')).toEqual([]);
   await done(page);
   await expect(page.locator('#summary')).toContainText('12 nodes');
   expect(new URL(page.url()).searchParams.get('nodes')).toBe('12');
-  const doc = cli(['--nodes', '12', '--pods-per-node', '30']);
+  const doc = cli(['--nodes', '12', '--pods-per-node', '110']);
   expectSameTotals(await tableTotals(page), doc);
   // Policy and version: 1.34 has only the legacy kubelet.
   await page.locator('#f-version').selectOption('1.34');
