@@ -393,11 +393,7 @@ pub(crate) fn read(text: &str) -> Evidence {
         let node_event = |e: &(String, String, When, String, usize)| reasons::node_only(&e.0, &e.3);
         if let Some(e) = events.iter().find(|e| node_event(e)) {
             is_node = true;
-            node = node.or_else(|| {
-                e.3.strip_prefix("Node ")
-                    .and_then(|r| r.split(' ').next())
-                    .map(str::to_string)
-            });
+            node = node.or_else(|| reasons::node_in_message(&e.3));
             pod = None;
         }
     }

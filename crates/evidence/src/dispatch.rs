@@ -6,6 +6,7 @@ use crate::other_words::{is_dmesg, looks, OtherWords};
 use crate::types::{
     cut, is_command, is_comment, is_elision, is_sudo_prompt, Evidence, Format, Obs, ReadError,
 };
+use crate::unit_status;
 use crate::{audit, describe, events, events_table, klog, nodes_table, pod, watch};
 
 /// What to paste instead, said by every refusal.
@@ -40,9 +41,14 @@ pub fn detect(text: &str) -> Option<Format> {
 /// The format, and the prose lines passed over above the output (line, text).
 fn detect_past_prose(text: &str) -> Option<(Format, Vec<(usize, String)>)> {
     let mut prose = Vec::new();
-    for (n, l) in meaningful(text) {
+    let lines: Vec<(usize, &str)> = meaningful(text).collect();
+    for (i, &(n, l)) in lines.iter().enumerate() {
         if let Some(f) = detect_first(l, text) {
             return Some((f, prose));
+        }
+        // `systemctl status` without its glyph: the journal it prints.
+        if unit_status::bare_header(l, lines.get(i + 1).map(|x| x.1)).is_some() {
+            return Some((Format::Klog, prose));
         }
         // Another kind's table printed before the pods' (`kubectl get deploy,pod`).
         if watch::other_header(l) || l.split_whitespace().next().is_some_and(watch::other_kind) {
@@ -266,13 +272,72 @@ fn read_sections(text: &str, cleaned: &str, file: usize) -> Option<Evidence> {
         format!("lines {}–{to}{after}", from + 1)
     };
     let mut notes = Vec::new();
-    let (f, t, c, _) = &results[best];
-    notes.push(format!(
-        "a paste of several commands' outputs: read {} alone",
-        span(*f, *t, c)
-    ));
+    // The same table printed again after other commands (`kubectl get pods`, `systemctl restart
+    // kubelet`, `kubectl get pods`): its printings read together, each row at its pod's or
+    // node's AGE, as the reader reads `-w`'s.
+    let format = results[best].3.as_ref().ok().map(|e| e.format);
+    let again: Vec<usize> = (0..results.len())
+        .filter(|&i| {
+            matches!(format, Some(Format::KubectlWatch | Format::NodesTable))
+                && results[i].3.as_ref().ok().map(|e| e.format) == format
+        })
+        .collect();
+    let together = (again.len() >= 2)
+        .then(|| {
+            let keep: Vec<(usize, usize)> = again
+                .iter()
+                .map(|&i| (results[i].0, results[i].1))
+                .collect();
+            let only: Vec<&str> = lines
+                .iter()
+                .enumerate()
+                .map(|(i, l)| {
+                    if keep.iter().any(|k| (k.0..k.1).contains(&i)) {
+                        *l
+                    } else {
+                        ""
+                    }
+                })
+                .collect();
+            read_clean(&only.join("\n"), file).ok()
+        })
+        .flatten()
+        .filter(|e| Some(e.format) == format);
+    let used: Vec<usize> = if together.is_some() {
+        again
+    } else {
+        vec![best]
+    };
+    let spans: Vec<String> = used
+        .iter()
+        .map(|&i| span(results[i].0, results[i].1, &results[i].2))
+        .collect();
+    if used.len() > 1 {
+        notes.push(format!(
+            "a paste of several commands' outputs: {}: {} printings of one command, read together",
+            spans.join("; "),
+            used.len()
+        ));
+        // A kubelet restart the reporter typed between the printings: said, not placed (the
+        // printings' only clock is each row's AGE).
+        let (first, last) = (results[used[0]].1, results[used[used.len() - 1]].0);
+        for (n, l) in text.lines().enumerate().take(last).skip(first) {
+            if is_command(l) && restarts_kubelet(l) {
+                notes.push(format!(
+                    "line {}: `{}` between the printings: the reporter restarted the kubelet there; the printings' AGEs do not say when, so the answer does not place it",
+                    n + 1,
+                    cut(l.trim())
+                ));
+            }
+        }
+    } else {
+        notes.push(format!(
+            "a paste of several commands' outputs: read {} alone",
+            spans[0]
+        ));
+    }
     for (i, (from, to, cmd, r)) in results.iter().enumerate() {
-        if i == best {
+        if used.contains(&i) {
             continue;
         }
         notes.push(match r {
@@ -288,9 +353,30 @@ fn read_sections(text: &str, cleaned: &str, file: usize) -> Option<Evidence> {
             ),
         });
     }
-    let mut ev = results.into_iter().nth(best)?.3.ok()?;
+    let mut ev = match together {
+        Some(ev) => ev,
+        None => results.into_iter().nth(best)?.3.ok()?,
+    };
     ev.notes.splice(0..0, notes);
     Some(ev)
+}
+
+/// A command line that restarts the kubelet: systemd's (`systemctl restart kubelet`, k3s's,
+/// rke2's, MicroK8s's kubelite), SysV's `service kubelet restart`, `snap restart`.
+fn restarts_kubelet(l: &str) -> bool {
+    let t = l.trim();
+    let restart = t.contains("restart ") || t.ends_with(" restart");
+    let unit = [
+        "kubelet",
+        "k3s",
+        "rke2-server",
+        "rke2-agent",
+        "kubelite",
+        "microk8s",
+    ]
+    .iter()
+    .any(|u| t.contains(u));
+    restart && unit && !t.contains("containerd") && !t.contains("docker") && !t.contains("crio")
 }
 
 fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {

@@ -10,7 +10,7 @@ use crate::time;
 /// `printEvent`/`AddHandlers`, `describe.go` `DescribeEvents`, and their predecessors); `-A`
 /// puts NAMESPACE first. A row pasted without its header is read with the first layout it fits.
 /// A new kubectl layout is a line here.
-pub(crate) const LAYOUTS: [&[&str]; 6] = [
+pub(crate) const LAYOUTS: [&[&str]; 8] = [
     // `get events -o wide`, 1.14 and later (`eventColumnDefinitions`, the columns of priority 1
     // added): SUBOBJECT empty for a node's event, SOURCE `kubelet, node-a`, the MESSAGE before
     // FIRST SEEN, COUNT and the event's NAME. Tried first: the plain layout's MESSAGE would take
@@ -77,6 +77,24 @@ pub(crate) const LAYOUTS: [&[&str]; 6] = [
         "REASON",
         "MESSAGE",
     ],
+    // `get events -o wide`, 1.11–1.13 (kubectl printing the server's table: 1.13's
+    // `eventColumnDefinitions` and `printEvent`): the involved object's KIND alone, capitalised,
+    // its name only in the event's NAME at the end. Before the plain one, as above.
+    &[
+        "LAST SEEN",
+        "TYPE",
+        "REASON",
+        "KIND",
+        "SOURCE",
+        "MESSAGE",
+        "SUBOBJECT",
+        "FIRST SEEN",
+        "COUNT",
+        "NAME",
+    ],
+    // `get events`, 1.11–1.13: no object's name at all (a node's event names it in its
+    // message, `Node n1 has been rebooted, …`).
+    &["LAST SEEN", "TYPE", "REASON", "KIND", "MESSAGE"],
 ];
 
 /// When an event was last seen: an age counted back from the printing, or a date.
@@ -207,7 +225,15 @@ fn fit_tokens(
                 i += rest.len();
                 break;
             }
-            // NAMESPACE, NAME, OBJECT, REASON: one word, never a TYPE.
+            // 1.14's OBJECT: the kind in lower case (`node/n1`, `pod/web-0`; printers.go
+            // `printEvent`), never 1.11–1.13's capitalised KIND.
+            "OBJECT" => {
+                let c = rest.first()?;
+                c.starts_with(|x: char| x.is_ascii_lowercase())
+                    .then_some(())?;
+                (c.to_string(), 1)
+            }
+            // NAMESPACE, NAME, REASON: one word, never a TYPE.
             _ => {
                 let c = rest.first()?;
                 (!matches!(*c, "Normal" | "Warning")).then_some(())?;

@@ -259,11 +259,12 @@ pub(crate) fn read(text: &str) -> Evidence {
         // SOURCE: `kubelet, node-a` (`-o wide`), `{kubelet node-a}` (before 1.10).
         let from = from.trim_matches(|c| c == '{' || c == '}');
         let source = from.split([',', ' ']).next().filter(|f| !f.is_empty());
-        // A node's event without its object: the node is the source's host.
+        // A node's event without its object's name (1.11–1.13's KIND column): the node its
+        // message names, else the source's host.
         let oname = if oname.is_empty() && on == On::Node {
-            from.split([',', ' '])
-                .nth(1)
-                .map_or(String::new(), |h| h.trim().to_string())
+            reasons::node_in_message(&msg)
+                .or_else(|| from.split([',', ' ']).nth(1).map(|h| h.trim().to_string()))
+                .unwrap_or_default()
         } else {
             oname
         };

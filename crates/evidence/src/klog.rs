@@ -262,13 +262,16 @@ pub(crate) fn read(text: &str) -> Evidence {
     let mut reboot: Option<usize> = None;
     // Inside a `systemctl status` block: the unit's kind (`unit_of`), `None` for another unit.
     let mut status_of: Option<Option<Option<&'static str>>> = None;
-    for (n, raw) in text.lines().enumerate() {
+    let all: Vec<&str> = text.lines().collect();
+    for (n, raw) in all.iter().copied().enumerate() {
         let line = n + 1;
         if raw.trim().is_empty() || is_comment(raw) {
             continue;
         }
         // `systemctl status UNIT`: its header and keys, then its journal lines (read below).
-        if let Some((unit, description)) = unit_status::header(raw) {
+        if let Some((unit, description)) = unit_status::header(raw)
+            .or_else(|| unit_status::bare_header(raw, all.get(n + 1).copied()))
+        {
             status_of = Some(unit_of(unit, description));
             ev.skipped += 1;
             continue;

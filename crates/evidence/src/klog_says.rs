@@ -427,7 +427,7 @@ pub(crate) fn interpret(
             None,
             What::PodMessage {
                 reason: "Shutdown".into(),
-                message: "the kubelet's graceful node shutdown began: logind said the node is shutting down".into(),
+                message: crate::reasons::SHUTDOWN_BEGAN.into(),
             },
         );
     }

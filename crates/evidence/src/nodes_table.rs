@@ -134,6 +134,46 @@ fn headerless(row: &str) -> Option<Row> {
     LAYOUTS.iter().find_map(|l| fit(l, row))
 }
 
+/// The names printed on more than one row of one header's block that cannot be one node's:
+/// masked (`10.aa.aa.aaa`, `node-xxx`, `****`), or an AGE that went down (the node object
+/// re-created) and then back up to the old one's (a watch would need that long). With the line
+/// of each name's first row.
+fn edited(rows: &[Row], blocks: &[usize]) -> Vec<(usize, String)> {
+    let mut out: Vec<(usize, String)> = Vec::new();
+    for (i, r) in rows.iter().enumerate() {
+        if out.iter().any(|o| o.1 == r.name) {
+            continue;
+        }
+        let same: Vec<&Row> = (i..rows.len())
+            .filter(|&j| blocks[j] == blocks[i] && rows[j].name == r.name)
+            .map(|j| &rows[j])
+            .collect();
+        if same.len() < 2 {
+            continue;
+        }
+        let res = |a: i64| a + time::age_resolution_ms(a);
+        let back_up = same.iter().enumerate().any(|(a, x)| {
+            same[a + 1..].iter().enumerate().any(|(b, y)| {
+                res(y.age) < x.age && same[a + 1 + b + 1..].iter().any(|z| res(z.age) >= x.age)
+            })
+        });
+        if masked(&r.name) || back_up {
+            out.push((r.line, r.name.clone()));
+        }
+    }
+    out
+}
+
+/// A name a reporter masked: `***`, `xxx`, `<node>`, or every letter one letter repeated
+/// (`10.aa.aa.aaa`).
+fn masked(name: &str) -> bool {
+    let letters: Vec<char> = name.chars().filter(|c| c.is_ascii_alphabetic()).collect();
+    name.contains("***")
+        || name.to_ascii_lowercase().contains("xxx")
+        || name.starts_with('<')
+        || (letters.len() >= 3 && letters.iter().all(|&c| c == letters[0]))
+}
+
 /// An observation of a row's node (not inlined: one copy of the code for every kind).
 #[inline(never)]
 fn node_obs(r: &Row, what: What, by: &str) -> Obs {
@@ -169,16 +209,19 @@ pub(crate) fn read(text: &str) -> Evidence {
     let mut ev = Evidence::new(Format::NodesTable, false);
     let mut cols: Option<Vec<&'static str>> = None;
     let mut rows: Vec<Row> = Vec::new();
-    let mut p = 0;
-    let mut from = 0;
+    // Each row's header block (a new header: a new printing).
+    let mut block = 0;
+    let mut blocks: Vec<usize> = Vec::new();
+    // The rows read before each header.
+    let mut starts: Vec<usize> = Vec::new();
     for (n, l) in text.lines().enumerate() {
         if l.trim().is_empty() || is_comment(l) {
             continue;
         }
         if let Some(h) = header(l) {
             cols = Some(h);
-            p += usize::from(rows.len() > from);
-            from = rows.len();
+            block += 1;
+            starts.push(rows.len());
             continue;
         }
         let Some(mut row) = cols
@@ -199,13 +242,37 @@ pub(crate) fn read(text: &str) -> Evidence {
             }
             continue;
         };
-        // `-w` without a header between: a node printed again starts another printing.
-        if rows[from..].iter().any(|r| r.name == row.name) {
-            p += 1;
-            from = rows.len();
-        }
-        (row.p, row.line) = (p, n + 1);
+        row.line = n + 1;
+        blocks.push(block);
         rows.push(row);
+    }
+    // Names a reporter edited to one (`10.aa.aa.aaa` on every row, microk8s#1022): each row its
+    // own node, never one node's changes.
+    for (line, name) in edited(&rows, &blocks) {
+        ev.notes.push(format!(
+            "line {line}: {name} names more than one node (the names were edited in the paste: masked, or an AGE no one node could have): each row read as its own node"
+        ));
+        for r in rows.iter_mut().filter(|r| r.name == name) {
+            r.name = format!("{} (line {})", r.name, r.line);
+        }
+    }
+    let mut p = 0;
+    let mut from = 0;
+    for i in 0..=rows.len() {
+        // A header after rows: another printing (even one the paste cut before its rows).
+        if starts.contains(&i) && i > from {
+            p += 1;
+            from = i;
+        }
+        if i == rows.len() {
+            break;
+        }
+        // `-w` without a header between: a node printed again starts another printing.
+        if rows[from..i].iter().any(|r| r.name == rows[i].name) {
+            p += 1;
+            from = i;
+        }
+        rows[i].p = p;
     }
     // Printings pasted out of the order kubectl printed them (kubespray#1344's "… but before
     // upgrade:"): two nodes or more of the first printing, every one younger. Read first (one

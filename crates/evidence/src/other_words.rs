@@ -84,6 +84,13 @@ fn is_bare_kubelet_message(t: &str) -> bool {
     .any(|m| t.starts_with(m))
 }
 
+/// A line of logrus's text format as a Go daemon writes it to its own file or terminal, outside
+/// the journal (`time="2017-05-16T03:51:42.080060018-07:00" level=error msg="libcontainerd: …"`:
+/// dockerd, containerd before 1.5's default, kured): no process names its writer.
+fn is_logrus(t: &str) -> bool {
+    t.starts_with("time=\"") && t.contains(" level=") && t.contains(" msg=")
+}
+
 /// The kubelet's or the kernel's words out of any format replay reads: what they are, said in
 /// full for a refusal and in short for an unread line of a file that is otherwise read.
 #[derive(Clone, Copy, PartialEq)]
@@ -96,6 +103,8 @@ pub(crate) enum OtherWords {
     /// journald's lines with their time and host cut off (`systemd[1]: Stopping …`,
     /// `dockerd[2076433]: time=… msg=…`), as `journalctl -o cat`-like copies print them.
     TimelessJournal,
+    /// logrus's `time=… level=… msg=…` lines without the journal's prefix.
+    Logrus,
 }
 
 impl OtherWords {
@@ -108,6 +117,8 @@ impl OtherWords {
             Some(OtherWords::HeadlessKlog)
         } else if is_timeless_journal(t) {
             Some(OtherWords::TimelessJournal)
+        } else if is_logrus(t) {
+            Some(OtherWords::Logrus)
         } else if is_bare_kubelet_message(t) {
             Some(OtherWords::BareKubelet(
                 crate::klog_says::pleg_never_relisted(t),
@@ -126,6 +137,7 @@ impl OtherWords {
             OtherWords::BareKubelet(true) => "a kubelet message without its log header: a PLEG \"last seen active 2562047h47m16.854775807s ago\" (Go's largest duration) has not relisted once since the kubelet started, as in every kubelet's first seconds (kubernetes#69007): it shows a kubelet (re)start, and a runtime outage only if it lasts; to see when it started and how long it lasted, paste the kubelet's log around it whole (`journalctl -u kubelet -o short-iso`)",
             OtherWords::BareKubelet(false) => "a kubelet message without its log header (the level, the time, the source file); replay needs each line's time: paste the lines whole (`journalctl -u kubelet -o short-iso`)",
             OtherWords::TimelessJournal => "journal lines with their time and host cut off (`systemd[1]: …`, `dockerd[1234]: …`); replay needs each line's time: paste them whole (`journalctl -u kubelet -u containerd -u docker -o short-iso`)",
+            OtherWords::Logrus => "a Go daemon's own log in logrus's format (`time=\"…\" level=… msg=\"…\"`: dockerd's, containerd's, kured's, written to a file, not the journal), which does not name its writer; the journal names it: `journalctl -u containerd -u docker -u kubelet -o short-iso`",
         }
     }
 
@@ -137,6 +149,7 @@ impl OtherWords {
             OtherWords::HeadlessKlog => "a kubelet log line with its header (level, time, process) cut off: `journalctl -u kubelet -o short-iso` gives it whole",
             OtherWords::BareKubelet(_) => "a kubelet message without its log header (level, time, source file): `journalctl -u kubelet -o short-iso` gives it whole",
             OtherWords::TimelessJournal => "a journal line with its time and host cut off: `journalctl -o short-iso` gives it whole",
+            OtherWords::Logrus => "a logrus line (`time=… level=… msg=…`) that does not name its writer: `journalctl -u containerd -u docker -o short-iso` names it",
         }
     }
 }

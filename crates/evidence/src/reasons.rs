@@ -54,6 +54,10 @@ pub enum Says {
     /// Nothing the model follows, but the event is written only on a node (describe's Events
     /// pasted without `Roles:` are a node's).
     NodeOnly,
+    /// `Shutdown` on a node (`nodeshutdown_manager_linux.go`, 1.23 on): "Shutdown manager
+    /// detected shutdown event" (logind's PrepareForShutdown: the graceful node shutdown
+    /// begins) or "… shutdown cancellation".
+    Shutdown,
     /// node-problem-detector's systemd-monitor saw systemd start a unit (its rules match
     /// systemd's "Started Kubernetes kubelet." and "Starting containerd container runtime..."
     /// in the journal): `KubeletStart`, `DockerStart`, `ContainerdStart`.
@@ -80,7 +84,7 @@ const KUBELET: &str = "pkg/kubelet/events/event.go";
 const NPD_SYSTEMD: &str = "node-problem-detector config/systemd-monitor.json";
 
 /// The reasons read. A reason not here is counted as skipped by its reader.
-pub const REASONS: [Reason; 18] = [
+pub const REASONS: [Reason; 19] = [
     Reason {
         reason: "Unhealthy",
         on: On::Pod,
@@ -185,6 +189,14 @@ pub const REASONS: [Reason; 18] = [
         since: "1.7",
         source: "pkg/controller/tainteviction/taint_eviction.go",
     },
+    Reason {
+        reason: "Shutdown",
+        on: On::Node,
+        says: Says::Shutdown,
+        by: "kubelet",
+        since: "1.23",
+        source: "pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go",
+    },
     // The node lifecycle controller's "Node n1 event: Registered Node n1 in Controller" and the
     // kubelet's "Updated Node Allocatable limit across pods" say the object is a node (and
     // nothing the model follows).
@@ -251,6 +263,24 @@ pub(crate) fn node_only(r: &str, message: &str) -> bool {
         Some(_) => true,
         None => message.starts_with("Node ") && message.contains(" status is now: "),
     }
+}
+
+/// The graceful node shutdown's beginning, as every reader says it (the kubelet's log line and
+/// its `Shutdown` event alike).
+pub(crate) const SHUTDOWN_BEGAN: &str =
+    "the kubelet's graceful node shutdown began: logind said the node is shutting down";
+
+/// The node a node's event names in its message: the node status setters' "Node n1 status is
+/// now: …" (`recordNodeStatusEvent`), the kubelet's "Node n1 has been rebooted, boot id: …"
+/// (`kubelet_node_status.go`), the node controller's "Node n1 event: Registered Node n1 in
+/// Controller". A name a reporter redacted with spaces (`<REDACTED agentName>-1`) is kept whole.
+pub(crate) fn node_in_message(msg: &str) -> Option<String> {
+    let rest = msg.strip_prefix("Node ")?;
+    let end = [" status is now:", " has been rebooted", " event: "]
+        .iter()
+        .find_map(|s| rest.find(s))?;
+    let n = rest[..end].trim();
+    (!n.is_empty()).then(|| n.to_string())
 }
 
 /// The boot id in the kubelet's `Rebooted` event ("Node n1 has been rebooted, boot id: ID"),
@@ -354,6 +384,12 @@ pub(crate) fn said(
                 _ => What::RuntimeStarted(unit),
             }
         }
+        // A shutdown logind cancelled: the node did not go down.
+        Says::Shutdown if message.contains("cancellation") => return None,
+        Says::Shutdown => What::PodMessage {
+            reason: r.reason.to_string(),
+            message: SHUTDOWN_BEGAN.to_string(),
+        },
         Says::PodMessage => What::PodMessage {
             reason: r.reason.to_string(),
             message: message.to_string(),

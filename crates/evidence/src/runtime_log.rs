@@ -21,7 +21,8 @@ pub(crate) const RUNTIMES: [(&[&str], &str, &str); 3] = [
         "CRI-O",
     ),
     (
-        &["dockerd", "docker"],
+        // `dockerd-current`: RHEL's and CentOS's docker 1.13 package.
+        &["dockerd", "docker", "dockerd-current"],
         "Docker Application Container Engine",
         "dockerd",
     ),
@@ -79,13 +80,18 @@ pub(crate) fn says(proc_: Option<&str>, m: &str) -> Option<Option<What>> {
 /// `monitorDaemon`): its health check failing ("libcontainerd: containerd health check returned
 /// error" before 2019, "daemon is not responding" since), its event stream or version call
 /// refused ("transport is closing", "connection is unavailable"): containerd not answering; and
-/// "killing and restarting containerd": dockerd restarting it.
+/// "killing and restarting containerd": dockerd restarting it; "new containerd process, pid: N"
+/// (docker 1.13–17.x's `libcontainerd/remote_unix.go` `runContainerdDaemon`): dockerd started
+/// it again.
 fn dockerd_on_containerd(proc_: &str, lower: &str, msg: &str) -> Option<What> {
-    if !matches!(proc_, "dockerd" | "docker") || !lower.contains("containerd") {
+    if !matches!(proc_, "dockerd" | "docker" | "dockerd-current") || !lower.contains("containerd") {
         return None;
     }
     if lower.starts_with("killing and restarting containerd") {
         return Some(What::RuntimeStopped("containerd".into()));
+    }
+    if lower.starts_with("libcontainerd: new containerd process") {
+        return Some(What::RuntimeStarted("containerd".into()));
     }
     let down = lower.contains("health check returned error")
         || lower.contains("daemon is not responding")

@@ -421,6 +421,7 @@ const COMMANDS: [&str; 22] = [
 pub(crate) fn is_elision(l: &str) -> bool {
     let t = l.trim();
     matches!(t, "[...]" | "..." | "…" | "[…]" | "(...)")
+        || (t.len() >= 3 && t.chars().all(|c| c == '.' || c == '…'))
         || matches!(
             t.to_ascii_lowercase().as_str(),
             "<snip>" | "[snip]" | "(snip)" | "snip"

@@ -22,6 +22,14 @@ pub(crate) fn header(l: &str) -> Option<(&str, &str)> {
     (!unit.is_empty() && !unit.contains(' ')).then_some((unit, description))
 }
 
+/// The header pasted without its glyph (flatcar#1157: `containerd.service - containerd container
+/// runtime`), known by the `Loaded:` line systemctl prints under it.
+pub(crate) fn bare_header<'a>(l: &'a str, next: Option<&str>) -> Option<(&'a str, &'a str)> {
+    next.filter(|n| n.trim_start().starts_with("Loaded: "))?;
+    let (unit, description) = l.trim().split_once(".service - ")?;
+    (!unit.is_empty() && !unit.contains(' ')).then_some((unit, description))
+}
+
 /// The keys systemctl prints under the header (`Active` included).
 const KEYS: [&str; 14] = [
     "Loaded",
@@ -86,6 +94,14 @@ mod tests {
             Some(("kubelet", "kubelet: The Kubernetes Node Agent"))
         );
         assert_eq!(header("kubelet.service - x"), None);
+        let l = "containerd.service - containerd container runtime";
+        let loaded = "     Loaded: loaded (/run/systemd/system/containerd.service; enabled; preset: disabled)";
+        assert_eq!(
+            bare_header(l, Some(loaded)),
+            Some(("containerd", "containerd container runtime"))
+        );
+        assert_eq!(bare_header(l, Some("Active: active")), None);
+        assert_eq!(bare_header(l, None), None);
         let (up, t) =
             active("   Active: active (running) since Mon 2020-02-17 13:09:39 UTC; 6s ago")
                 .unwrap();

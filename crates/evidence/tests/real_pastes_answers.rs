@@ -13,6 +13,8 @@ use restartscope_evidence::read;
 enum Said {
     Refused,
     Read(Option<&'static str>),
+    /// Read, and a known kubelet bug named: the incident was that bug's.
+    Bug(&'static str),
 }
 use Said::*;
 
@@ -22,7 +24,7 @@ const RUNTIME: Option<&str> = Some("runtime-restart");
 const HASH: Option<&str> = Some("upgrade-1.30-to-1.31");
 
 /// Each paste (its number) and what replay says of it.
-const ANSWERS: [(&str, Said); 149] = [
+const ANSWERS: [(&str, Said); 191] = [
     ("01-", Read(REBOOT)),
     ("02-", Read(REBOOT)),
     ("03-", Read(REBOOT)),
@@ -257,6 +259,59 @@ const ANSWERS: [(&str, Said); 149] = [
     ("147-", Read(None)),
     ("148-", Read(None)),
     ("149-", Read(None)),
+    // 150–191: collected apart (in-place upgrades, runtime outages, reboots, kubelet restarts),
+    // read as they came, fixed after (INDEX.md says what).
+    ("150-", Read(None)),
+    // the kubelet restarted again and again on a soak-test node (no other kind to name).
+    ("151-", Read(None)),
+    ("152-", Refused),
+    // one `get nodes` whose names the reporter masked to one: each row its own node, no upgrade.
+    ("153-", Read(None)),
+    ("154-", Refused),
+    ("155-", Read(None)),
+    ("156-", Refused),
+    ("157-", Refused),
+    ("158-", Refused),
+    ("159-", Refused),
+    ("160-", Read(None)),
+    ("161-", Refused),
+    ("162-", Read(RUNTIME)),
+    ("163-", Read(None)),
+    ("164-", Refused),
+    // containerd started once (`systemctl status` without its glyph): a boot looks the same.
+    ("165-", Read(None)),
+    ("166-", Refused),
+    // dockerd (RHEL's dockerd-current) starting new containerd processes again and again.
+    ("167-", Read(RUNTIME)),
+    ("168-", Refused),
+    ("169-", Read(RUNTIME)),
+    ("170-", Read(RUNTIME)),
+    ("171-", Read(RUNTIME)),
+    // reboots seen only as nodes' states in one `get nodes`.
+    ("172-", Read(None)),
+    ("173-", Read(None)),
+    ("174-", Refused),
+    ("175-", Refused),
+    ("176-", Read(REBOOT)),
+    // the kubelet's `Shutdown` event (graceful node shutdown) before a talosctl reboot.
+    ("177-", Read(REBOOT)),
+    ("178-", Read(None)),
+    ("179-", Refused),
+    ("180-", Read(None)),
+    ("181-", Read(REBOOT)),
+    ("182-", Read(None)),
+    // kubernetes#117955 (UnexpectedAdmissionError after a kubelet restart): not a Ready bug.
+    ("183-", Read(None)),
+    ("184-", Read(None)),
+    ("185-", Refused),
+    // kubernetes#113646 itself: READY 1/1 → 0/1 → 1/1 after a kubelet restart, as reported.
+    ("186-", Bug("kubernetes#113646")),
+    ("187-", Read(None)),
+    ("188-", Read(None)),
+    ("189-", Read(None)),
+    ("190-", Read(None)),
+    // kubernetes#138446 (a device plugin's pod killed after a kubelet restart): not a Ready bug.
+    ("191-", Read(None)),
 ];
 
 #[test]
@@ -268,10 +323,12 @@ fn every_pastes_answer() {
             Ok(ev) => {
                 let c = candidates(&ev.obs, None, None);
                 let a = answer(&ev.obs, explain_for(&ev.obs, &c, None), None).0;
-                assert_eq!(
-                    a.bug, None,
-                    "{f}: a known bug named for an incident that had none"
-                );
+                if let Some(b) = a.bug.as_deref() {
+                    match want {
+                        Bug(w) if w == b => continue,
+                        _ => panic!("{f}: {b} named for an incident that was not it"),
+                    }
+                }
                 Read(
                     [REBOOT, RUNTIME, HASH]
                         .into_iter()
@@ -285,5 +342,5 @@ fn every_pastes_answer() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    assert_eq!(ANSWERS.iter().filter(|a| a.1 == Refused).count(), 26);
+    assert_eq!(ANSWERS.iter().filter(|a| a.1 == Refused).count(), 40);
 }

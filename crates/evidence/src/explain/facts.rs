@@ -132,8 +132,8 @@ pub(super) fn pod_facts(obs: &[Obs]) -> Vec<String> {
                 by(o)
             ),
             What::NodeNotReadyBecause(m) => format!(
-                "node {}: NotReady{}: {} — {}",
-                o.node.as_deref().unwrap_or("?"),
+                "{}: NotReady{}: {} — {}",
+                super::node_words(o.node.as_deref()),
                 at(o),
                 crate::types::cut_to(m, 140),
                 if crate::klog_says::pleg_never_relisted(m) {

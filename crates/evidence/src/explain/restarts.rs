@@ -143,8 +143,8 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                     "the host rebooted"
                 };
                 why.push(format!(
-                    "node {}: {said} ({}): {meaning} (+70)",
-                    o.node.as_deref().unwrap_or("?"),
+                    "{}: {said} ({}): {meaning} (+70)",
+                    super::node_words(o.node.as_deref()),
                     line(o)
                 ));
             }
@@ -162,8 +162,8 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
             if let (Some((a, b)), None) = (other, rebooted) {
                 score += 70.0;
                 why.push(format!(
-                    "node {}: its boot id differs between {} and {}: it rebooted between them (+70)",
-                    a.node.as_deref().unwrap_or("?"),
+                    "{}: its boot id differs between {} and {}: it rebooted between them (+70)",
+                    super::node_words(a.node.as_deref()),
                     line(a),
                     line(b)
                 ));
@@ -287,7 +287,9 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                 score += s;
                 // dockerd's own lines about the containerd under it, else the kubelet's.
                 let who = match o.by.as_deref() {
-                    Some(b @ ("dockerd" | "docker")) => format!("{b}'s own lines say"),
+                    Some(b @ ("dockerd" | "docker" | "dockerd-current")) => {
+                        format!("{b}'s own lines say")
+                    }
                     _ => "the kubelet says".into(),
                 };
                 let whence = if who.starts_with("the kubelet") {
@@ -532,8 +534,8 @@ fn reboot_hints(obs: &[Obs], start: Option<&Obs>) -> (f64, Vec<String>) {
     if let Some(b) = back {
         score += 20.0;
         why.push(format!(
-            "node {}: Ready again in `kubectl get nodes` ({}): a kubelet or node restart, or an outage's end; weak (+20)",
-            b.node.as_deref().unwrap_or("?"),
+            "{}: Ready again in `kubectl get nodes` ({}): a kubelet or node restart, or an outage's end; weak (+20)",
+            super::node_words(b.node.as_deref()),
             line(b)
         ));
     }

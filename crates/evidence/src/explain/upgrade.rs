@@ -66,8 +66,8 @@ pub fn changes(obs: &[Obs]) -> Vec<(&Obs, &Obs)> {
 /// One upgraded node in words: "node n1's kubelet went from v1.34.2 (line 2) to v1.35.0 (line 4)".
 fn node_went(a: &Obs, b: &Obs) -> String {
     format!(
-        "node {}'s kubelet went from {} (line {}) to {} (line {})",
-        b.node.as_deref().unwrap_or("?"),
+        "{}'s kubelet went from {} (line {}) to {} (line {})",
+        super::node_words(b.node.as_deref()),
         version(a),
         a.line,
         version(b),
