@@ -2,7 +2,7 @@
 //! `merge` several files' observations. Above the readers: the only module that imports them all.
 
 use crate::around::{blank, outside_fences, prose_note, unquote};
-use crate::other_words::{is_dmesg, looks, OtherWords};
+use crate::other_words::{is_dmesg, is_logrus, looks, OtherWords};
 use crate::types::{
     cut, is_command, is_comment, is_elision, is_sudo_prompt, Evidence, Format, Obs, ReadError,
 };
@@ -65,6 +65,11 @@ fn detect_past_prose(text: &str) -> Option<(Format, Vec<(usize, String)>)> {
 fn detect_first(first: &str, text: &str) -> Option<Format> {
     if is_dmesg(first) {
         return None;
+    }
+    // A daemon's logrus file whose lines name their writer somewhere (dockerd's
+    // `libcontainerd: …`): that daemon's log.
+    if is_logrus(first) && text.lines().any(|l| klog::logrus(l.trim()).is_some()) {
+        return Some(Format::Klog);
     }
     // A journal or klog line behind a stray '[' (a markdown link's bracket the reporter
     // opened around the paste, acs-engine#863): the kubelet's or a controller's log.

@@ -91,7 +91,29 @@ fn strip_priority(l: &str) -> &str {
     }
 }
 
+/// A logrus line a daemon wrote to its own file, outside the journal (`time="2017-05-16T03:51:42
+/// .080060018-07:00" level=error msg="…"`), whose writer its message names: moby's
+/// `libcontainerd` (dockerd's words about its containerd, "libcontainerd: new containerd
+/// process, pid: 21580"). (time since the epoch, the writer.) Another writer's is not read.
+pub(crate) fn logrus(l: &str) -> Option<(i64, &'static str)> {
+    let stamp = l.strip_prefix("time=\"")?.split('"').next()?;
+    let t = time::rfc3339(stamp)?;
+    let msg = crate::klog_says::value(l, "msg")?;
+    msg.starts_with("libcontainerd: ").then_some((t, "dockerd"))
+}
+
 fn parse_plain(l: &str) -> Option<Line<'_>> {
+    if let Some((t, writer)) = logrus(l) {
+        return Some(Line {
+            t_ms: t,
+            host: None,
+            proc_: Some(writer),
+            msg: l,
+            klog: false,
+            src: "",
+            dated: true,
+        });
+    }
     // `-o short-iso`: the journal's own time, with its year and zone, for every line.
     if let Some((t, host, p, rest)) = journal_iso(l) {
         let (klog, src, msg) = match header(rest) {

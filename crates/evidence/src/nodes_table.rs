@@ -226,8 +226,8 @@ pub(crate) fn read(text: &str) -> Evidence {
         }
         let Some(mut row) = cols
             .as_ref()
-            .and_then(|c| fit(c, l))
-            .or_else(|| headerless(l))
+            .and_then(|c| fit(c, crate::types::without_note(l)))
+            .or_else(|| headerless(crate::types::without_note(l)))
         else {
             // A prompt and its command (`root@master~ # kubectl get nodes -o wide`).
             if l.contains("kubectl ") || l.contains("oc get ") {

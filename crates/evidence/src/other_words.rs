@@ -87,7 +87,7 @@ fn is_bare_kubelet_message(t: &str) -> bool {
 /// A line of logrus's text format as a Go daemon writes it to its own file or terminal, outside
 /// the journal (`time="2017-05-16T03:51:42.080060018-07:00" level=error msg="libcontainerd: …"`:
 /// dockerd, containerd before 1.5's default, kured): no process names its writer.
-fn is_logrus(t: &str) -> bool {
+pub(crate) fn is_logrus(t: &str) -> bool {
     t.starts_with("time=\"") && t.contains(" level=") && t.contains(" msg=")
 }
 

@@ -370,6 +370,12 @@ pub(crate) fn is_comment(l: &str) -> bool {
     t.starts_with('#') || t.starts_with("//")
 }
 
+/// A table row without the note a reporter wrote after it (`… v1.30.6 # 14m`): kubectl's
+/// columns never hold ` # `.
+pub(crate) fn without_note(l: &str) -> &str {
+    l.split_once(" # ").map_or(l, |(row, _)| row.trim_end())
+}
+
 /// The file one pod's Ready changes are taken from when several files saw them (`mine`: that
 /// pod's observations): the one with the most, the first of equals. Files keep their own clocks
 /// (a watch's AGE, a journal's wall time), so two files' changes of one flap, merged by time,

@@ -33,7 +33,7 @@ fn ready_col(t: &str) -> Option<(u32, u32)> {
 }
 
 fn row(l: &str) -> Result<Row<'_>, String> {
-    let t: Vec<&str> = l.split_whitespace().collect();
+    let t: Vec<&str> = crate::types::without_note(l).split_whitespace().collect();
     let i = t
         .iter()
         .position(|x| ready_col(x).is_some())

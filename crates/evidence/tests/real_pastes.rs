@@ -144,7 +144,7 @@ fn systemd_restarting_the_kubelet_unit_is_read() {
 /// controller's taint queue; 98 of 120 with an issue's prose around its code blocks, the graceful
 /// node shutdown, logind's reboot and the kubelet's gRPC lines to its runtime; 113 of 138 with
 /// eighteen incidents collected apart, as held-out cases are; 123 of 149 with eleven more, and a
-/// lone condition row flush left; 151 of 191 with 42 more collected apart, 26 of them read as they
+/// lone condition row flush left; 152 of 191 with 42 more collected apart, 26 of them read as they
 /// came).
 #[test]
 fn every_paste_is_read_or_refused() {
@@ -162,7 +162,7 @@ fn every_paste_is_read_or_refused() {
         }
     }
     assert_eq!(all, 191);
-    assert!(read_ok >= 151, "{read_ok} of {all} read");
+    assert!(read_ok >= 152, "{read_ok} of {all} read");
 }
 
 /// `kubectl get events` rows pasted without their header, read with the column layout they fit

@@ -283,7 +283,8 @@ const ANSWERS: [(&str, Said); 191] = [
     ("166-", Refused),
     // dockerd (RHEL's dockerd-current) starting new containerd processes again and again.
     ("167-", Read(RUNTIME)),
-    ("168-", Refused),
+    // dockerd's logrus file: containerd lost ("transport is closing"), a new containerd process.
+    ("168-", Read(RUNTIME)),
     ("169-", Read(RUNTIME)),
     ("170-", Read(RUNTIME)),
     ("171-", Read(RUNTIME)),
@@ -342,5 +343,5 @@ fn every_pastes_answer() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    assert_eq!(ANSWERS.iter().filter(|a| a.1 == Refused).count(), 40);
+    assert_eq!(ANSWERS.iter().filter(|a| a.1 == Refused).count(), 39);
 }

@@ -137,15 +137,51 @@ fn dockerd_current_restarting_its_containerd_is_a_runtime_restart() {
         .any(|r| r.starts_with("dockerd-current's own lines say")));
 }
 
-/// moby#32827 and kubereboot/kured#63: logrus lines without the journal's prefix are named as
-/// what they are (a daemon's own log that does not name its writer), with the command that does.
+/// kubereboot/kured#63: logrus lines whose writer no line names are named as what they are (a
+/// daemon's own log), with the command that names it. moby#32827: dockerd's own logrus file,
+/// known by its `libcontainerd: …` lines: containerd lost, then "new containerd process", a
+/// runtime restart said in dockerd's words; its lines about other things said as logrus lines.
 #[test]
-fn logrus_lines_are_named_as_such() {
-    for p in ["168-", "174-"] {
-        let e = read(&paste(p), 0).unwrap_err();
-        assert!(e.message.contains("logrus"), "{p}: {}", e.message);
-        assert!(e.message.contains("journalctl"), "{p}: {}", e.message);
-    }
+fn logrus_lines_are_named_and_dockerds_are_read() {
+    let e = read(&paste("174-"), 0).unwrap_err();
+    assert!(e.message.contains("logrus"), "{}", e.message);
+    assert!(e.message.contains("journalctl"), "{}", e.message);
+    let ev = read_paste("168-");
+    assert!(ev
+        .obs
+        .iter()
+        .any(|o| o.what == What::RuntimeStarted("containerd".into())
+            && o.by.as_deref() == Some("dockerd")));
+    assert_eq!(ev.unread.len(), 2);
+    assert!(ev.unread.iter().all(|u| u.why.starts_with("a logrus line")));
+    assert_eq!(answered("168-").restart.as_deref(), Some("runtime-restart"));
+}
+
+/// The `kubectl get no -w` an AKS lab's notes pasted (VijayRod/demo): the node Ready, NotReady
+/// after `systemctl stop kubelet`, NotReady, and Ready again 14 minutes on, the author's `# 14m`
+/// after the last row: read as the node's changes, its last row with the note left off.
+#[test]
+fn get_nodes_watch_not_ready_and_back() {
+    let text: String = paste("181-")
+        .lines()
+        .skip(6)
+        .take(4)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(text.ends_with("v1.30.6 # 14m"), "{text}");
+    let ev = read(&text, 0).unwrap();
+    assert_eq!(ev.format, Format::NodesTable);
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    let ready: Vec<_> = ev
+        .obs
+        .iter()
+        .filter_map(|o| match o.what {
+            What::NodeReady(r) => Some((r, o.line)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ready, [(true, 1), (false, 2), (true, 4)]);
+    assert!(ev.notes.iter().any(|n| n.contains("Ready again")));
 }
 
 /// canonical/microk8s#5282: describe node cut above its `Name:`: the answer says "the node", not
