@@ -77,7 +77,7 @@ fn detect_first(first: &str, text: &str) -> Option<Format> {
         return Some(Format::Klog);
     }
     if first.starts_with('{') || first.starts_with('[') {
-        if klog::is_json_line(first) {
+        if klog::is_json_line(first) || klog::is_docker_json_line(first) {
             return Some(Format::Klog);
         }
         if first.contains("audit.k8s.io") {
@@ -185,6 +185,24 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
                     // Refused: why the code blocks are, not the prose above them.
                     None => (Err(fenced_err), text.to_string(), cleaned),
                 },
+            }
+        }
+        // Read as one, but with lines it could not read: the code blocks, each on its own, when
+        // one of them says as much and the rest were the other blocks (kubernetes#120168's
+        // `get pods` rows, then the pods' status YAML under the reporter's caption).
+        // (`kubectl get nodes` above other outputs is read command by command, below.)
+        Ok(ev) if !prose.is_empty() && !ev.unread.is_empty() && ev.format != Format::NodesTable => {
+            let raw = blank(text, prose.iter().copied());
+            let fenced = blank(&cleaned, prose.iter().copied());
+            match best_block(&fenced, &blocks, file) {
+                Some((b, others))
+                    if b.obs.len() >= ev.obs.len() && b.unread.len() < ev.unread.len() =>
+                {
+                    commands.push(prose_note(text, &prose));
+                    commands.extend(others);
+                    (Ok(b), raw, fenced)
+                }
+                _ => (Ok(ev), text.to_string(), cleaned),
             }
         }
         w => (w, text.to_string(), cleaned),
@@ -426,9 +444,11 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
         Format::Describe => describe::read(text),
         Format::EventsTable => events_table::read(text),
         Format::NodesTable => nodes_table::read(text),
-        Format::ControllerLog | Format::RuntimeLog | Format::E2eLog | Format::NpdLog => {
-            klog::read(text)
-        }
+        Format::ControllerLog
+        | Format::RuntimeLog
+        | Format::E2eLog
+        | Format::NpdLog
+        | Format::KuredLog => klog::read(text),
     };
     ev.notes.splice(
         0..0,
@@ -464,6 +484,22 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
             ),
         });
     }
+    // kured's lines with no reboot commanded (its start, its lock after a reboot): where its
+    // lines from before the reboot are.
+    if ev.obs.is_empty() && ev.format == Format::KuredLog {
+        return Err(ReadError {
+            line: 1,
+            message: format!(
+                "read as {}, but {} commands a reboot (\"Running command: … reboot] for node: …\", \"Triggering reboot for node …\"); kured's lines from before a reboot are its container's previous log: `kubectl logs -n NAMESPACE KURED_POD --previous`, beside the node's events (`kubectl get events --field-selector involvedObject.kind=Node`)",
+                ev.format.as_str(),
+                if ev.skipped == 1 {
+                    "its one line never".to_string()
+                } else {
+                    format!("none of its {} lines", ev.skipped)
+                }
+            ),
+        });
+    }
     if ev.obs.is_empty() {
         // Lines of the format about other things, and a few it did not understand (prose between
         // two blocks): it holds nothing replay follows, not nothing understood.
@@ -479,7 +515,7 @@ fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {
                 ),
                 None => format!(
                     "read as {}, but it holds nothing about pods, the kubelet or the node lease that replay follows ({}{}). {PASTE}",
-                    format.as_str(),
+                    ev.format.as_str(),
                     if ev.skipped == 1 {
                         "its one line is about something else".to_string()
                     } else {

@@ -91,24 +91,56 @@ fn strip_priority(l: &str) -> &str {
     }
 }
 
-/// A logrus line a daemon wrote to its own file, outside the journal (`time="2017-05-16T03:51:42
-/// .080060018-07:00" level=error msg="…"`), whose writer its message names: moby's
-/// `libcontainerd` (dockerd's words about its containerd, "libcontainerd: new containerd
-/// process, pid: 21580"). (time since the epoch, the writer.) Another writer's is not read.
-pub(crate) fn logrus(l: &str) -> Option<(i64, &'static str)> {
-    let stamp = l.strip_prefix("time=\"")?.split('"').next()?;
+/// A logrus or slog line a daemon wrote to its own file or pod log, outside the journal
+/// (`time="2017-05-16T03:51:42.080060018-07:00" level=error msg="…"`; slog: `time=2025-03-03T10
+/// :15:30.123Z level=INFO msg="…"`), `kubectl logs --timestamps`' stamp before it or not, whose
+/// writer its message names: moby's `libcontainerd` (dockerd's words about its containerd,
+/// "libcontainerd: new containerd process, pid: 21580"), or kured's messages (`kured`) and the
+/// commands it runs (`cmd=/usr/bin/kubectl`). (time since the epoch, the writer, the line from
+/// `time=` on.) Another writer's line is not read.
+pub(crate) fn logrus(l: &str) -> Option<(i64, &'static str, &str)> {
+    let i = l.find("time=")?;
+    if !l[..i]
+        .chars()
+        .all(|c| c.is_ascii_digit() || "-:TZ. +".contains(c))
+    {
+        return None;
+    }
+    let line = &l[i..];
+    let rest = &line[5..];
+    let stamp = match rest.strip_prefix('"') {
+        Some(q) => q.split('"').next()?,
+        None => rest.split(' ').next()?,
+    };
     let t = time::rfc3339(stamp)?;
-    let msg = crate::klog_says::value(l, "msg")?;
-    msg.starts_with("libcontainerd: ").then_some((t, "dockerd"))
+    if !line.contains(" level=") {
+        return None;
+    }
+    // A message whose closing quote the paste lost (kured#976's "Waiting for reboot): to the end.
+    let msg = crate::klog_says::value(line, "msg").or_else(|| {
+        line.split_once(" msg=\"")
+            .map(|(_, m)| m.trim_end().to_string())
+    })?;
+    let writer = if msg.starts_with("libcontainerd: ") {
+        "dockerd"
+    } else if crate::kured::is_kured(&msg)
+        || crate::klog_says::value(line, "cmd")
+            .is_some_and(|c| c.contains("kubectl") || c.contains("nsenter"))
+    {
+        "kured"
+    } else {
+        return None;
+    };
+    Some((t, writer, line))
 }
 
 fn parse_plain(l: &str) -> Option<Line<'_>> {
-    if let Some((t, writer)) = logrus(l) {
+    if let Some((t, writer, line)) = logrus(l) {
         return Some(Line {
             t_ms: t,
             host: None,
             proc_: Some(writer),
-            msg: l,
+            msg: line,
             klog: false,
             src: "",
             dated: true,
@@ -174,6 +206,14 @@ fn parse(l: &str) -> Option<Line<'_>> {
     if let Some(x) = l.strip_prefix('[').and_then(parse_plain) {
         return Some(x);
     }
+    // A line number before it (`cat -n`, `nl`, a CI artifact's viewer: `   8916 Feb 22 …`).
+    if let Some((n, rest)) = l.split_once([' ', '\t']) {
+        if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) {
+            if let Some(x) = parse_plain(rest.trim_start()) {
+                return Some(x);
+            }
+        }
+    }
     let (host, rest) = l.split_once(": ")?;
     if host.is_empty() || host.contains(' ') || host.len() > 64 {
         return None;
@@ -227,6 +267,36 @@ pub(crate) fn is_journalctl_note(l: &str) -> bool {
     t == "--" || t.starts_with("-- ")
 }
 
+/// OpenShift's Machine Config Daemon rebooting its node (machine-config-operator's
+/// `pkg/daemon/update.go` `reboot`: `logSystem("initiating reboot: %s", rationale)`, "machine-config
+/// -daemon initiating reboot: …" before 4.6), written to the journal through `logger` (`root[81741]:
+/// machine-config-daemon[70704]: initiating reboot: …`) or as its own process: the words.
+fn mcd_reboot(proc_: Option<&str>, m: &str) -> Option<String> {
+    let mcd = proc_ == Some("machine-config-daemon") || m.starts_with("machine-config-daemon");
+    let (_, why) = m.split_once("initiating reboot: ")?;
+    mcd.then(|| format!("machine-config-daemon: initiating reboot: {why}"))
+}
+
+/// Docker's json-file log driver's line (`/var/lib/docker/containers/ID/ID-json.log`, and
+/// `/var/log/containers` on a dockershim node): `{"log":"I0901 00:25:09.311469 1 event.go:291]
+/// …\n","stream":"stderr","time":"2021-09-01T00:25:09.311544102Z"}`: the klog line in `log`, at
+/// docker's `time` (with its year): (time, message, source file).
+fn docker_line(l: &str) -> Option<(i64, String, String)> {
+    let v: J = serde_json::from_str(l.trim()).ok()?;
+    let o = v.as_object()?;
+    let log = o.get("log")?.as_str()?.trim_end();
+    let t = time::rfc3339(o.get("time")?.as_str()?)?;
+    Some(match header(log) {
+        Some((_, src, msg)) => (t, msg.to_string(), src.to_string()),
+        None => (t, log.to_string(), String::new()),
+    })
+}
+
+/// A line of docker's json-file log driver.
+pub(crate) fn is_docker_json_line(first: &str) -> bool {
+    first.starts_with("{\"log\":") && first.contains("\"stream\":") && first.contains("\"time\":")
+}
+
 /// A `--logging-format=json` kubelet line.
 pub(crate) fn is_json_line(first: &str) -> bool {
     first.starts_with('{') && first.contains("\"ts\"") && first.contains("\"msg\"")
@@ -235,6 +305,7 @@ pub(crate) fn is_json_line(first: &str) -> bool {
 pub(crate) fn looks_like(first: &str) -> bool {
     parse(first).is_some()
         || is_json_line(first)
+        || is_docker_json_line(first)
         || unit_status::header(first).is_some()
         || crate::e2e::line(first).is_some()
 }
@@ -277,6 +348,8 @@ pub(crate) fn read(text: &str) -> Evidence {
     let mut recent: Vec<Said> = Vec::new();
     // node-problem-detector's "New status generated" lines.
     let mut npd_lines = 0;
+    // kured's lines (its pod's log).
+    let mut kured_lines = 0;
     let mut e2e_node: Option<String> = None;
     // journalctl's own lines between the entries ("-- Logs begin at …", "-- No entries --", the
     // `-x` catalog's "-- Subject: …"): not the kubelet's. "-- Reboot --" (and "-- Boot ID --")
@@ -351,6 +424,8 @@ pub(crate) fn read(text: &str) -> Evidence {
         }
         let owned = if is_json_line(raw.trim_start()) {
             json_line(raw)
+        } else if is_docker_json_line(raw.trim_start()) {
+            docker_line(raw)
         } else {
             None
         };
@@ -431,6 +506,27 @@ pub(crate) fn read(text: &str) -> Evidence {
         if l.klog || matches!(l.proc_, Some("kubelet" | "hyperkube")) {
             kubelet_seen += 1;
         }
+        // kured's own log: the reboot it commands, on the node it names.
+        if l.proc_ == Some("kured") {
+            kured_lines += 1;
+            let msg = crate::klog_says::value(m, "msg").unwrap_or_default();
+            if msg == "Holding lock" {
+                ev.notes.push(format!("line {line}: kured held its lock at its start: an earlier kured on this node took it and did not release it, most often before the reboot it commanded, not always (kured#151): not read as a reboot"));
+            }
+            match crate::kured::reboot(&msg) {
+                Some((named, why)) => ev.obs.push(Obs {
+                    t_ms: l.t_ms,
+                    pod: None,
+                    node: named.or_else(|| node.clone()),
+                    what: What::NodeRebooted(why),
+                    by: Some("kured".into()),
+                    line,
+                    file: 0,
+                }),
+                None => ev.skipped += 1,
+            }
+            continue;
+        }
         // The container runtime's own lines, and systemd's about its unit: not the kubelet's.
         // (A klog line behind dockerd's name is a containerized kubelet's or controller's.)
         if let Some(said) = crate::runtime_log::says(l.proc_, m).filter(|_| !l.klog) {
@@ -498,6 +594,7 @@ pub(crate) fn read(text: &str) -> Evidence {
             // kubelite (`snap.microk8s.daemon-kubelite.service`), k3s's and rke2's.
             let about_kubelet = m.contains("kubelet")
                 || m.contains("Kubelet Server")
+                || m.contains("Kubernetes Kubelet")
                 || m.contains("daemon-kubelite")
                 || [
                     "k3s.service",
@@ -517,6 +614,8 @@ pub(crate) fn read(text: &str) -> Evidence {
                 vec![(None, What::KubeletStopped, None)]
             } else if l.proc_ == Some("systemd") && about_kubelet && m.starts_with("Started") {
                 vec![(None, What::KubeletStarted, None)]
+            } else if let Some(why) = mcd_reboot(l.proc_, m) {
+                vec![(None, What::NodeRebooted(why), Some("machine-config-daemon"))]
             } else if l.proc_ == Some("systemd-logind") && m.starts_with("System is rebooting") {
                 // logind's own line as the host goes down for a reboot (`logind-dbus.c`).
                 let why = "systemd-logind: System is rebooting.".to_string();
@@ -574,6 +673,9 @@ pub(crate) fn read(text: &str) -> Evidence {
     }
     if npd_lines > 0 && kubelet_lines == 0 && controller_lines == 0 {
         ev.format = Format::NpdLog;
+    }
+    if kured_lines > 0 && kubelet_seen == 0 && runtime_lines == 0 {
+        ev.format = Format::KuredLog;
     }
     if e2e_lines > 0 && kubelet_lines == 0 && controller_lines == 0 {
         ev.format = Format::E2eLog;

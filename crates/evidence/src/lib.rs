@@ -33,6 +33,7 @@ mod events_table;
 pub mod explain;
 mod klog;
 mod klog_says;
+mod kured;
 mod node_conditions;
 mod nodes_table;
 mod npd;

@@ -88,7 +88,13 @@ fn is_bare_kubelet_message(t: &str) -> bool {
 /// the journal (`time="2017-05-16T03:51:42.080060018-07:00" level=error msg="libcontainerd: …"`:
 /// dockerd, containerd before 1.5's default, kured): no process names its writer.
 pub(crate) fn is_logrus(t: &str) -> bool {
-    t.starts_with("time=\"") && t.contains(" level=") && t.contains(" msg=")
+    // `kubectl logs --timestamps`' stamp before it, or none; slog's time unquoted.
+    let from_time = t.find("time=").filter(|&i| {
+        t[..i]
+            .chars()
+            .all(|c| c.is_ascii_digit() || "-:TZ. +".contains(c))
+    });
+    from_time.is_some() && t.contains(" level=") && t.contains(" msg=")
 }
 
 /// The kubelet's or the kernel's words out of any format replay reads: what they are, said in

@@ -209,6 +209,21 @@ impl What {
             }
             What::SpecChanged(c) => format!("container {c} definition changed, restarted"),
             What::NodeNotReadyBecause(m) => format!("node NotReady: {}", cut_to(m, 90)),
+            // Said by another writer than the kubelet's Rebooted event (journalctl's mark,
+            // logind, kured, a KERNEL-VERSION change): its words, not a boot id.
+            What::NodeRebooted(w)
+                if [
+                    "journalctl:",
+                    "systemd-logind:",
+                    "kured:",
+                    "machine-config-daemon:",
+                    "KERNEL-VERSION",
+                ]
+                .iter()
+                .any(|p| w.starts_with(p)) =>
+            {
+                format!("node rebooted: {}", cut_to(w, 60))
+            }
             What::NodeRebooted(id) => format!("node rebooted (boot id {})", cut_to(id, 40)),
             What::BootId(id) => format!("boot id {}", cut_to(id, 40)),
             // dockerd's own words about its containerd, else the kubelet skipping pod syncs.
@@ -274,6 +289,8 @@ pub enum Format {
     /// node-problem-detector's own log: the events its monitors generate (a unit's start seen
     /// in the journal, a kernel OOM kill).
     NpdLog,
+    /// kured's log (the Kubernetes Reboot Daemon's pod): the reboots it commands.
+    KuredLog,
 }
 
 impl Format {
@@ -291,6 +308,7 @@ impl Format {
             Format::E2eLog => "e2e test framework log (the node's conditions as the test saw them)",
             Format::NodesTable => "kubectl get nodes (table)",
             Format::NpdLog => "node-problem-detector log (klog)",
+            Format::KuredLog => "kured's log (the Kubernetes Reboot Daemon's pod)",
         }
     }
 }

@@ -24,7 +24,7 @@ const RUNTIME: Option<&str> = Some("runtime-restart");
 const HASH: Option<&str> = Some("upgrade-1.30-to-1.31");
 
 /// Each paste (its number) and what replay says of it.
-const ANSWERS: [(&str, Said); 191] = [
+const ANSWERS: [(&str, Said); 216] = [
     ("01-", Read(REBOOT)),
     ("02-", Read(REBOOT)),
     ("03-", Read(REBOOT)),
@@ -313,6 +313,39 @@ const ANSWERS: [(&str, Said); 191] = [
     ("190-", Read(None)),
     // kubernetes#138446 (a device plugin's pod killed after a kubelet restart): not a Ready bug.
     ("191-", Read(None)),
+    // 192–196: kured's own logs. Its lock held after a reboot is not one (kured#151: "No reboot
+    // was done in that log"); its reboot command is.
+    ("192-", Refused),
+    ("193-", Read(REBOOT)),
+    // the reboot decided and the drain begun, the paste cut before kured's reboot command.
+    ("194-", Refused),
+    ("195-", Refused),
+    ("196-", Refused),
+    // 197–216: collected apart again (pods around node incidents, node logs around restarts).
+    // Nodes powered off, shut down, rebooted: seen only as pods' states in one printing.
+    ("197-", Read(None)),
+    ("198-", Read(None)),
+    ("199-", Read(None)),
+    ("200-", Read(None)),
+    ("201-", Read(None)),
+    ("202-", Read(None)),
+    ("203-", Read(None)),
+    ("204-", Read(None)),
+    ("205-", Read(None)),
+    ("206-", Read(None)),
+    ("207-", Read(None)),
+    ("208-", Refused),
+    // MarkAllPodsNotReady on nine nodes whose leases the controller lost: no restart.
+    ("209-", Read(None)),
+    // docker's json-file log of kube-controller-manager: pods marked NotReady.
+    ("210-", Read(None)),
+    // OpenShift's Machine Config Daemon: "initiating reboot", then the kubelet stopped.
+    ("211-", Read(REBOOT)),
+    ("212-", Read(None)),
+    ("213-", Refused),
+    ("214-", Refused),
+    ("215-", Read(None)),
+    ("216-", Refused),
 ];
 
 #[test]
@@ -343,5 +376,5 @@ fn every_pastes_answer() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    assert_eq!(ANSWERS.iter().filter(|a| a.1 == Refused).count(), 39);
+    assert_eq!(ANSWERS.iter().filter(|a| a.1 == Refused).count(), 47);
 }

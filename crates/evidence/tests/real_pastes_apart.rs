@@ -137,15 +137,24 @@ fn dockerd_current_restarting_its_containerd_is_a_runtime_restart() {
         .any(|r| r.starts_with("dockerd-current's own lines say")));
 }
 
-/// kubereboot/kured#63: logrus lines whose writer no line names are named as what they are (a
-/// daemon's own log), with the command that names it. moby#32827: dockerd's own logrus file,
+/// kubereboot/kured#63: kured's log after a reboot (its lock held, the node uncordoned), no
+/// reboot commanded in it: where kured's lines from before the reboot are. moby#32827: dockerd's own logrus file,
 /// known by its `libcontainerd: …` lines: containerd lost, then "new containerd process", a
 /// runtime restart said in dockerd's words; its lines about other things said as logrus lines.
 #[test]
 fn logrus_lines_are_named_and_dockerds_are_read() {
     let e = read(&paste("174-"), 0).unwrap_err();
-    assert!(e.message.contains("logrus"), "{}", e.message);
-    assert!(e.message.contains("journalctl"), "{}", e.message);
+    assert!(
+        e.message.starts_with("read as kured's log"),
+        "{}",
+        e.message
+    );
+    assert!(
+        e.message.contains("none of its 8 lines commands a reboot"),
+        "{}",
+        e.message
+    );
+    assert!(e.message.contains("--previous"), "{}", e.message);
     let ev = read_paste("168-");
     assert!(ev
         .obs
@@ -198,4 +207,97 @@ fn an_unnamed_node_is_the_node() {
         a.reasons
     );
     assert!(a.reasons.iter().all(|r| !r.contains("node ?")));
+}
+
+/// kubereboot/kured#976: kured 1.7–1.16's reboot command for its node ("Running command:
+/// [/usr/bin/nsenter -m/proc/1/ns/mnt -- /bin/systemctl reboot] for node: …"), behind the log
+/// viewer's own stamps, the last line's quote lost: a node reboot named, on the node kured
+/// names, in kured's words (never "the kubelet's Rebooted event"). kured#151: its lock held at
+/// its start is not a reboot.
+#[test]
+fn kureds_reboot_command_names_a_reboot() {
+    let ev = read_paste("193-");
+    assert_eq!(ev.format, Format::KuredLog);
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    let r: Vec<_> = ev
+        .obs
+        .iter()
+        .filter(|o| matches!(o.what, What::NodeRebooted(_)))
+        .collect();
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].node.as_deref(), Some("d2-pool1-fc962ed3-6m7j4"));
+    assert_eq!(r[0].by.as_deref(), Some("kured"));
+    let a = answered("193-");
+    assert_eq!(a.restart.as_deref(), Some("node-reboot"));
+    assert!(
+        a.reasons
+            .iter()
+            .any(|x| x.contains("kured's reboot command (line 5)")),
+        "{:?}",
+        a.reasons
+    );
+    assert!(a.reasons.iter().all(|x| !x.contains("Rebooted event")));
+    let e = read(&paste("192-"), 0).unwrap_err();
+    assert!(
+        e.message.contains("none of its 11 lines commands a reboot"),
+        "{}",
+        e.message
+    );
+}
+
+/// kubernetes#120168: the pods' `get pods` rows in one code block, their status YAML in another
+/// under the reporter's caption: read as one, the YAML's lines were unread rows; each block on
+/// its own, the rows are read and the YAML block said.
+#[test]
+fn code_blocks_read_apart_when_one_reading_leaves_lines_unread() {
+    let ev = read_paste("198-");
+    assert_eq!(ev.format, Format::KubectlWatch);
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    assert_eq!(
+        ev.obs
+            .iter()
+            .filter(|o| matches!(o.what, What::RestartCount(_)))
+            .count(),
+        7
+    );
+    assert!(
+        ev.notes.iter().any(|n| n.contains("another code block")),
+        "{:?}",
+        ev.notes
+    );
+}
+
+/// kubernetes#85221: kube-controller-manager's MarkAllPodsNotReady ("Update ready status of pods
+/// on node [X]") on nine nodes: said of each node, never of "the pod". bsycorp/kind#46: the
+/// controller's lines in docker's json-file log, each at docker's time with its year.
+#[test]
+fn controller_lines_of_nodes_and_in_dockers_json_file() {
+    let a = answered("209-");
+    assert!(a.reasons[0].starts_with("node gce-scale-cluster-minion-group-4-cgqp: the node controller marked its pods NotReady"), "{:?}", a.reasons);
+    assert!(a.reasons.iter().all(|r| !r.starts_with("the pod")));
+    let ev = read_paste("210-");
+    assert_eq!(ev.format, Format::ControllerLog);
+    assert_eq!(ev.obs.len(), 4);
+    assert!(!ev.yearless);
+    assert!(ev.obs.iter().all(|o| o.what == What::ControllerNotReady));
+    assert_eq!(ev.obs[0].pod.as_deref(), Some("coredns-f9fd979d6-w9lb9"));
+}
+
+/// openshift/machine-config-operator#2414: a worker's journal with a line number before each
+/// line and microseconds in its times: the Machine Config Daemon's "initiating reboot" (through
+/// `logger`) names a reboot, and systemd stopping "Kubernetes Kubelet" is the kubelet stopping.
+#[test]
+fn machine_config_daemon_reboot_in_a_numbered_journal() {
+    let ev = read_paste("211-");
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    assert!(ev.obs.iter().any(|o| o.what == What::KubeletStopped));
+    let a = answered("211-");
+    assert_eq!(a.restart.as_deref(), Some("node-reboot"));
+    assert!(
+        a.reasons
+            .iter()
+            .any(|r| r.contains("the Machine Config Daemon's \"initiating reboot\" (line 5)")),
+        "{:?}",
+        a.reasons
+    );
 }

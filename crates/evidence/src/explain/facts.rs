@@ -121,6 +121,13 @@ pub(super) fn pod_facts(obs: &[Obs]) -> Vec<String> {
                     by(o)
                 )
             }
+            // MarkAllPodsNotReady's line names the node, not its pods.
+            What::ControllerNotReady if o.pod.is_none() && o.node.is_some() => format!(
+                "{}: the node controller marked its pods NotReady{}{} (Ready False, ContainersReady untouched: MarkPodsNotReady after the node's lease expired) — the expected behaviour of every release",
+                node.as_deref().unwrap_or_default(),
+                at(o),
+                by(o)
+            ),
             What::ControllerNotReady => format!(
                 "{pod}: the node controller marked it NotReady{}{} (Ready False, ContainersReady untouched: MarkPodsNotReady after the node's lease expired) — the expected behaviour of every release",
                 at(o),

@@ -132,6 +132,13 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                         "journalctl's `-- Reboot --` between two boots' entries"
                     }
                     Some("systemd-logind") => "systemd-logind's \"System is rebooting.\"",
+                    // kured's reboot command (`invokeReboot`): commanded, the node going down
+                    // right after; a command that failed would have ended kured instead.
+                    Some("kured") => "kured's reboot command",
+                    // OpenShift's Machine Config Daemon, rebooting into a new config.
+                    Some("machine-config-daemon") => {
+                        "the Machine Config Daemon's \"initiating reboot\""
+                    }
                     Some(b) if b.contains("KERNEL-VERSION") => {
                         "its KERNEL-VERSION changed between two printings of `kubectl get nodes -o wide` (the kubelet reads it at its start)"
                     }
@@ -139,6 +146,8 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                 };
                 let meaning = if said.starts_with("the kubelet") {
                     "the node's boot id changed — it rebooted"
+                } else if said.starts_with("kured") || said.starts_with("the Machine Config") {
+                    "it rebooted the node (its time: just after this line)"
                 } else {
                     "the host rebooted"
                 };
