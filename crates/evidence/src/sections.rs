@@ -1,0 +1,209 @@
+//! A paste of more than one output: a shell session's commands and their outputs
+//! (`read_sections`: each command's output on its own, or the same command's printings
+//! together), and an issue's code blocks each read on its own (`best_block`). Called by
+//! `dispatch::read`; each part is read by `dispatch::read_clean`.
+
+use crate::around::blank;
+use crate::dispatch::read_clean;
+use crate::types::{
+    cut, is_command, is_comment, is_elision, is_sudo_prompt, Evidence, Format, ReadError,
+};
+
+/// A paste of several commands' outputs that cannot be read as one: each command's output is
+/// read on its own (the other lines blanked, line numbers kept), and the one with the most
+/// observations is the file's evidence. The others are said: refused with why, or readable on
+/// their own (one file is one format and one clock: give them as their own `--evidence`).
+pub(crate) fn read_sections(text: &str, cleaned: &str, file: usize) -> Option<Evidence> {
+    let lines: Vec<&str> = cleaned.lines().collect();
+    let mut starts: Vec<(usize, String)> = vec![(0, String::new())];
+    for (i, l) in text.lines().enumerate() {
+        if is_command(l) && !is_elision(l) && !is_sudo_prompt(l) {
+            starts.push((i + 1, cut(l.trim())));
+        }
+    }
+    let mut sections: Vec<(usize, usize, String)> = Vec::new();
+    for (k, (from, cmd)) in starts.iter().enumerate() {
+        let to = starts.get(k + 1).map_or(lines.len(), |n| n.0 - 1);
+        if lines[(*from).min(lines.len())..to]
+            .iter()
+            .any(|l| !l.trim().is_empty() && !is_comment(l))
+        {
+            sections.push((*from, to, cmd.clone()));
+        }
+    }
+    if sections.len() < 2 {
+        return None;
+    }
+    let read_one = |from: usize, to: usize| {
+        let only: Vec<&str> = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| if (from..to).contains(&i) { *l } else { "" })
+            .collect();
+        read_clean(&only.join("\n"), file)
+    };
+    let results: Vec<(usize, usize, String, Result<Evidence, ReadError>)> = sections
+        .into_iter()
+        .map(|(from, to, cmd)| {
+            let r = read_one(from, to);
+            (from, to, cmd, r)
+        })
+        .collect();
+    let best = results
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            r.3.as_ref()
+                .ok()
+                .map(|e| (i, e.format != Format::NodesTable, e.obs.len()))
+        })
+        .max_by_key(|&(i, other, n)| (other, n, std::cmp::Reverse(i)))?
+        .0;
+    let span = |from: usize, to: usize, cmd: &str| {
+        let after = if cmd.is_empty() {
+            String::new()
+        } else {
+            format!(", after `{cmd}`")
+        };
+        format!("lines {}–{to}{after}", from + 1)
+    };
+    let mut notes = Vec::new();
+    // The same table printed again after other commands (`kubectl get pods`, `systemctl restart
+    // kubelet`, `kubectl get pods`): its printings read together, each row at its pod's or
+    // node's AGE, as the reader reads `-w`'s.
+    let format = results[best].3.as_ref().ok().map(|e| e.format);
+    let again: Vec<usize> = (0..results.len())
+        .filter(|&i| {
+            matches!(format, Some(Format::KubectlWatch | Format::NodesTable))
+                && results[i].3.as_ref().ok().map(|e| e.format) == format
+        })
+        .collect();
+    let together = (again.len() >= 2)
+        .then(|| {
+            let keep: Vec<(usize, usize)> = again
+                .iter()
+                .map(|&i| (results[i].0, results[i].1))
+                .collect();
+            let only: Vec<&str> = lines
+                .iter()
+                .enumerate()
+                .map(|(i, l)| {
+                    if keep.iter().any(|k| (k.0..k.1).contains(&i)) {
+                        *l
+                    } else {
+                        ""
+                    }
+                })
+                .collect();
+            read_clean(&only.join("\n"), file).ok()
+        })
+        .flatten()
+        .filter(|e| Some(e.format) == format);
+    let used: Vec<usize> = if together.is_some() {
+        again
+    } else {
+        vec![best]
+    };
+    let spans: Vec<String> = used
+        .iter()
+        .map(|&i| span(results[i].0, results[i].1, &results[i].2))
+        .collect();
+    if used.len() > 1 {
+        notes.push(format!(
+            "a paste of several commands' outputs: {}: {} printings of one command, read together",
+            spans.join("; "),
+            used.len()
+        ));
+        // A kubelet restart the reporter typed between the printings: said, not placed (the
+        // printings' only clock is each row's AGE).
+        let (first, last) = (results[used[0]].1, results[used[used.len() - 1]].0);
+        for (n, l) in text.lines().enumerate().take(last).skip(first) {
+            if is_command(l) && restarts_kubelet(l) {
+                notes.push(format!(
+                    "line {}: `{}` between the printings: the reporter restarted the kubelet there; the printings' AGEs do not say when, so the answer does not place it",
+                    n + 1,
+                    cut(l.trim())
+                ));
+            }
+        }
+    } else {
+        notes.push(format!(
+            "a paste of several commands' outputs: read {} alone",
+            spans[0]
+        ));
+    }
+    for (i, (from, to, cmd, r)) in results.iter().enumerate() {
+        if used.contains(&i) {
+            continue;
+        }
+        notes.push(match r {
+            Ok(e) => format!(
+                "{}: also readable, as {}: give it as its own --evidence file (one file is one format and one clock)",
+                span(*from, *to, cmd),
+                e.format.as_str()
+            ),
+            Err(e) => format!(
+                "{}: skipped: {}",
+                span(*from, *to, cmd),
+                e.message.split(". Paste instead").next().unwrap_or(&e.message)
+            ),
+        });
+    }
+    let mut ev = match together {
+        Some(ev) => ev,
+        None => results.into_iter().nth(best)?.3.ok()?,
+    };
+    ev.notes.splice(0..0, notes);
+    Some(ev)
+}
+
+/// A command line that restarts the kubelet: systemd's (`systemctl restart kubelet`, k3s's,
+/// rke2's, MicroK8s's kubelite), SysV's `service kubelet restart`, `snap restart`.
+fn restarts_kubelet(l: &str) -> bool {
+    let t = l.trim();
+    let restart = t.contains("restart ") || t.ends_with(" restart");
+    let unit = [
+        "kubelet",
+        "k3s",
+        "rke2-server",
+        "rke2-agent",
+        "kubelite",
+        "microk8s",
+    ]
+    .iter()
+    .any(|u| t.contains(u));
+    restart && unit && !t.contains("containerd") && !t.contains("docker") && !t.contains("crio")
+}
+
+/// Each code block (1-based lines, inclusive) read on its own: the one with the most
+/// observations, and the others said (refused with why, or read with fewer).
+pub(crate) fn best_block(
+    fenced: &str,
+    blocks: &[(usize, usize)],
+    file: usize,
+) -> Option<(Evidence, Vec<String>)> {
+    let n = fenced.lines().count();
+    let mut read: Vec<(usize, Result<Evidence, ReadError>)> = blocks
+        .iter()
+        .map(|&(a, b)| {
+            let only = blank(fenced, (1..=n).filter(|l| *l < a || *l > b));
+            (a, read_clean(&only, file))
+        })
+        .collect();
+    let best = (0..read.len())
+        .filter(|&i| read[i].1.is_ok())
+        .max_by_key(|&i| read[i].1.as_ref().map_or(0, |e| e.obs.len()))?;
+    let (_, ev) = read.remove(best);
+    let others = read
+        .into_iter()
+        .map(|(a, r)| match r {
+            Ok(e) => format!(
+                "line {a}: another code block, read as {} with fewer observations ({}): give it as its own --evidence",
+                e.format.as_str(),
+                e.obs.len()
+            ),
+            Err(e) => format!("line {a}: another code block, not read: {}", cut(&e.message)),
+        })
+        .collect();
+    Some((ev.ok()?, others))
+}
