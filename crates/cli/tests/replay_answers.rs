@@ -207,7 +207,7 @@ fn real_incidents_without_a_kubelet_bug_name_no_bug() {
         ),
         (
             "kcm-endpoint-disappear.txt",
-            "the node controller marked it NotReady",
+            "node 11.2.3.10: the node controller marked its pods NotReady",
         ),
         // kubernetes#28154 (v1.2): the kubelet's start, NodeNotReady, NodeReady — no pod's Ready.
         (

@@ -173,11 +173,11 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
                     commands.push(prose_note(text, &prose));
                     (Ok(ev), raw, fenced)
                 }
-                Err(_) if read_sections(&raw, &fenced, file).is_some() => {
+                Err(_) if read_sections(&raw, &fenced, file, read_clean).is_some() => {
                     commands.push(prose_note(text, &prose));
                     (Err(e), raw, fenced)
                 }
-                Err(fenced_err) => match best_block(&fenced, &blocks, file) {
+                Err(fenced_err) => match best_block(&fenced, &blocks, file, read_clean) {
                     Some((ev, others)) => {
                         commands.push(prose_note(text, &prose));
                         commands.extend(others);
@@ -195,7 +195,7 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
         Ok(ev) if !prose.is_empty() && !ev.unread.is_empty() && ev.format != Format::NodesTable => {
             let raw = blank(text, prose.iter().copied());
             let fenced = blank(&cleaned, prose.iter().copied());
-            match best_block(&fenced, &blocks, file) {
+            match best_block(&fenced, &blocks, file, read_clean) {
                 Some((b, others))
                     if b.obs.len() >= ev.obs.len() && b.unread.len() < ev.unread.len() =>
                 {
@@ -218,7 +218,7 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
     };
     let mut ev = match (
         sections
-            .then(|| read_sections(text, cleaned, file))
+            .then(|| read_sections(text, cleaned, file, read_clean))
             .flatten(),
         whole,
     ) {

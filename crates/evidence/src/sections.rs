@@ -1,10 +1,12 @@
 //! A paste of more than one output: a shell session's commands and their outputs
 //! (`read_sections`: each command's output on its own, or the same command's printings
 //! together), and an issue's code blocks each read on its own (`best_block`). Called by
-//! `dispatch::read`; each part is read by `dispatch::read_clean`.
+//! `dispatch::read`, which gives the reader of each part (`dispatch::read_clean`).
 
 use crate::around::blank;
-use crate::dispatch::read_clean;
+
+/// Reads one part's text (`dispatch::read_clean`).
+pub(crate) type Read = fn(&str, usize) -> Result<Evidence, ReadError>;
 use crate::types::{
     cut, is_command, is_comment, is_elision, is_sudo_prompt, Evidence, Format, ReadError,
 };
@@ -13,7 +15,12 @@ use crate::types::{
 /// read on its own (the other lines blanked, line numbers kept), and the one with the most
 /// observations is the file's evidence. The others are said: refused with why, or readable on
 /// their own (one file is one format and one clock: give them as their own `--evidence`).
-pub(crate) fn read_sections(text: &str, cleaned: &str, file: usize) -> Option<Evidence> {
+pub(crate) fn read_sections(
+    text: &str,
+    cleaned: &str,
+    file: usize,
+    read_clean: Read,
+) -> Option<Evidence> {
     let lines: Vec<&str> = cleaned.lines().collect();
     let mut starts: Vec<(usize, String)> = vec![(0, String::new())];
     for (i, l) in text.lines().enumerate() {
@@ -181,6 +188,7 @@ pub(crate) fn best_block(
     fenced: &str,
     blocks: &[(usize, usize)],
     file: usize,
+    read_clean: Read,
 ) -> Option<(Evidence, Vec<String>)> {
     let n = fenced.lines().count();
     let mut read: Vec<(usize, Result<Evidence, ReadError>)> = blocks

@@ -515,3 +515,9 @@ pub(crate) fn is_command(l: &str) -> bool {
         None => false,
     }
 }
+
+/// A node in an answer's words: "node n1", or "the node" when the paste does not name it (a
+/// `describe node` cut above its `Name:`).
+pub(crate) fn node_words(n: Option<&str>) -> String {
+    n.map_or_else(|| "the node".to_string(), |n| format!("node {n}"))
+}

@@ -140,7 +140,7 @@ pub(super) fn pod_facts(obs: &[Obs]) -> Vec<String> {
             ),
             What::NodeNotReadyBecause(m) => format!(
                 "{}: NotReady{}: {} — {}",
-                super::node_words(o.node.as_deref()),
+                crate::types::node_words(o.node.as_deref()),
                 at(o),
                 crate::types::cut_to(m, 140),
                 if crate::klog_says::pleg_never_relisted(m) {

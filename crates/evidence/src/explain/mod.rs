@@ -68,12 +68,6 @@ use restartscope_sim::{simulate_profile, KubeVersion, Policy};
 use scoring::{score_pod, ModelPods, PodScore};
 use sequence::observed_all;
 
-/// A node in an answer's words: "node n1", or "the node" when the paste does not name it (a
-/// `describe node` cut above its `Name:`).
-pub(crate) fn node_words(n: Option<&str>) -> String {
-    n.map_or_else(|| "the node".to_string(), |n| format!("node {n}"))
-}
-
 /// Whether the candidate can be the kubelet that ran: a release profile of the same line (a
 /// kubelet older than 1.31: the 1.31 legacy profile, the model's oldest); a bug whose kubelet the
 /// release has and has not fixed (a legacy-kubelet bug: every release).

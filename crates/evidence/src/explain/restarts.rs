@@ -125,17 +125,15 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
             let rebooted = obs.iter().find(|o| matches!(o.what, What::NodeRebooted(_)));
             if let Some(o) = rebooted {
                 score += 70.0;
-                // The kubelet's event, journalctl's mark between two boots, or logind's line as
-                // the host went down.
+                // The kubelet's event, journalctl's mark between boots, logind's, kured's, MCD's.
                 let said = match o.by.as_deref() {
                     Some("systemd-journald") => {
                         "journalctl's `-- Reboot --` between two boots' entries"
                     }
                     Some("systemd-logind") => "systemd-logind's \"System is rebooting.\"",
-                    // kured's reboot command (`invokeReboot`): commanded, the node going down
-                    // right after; a command that failed would have ended kured instead.
+                    // kured's reboot command (`invokeReboot`); OpenShift's Machine Config Daemon's
+                    // (`reboot`): the node goes down right after (a failed command ends them).
                     Some("kured") => "kured's reboot command",
-                    // OpenShift's Machine Config Daemon, rebooting into a new config.
                     Some("machine-config-daemon") => {
                         "the Machine Config Daemon's \"initiating reboot\""
                     }
@@ -153,7 +151,7 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                 };
                 why.push(format!(
                     "{}: {said} ({}): {meaning} (+70)",
-                    super::node_words(o.node.as_deref()),
+                    crate::types::node_words(o.node.as_deref()),
                     line(o)
                 ));
             }
@@ -172,7 +170,7 @@ pub fn signature(kind: OtherRestart, obs: &[Obs]) -> Signature {
                 score += 70.0;
                 why.push(format!(
                     "{}: its boot id differs between {} and {}: it rebooted between them (+70)",
-                    super::node_words(a.node.as_deref()),
+                    crate::types::node_words(a.node.as_deref()),
                     line(a),
                     line(b)
                 ));
@@ -544,7 +542,7 @@ fn reboot_hints(obs: &[Obs], start: Option<&Obs>) -> (f64, Vec<String>) {
         score += 20.0;
         why.push(format!(
             "{}: Ready again in `kubectl get nodes` ({}): a kubelet or node restart, or an outage's end; weak (+20)",
-            super::node_words(b.node.as_deref()),
+            crate::types::node_words(b.node.as_deref()),
             line(b)
         ));
     }

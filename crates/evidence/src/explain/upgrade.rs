@@ -67,7 +67,7 @@ pub fn changes(obs: &[Obs]) -> Vec<(&Obs, &Obs)> {
 fn node_went(a: &Obs, b: &Obs) -> String {
     format!(
         "{}'s kubelet went from {} (line {}) to {} (line {})",
-        super::node_words(b.node.as_deref()),
+        crate::types::node_words(b.node.as_deref()),
         version(a),
         a.line,
         version(b),
