@@ -252,7 +252,8 @@ test('evidence replayed beside the model: observed lanes, the ranking and the di
 // The restart the evidence shows, named in the app as `restartscope replay` names it, on real
 // pastes quoted in crates/evidence/tests/data/pastes (sources on their first lines): an issue's
 // prose around a journal with journalctl's `-- Reboot --` (kubernetes#107043), and
-// node-problem-detector seeing containerd started four times (node-problem-detector#1258).
+// node-problem-detector seeing containerd started four times (node-problem-detector#1258), and
+// kured commanding its node's reboot (kubereboot/kured#976).
 const PASTE = (name) => readFileSync(new URL(`../../crates/evidence/tests/data/pastes/${name}`, import.meta.url), 'utf8');
 
 test('a reboot and a runtime restart named from real pastes, as the CLI names them', async ({ page }) => {
@@ -267,6 +268,12 @@ test('a reboot and a runtime restart named from real pastes, as the CLI names th
   await page.locator('#import-replay').click();
   await expect(ranking.locator('li').first()).toContainText('Answer: A container runtime restart');
   await expect(ranking).toContainText('started 4 times');
+  // kured's own log (kubereboot/kured#976): its reboot command for its node, in kured's words.
+  await page.locator('#import-text').fill(PASTE('193-kubereboot-kured-976-running-command-reboot-loop.txt'));
+  await page.locator('#import-replay').click();
+  await expect(ranking.locator('li').first()).toContainText('Answer: A node reboot explains this');
+  await expect(ranking).toContainText("kured's reboot command");
+  await expect(ranking).not.toContainText('Rebooted event');
   expect(problems).toEqual([]);
 });
 
