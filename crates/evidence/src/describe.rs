@@ -48,12 +48,24 @@ pub(crate) fn looks_like(first: &str, text: &str) -> bool {
             || text.contains("LastProbeTime")))
         || (keys.contains(&key) && first.contains(':') && !first.contains(": {"))
         || is_event_row(first)
+        || is_table_header(first)
         || node_conditions::row(first)
         || node_conditions::fragment(first).is_some()
 }
 
 /// A row of describe's Events table (`Warning  Unhealthy  12s  kubelet  Liveness probe failed…`),
 /// as `kubectl describe pod X | grep …` leaves it without its header.
+/// describe's Events or a node's Conditions table header pasted without the `Events:` or
+/// `Conditions:` above it (`Type  Reason  Age  From  Message`, 1.10 on; `Type  Status  Reason
+/// Message`, with or without the heartbeat columns).
+fn is_table_header(t: &str) -> bool {
+    let w: Vec<&str> = t.split_whitespace().collect();
+    w == ["Type", "Reason", "Age", "From", "Message"]
+        || (w.first() == Some(&"Type")
+            && w.get(1) == Some(&"Status")
+            && (w.contains(&"Reason") || w.contains(&"LastHeartbeatTime")))
+}
+
 fn is_event_row(t: &str) -> bool {
     let cols: Vec<&str> = t
         .split("  ")

@@ -29,6 +29,7 @@ fn meaningful(text: &str) -> impl Iterator<Item = (usize, &str)> {
                 && !is_comment(l)
                 && !klog::is_journalctl_note(l)
                 && !is_sudo_prompt(l)
+                && !crate::e2e::is_step(l)
                 && (!l.contains("kubectl ") || watch::looks_like(l))
         })
 }

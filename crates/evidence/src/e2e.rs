@@ -35,8 +35,22 @@ fn strip_prow(l: &str) -> &str {
     }
 }
 
-/// What a framework message says: (the node, the observation).
-pub(crate) fn says(msg: &str) -> Option<(String, What)> {
+/// Ginkgo's step line as the framework printed it before its time stamps (`STEP: Restarting
+/// kubelet`): what the test does next, not an observation.
+pub(crate) fn is_step(l: &str) -> bool {
+    l.trim_start().starts_with("STEP: ")
+}
+
+/// What a framework message says: (the node, if named; the observation). The framework's ssh
+/// command restarting the kubelet (`e2essh`'s "ssh root@10.0.0.5:22: command: sudo systemctl
+/// restart kubelet", as the restart tests run it) is the kubelet restarted then.
+pub(crate) fn says(msg: &str) -> Option<(Option<String>, What)> {
+    if let Some((_, cmd)) = msg
+        .split_once(": command: ")
+        .filter(|(s, _)| s.starts_with("ssh "))
+    {
+        return crate::types::restarts_kubelet(cmd).then_some((None, What::KubeletStarted));
+    }
     let rest = msg.strip_prefix("Condition Ready of node ")?;
     let (node, rest) = rest.split_once(" is ")?;
     let (value, rest) = rest.split_once(" instead of ")?;
@@ -46,7 +60,7 @@ pub(crate) fn says(msg: &str) -> Option<(String, What)> {
         _ if message.is_empty() => What::NodeReady(false),
         _ => What::NodeNotReadyBecause(message.to_string()),
     };
-    Some((node.to_string(), what))
+    Some((Some(node.to_string()), what))
 }
 
 #[cfg(test)]
@@ -60,7 +74,7 @@ mod tests {
         assert_eq!(
             says(m),
             Some((
-                "n1".into(),
+                Some("n1".into()),
                 What::NodeNotReadyBecause("container runtime is down".into())
             ))
         );

@@ -79,7 +79,7 @@ pub(crate) fn read(text: &str) -> Evidence {
     let all: Vec<&str> = text.lines().collect();
     for (n, raw) in all.iter().copied().enumerate() {
         let line = n + 1;
-        if raw.trim().is_empty() || is_comment(raw) {
+        if raw.trim().is_empty() || is_comment(raw) || crate::e2e::is_step(raw) {
             continue;
         }
         // `systemctl status UNIT`: its header and keys, then its journal lines (read below).
@@ -300,7 +300,11 @@ pub(crate) fn read(text: &str) -> Evidence {
                 {
                     Vec::new()
                 }
-                Some((n, w)) if ready.insert(format!("\u{0}e2e {n} {w:?}"), true).is_none() => {
+                // The kubelet restarted by the framework's ssh command: each time.
+                Some((None, w)) => vec![(None, w, Some("e2e framework (its ssh command)"))],
+                Some((Some(n), w))
+                    if ready.insert(format!("\u{0}e2e {n} {w:?}"), true).is_none() =>
+                {
                     e2e_node = Some(n);
                     vec![(None, w, Some("e2e framework (the node's condition)"))]
                 }

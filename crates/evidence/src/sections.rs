@@ -125,7 +125,7 @@ pub(crate) fn read_sections(
         // printings' only clock is each row's AGE).
         let (first, last) = (results[used[0]].1, results[used[used.len() - 1]].0);
         for (n, l) in text.lines().enumerate().take(last).skip(first) {
-            if is_command(l) && restarts_kubelet(l) {
+            if is_command(l) && crate::types::restarts_kubelet(l) {
                 notes.push(format!(
                     "line {}: `{}` between the printings: the reporter restarted the kubelet there; the printings' AGEs do not say when, so the answer does not place it",
                     n + 1,
@@ -162,24 +162,6 @@ pub(crate) fn read_sections(
     };
     ev.notes.splice(0..0, notes);
     Some(ev)
-}
-
-/// A command line that restarts the kubelet: systemd's (`systemctl restart kubelet`, k3s's,
-/// rke2's, MicroK8s's kubelite), SysV's `service kubelet restart`, `snap restart`.
-fn restarts_kubelet(l: &str) -> bool {
-    let t = l.trim();
-    let restart = t.contains("restart ") || t.ends_with(" restart");
-    let unit = [
-        "kubelet",
-        "k3s",
-        "rke2-server",
-        "rke2-agent",
-        "kubelite",
-        "microk8s",
-    ]
-    .iter()
-    .any(|u| t.contains(u));
-    restart && unit && !t.contains("containerd") && !t.contains("docker") && !t.contains("crio")
 }
 
 /// Each code block (1-based lines, inclusive) read on its own: the one with the most

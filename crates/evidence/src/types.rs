@@ -521,3 +521,21 @@ pub(crate) fn is_command(l: &str) -> bool {
 pub(crate) fn node_words(n: Option<&str>) -> String {
     n.map_or_else(|| "the node".to_string(), |n| format!("node {n}"))
 }
+
+/// A command line that restarts the kubelet: systemd's (`systemctl restart kubelet`, k3s's,
+/// rke2's, MicroK8s's kubelite), SysV's `service kubelet restart`, `snap restart`.
+pub(crate) fn restarts_kubelet(l: &str) -> bool {
+    let t = l.trim();
+    let restart = t.contains("restart ") || t.ends_with(" restart");
+    let unit = [
+        "kubelet",
+        "k3s",
+        "rke2-server",
+        "rke2-agent",
+        "kubelite",
+        "microk8s",
+    ]
+    .iter()
+    .any(|u| t.contains(u));
+    restart && unit && !t.contains("containerd") && !t.contains("docker") && !t.contains("crio")
+}

@@ -24,7 +24,7 @@ const RUNTIME: Option<&str> = Some("runtime-restart");
 const HASH: Option<&str> = Some("upgrade-1.30-to-1.31");
 
 /// Each paste (its number) and what replay says of it.
-const ANSWERS: [(&str, Said); 216] = [
+const ANSWERS: [(&str, Said); 233] = [
     ("01-", Read(REBOOT)),
     ("02-", Read(REBOOT)),
     ("03-", Read(REBOOT)),
@@ -346,6 +346,28 @@ const ANSWERS: [(&str, Said); 216] = [
     ("214-", Refused),
     ("215-", Read(None)),
     ("216-", Refused),
+    // 217–233: collected apart once more (describe node and events around node problems; pods
+    // after kubelet restarts).
+    ("217-", Read(None)),
+    // Bottlerocket: Starting kubelet, Rebooted with its boot id, NodeNotReady.
+    ("218-", Read(REBOOT)),
+    ("219-", Read(None)),
+    ("220-", Read(None)),
+    ("221-", Read(None)),
+    ("222-", Read(None)),
+    ("223-", Read(None)),
+    ("224-", Read(None)),
+    ("225-", Read(None)),
+    // a hung-task panic restarted the node; the paste was cut above its Rebooted row.
+    ("226-", Read(None)),
+    ("227-", Refused),
+    // the e2e framework restarting the kubelet over ssh; the node stayed Ready.
+    ("228-", Read(None)),
+    ("229-", Refused),
+    ("230-", Read(None)),
+    ("231-", Read(None)),
+    ("232-", Read(None)),
+    ("233-", Refused),
 ];
 
 #[test]
@@ -376,5 +398,5 @@ fn every_pastes_answer() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    assert_eq!(ANSWERS.iter().filter(|a| a.1 == Refused).count(), 47);
+    assert_eq!(ANSWERS.iter().filter(|a| a.1 == Refused).count(), 50);
 }

@@ -301,3 +301,39 @@ fn machine_config_daemon_reboot_in_a_numbered_journal() {
         a.reasons
     );
 }
+
+/// aws/karpenter-provider-aws#7559, openshift/origin#17418: describe node's Events, or its
+/// Conditions, pasted from the table's header without `Events:` or `Conditions:` above it: read
+/// as describe's (the kubelet starting; the node controller's Unknown).
+#[test]
+fn describe_tables_pasted_from_their_header() {
+    let ev = read_paste("219-");
+    assert_eq!(ev.format, Format::Describe);
+    assert!(ev.obs.iter().any(|o| o.what == What::KubeletStarted));
+    let ev = read_paste("223-");
+    assert_eq!(ev.format, Format::Describe);
+    assert!(ev.obs.iter().any(|o| matches!(&o.what,
+        What::NodeNotReadyBecause(m) if m.contains("Kubelet stopped posting node status"))));
+}
+
+/// kubernetes#52574: the e2e framework's own log of a test restarting the kubelet over ssh
+/// (`STEP: Restarting kubelet`, "ssh root@…:22: command: sudo systemctl restart kubelet"), then
+/// polling the node's Ready: the kubelet's restart at the command's time, the node Ready.
+#[test]
+fn e2e_framework_restarting_the_kubelet() {
+    let ev = read_paste("228-");
+    assert_eq!(ev.format, Format::E2eLog);
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    let started: Vec<_> = ev
+        .obs
+        .iter()
+        .filter(|o| o.what == What::KubeletStarted)
+        .collect();
+    assert_eq!(started.len(), 1);
+    assert_eq!(started[0].line, 6);
+    assert!(ev
+        .obs
+        .iter()
+        .any(|o| o.what == What::NodeReady(true) && o.node.as_deref() == Some("kubernetes-node2")));
+    assert_eq!(answered("228-").bug, None);
+}
