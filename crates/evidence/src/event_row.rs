@@ -119,7 +119,11 @@ fn time_at(tok: &[&str]) -> Option<(When, usize)> {
         return Some((When::Ago(0), 1));
     }
     if let Some(a) = time::age(first) {
-        return Some((When::Ago(a), 1));
+        // `kubectl events`' repeated event: `5m (x3 over 10m)` (event_printer.go `getInterval`).
+        let series = tok.get(1).is_some_and(|t| t.starts_with("(x"))
+            && tok.get(2) == Some(&"over")
+            && tok.get(3).is_some_and(|t| t.ends_with(')'));
+        return Some((When::Ago(a), if series { 4 } else { 1 }));
     }
     time::rfc3339(first).map(|t| (When::At(t), 1))
 }
@@ -189,7 +193,7 @@ fn fit_tokens(
             }
             "KIND" => {
                 let c = rest.first()?;
-                c.starts_with(|x: char| x.is_ascii_uppercase())
+                (c.starts_with(|x: char| x.is_ascii_uppercase()) && !c.contains('/'))
                     .then_some(())?;
                 (c.to_string(), 1)
             }
@@ -226,10 +230,11 @@ fn fit_tokens(
                 break;
             }
             // 1.14's OBJECT: the kind in lower case (`node/n1`, `pod/web-0`; printers.go
-            // `printEvent`), never 1.11–1.13's capitalised KIND.
+            // `printEvent`), `kubectl events`' `Node/n1` (event_printer.go); never 1.11–1.13's
+            // KIND alone.
             "OBJECT" => {
                 let c = rest.first()?;
-                c.starts_with(|x: char| x.is_ascii_lowercase())
+                (c.starts_with(|x: char| x.is_ascii_lowercase()) || c.contains('/'))
                     .then_some(())?;
                 (c.to_string(), 1)
             }
@@ -341,6 +346,15 @@ mod tests {
         assert_eq!(f.get("SOURCE"), Some("kubelet, controlplane"));
         assert_eq!(f.get("COUNT"), Some("1"));
         assert_eq!(f.last_seen, When::Ago(21 * 60_000));
+        // `kubectl events` (1.26 on, event_printer.go): OBJECT `Kind/Name`, a repeated event's
+        // LAST SEEN `3m (x2 over 4m)`.
+        let f = fit(&LAYOUTS[1], "3m (x2 over 4m)   Normal   NodeNotReady   Node/n1   Node n1 status is now: NodeNotReady").unwrap();
+        assert_eq!(f.get("OBJECT"), Some("Node/n1"));
+        assert_eq!(f.last_seen, When::Ago(3 * 60_000));
+        assert_eq!(
+            f.get("MESSAGE"),
+            Some("Node n1 status is now: NodeNotReady")
+        );
         // The plain 1.14+ row is not taken for it.
         let r = "3m33s       Warning   FailedScheduling   pod/nginx-66f9f9cfd5-2w97n   0/1 nodes are available: 1 Insufficient cpu.";
         assert_eq!(headerless(r).unwrap().0, LAYOUTS[1]);
