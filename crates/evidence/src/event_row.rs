@@ -348,7 +348,7 @@ mod tests {
         assert_eq!(f.last_seen, When::Ago(21 * 60_000));
         // `kubectl events` (1.26 on, event_printer.go): OBJECT `Kind/Name`, a repeated event's
         // LAST SEEN `3m (x2 over 4m)`.
-        let f = fit(&LAYOUTS[1], "3m (x2 over 4m)   Normal   NodeNotReady   Node/n1   Node n1 status is now: NodeNotReady").unwrap();
+        let f = fit(LAYOUTS[1], "3m (x2 over 4m)   Normal   NodeNotReady   Node/n1   Node n1 status is now: NodeNotReady").unwrap();
         assert_eq!(f.get("OBJECT"), Some("Node/n1"));
         assert_eq!(f.last_seen, When::Ago(3 * 60_000));
         assert_eq!(
