@@ -123,10 +123,24 @@ pub(crate) fn read(text: &str) -> Evidence {
             joined.push((n, raw.to_string()));
         }
     }
+    let mut previous: Option<(usize, &str)> = None;
     for (n, raw) in &joined {
         let (line, raw) = (n + 1, raw.as_str());
         if raw.trim().is_empty() || is_comment(raw) {
             continue;
+        }
+        // A row printed again as it was (`-w` prints an event again on each update; a list
+        // prints each event once): one event, read once (Azure/AKS#3927's two identical
+        // ContainerdStart rows at a surge node's provisioning).
+        match previous {
+            Some((p, was)) if was.trim() == raw.trim() => {
+                ev.notes.push(format!(
+                    "line {line}: the same row as line {p} (as `-w` prints an event again when it is updated): read once"
+                ));
+                ev.skipped += 1;
+                continue;
+            }
+            _ => previous = Some((line, raw)),
         }
         if is_header(raw) {
             cols = columns(raw);

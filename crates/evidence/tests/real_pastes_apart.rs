@@ -337,3 +337,23 @@ fn e2e_framework_restarting_the_kubelet() {
         .any(|o| o.what == What::NodeReady(true) && o.node.as_deref() == Some("kubernetes-node2")));
     assert_eq!(answered("228-").bug, None);
 }
+
+/// Azure/AKS#3927: a surge upgrade's events, node-problem-detector's ContainerdStart on the new
+/// surge node printed twice as it was (as `-w` prints an updated event): one start, read once,
+/// and no runtime restart named (it was, before: "started 2 times").
+#[test]
+fn an_events_row_printed_again_is_one_event() {
+    let ev = read_paste("234-");
+    assert_eq!(
+        ev.obs
+            .iter()
+            .filter(|o| matches!(o.what, What::RuntimeStarted(_)))
+            .count(),
+        1
+    );
+    assert!(ev
+        .notes
+        .iter()
+        .any(|n| n.starts_with("line 5: the same row as line 4")));
+    assert_eq!(answered("234-").restart, None);
+}
