@@ -172,6 +172,12 @@ pub(crate) fn interpret(
     if text.starts_with("Starting kubelet") || text == "Started kubelet" {
         return one(None, What::KubeletStarted);
     }
+    // OpenShift's Machine Config Daemon's own klog line as it reboots the node (its
+    // `pkg/daemon/update.go` `reboot`, okd#493), beside the same words in the journal.
+    if src == "update.go" && text.starts_with("initiating reboot: ") {
+        let why = format!("machine-config-daemon: {text}");
+        return vec![(None, What::NodeRebooted(why), Some("machine-config-daemon"))];
+    }
     // The event recorder's echo of an event it writes (client-go `tools/record/event.go`:
     // `Event(v1.ObjectReference{Kind:"Node", … Name:"n1" …}): type: 'Warning' reason:
     // 'Rebooted' Node n1 has been rebooted, boot id: …`): read as the event, through the reasons

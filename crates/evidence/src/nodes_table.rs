@@ -73,7 +73,8 @@ fn status(c: &str) -> Option<&str> {
 /// A header of `kubectl get nodes`: NAME, STATUS and node columns only (`get pods` has READY).
 pub(crate) fn header(l: &str) -> Option<Vec<&'static str>> {
     let mut out = Vec::new();
-    for x in l.split_whitespace() {
+    // (A markdown fence's backtick the reporter left after it: okd#459's `VERSION\``.)
+    for x in l.trim_end().trim_end_matches('`').split_whitespace() {
         let mut known = None;
         for lay in LAYOUTS {
             known = known.or(lay.iter().find(|c| **c == x));
@@ -110,7 +111,8 @@ fn fit(cols: &[&'static str], row: &str) -> Option<Row> {
         // The OS image's words: all but the single-word columns after it.
         let mut n = 1;
         match *col {
-            "NAME" if status(c).is_none() => r.name = c.into(),
+            // `node/n1` when kubectl printed more than one kind (`get nodes,pods`).
+            "NAME" if status(c).is_none() => r.name = c.strip_prefix("node/").unwrap_or(c).into(),
             "STATUS" if status(c).is_some() => r.st = c.into(),
             "AGE" => r.age = time::age(c)?,
             "VERSION" if c.starts_with('v') && c[1..].starts_with(|x: char| x.is_ascii_digit()) => {

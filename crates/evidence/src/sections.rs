@@ -22,15 +22,36 @@ pub(crate) fn read_sections(
     read_clean: Read,
 ) -> Option<Evidence> {
     let lines: Vec<&str> = cleaned.lines().collect();
-    let mut starts: Vec<(usize, String)> = vec![(0, String::new())];
+    // Each part's first line, the line before it that ends the part above, its command.
+    let mut starts: Vec<(usize, usize, String)> = vec![(0, 0, String::new())];
+    // Another kind's table header starts a part too (`kubectl get nodes,pods -A` prints the
+    // nodes' table, then the pods' under their own header): (its kind, its line).
+    let mut kind: Option<&str> = None;
     for (i, l) in text.lines().enumerate() {
         if is_command(l) && !is_elision(l) && !is_sudo_prompt(l) {
-            starts.push((i + 1, cut(l.trim())));
+            starts.push((i + 1, i, cut(l.trim())));
+            kind = None;
+            continue;
+        }
+        let k = if crate::nodes_table::header(l).is_some() {
+            Some("nodes")
+        } else if crate::watch::is_header(l) {
+            Some("pods")
+        } else if crate::events_table::is_header(l) {
+            Some("events")
+        } else {
+            None
+        };
+        if let Some(k) = k {
+            if kind.is_some_and(|was| was != k) {
+                starts.push((i, i, String::new()));
+            }
+            kind = Some(k);
         }
     }
     let mut sections: Vec<(usize, usize, String)> = Vec::new();
-    for (k, (from, cmd)) in starts.iter().enumerate() {
-        let to = starts.get(k + 1).map_or(lines.len(), |n| n.0 - 1);
+    for (k, (from, _, cmd)) in starts.iter().enumerate() {
+        let to = starts.get(k + 1).map_or(lines.len(), |n| n.1);
         if lines[(*from).min(lines.len())..to]
             .iter()
             .any(|l| !l.trim().is_empty() && !is_comment(l))

@@ -105,7 +105,7 @@ pub(crate) fn other_header(l: &str) -> bool {
         })
 }
 
-fn is_header(l: &str) -> bool {
+pub(crate) fn is_header(l: &str) -> bool {
     let t: Vec<&str> = l.split_whitespace().collect();
     t.contains(&"NAME") && t.contains(&"READY") && t.contains(&"STATUS")
 }

@@ -357,3 +357,37 @@ fn an_events_row_printed_again_is_one_event() {
         .any(|n| n.starts_with("line 5: the same row as line 4")));
     assert_eq!(answered("234-").restart, None);
 }
+
+/// k3s-io/k3s#3994: `kubectl get nodes,pods -A -o wide` prints the nodes' table, then the pods'
+/// under their own header, each name with its kind (`node/…`, `pod/…`): two parts, the pods'
+/// read (the nodes' said), no line unread. okd-project/okd#459: a header with the reporter's
+/// backtick after it. okd#493: the Machine Config Daemon's own klog line "initiating reboot".
+#[test]
+fn tables_of_two_kinds_a_stray_backtick_and_the_mcds_klog_reboot() {
+    let ev = read_paste("253-");
+    assert_eq!(ev.format, Format::KubectlWatch);
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    assert!(ev
+        .obs
+        .iter()
+        .any(|o| o.pod.as_deref() == Some("svclb-traefik-m2qj9")));
+    assert!(
+        ev.notes
+            .iter()
+            .any(|n| n.contains("also readable, as kubectl get nodes")),
+        "{:?}",
+        ev.notes
+    );
+    let ev = read_paste("244-");
+    assert_eq!(ev.format, Format::NodesTable);
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    let a = answered("250-");
+    assert_eq!(a.restart.as_deref(), Some("node-reboot"));
+    assert!(
+        a.reasons
+            .iter()
+            .any(|r| r.contains("the Machine Config Daemon's \"initiating reboot\" (line 5)")),
+        "{:?}",
+        a.reasons
+    );
+}
