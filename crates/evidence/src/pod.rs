@@ -36,7 +36,7 @@ pub(crate) fn looks_like(first: &str, text: &str) -> bool {
     let key = first.split(':').next().unwrap_or("").trim();
     matches!(
         key,
-        "apiVersion" | "kind" | "metadata" | "status" | "items" | "spec"
+        "apiVersion" | "kind" | "metadata" | "status" | "items" | "spec" | "containerStatuses"
     ) || (first.starts_with("- ")
         && (first.contains("lastProbeTime") || first.contains("lastTransitionTime")))
 }
@@ -294,7 +294,13 @@ impl Reader {
         }
         let status = match o.get("status") {
             Some(s) => s,
-            None if kind.is_none() && o.get("conditions").is_some() => o,
+            // The status block pasted without its `status:` line (its conditions, or its
+            // containerStatuses alone: kubernetes#126650).
+            None if kind.is_none()
+                && (o.get("conditions").is_some() || o.get("containerStatuses").is_some()) =>
+            {
+                o
+            }
             None if kind == Some("Pod") => {
                 self.unread(o.line, "a Pod without status (a manifest, not `kubectl get -o yaml`)".into());
                 return Ok(());

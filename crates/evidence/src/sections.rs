@@ -33,8 +33,14 @@ pub(crate) fn read_sections(
             kind = None;
             continue;
         }
+        let t = l.trim();
         let k = if crate::nodes_table::header(l).is_some() {
             Some("nodes")
+        } else if kind != Some("describe")
+            && (t.starts_with("Name:") || t == "Conditions:" || t == "Events:")
+        {
+            // `kubectl describe node` below a table (AKS#587's `get nodes`, then describe).
+            Some("describe")
         } else if crate::watch::is_header(l) {
             Some("pods")
         } else if crate::events_table::is_header(l) {

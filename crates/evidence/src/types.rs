@@ -493,7 +493,16 @@ pub(crate) fn is_command(l: &str) -> bool {
             {
                 rest.trim_start()
             }
-            _ => t,
+            // A prompt with a space before its sign (zsh's `host~/dir(master|✚3…) % k get
+            // node`, kubernetes#35288).
+            _ => [" % ", " $ ", " # "]
+                .iter()
+                .find_map(|sign| {
+                    t.split_once(sign)
+                        .filter(|(p, _)| !p.is_empty() && !p.contains(char::is_whitespace))
+                        .map(|(_, r)| r.trim_start())
+                })
+                .unwrap_or(t),
         }
     };
     let mut words = rest.split_whitespace();

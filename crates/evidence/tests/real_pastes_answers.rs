@@ -24,7 +24,7 @@ const RUNTIME: Option<&str> = Some("runtime-restart");
 const HASH: Option<&str> = Some("upgrade-1.30-to-1.31");
 
 /// Each paste (its number) and what replay says of it.
-const ANSWERS: [(&str, Said); 262] = [
+const ANSWERS: [(&str, Said); 279] = [
     ("01-", Read(REBOOT)),
     ("02-", Read(REBOOT)),
     ("03-", Read(REBOOT)),
@@ -401,6 +401,24 @@ const ANSWERS: [(&str, Said); 262] = [
     ("260-", Refused),
     ("261-", Read(None)),
     ("262-", Read(None)),
+    // 263–279: pods' status after node events; managed clouds' node problems.
+    ("263-", Refused),
+    ("264-", Refused),
+    ("265-", Refused),
+    ("266-", Read(None)),
+    ("267-", Refused),
+    ("268-", Read(None)),
+    ("269-", Read(None)),
+    ("270-", Read(None)),
+    ("271-", Read(None)),
+    ("272-", Read(None)),
+    ("273-", Read(None)),
+    ("274-", Refused),
+    ("275-", Refused),
+    ("276-", Refused),
+    ("277-", Read(None)),
+    ("278-", Refused),
+    ("279-", Read(None)),
 ];
 
 #[test]
@@ -431,5 +449,5 @@ fn every_pastes_answer() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    assert_eq!(ANSWERS.iter().filter(|a| a.1 == Refused).count(), 55);
+    assert_eq!(ANSWERS.iter().filter(|a| a.1 == Refused).count(), 63);
 }

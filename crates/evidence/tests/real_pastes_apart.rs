@@ -391,3 +391,32 @@ fn tables_of_two_kinds_a_stray_backtick_and_the_mcds_klog_reboot() {
         a.reasons
     );
 }
+
+/// kubernetes#126650: a pod's containerStatuses pasted alone below the reporter's `...` (its
+/// `status:` line cut away): read as the status block. kubernetes#35288: a zsh prompt with a
+/// space before its `%` (`host~/dir(master|✚3…) % k get node`) is a command line. Azure/AKS#587:
+/// `kubectl describe node` below `kubectl get nodes` is another part, said, not unread rows.
+#[test]
+fn a_status_fragment_a_zsh_prompt_and_describe_below_get_nodes() {
+    let ev = read_paste("269-");
+    assert_eq!(ev.format, Format::PodStatus);
+    assert!(ev
+        .obs
+        .iter()
+        .any(|o| matches!(&o.what, What::ContainerState(c) if c.name == "regular")));
+    let ev = read_paste("271-");
+    assert!(ev
+        .notes
+        .iter()
+        .any(|n| n.starts_with("line 4: a command line, skipped: curiosity~")));
+    let ev = read_paste("279-");
+    assert_eq!(ev.format, Format::NodesTable);
+    assert!(ev.unread.is_empty(), "{:?}", ev.unread);
+    assert!(
+        ev.notes
+            .iter()
+            .any(|n| n.contains("skipped: read as kubectl describe")),
+        "{:?}",
+        ev.notes
+    );
+}
