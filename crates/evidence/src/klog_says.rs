@@ -268,10 +268,11 @@ pub(crate) fn interpret(
         );
     }
     // Before 1.21 (unstructured, pkg/kubelet/prober/prober.go): `Readiness probe for
-    // "web-0_default(uid):app" failed (failure): …`.
+    // "web-0_default(uid):app" failed (failure): …`, or "… errored: …" when the probe could not
+    // run (an exec's DeadlineExceeded): `runProbe` returns results.Failure for both.
     for kind in ["Readiness", "Liveness", "Startup"] {
         if let Some(rest) = text.strip_prefix(&format!("{kind} probe for \"")) {
-            if text.contains("\" failed") {
+            if text.contains("\" failed") || text.contains("\" errored") {
                 let pod = quoted(rest).map(|(p, _)| old_pod(&p));
                 return one(pod, What::ProbeFailed(kind.into()));
             }

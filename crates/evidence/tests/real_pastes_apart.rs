@@ -420,3 +420,24 @@ fn a_status_fragment_a_zsh_prompt_and_describe_below_get_nodes() {
         ev.notes
     );
 }
+
+/// kubernetes/website#12389: `kubectl get pods --watch` opened on a pod in CrashLoopBackOff
+/// (NotReady from its first row), restarted (12 → 13), Running, Completed: its container's own
+/// exits explain its Ready changes. It was answered "kubernetes#135795 explains this"; the
+/// restart while NotReady from the first row is now the pod's fact, and no bug is named.
+/// openshift/release#1169: a liveness probe that "errored" (before 1.21) is a failed probe.
+#[test]
+fn a_crashlooping_pod_names_no_bug_and_an_errored_probe_failed() {
+    let a = answered("281-");
+    assert_eq!(a.bug, None, "{}", a.headline);
+    assert!(a.reasons[0].starts_with("nginx: its container restarted while the pod was NotReady (restart count 13, line 7; NotReady from line 6)"), "{:?}", a.reasons);
+    let ev = read_paste("288-");
+    assert!(
+        ev.obs
+            .iter()
+            .any(|o| o.what == What::ProbeFailed("Liveness".into())
+                && o.pod.as_deref() == Some("webconsole-84f8cffc88-57llq")),
+        "{:#?}",
+        ev.obs
+    );
+}

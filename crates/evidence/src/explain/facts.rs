@@ -182,12 +182,17 @@ fn restarted_while_not_ready(obs: &[Obs]) -> Vec<String> {
             .iter()
             .filter(|o| {
                 o.pod.as_deref() == Some(p)
-                    && matches!(o.what, What::ReadyChanged(_) | What::Restarted(_))
+                    && matches!(
+                        o.what,
+                        What::ReadyChanged(_) | What::Restarted(_) | What::ReadyAtStart(false)
+                    )
             })
             .collect();
         // One row can say both (`0/1  Running  1`): the Ready change first, then the restart.
+        // NotReady when first seen counts (a watch opened on a pod in CrashLoopBackOff,
+        // kubernetes/website#12389).
         let rank = |w: &What| match w {
-            What::ReadyChanged(false) => 0,
+            What::ReadyChanged(false) | What::ReadyAtStart(false) => 0,
             What::Restarted(_) => 1,
             _ => 2,
         };
@@ -195,7 +200,9 @@ fn restarted_while_not_ready(obs: &[Obs]) -> Vec<String> {
         let mut not_ready_since: Option<usize> = None;
         for o in &mine {
             match o.what {
-                What::ReadyChanged(false) => not_ready_since = Some(o.line),
+                What::ReadyChanged(false) | What::ReadyAtStart(false) => {
+                    not_ready_since = Some(o.line)
+                }
                 What::ReadyChanged(true) => not_ready_since = None,
                 What::Restarted(n) => {
                     if let Some(since) = not_ready_since {
