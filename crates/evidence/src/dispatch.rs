@@ -225,13 +225,12 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
     ) {
         // The nodes' printings read as one, unless a part of another kind below them (describe
         // node, AKS#587) was what the whole could not read.
-        (Some(s), Ok(ev))
-            if s.format == Format::NodesTable
-                && (s.unread.len() >= ev.unread.len() || !other_kind(&s.notes)) =>
+        (Some((s, other)), Ok(ev))
+            if s.format == Format::NodesTable && (s.unread.len() >= ev.unread.len() || !other) =>
         {
             ev
         }
-        (Some(s), _) => s,
+        (Some((s, _)), _) => s,
         (None, whole) => whole?,
     };
     ev.notes.splice(0..0, commands);
@@ -243,15 +242,6 @@ pub fn read(text: &str, file: usize) -> Result<Evidence, ReadError> {
         }
     }
     Ok(ev)
-}
-
-/// Whether a paste's parts, as `read_sections` says them, hold another kind than `kubectl get
-/// nodes` (a part read or refused as another format).
-fn other_kind(notes: &[String]) -> bool {
-    notes.iter().any(|n| {
-        (n.contains(": skipped: ") || n.contains("also readable, as "))
-            && !n.contains("kubectl get nodes")
-    })
 }
 
 pub(crate) fn read_clean(text: &str, file: usize) -> Result<Evidence, ReadError> {

@@ -14,13 +14,14 @@ use crate::types::{
 /// A paste of several commands' outputs that cannot be read as one: each command's output is
 /// read on its own (the other lines blanked, line numbers kept), and the one with the most
 /// observations is the file's evidence. The others are said: refused with why, or readable on
-/// their own (one file is one format and one clock: give them as their own `--evidence`).
+/// their own (one file is one format and one clock: give them as their own `--evidence`). With
+/// whether a part left out is of another kind than `kubectl get nodes`.
 pub(crate) fn read_sections(
     text: &str,
     cleaned: &str,
     file: usize,
     read_clean: Read,
-) -> Option<Evidence> {
+) -> Option<(Evidence, bool)> {
     let lines: Vec<&str> = cleaned.lines().collect();
     // Each part's first line, the line before it that ends the part above, its command.
     let mut starts: Vec<(usize, usize, String)> = vec![(0, 0, String::new())];
@@ -68,18 +69,25 @@ pub(crate) fn read_sections(
     if sections.len() < 2 {
         return None;
     }
-    let read_one = |from: usize, to: usize| {
+    // The parts' lines alone (the others blanked, line numbers kept), read as one file.
+    let read_parts = |parts: &[(usize, usize)]| {
         let only: Vec<&str> = lines
             .iter()
             .enumerate()
-            .map(|(i, l)| if (from..to).contains(&i) { *l } else { "" })
+            .map(|(i, l)| {
+                if parts.iter().any(|p| (p.0..p.1).contains(&i)) {
+                    *l
+                } else {
+                    ""
+                }
+            })
             .collect();
         read_clean(&only.join("\n"), file)
     };
     let results: Vec<(usize, usize, String, Result<Evidence, ReadError>)> = sections
         .into_iter()
         .map(|(from, to, cmd)| {
-            let r = read_one(from, to);
+            let r = read_parts(&[(from, to)]);
             (from, to, cmd, r)
         })
         .collect();
@@ -118,18 +126,7 @@ pub(crate) fn read_sections(
                 .iter()
                 .map(|&i| (results[i].0, results[i].1))
                 .collect();
-            let only: Vec<&str> = lines
-                .iter()
-                .enumerate()
-                .map(|(i, l)| {
-                    if keep.iter().any(|k| (k.0..k.1).contains(&i)) {
-                        *l
-                    } else {
-                        ""
-                    }
-                })
-                .collect();
-            read_clean(&only.join("\n"), file).ok()
+            read_parts(&keep).ok()
         })
         .flatten()
         .filter(|e| Some(e.format) == format);
@@ -187,8 +184,14 @@ pub(crate) fn read_sections(
         Some(ev) => ev,
         None => results.into_iter().nth(best)?.3.ok()?,
     };
+    // Whether a part not read into the answer is of another kind than its `kubectl get nodes`
+    // (read as another format, or refused as one).
+    let other_kind = notes.iter().any(|n| {
+        (n.contains(": skipped: ") || n.contains("also readable, as "))
+            && !n.contains("kubectl get nodes")
+    });
     ev.notes.splice(0..0, notes);
-    Some(ev)
+    Some((ev, other_kind))
 }
 
 /// Each code block (1-based lines, inclusive) read on its own: the one with the most
