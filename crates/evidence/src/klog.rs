@@ -19,16 +19,6 @@ use crate::time;
 use crate::types::{cut, is_comment, Evidence, Format, Obs, Unread, What};
 use crate::unit_status;
 use std::collections::BTreeMap;
-/// OpenShift's Machine Config Daemon rebooting its node (machine-config-operator's
-/// `pkg/daemon/update.go` `reboot`: `logSystem("initiating reboot: %s", rationale)`, "machine-config
-/// -daemon initiating reboot: …" before 4.6), written to the journal through `logger` (`root[81741]:
-/// machine-config-daemon[70704]: initiating reboot: …`) or as its own process: the words.
-fn mcd_reboot(proc_: Option<&str>, m: &str) -> Option<String> {
-    let mcd = proc_ == Some("machine-config-daemon") || m.starts_with("machine-config-daemon");
-    let (_, why) = m.split_once("initiating reboot: ")?;
-    mcd.then(|| format!("machine-config-daemon: initiating reboot: {why}"))
-}
-
 /// The process an e2e framework line is said to come from.
 const E2E: &str = "e2e.test";
 
@@ -337,7 +327,7 @@ pub(crate) fn read(text: &str) -> Evidence {
                 vec![(None, What::KubeletStopped, None)]
             } else if l.proc_ == Some("systemd") && about_kubelet && m.starts_with("Started") {
                 vec![(None, What::KubeletStarted, None)]
-            } else if let Some(why) = mcd_reboot(l.proc_, m) {
+            } else if let Some(why) = crate::klog_says::mcd_reboot(l.proc_, m) {
                 vec![(None, What::NodeRebooted(why), Some("machine-config-daemon"))]
             } else if l.proc_ == Some("systemd-logind") && m.starts_with("System is rebooting") {
                 // logind's own line as the host goes down for a reboot (`logind-dbus.c`).

@@ -82,6 +82,15 @@ fn strip_priority(l: &str) -> &str {
     }
 }
 
+/// A logrus or slog line from its `time=` on, behind `kubectl logs --timestamps`' stamp or none.
+pub(crate) fn from_time(l: &str) -> Option<&str> {
+    let i = l.find("time=")?;
+    l[..i]
+        .chars()
+        .all(|c| c.is_ascii_digit() || "-:TZ. +".contains(c))
+        .then(|| &l[i..])
+}
+
 /// A logrus or slog line a daemon wrote to its own file or pod log, outside the journal
 /// (`time="2017-05-16T03:51:42.080060018-07:00" level=error msg="…"`; slog: `time=2025-03-03T10
 /// :15:30.123Z level=INFO msg="…"`), `kubectl logs --timestamps`' stamp before it or not, whose
@@ -90,14 +99,7 @@ fn strip_priority(l: &str) -> &str {
 /// commands it runs (`cmd=/usr/bin/kubectl`). (time since the epoch, the writer, the line from
 /// `time=` on.) Another writer's line is not read.
 pub(crate) fn logrus(l: &str) -> Option<(i64, &'static str, &str)> {
-    let i = l.find("time=")?;
-    if !l[..i]
-        .chars()
-        .all(|c| c.is_ascii_digit() || "-:TZ. +".contains(c))
-    {
-        return None;
-    }
-    let line = &l[i..];
+    let line = from_time(l)?;
     let rest = &line[5..];
     let stamp = match rest.strip_prefix('"') {
         Some(q) => q.split('"').next()?,

@@ -175,8 +175,9 @@ pub(crate) fn interpret(
     // OpenShift's Machine Config Daemon's own klog line as it reboots the node (its
     // `pkg/daemon/update.go` `reboot`, okd#493), beside the same words in the journal.
     if src == "update.go" && text.starts_with("initiating reboot: ") {
-        let why = format!("machine-config-daemon: {text}");
-        return vec![(None, What::NodeRebooted(why), Some("machine-config-daemon"))];
+        if let Some(why) = mcd_reboot(Some("machine-config-daemon"), text) {
+            return vec![(None, What::NodeRebooted(why), Some("machine-config-daemon"))];
+        }
     }
     // The event recorder's echo of an event it writes (client-go `tools/record/event.go`:
     // `Event(v1.ObjectReference{Kind:"Node", … Name:"n1" …}): type: 'Warning' reason:
@@ -541,4 +542,14 @@ pub(crate) fn interpret(
         };
     }
     Vec::new()
+}
+
+/// OpenShift's Machine Config Daemon rebooting its node (machine-config-operator's
+/// `pkg/daemon/update.go` `reboot`: `logSystem("initiating reboot: %s", rationale)`, "machine-config
+/// -daemon initiating reboot: …" before 4.6), written to the journal through `logger` (`root[81741]:
+/// machine-config-daemon[70704]: initiating reboot: …`) or as its own process: the words.
+pub(crate) fn mcd_reboot(proc_: Option<&str>, m: &str) -> Option<String> {
+    let mcd = proc_ == Some("machine-config-daemon") || m.starts_with("machine-config-daemon");
+    let (_, why) = m.split_once("initiating reboot: ")?;
+    mcd.then(|| format!("machine-config-daemon: initiating reboot: {why}"))
 }

@@ -89,12 +89,7 @@ fn is_bare_kubelet_message(t: &str) -> bool {
 /// dockerd, containerd before 1.5's default, kured): no process names its writer.
 pub(crate) fn is_logrus(t: &str) -> bool {
     // `kubectl logs --timestamps`' stamp before it, or none; slog's time unquoted.
-    let from_time = t.find("time=").filter(|&i| {
-        t[..i]
-            .chars()
-            .all(|c| c.is_ascii_digit() || "-:TZ. +".contains(c))
-    });
-    from_time.is_some() && t.contains(" level=") && t.contains(" msg=")
+    crate::klog_line::from_time(t).is_some() && t.contains(" level=") && t.contains(" msg=")
 }
 
 /// The kubelet's or the kernel's words out of any format replay reads: what they are, said in
