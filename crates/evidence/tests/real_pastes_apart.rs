@@ -4,7 +4,7 @@
 //! kubelet's `Shutdown` event, RHEL's `dockerd-current`, logrus lines.
 
 mod common;
-use common::{answered, paste, read_paste};
+use common::{answered, assert_has, paste, read_paste};
 use restartscope_evidence::{read, Format, What};
 
 /// microk8s#1022: one `kubectl get nodes` whose worker names the reporter masked to one
@@ -14,13 +14,7 @@ use restartscope_evidence::{read, Format, What};
 fn masked_node_names_are_distinct_nodes_not_an_upgrade() {
     let ev = read_paste("153-");
     assert_eq!(ev.format, Format::NodesTable);
-    assert!(
-        ev.notes
-            .iter()
-            .any(|n| n.contains("10.aa.aa.aaa names more than one node")),
-        "{:?}",
-        ev.notes
-    );
+    assert_has(&ev.notes, "10.aa.aa.aaa names more than one node");
     let nodes: std::collections::BTreeSet<_> =
         ev.obs.iter().filter_map(|o| o.node.clone()).collect();
     assert_eq!(nodes.len(), 5, "{nodes:?}");
@@ -81,13 +75,7 @@ fn systemctl_status_without_its_glyph_is_read() {
 fn two_printings_around_a_kubelet_restart_are_read_together() {
     let ev = read_paste("183-");
     assert_eq!(ev.format, Format::KubectlWatch);
-    assert!(
-        ev.notes
-            .iter()
-            .any(|n| n.contains("2 printings of one command, read together")),
-        "{:?}",
-        ev.notes
-    );
+    assert_has(&ev.notes, "2 printings of one command, read together");
     assert!(ev.notes.iter().any(|n| n.starts_with(
         "line 33: `$ systemctl restart kubelet` between the printings: the reporter restarted the kubelet there"
     )));
@@ -229,13 +217,7 @@ fn kureds_reboot_command_names_a_reboot() {
     assert_eq!(r[0].by.as_deref(), Some("kured"));
     let a = answered("193-");
     assert_eq!(a.restart.as_deref(), Some("node-reboot"));
-    assert!(
-        a.reasons
-            .iter()
-            .any(|x| x.contains("kured's reboot command (line 5)")),
-        "{:?}",
-        a.reasons
-    );
+    assert_has(&a.reasons, "kured's reboot command (line 5)");
     assert!(a.reasons.iter().all(|x| !x.contains("Rebooted event")));
     let e = read(&paste("192-"), 0).unwrap_err();
     assert!(
@@ -260,11 +242,7 @@ fn code_blocks_read_apart_when_one_reading_leaves_lines_unread() {
             .count(),
         7
     );
-    assert!(
-        ev.notes.iter().any(|n| n.contains("another code block")),
-        "{:?}",
-        ev.notes
-    );
+    assert_has(&ev.notes, "another code block");
 }
 
 /// kubernetes#85221: kube-controller-manager's MarkAllPodsNotReady ("Update ready status of pods
@@ -293,12 +271,9 @@ fn machine_config_daemon_reboot_in_a_numbered_journal() {
     assert!(ev.obs.iter().any(|o| o.what == What::KubeletStopped));
     let a = answered("211-");
     assert_eq!(a.restart.as_deref(), Some("node-reboot"));
-    assert!(
-        a.reasons
-            .iter()
-            .any(|r| r.contains("the Machine Config Daemon's \"initiating reboot\" (line 5)")),
-        "{:?}",
-        a.reasons
+    assert_has(
+        &a.reasons,
+        "the Machine Config Daemon's \"initiating reboot\" (line 5)",
     );
 }
 
@@ -371,24 +346,15 @@ fn tables_of_two_kinds_a_stray_backtick_and_the_mcds_klog_reboot() {
         .obs
         .iter()
         .any(|o| o.pod.as_deref() == Some("svclb-traefik-m2qj9")));
-    assert!(
-        ev.notes
-            .iter()
-            .any(|n| n.contains("also readable, as kubectl get nodes")),
-        "{:?}",
-        ev.notes
-    );
+    assert_has(&ev.notes, "also readable, as kubectl get nodes");
     let ev = read_paste("244-");
     assert_eq!(ev.format, Format::NodesTable);
     assert!(ev.unread.is_empty(), "{:?}", ev.unread);
     let a = answered("250-");
     assert_eq!(a.restart.as_deref(), Some("node-reboot"));
-    assert!(
-        a.reasons
-            .iter()
-            .any(|r| r.contains("the Machine Config Daemon's \"initiating reboot\" (line 5)")),
-        "{:?}",
-        a.reasons
+    assert_has(
+        &a.reasons,
+        "the Machine Config Daemon's \"initiating reboot\" (line 5)",
     );
 }
 
@@ -412,13 +378,7 @@ fn a_status_fragment_a_zsh_prompt_and_describe_below_get_nodes() {
     let ev = read_paste("279-");
     assert_eq!(ev.format, Format::NodesTable);
     assert!(ev.unread.is_empty(), "{:?}", ev.unread);
-    assert!(
-        ev.notes
-            .iter()
-            .any(|n| n.contains("skipped: read as kubectl describe")),
-        "{:?}",
-        ev.notes
-    );
+    assert_has(&ev.notes, "skipped: read as kubectl describe");
 }
 
 /// kubernetes/website#12389: `kubectl get pods --watch` opened on a pod in CrashLoopBackOff

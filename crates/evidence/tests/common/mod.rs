@@ -29,3 +29,12 @@ pub fn answered(name: &str) -> Answer {
     let v = explain_for(&ev.obs, &c, None);
     answer(&ev.obs, v, None).0
 }
+
+/// Asserts one of the lines (an answer's reasons, a file's notes) contains `part`, printing them
+/// all when none does.
+pub fn assert_has(lines: &[String], part: &str) {
+    assert!(
+        lines.iter().any(|l| l.contains(part)),
+        "{part:?} in none of {lines:#?}"
+    );
+}
