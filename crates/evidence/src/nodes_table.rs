@@ -141,30 +141,51 @@ fn headerless(row: &str) -> Option<Row> {
 /// re-created) and then back up to the old one's (a watch would need that long). With the line
 /// of each name's first row.
 fn edited(rows: &[Row], blocks: &[usize]) -> Vec<(usize, String)> {
-    let mut out: Vec<(usize, String)> = Vec::new();
+    // Each name's rows, in order (one pass: a cluster's `get nodes -w` has thousands).
+    let mut group: Names = Names::new();
+    let mut rows_of: Vec<Vec<usize>> = Vec::new();
     for (i, r) in rows.iter().enumerate() {
-        if out.iter().any(|o| o.1 == r.name) {
-            continue;
+        let g = *group.entry(&r.name).or_insert(rows_of.len());
+        if g == rows_of.len() {
+            rows_of.push(Vec::new());
         }
-        let same: Vec<&Row> = (i..rows.len())
-            .filter(|&j| blocks[j] == blocks[i] && rows[j].name == r.name)
-            .map(|j| &rows[j])
-            .collect();
-        if same.len() < 2 {
-            continue;
-        }
-        let res = |a: i64| a + time::age_resolution_ms(a);
-        let back_up = same.iter().enumerate().any(|(a, x)| {
-            same[a + 1..].iter().enumerate().any(|(b, y)| {
-                res(y.age) < x.age && same[a + 1 + b + 1..].iter().any(|z| res(z.age) >= x.age)
-            })
-        });
-        if masked(&r.name) || back_up {
-            out.push((r.line, r.name.clone()));
+        rows_of[g].push(i);
+    }
+    let mut out: Vec<(usize, String)> = Vec::new();
+    let res = |a: i64| a + time::age_resolution_ms(a);
+    for all in rows_of.iter().filter(|g| g.len() > 1) {
+        // Block by block, from the name's first row in each.
+        for (k, &i) in all.iter().enumerate() {
+            if all[..k].iter().any(|&j| blocks[j] == blocks[i]) {
+                continue;
+            }
+            let same: Vec<&Row> = all[k..]
+                .iter()
+                .filter(|&&j| blocks[j] == blocks[i])
+                .map(|&j| &rows[j])
+                .collect();
+            if same.len() < 2 {
+                continue;
+            }
+            let back_up = same.iter().enumerate().any(|(a, x)| {
+                same[a + 1..].iter().enumerate().any(|(b, y)| {
+                    res(y.age) < x.age && same[a + 1 + b + 1..].iter().any(|z| res(z.age) >= x.age)
+                })
+            });
+            if masked(&rows[i].name) || back_up {
+                // In the rows' order (no sort: its code weighs on the importer's wasm).
+                let line = rows[i].line;
+                let at = out.iter().position(|o| o.0 > line).unwrap_or(out.len());
+                out.insert(at, (line, rows[i].name.clone()));
+                break;
+            }
         }
     }
     out
 }
+
+/// Row indices by node name (the one map `read` uses, for its size in the importer's wasm).
+type Names<'a> = std::collections::BTreeMap<&'a str, usize>;
 
 /// A name a reporter masked: `***`, `xxx`, `<node>`, or every letter one letter repeated
 /// (`10.aa.aa.aaa`).
@@ -260,6 +281,8 @@ pub(crate) fn read(text: &str) -> Evidence {
     }
     let mut p = 0;
     let mut from = 0;
+    let mut printings: Vec<usize> = Vec::with_capacity(rows.len());
+    let mut seen: Names = Names::new();
     for i in 0..=rows.len() {
         // A header after rows: another printing (even one the paste cut before its rows).
         if starts.contains(&i) && i > from {
@@ -270,19 +293,30 @@ pub(crate) fn read(text: &str) -> Evidence {
             break;
         }
         // `-w` without a header between: a node printed again starts another printing.
-        if rows[from..i].iter().any(|r| r.name == rows[i].name) {
+        if seen.insert(&rows[i].name, i).is_some_and(|j| j >= from) {
             p += 1;
             from = i;
         }
-        rows[i].p = p;
+        printings.push(p);
+    }
+    for (r, p) in rows.iter_mut().zip(printings) {
+        r.p = p;
     }
     // Printings pasted out of the order kubectl printed them (kubespray#1344's "… but before
     // upgrade:"): two nodes or more of the first printing, every one younger. Read first (one
     // node's AGE going down alone is that node object re-created).
+    let mut first: Names = Names::new();
+    for (i, r) in rows.iter().enumerate().filter(|(_, r)| r.p == 0) {
+        first.entry(&r.name).or_insert(i);
+    }
+    let mut of_printing: Vec<Vec<usize>> = vec![Vec::new(); p + 1];
+    for (i, r) in rows.iter().enumerate() {
+        of_printing[r.p].push(i);
+    }
     let earlier = |q: usize| {
         let mut n = 0;
-        for r in rows.iter().filter(|r| r.p == q) {
-            match rows.iter().find(|o| o.p == 0 && o.name == r.name) {
+        for r in of_printing[q].iter().map(|&i| &rows[i]) {
+            match first.get(r.name.as_str()).map(|&i| &rows[i]) {
                 Some(o) if r.age + time::age_resolution_ms(r.age) <= o.age => n += 1,
                 Some(_) => return false,
                 None => {}
@@ -302,13 +336,14 @@ pub(crate) fn read(text: &str) -> Evidence {
     order.extend((0..=p).filter(|&q| !early[q]));
     // Each node's latest row.
     let mut last: Vec<&Row> = Vec::new();
+    let mut at_of: Names = Names::new();
     for r in order
         .iter()
-        .flat_map(|&q| rows.iter().filter(move |r| r.p == q))
+        .flat_map(|&q| of_printing[q].iter().map(|&i| &rows[i]))
     {
         let obs = |what, by: &str| node_obs(r, what, by);
         let ready = status(&r.st);
-        let at = last.iter().position(|w| w.name == r.name);
+        let at = at_of.get(r.name.as_str()).copied();
         // AGE gone down by more than its resolution: another node object.
         let was = at
             .map(|i| last[i])
@@ -387,7 +422,10 @@ pub(crate) fn read(text: &str) -> Evidence {
         }
         match at {
             Some(i) => last[i] = r,
-            None => last.push(r),
+            None => {
+                at_of.insert(&r.name, last.len());
+                last.push(r);
+            }
         }
     }
     let mut versions: Vec<&str> = Vec::new();

@@ -39,26 +39,34 @@ fn went_down(a: &Obs, b: &Obs) -> bool {
 /// Each node whose kubelet is seen at two versions: its first and the last that differs, in
 /// the order the evidence shows the new versions.
 pub fn changes(obs: &[Obs]) -> Vec<(&Obs, &Obs)> {
-    let mut out: Vec<(&Obs, &Obs)> = Vec::new();
-    for (i, a) in obs.iter().enumerate() {
-        let What::KubeletVersion(x) = &a.what else {
+    // Each node's first version, and its last later one that differs: one pass (a cluster's
+    // `get nodes -w` has thousands of rows).
+    // (Node → index: the same map type as `nodes_table`'s, one copy of its code in the wasm.)
+    let mut index: std::collections::BTreeMap<&str, usize> = Default::default();
+    let mut by_node: Vec<(&Obs, Option<&Obs>)> = Vec::new();
+    for o in obs {
+        let (What::KubeletVersion(v), Some(n)) = (&o.what, o.node.as_deref()) else {
             continue;
         };
-        if a.node.is_none() || out.iter().any(|(f, _)| f.node == a.node) {
-            continue;
+        let i = *index.entry(n).or_insert(by_node.len());
+        if i == by_node.len() {
+            by_node.push((o, None));
         }
-        let later = obs[i + 1..]
+        let e = &mut by_node[i];
+        if matches!(&e.0.what, What::KubeletVersion(x) if x != v) {
+            e.1 = Some(o);
+        }
+    }
+    let mut out: Vec<(&Obs, &Obs)> = Vec::new();
+    for (a, b) in by_node {
+        let Some(b) = b else { continue };
+        // In the order the new versions show, the first node's first among equals (no sort: its
+        // code weighs on the importer's wasm).
+        let at = out
             .iter()
-            .rev()
-            .find(|b| b.node == a.node && matches!(&b.what, What::KubeletVersion(y) if y != x));
-        // In the order the new versions show (no sort: its code weighs on the importer's wasm).
-        if let Some(b) = later {
-            let at = out
-                .iter()
-                .position(|(_, y)| (y.file, y.line) > (b.file, b.line))
-                .unwrap_or(out.len());
-            out.insert(at, (a, b));
-        }
+            .position(|(x, y)| (y.file, y.line, x.line) > (b.file, b.line, a.line))
+            .unwrap_or(out.len());
+        out.insert(at, (a, b));
     }
     out
 }
